@@ -1,0 +1,45 @@
+"""What stands behind a result: software versions and the configuration, hashed.
+
+Provenance records carry no timestamps or host names, so that the same inputs
+give byte-identical files.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import platform
+from importlib import metadata
+from typing import Any, Mapping
+
+PACKAGES = ("python-terrier", "pyterrier", "ir_datasets", "ir_measures", "pytrec_eval-terrier",
+            "pandas", "numpy", "scipy", "matplotlib", "snakemake", "gradedrel")
+
+
+def package_versions(names: tuple[str, ...] = PACKAGES) -> dict[str, str]:
+    versions = {"python": platform.python_version()}
+    for name in names:
+        try:
+            versions[name] = metadata.version(name)
+        except metadata.PackageNotFoundError:
+            versions[name] = "not installed"
+    return versions
+
+
+def canonical_json(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), default=str)
+
+
+def config_hash(config: Mapping[str, Any]) -> str:
+    """sha256 (first 16 hex digits) of the configuration in canonical JSON."""
+    return hashlib.sha256(canonical_json(config).encode("utf-8")).hexdigest()[:16]
+
+
+def record(step: str, config: Mapping[str, Any], terrier_version: str | None = None,
+           **extra: Any) -> str:
+    """A provenance record as pretty JSON text (stable key order)."""
+    body = {"step": step, "config_hash": config_hash(config), "config": config,
+            "versions": package_versions()}
+    if terrier_version is not None:
+        body["versions"]["terrier"] = terrier_version
+    body.update(extra)
+    return json.dumps(body, sort_keys=True, indent=2, default=str) + "\n"

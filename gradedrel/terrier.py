@@ -1,0 +1,112 @@
+"""Terrier through PyTerrier: the pinned JVM, the index, and the term pipeline.
+
+The Terrier version is pinned in config (``terrier.version``) and set before the
+JVM starts, so every result records the exact engine behind it.
+"""
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+from typing import Iterable, Mapping
+
+_STARTED: dict[str, str] = {}
+
+
+def start(version: str, helper_version: str) -> str:
+    """Start the JVM with the pinned Terrier; returns the version that actually runs.
+
+    Starting twice with the same pins is a no-op; with other pins it is an error
+    (a JVM cannot be restarted in one process).
+    """
+    import pyterrier as pt
+
+    pins = {"version": str(version), "helper_version": str(helper_version)}
+    if pt.java.started():
+        if _STARTED and _STARTED != pins:
+            raise RuntimeError(f"Terrier already started with {_STARTED}, not {pins}")
+    else:
+        pt.terrier.set_version(pins["version"])
+        pt.terrier.set_helper_version(pins["helper_version"])
+        pt.java.set_log_level("WARN")
+        pt.java.init()
+        _STARTED.update(pins)
+    running = str(pt.terrier.version())
+    if not running.startswith(pins["version"]):
+        raise RuntimeError(f"Terrier {running} is running, but config pins {pins['version']}")
+    return running
+
+
+def build_index(documents: Iterable[dict], index_dir: str | Path, *, stemmer: str,
+                stopwords: str, blocks: bool, max_docno_length: int) -> str:
+    """Index ``{"docno", "text"}`` records with Terrier; returns the data.properties path.
+
+    The index is written to a temporary directory and moved into place when
+    complete, so a failed run leaves no partial index behind.
+    """
+    import pyterrier as pt
+
+    index_dir = Path(index_dir)
+    staging = index_dir.with_name(index_dir.name + ".part")
+    shutil.rmtree(staging, ignore_errors=True)
+    try:
+        indexer = pt.IterDictIndexer(
+            str(staging.resolve()), meta={"docno": max(1, max_docno_length)},
+            text_attrs=["text"], blocks=blocks,
+            stemmer=None if stemmer == "none" else stemmer,
+            stopwords=None if stopwords == "none" else stopwords,
+            overwrite=True)
+        indexer.index(documents)
+        shutil.rmtree(index_dir, ignore_errors=True)
+        staging.rename(index_dir)
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+    return str(index_dir / "data.properties")
+
+
+def open_index(index_dir: str | Path):
+    """Open a Terrier index once (callers reuse the returned object)."""
+    import pyterrier as pt
+
+    return pt.IndexFactory.of(str(Path(index_dir).resolve() / "data.properties"))
+
+
+def index_statistics(index) -> Mapping[str, int]:
+    stats = index.getCollectionStatistics()
+    return {"documents": int(stats.getNumberOfDocuments()),
+            "tokens": int(stats.getNumberOfTokens()),
+            "unique_terms": int(stats.getNumberOfUniqueTerms())}
+
+
+def read_properties(index_dir: str | Path) -> dict[str, str]:
+    """The ``data.properties`` of an index (Java properties: ``key=value`` lines)."""
+    properties = {}
+    for line in (Path(index_dir) / "data.properties").read_text(encoding="utf-8").splitlines():
+        if line and not line.startswith(("#", "!")) and "=" in line:
+            key, value = line.split("=", 1)
+            properties[key.strip()] = value.strip()
+    return properties
+
+
+def term_pipeline(index_dir: str | Path):
+    """The index's own term pipeline (stopwords, stemmer) as a Python callable.
+
+    ``pipeline(token) -> str | None``: the indexed form of a lower-cased token,
+    or None for a stopword. Using the stages recorded in the index's
+    ``termpipelines`` property, not a re-implementation, keeps query keys and
+    indexed terms in step.
+    """
+    import pyterrier as pt
+
+    names = read_properties(index_dir).get("termpipelines", "")
+    accessor = pt.java.autoclass("org.terrier.terms.BaseTermPipelineAccessor")
+    # one accessor per stage: pyjnius cannot pass Java varargs of several strings
+    stages = [accessor(name.strip()) for name in names.split(",") if name.strip()]
+
+    def pipeline(token: str) -> str | None:
+        for stage in stages:
+            token = stage.pipelineTerm(token)
+            if token is None:
+                return None
+        return str(token)
+
+    return pipeline

@@ -1,0 +1,34 @@
+"""Index a collection with Terrier and record what the documents held."""
+import json
+import logging
+
+from gradedrel import collection, terrier
+from gradedrel.io import write_text
+from gradedrel.steps import run_step
+
+log = logging.getLogger("gradedrel")
+
+
+def main():
+    spec = collection.CollectionSpec.from_config(snakemake.wildcards.collection,
+                                                 snakemake.params.collection)
+    collection.use_ir_datasets_home(snakemake.params.ir_datasets_home)
+    version = terrier.start(**snakemake.params.terrier)
+    census = collection.DocumentCensus()
+    options = snakemake.params.index
+    terrier.build_index(collection.checked_documents(spec, census), snakemake.output.index,
+                        stemmer=options["stemmer"], stopwords=options["stopwords"],
+                        blocks=options["blocks"],
+                        max_docno_length=collection.DOCNO_MAX_LENGTH)
+    stats = terrier.index_statistics(terrier.open_index(snakemake.output.index))
+    if stats["documents"] != len(census.docnos):
+        raise RuntimeError(f"Terrier indexed {stats['documents']} of {len(census.docnos)} documents")
+    log.info("indexed %d documents (%d empty) with Terrier %s", len(census.docnos),
+             len(census.empty), version)
+    write_text(json.dumps({"documents": len(census.docnos), "empty_documents": census.empty,
+                           "index": stats, "terrier": version, "options": options},
+                          indent=2, sort_keys=True) + "\n", snakemake.output.census)
+    write_text("".join(d + "\n" for d in census.docnos), snakemake.output.docnos)
+
+
+run_step(snakemake.log[0], main)

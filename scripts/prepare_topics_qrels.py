@@ -1,0 +1,36 @@
+"""Normalise topics and qrels (levels 0-3), record exclusions, describe the testbed."""
+import json
+import logging
+from pathlib import Path
+
+from gradedrel import collection
+from gradedrel.io import write_text, write_tsv
+from gradedrel.steps import run_step
+
+log = logging.getLogger("gradedrel")
+
+
+def main():
+    name = snakemake.wildcards.collection
+    spec = collection.CollectionSpec.from_config(name, snakemake.params.collection)
+    collection.use_ir_datasets_home(snakemake.params.ir_datasets_home)
+    docnos = set(Path(snakemake.input.docnos).read_text(encoding="utf-8").split("\n")) - {""}
+    census = json.loads(Path(snakemake.input.census).read_text(encoding="utf-8"))
+    assembled = collection.assemble(collection.load_topics(spec), collection.load_qrels(spec),
+                                    docnos)
+    per_topic = collection.recall_base(assembled.qrels, assembled.topics)
+    summary = collection.testbed_summary(per_topic, len(docnos))
+    for (kind, reason), group in assembled.exclusions.groupby(["kind", "reason"]):
+        log.warning("excluded %d %s(s): %s", len(group), kind, reason)
+    write_tsv(assembled.topics, snakemake.output.topics)
+    write_tsv(assembled.qrels, snakemake.output.qrels)
+    write_tsv(assembled.exclusions, snakemake.output.exclusions)
+    write_tsv(per_topic, snakemake.output.recall_base)
+    write_tsv(summary, snakemake.output.summary, float_format="%.2f")
+    write_text(collection.testbed_markdown(name, summary, len(assembled.topics), len(docnos),
+                                           len(census["empty_documents"]),
+                                           assembled.exclusions, spec.grade_map),
+               snakemake.output.testbed)
+
+
+run_step(snakemake.log[0], main)

@@ -1,0 +1,37 @@
+# Helpers shared by the rule files: config validation, paths, targets.
+import os
+import sys
+
+from snakemake.utils import validate
+
+sys.path.insert(0, workflow.basedir)  # the gradedrel package, without installing it
+
+validate(config, os.path.join(workflow.basedir, "config/schema/config.schema.yaml"))
+
+RESULTS = config["results_dir"]
+COLLECTIONS = config["active_collections"]
+
+_unknown = [c for c in COLLECTIONS if c not in config["collections"]]
+if _unknown:
+    raise ValueError(
+        f"config: active_collections names {_unknown}, which are not under 'collections' "
+        f"(known: {sorted(config['collections'])})"
+    )
+
+
+wildcard_constraints:
+    collection="[A-Za-z0-9_-]+",
+
+
+def collection_dir(wildcards):
+    return f"{RESULTS}/{wildcards.collection}"
+
+
+def all_targets():
+    targets = []
+    for c in COLLECTIONS:
+        targets += [
+            f"{RESULTS}/{c}/testbed.md",
+            f"{RESULTS}/{c}/baseline/{config['baseline']['wmodel']}.measures.tsv",
+        ]
+    return targets
