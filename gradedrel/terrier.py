@@ -55,7 +55,20 @@ def build_index(documents: Iterable[dict], index_dir: str | Path, *, stemmer: st
             stemmer=None if stemmer == "none" else stemmer,
             stopwords=None if stopwords == "none" else stopwords,
             overwrite=True)
-        indexer.index(documents)
+        failures: list[BaseException] = []
+
+        def guarded():
+            # PyTerrier's indexer swallows an exception raised by the document
+            # iterator and indexes what came before it; remember it and re-raise.
+            try:
+                yield from documents
+            except BaseException as error:
+                failures.append(error)
+                raise
+
+        indexer.index(guarded())
+        if failures:
+            raise failures[0]
         shutil.rmtree(index_dir, ignore_errors=True)
         staging.rename(index_dir)
     finally:

@@ -1,4 +1,4 @@
-# Helpers shared by the rule files: config validation, paths, targets.
+# Helpers shared across the workflow (config validation, paths, targets).
 import os
 import sys
 
@@ -17,14 +17,6 @@ if _unknown:
         f"config: active_collections names {_unknown}, which are not under 'collections' "
         f"(known: {sorted(config['collections'])})"
     )
-
-
-wildcard_constraints:
-    collection="[A-Za-z0-9_-]+",
-
-
-def collection_dir(wildcards):
-    return f"{RESULTS}/{wildcards.collection}"
 
 
 def all_targets():
