@@ -135,8 +135,10 @@ class _Reader:
                 out.append((cell, RDF + "rest", obj))
                 obj = cell
         elif parse_type is not None:  # "Literal" and any other value (the spec)
+            # Exclusive canonical XML: only the namespaces each element uses.
             inner = (prop.text or "") + "".join(
-                etree.tostring(c, encoding="unicode", with_tail=True) for c in prop)
+                etree.tostring(c, method="c14n", exclusive=True, with_comments=False
+                               ).decode("utf-8") + (c.tail or "") for c in prop)
             obj = Literal(inner, None, _XML_LITERAL)
         elif children:
             obj = self.node(children[0], base, lang, out)
