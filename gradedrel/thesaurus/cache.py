@@ -22,6 +22,7 @@ import json
 import os
 from pathlib import Path
 
+from ..downloads import sha256_of  # noqa: F401  (re-exported for load())
 from ..errors import InputError
 from ..io import atomic_open
 from .model import Concept, Thesaurus
@@ -32,14 +33,6 @@ FORMAT_VERSION = 1
 SUFFIX = ".thesaurus.json.gz"
 FIELDS = ("uri", "pref_labels", "alt_labels", "broader", "narrower", "related",
           "definitions", "use", "used_for")
-
-
-def sha256_of(path: str | Path, chunk: int = 1 << 20) -> str:
-    digest = hashlib.sha256()
-    with open(path, "rb") as handle:
-        for block in iter(lambda: handle.read(chunk), b""):
-            digest.update(block)
-    return digest.hexdigest()
 
 
 def default_cache_dir() -> Path:
