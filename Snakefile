@@ -9,6 +9,7 @@ configfile: os.path.join(workflow.basedir, "config/config.yaml")
 
 
 include: "workflow/rules/common.smk"
+include: "workflow/rules/thesaurus.smk"
 include: "workflow/rules/collection.smk"
 include: "workflow/rules/index.smk"
 include: "workflow/rules/baseline.smk"

@@ -31,6 +31,10 @@ class ChecksumError(ValueError):
                          f"found {actual}")
 
 
+class DownloadError(ValueError):
+    """A download that failed (network, HTTP status, missing file): names URL and target."""
+
+
 def sha256_of(path: str | Path) -> str:
     digest = hashlib.sha256()
     with open(path, "rb") as handle:
@@ -63,13 +67,18 @@ def fetch(url: str, path: str | Path, sha256: str, timeout: float = 60.0) -> Pat
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=path.parent)
     try:
         digest = hashlib.sha256()
-        with os.fdopen(fd, "wb") as out, urllib.request.urlopen(url, timeout=timeout) as response:
-            while True:
-                block = response.read(_CHUNK)
-                if not block:
-                    break
-                digest.update(block)
-                out.write(block)
+        with os.fdopen(fd, "wb") as out:
+            try:
+                with urllib.request.urlopen(url, timeout=timeout) as response:
+                    while True:
+                        block = response.read(_CHUNK)
+                        if not block:
+                            break
+                        digest.update(block)
+                        out.write(block)
+            except OSError as error:  # URLError, HTTPError, timeouts are OSErrors
+                reason = getattr(error, "reason", None) or error
+                raise DownloadError(f"{path}: could not download {url}: {reason}") from None
         actual = digest.hexdigest()
         if actual != sha256.lower():
             raise ChecksumError(path, sha256.lower(), actual, source=url)

@@ -8,7 +8,7 @@ from functools import partial
 
 import pytest
 
-from gradedrel.downloads import ChecksumError, fetch, verify
+from gradedrel.downloads import ChecksumError, DownloadError, fetch, verify
 
 PAYLOAD = b"<rdf:RDF/>\n" * 1000
 DIGEST = hashlib.sha256(PAYLOAD).hexdigest()
@@ -82,6 +82,15 @@ def test_existing_copy_with_wrong_digest_is_an_error_not_replaced(tmp_path):
 
 def test_unreachable_url_leaves_nothing(tmp_path):
     target = tmp_path / "t.xml"
-    with pytest.raises(OSError):
-        fetch((tmp_path / "absent.xml").as_uri(), target, DIGEST)
+    url = (tmp_path / "absent.xml").as_uri()
+    with pytest.raises(DownloadError, match=f"{target}: could not download {url}"):
+        fetch(url, target, DIGEST)
     assert list(tmp_path.iterdir()) == []
+
+
+def test_http_error_status_is_a_download_error(tmp_path, served):
+    url, _ = served
+    target = tmp_path / "out" / "t.xml"
+    with pytest.raises(DownloadError, match="missing.xml: File not found"):
+        fetch(url.replace("t.xml", "missing.xml"), target, DIGEST)
+    assert list(target.parent.iterdir()) == []

@@ -21,14 +21,26 @@ if _unknown:
 
 wildcard_constraints:
     collection="[A-Za-z0-9_-]+",
+    thesaurus="[A-Za-z0-9_-]+",
 
 
 def collection_dir(wildcards):
     return f"{RESULTS}/{wildcards.collection}"
 
 
+def thesaurus_source(name):
+    """The config entry of thesaurus `name` (url, sha256, path, base)."""
+    if name not in config["thesauri"]:
+        raise ValueError(f"config: no thesaurus {name!r} under 'thesauri'")
+    return {"base": "", **config["thesauri"][name]}
+
+
+def thesaurus_targets():
+    return [f"{RESULTS}/thesauri/{t}/summary.tsv" for t in config["thesauri"]]
+
+
 def all_targets():
-    targets = []
+    targets = thesaurus_targets()
     for c in COLLECTIONS:
         targets += [
             f"{RESULTS}/{c}/testbed.md",
