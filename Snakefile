@@ -13,8 +13,10 @@ include: "workflow/rules/common.smk"
 
 wildcard_constraints:
     collection="[A-Za-z0-9_-]+",
+    thesaurus="[A-Za-z0-9_-]+",
 
 
+include: "workflow/rules/thesaurus.smk"
 include: "workflow/rules/collection.smk"
 include: "workflow/rules/index.smk"
 include: "workflow/rules/baseline.smk"

@@ -1,4 +1,58 @@
-"""A SKOS thesaurus in one model: concepts, labels, and their relations."""
-from .model import Concept, Thesaurus
+"""A SKOS thesaurus in one model: concepts, labels, and their relations.
 
-__all__ = ["Concept", "Thesaurus"]
+``load(path)`` is the one entry point: any SKOS file (RDF/XML streamed,
+Turtle/N-Triples/JSON-LD via rdflib; ``.bz2``/``.gz``/``.xz`` or plain), or a
+cache file written by :mod:`.cache` (``*.thesaurus.json.gz``). A parsed source is
+cached (keyed by its sha256 and the reader version) and reloaded from the cache
+while fresh.
+"""
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+from . import cache as _cache
+from .model import Concept, Thesaurus, normalise_label
+from .skos import READER_VERSION, read_skos
+
+__all__ = ["Concept", "Thesaurus", "load", "normalise_label"]
+
+log = logging.getLogger("gradedrel")
+
+
+def load(path: str | Path, *, use_cache: bool = True, cache_dir: str | Path | None = None,
+         base: str = "") -> Thesaurus:
+    """Read the thesaurus at ``path`` into the model.
+
+    - ``path`` ending in ``.thesaurus.json.gz`` is read as a cache file directly.
+    - Otherwise the source is hashed (sha256); if ``use_cache`` and a fresh cache
+      exists in ``cache_dir`` (default :func:`.cache.default_cache_dir`) it is
+      read, else the source is parsed and the cache written (a cache directory
+      that cannot be written is only logged).
+    - ``base`` resolves relative URIs; the default ``""`` keeps them as written
+      (NASA concepts are ``#43163``), independent of where the file lies.
+    """
+    path = Path(path)
+    if path.name.endswith(_cache.SUFFIX):
+        return _cache.read(path)
+    if not use_cache:
+        return read_skos(path, base=base)
+    if not path.exists():
+        return read_skos(path, base=base)  # raises the one clear error
+    digest = _cache.sha256_of(path)
+    target = Path(cache_dir) if cache_dir is not None else _cache.default_cache_dir()
+    cached = target / _cache.cache_name(digest, READER_VERSION, base)
+    if cached.exists():
+        try:
+            header, thesaurus = _cache.read_header_and_concepts(cached)
+            if _cache.is_fresh(header, digest, READER_VERSION, base):
+                return thesaurus
+        except ValueError as error:
+            log.warning("thesaurus cache %s unreadable (%s); rebuilding", cached, error)
+    thesaurus = read_skos(path, base=base)
+    try:
+        _cache.write(cached, thesaurus, source_sha256=digest, reader_version=READER_VERSION,
+                     source=path.name, base=base)
+    except OSError as error:
+        log.warning("could not write thesaurus cache %s: %s", cached, error)
+    return thesaurus

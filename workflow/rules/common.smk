@@ -19,8 +19,19 @@ if _unknown:
     )
 
 
+def thesaurus_source(name):
+    """The config entry of thesaurus `name` (url, sha256, path, base)."""
+    if name not in config["thesauri"]:
+        raise ValueError(f"config: no thesaurus {name!r} under 'thesauri'")
+    return {"base": "", **config["thesauri"][name]}
+
+
+def thesaurus_targets():
+    return [f"{RESULTS}/thesauri/{t}/summary.tsv" for t in config["thesauri"]]
+
+
 def all_targets():
-    targets = []
+    targets = thesaurus_targets()
     for c in COLLECTIONS:
         targets += [
             f"{RESULTS}/{c}/testbed.md",

@@ -1,0 +1,101 @@
+"""The cached form of a thesaurus: gzip-compressed JSON, deterministic and safe.
+
+One JSON object::
+
+    {"format": "gradedrel-thesaurus", "format_version": 1,
+     "reader_version": <skos.READER_VERSION>, "source_sha256": "<hex>",
+     "source": "<file name>", "base": "<base URI>",
+     "fields": ["uri", "pref_labels", ...],
+     "concepts": [[uri, [pref labels], [alt labels], [broader], ...], ...]}
+
+Concepts keep the model's order; lists keep first-seen order. JSON (not pickle)
+so that loading a cache cannot run code; gzip with ``mtime=0`` and fixed
+separators so the same thesaurus gives byte-identical files. A cache is *fresh*
+when its source digest, reader version, format version and base all match; a
+stale or unreadable cache is rebuilt, never trusted.
+"""
+from __future__ import annotations
+
+import gzip
+import hashlib
+import json
+import os
+from pathlib import Path
+
+from ..downloads import sha256_of  # noqa: F401  (re-exported for load())
+from ..errors import InputError
+from ..io import atomic_open
+from .model import Concept, Thesaurus
+
+FORMAT = "gradedrel-thesaurus"
+FORMAT_VERSION = 1
+#: Suffix of cache files; ``load()`` reads such a file directly.
+SUFFIX = ".thesaurus.json.gz"
+FIELDS = ("uri", "pref_labels", "alt_labels", "broader", "narrower", "related",
+          "definitions", "use", "used_for")
+
+
+def default_cache_dir() -> Path:
+    """``$GRADEDREL_CACHE_DIR``, else ``$XDG_CACHE_HOME/gradedrel/thesauri``
+    (``~/.cache/gradedrel/thesauri``)."""
+    if os.environ.get("GRADEDREL_CACHE_DIR"):
+        return Path(os.environ["GRADEDREL_CACHE_DIR"])
+    xdg = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
+    return Path(xdg) / "gradedrel" / "thesauri"
+
+
+def cache_name(source_sha256: str, reader_version: int, base: str = "") -> str:
+    key = f"{source_sha256}\0{reader_version}\0{FORMAT_VERSION}\0{base}"
+    return hashlib.sha256(key.encode()).hexdigest()[:24] + SUFFIX
+
+
+def encode(thesaurus: Thesaurus, *, source_sha256: str, reader_version: int,
+           source: str = "", base: str = "") -> bytes:
+    rows = [[c.uri, list(c.pref_labels), list(c.alt_labels), list(c.broader),
+             list(c.narrower), list(c.related), list(c.definitions), list(c.use),
+             list(c.used_for)] for c in thesaurus.concepts.values()]
+    document = {"format": FORMAT, "format_version": FORMAT_VERSION,
+                "reader_version": reader_version, "source_sha256": source_sha256,
+                "source": source, "base": base, "fields": list(FIELDS), "concepts": rows}
+    text = json.dumps(document, ensure_ascii=False, separators=(",", ":"))
+    return gzip.compress(text.encode("utf-8"), compresslevel=6, mtime=0)
+
+
+def write(path: str | Path, thesaurus: Thesaurus, **header) -> None:
+    """Write the cached form atomically (see :func:`encode` for ``header``)."""
+    with atomic_open(path, "wb") as handle:
+        handle.write(encode(thesaurus, **header))
+
+
+def read_header_and_concepts(path: str | Path) -> tuple[dict, Thesaurus]:
+    """Read a cache file; one :class:`InputError` if it is not one."""
+    try:
+        with open(path, "rb") as handle:
+            document = json.loads(gzip.decompress(handle.read()))
+    except (OSError, EOFError, ValueError) as error:
+        raise InputError(path, None, "a gzip JSON thesaurus cache", str(error)) from None
+    if not isinstance(document, dict) or document.get("format") != FORMAT:
+        raise InputError(path, None, f'a JSON object with "format": "{FORMAT}"',
+                         document.get("format") if isinstance(document, dict) else None)
+    if document.get("format_version") != FORMAT_VERSION or \
+            document.get("fields") != list(FIELDS):
+        raise InputError(path, None, f"cache format version {FORMAT_VERSION}",
+                         document.get("format_version"))
+    concepts = {}
+    for uri, pref, alt, broader, narrower, related, defs, use, used_for in \
+            document.pop("concepts"):
+        concepts[uri] = Concept(uri, pref[0] if pref else "", tuple(alt), tuple(broader),
+                                tuple(narrower), tuple(related),
+                                defs[0] if defs else None, tuple(use), tuple(used_for),
+                                tuple(pref), tuple(defs))
+    return document, Thesaurus(concepts)
+
+
+def read(path: str | Path) -> Thesaurus:
+    return read_header_and_concepts(path)[1]
+
+
+def is_fresh(header: dict, source_sha256: str, reader_version: int, base: str = "") -> bool:
+    return (header.get("source_sha256") == source_sha256
+            and header.get("reader_version") == reader_version
+            and header.get("base", "") == base)

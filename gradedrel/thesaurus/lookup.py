@@ -1,0 +1,172 @@
+"""Looking a term up in the thesaurus, for the people who curate plans.
+
+``gradedrel thesaurus lookup "aeroelastic"`` prints every matching concept with
+its UF (alternative labels), BT, NT and RT, and its definition.
+
+A label matches the term at the first of three levels that applies, compared
+on labels normalised by :func:`~.model.normalise_label` (``~`` mark stripped,
+case folded) and tokenised like the index (:func:`gradedrel.text.tokenise`):
+
+1. ``label``  – the whole label equals the term;
+2. ``stem``   – the labels' words equal the term's words after Harman's
+   S-stemmer (plural endings only: -ies -> -y, -es -> -e, -s -> '';
+   Harman 1991, JASIS 42(1)), so ``wing`` finds ``wings``;
+3. ``prefix`` – the term's words begin consecutive words of the label, so
+   ``aeroelastic`` finds ``aeroelasticity`` and ``aeroelastic research wing``.
+
+A label that belongs to an entry term (a concept with USE links) leads to the
+preferred concept(s), marked ``via`` the entry term. The S-stemmer, not
+Porter, keeps the command free of the Java index pipeline; request analysis
+uses the index's own stemmer.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..text import tokenise
+from .model import Thesaurus, normalise_label
+
+LEVELS = ("label", "stem", "prefix")
+
+
+def s_stem(word: str) -> str:
+    """Harman's S-stemmer (1991): strip an English plural ending."""
+    if len(word) > 3:
+        if word.endswith("ies") and not word.endswith(("eies", "aies")):
+            return word[:-3] + "y"
+        if word.endswith("es") and not word.endswith(("aes", "ees", "oes")):
+            return word[:-1]
+        if word.endswith("s") and not word.endswith(("us", "ss")):
+            return word[:-1]
+    return word
+
+
+def _words(label: str) -> list[str]:
+    return tokenise(normalise_label(label))
+
+
+def _level(term: str, words: list[str], label: str) -> str | None:
+    if normalise_label(label) == term:
+        return "label"
+    label_words = _words(label)
+    if not label_words or not words:
+        return None
+    if [s_stem(w) for w in label_words] == [s_stem(w) for w in words]:
+        return "stem"
+    n = len(words)
+    for start in range(len(label_words) - n + 1):
+        if all(label_words[start + i].startswith(words[i]) for i in range(n)):
+            return "prefix"
+    return None
+
+
+@dataclass(frozen=True)
+class Match:
+    uri: str          # the preferred concept shown
+    level: str        # label | stem | prefix
+    label: str        # the label that matched, as given
+    via: str | None   # the entry-term concept the label belongs to, if any
+
+
+def find(thesaurus: Thesaurus, term: str, levels: tuple[str, ...] = LEVELS) -> list[Match]:
+    """Concepts whose labels match ``term``; best level first, then by label.
+
+    A concept is listed once, at its best level.
+    """
+    key, words = normalise_label(term), _words(term)
+    best: dict[str, Match] = {}
+    for concept in thesaurus.concepts.values():
+        for label in concept.labels():
+            level = _level(key, words, label)
+            if level is None or level not in levels:
+                continue
+            via = concept.uri if concept.use else None
+            for uri in thesaurus.preferred(concept.uri):
+                match = Match(uri, level, label, via)
+                if uri not in best or _rank(match) < _rank(best[uri]):
+                    best[uri] = match
+    return sorted(best.values(), key=lambda m: (_rank(m), normalise_label(
+        thesaurus.label(m.uri)), m.uri))
+
+
+def _rank(match: Match) -> tuple[int, int]:
+    return LEVELS.index(match.level), match.via is not None
+
+
+def format_match(thesaurus: Thesaurus, match: Match) -> str:
+    """One concept as a block of text: heading, then UF/USE/BT/NT/RT/DEF lines."""
+    concept = thesaurus.concepts.get(match.uri)
+    how = f"{match.level} match on {match.label!r}"
+    if match.via:
+        how += f" of entry term [{match.via}], which says USE this"
+    lines = [f"{thesaurus.label(match.uri)}  [{match.uri}]  {how}"]
+    if concept is None:
+        return lines[0] + "\n  (not a concept in this thesaurus)"
+    for tag, values in (("UF", concept.alt_labels + concept.pref_labels[1:]),
+                        ("USE", [thesaurus.label(u) for u in concept.use]),
+                        ("BT", [thesaurus.label(u) for u in concept.broader]),
+                        ("NT", [thesaurus.label(u) for u in concept.narrower]),
+                        ("RT", [thesaurus.label(u) for u in concept.related])):
+        if values:
+            lines.append(f"  {tag:<3} " + "; ".join(sorted(values, key=normalise_label)))
+    for definition in concept.definitions:
+        lines.append(f"  DEF {definition.strip()}")
+    return "\n".join(lines)
+
+
+def lookup_text(thesaurus: Thesaurus, term: str, levels: tuple[str, ...] = LEVELS,
+                limit: int | None = None) -> str:
+    matches = find(thesaurus, term, levels)
+    if not matches:
+        return f"no concept matches {term!r}\n"
+    shown = matches if limit is None else matches[:limit]
+    blocks = [format_match(thesaurus, m) for m in shown]
+    if len(shown) < len(matches):
+        blocks.append(f"... {len(matches) - len(shown)} more (use --limit 0 for all)")
+    return "\n\n".join(blocks) + "\n"
+
+
+# --- command line ----------------------------------------------------------------
+
+def add_parser(subparsers) -> None:
+    """Register ``thesaurus lookup`` on the ``gradedrel`` command's subparsers."""
+    thesaurus = subparsers.add_parser("thesaurus", help="look terms up in a SKOS thesaurus")
+    commands = thesaurus.add_subparsers(dest="thesaurus_command", required=True)
+    lookup = commands.add_parser(
+        "lookup", help="concepts matching a term, with UF, BT, NT, RT",
+        description=__doc__.split("\n\n")[1], formatter_class=argparse.RawTextHelpFormatter)
+    lookup.add_argument("term", help="a word or phrase, e.g. aeroelastic")
+    source = lookup.add_mutually_exclusive_group()
+    source.add_argument("--path", help="a SKOS file or a *.thesaurus.json.gz cache")
+    source.add_argument("--thesaurus", default="nasa",
+                        help="a name under 'thesauri' in the config (default: nasa)")
+    lookup.add_argument("--config", default="config/config.yaml",
+                        help="config file giving the thesaurus (default: %(default)s; "
+                             "built-in NASA default if absent)")
+    lookup.add_argument("--match", choices=("label", "stem", "prefix", "all"), default="all",
+                        help="most lenient level to use (default: all = prefix)")
+    lookup.add_argument("--limit", type=int, default=25,
+                        help="show at most this many concepts (0 = all; default %(default)s)")
+    lookup.set_defaults(func=run_lookup)
+
+
+def run_lookup(args) -> int:
+    from . import load
+    from .sources import ensure
+
+    if args.path:
+        path = Path(args.path)
+    else:
+        config = None
+        if Path(args.config).exists():
+            import yaml
+            with open(args.config, encoding="utf-8") as handle:
+                config = yaml.safe_load(handle)
+        path = ensure(args.thesaurus, config)
+    upto = LEVELS.index("prefix" if args.match == "all" else args.match)
+    text = lookup_text(load(path), args.term, LEVELS[:upto + 1], args.limit or None)
+    sys.stdout.write(text)
+    return 0

@@ -1,0 +1,92 @@
+"""`gradedrel thesaurus lookup`: matching levels, output, and config resolution."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from gradedrel.cli import main
+from gradedrel.thesaurus import sources
+from gradedrel.thesaurus.lookup import find, s_stem
+from gradedrel.thesaurus.skos import read_skos
+
+MINI_RDF = Path(__file__).parent / "fixtures" / "thesaurus" / "mini_skos.rdf"
+
+
+@pytest.mark.parametrize("word, stem", [
+    ("wings", "wing"), ("bodies", "body"), ("aeries", "aery"), ("series", "sery"),
+    ("loads", "load"), ("flows", "flow"), ("shoes", "shoe"), ("toes", "toe"), ("trees", "tree"),
+    ("gas", "gas"), ("stress", "stress"), ("radius", "radius"), ("is", "is"),
+])
+def test_s_stemmer_follows_harman(word, stem):
+    # Harman (1991): -ies -> -y unless -eies/-aies; -es -> -e unless -aes/-ees/-oes;
+    # -s -> "" unless -us/-ss; only the first applicable rule is used (so "toes" passes
+    # rule 2 by its exception and loses its -s by rule 3); words of 3 letters or fewer stay.
+    assert s_stem(word) == stem
+
+
+def test_find_levels_and_order():
+    thesaurus = read_skos(MINI_RDF)
+    matches = find(thesaurus, "Flutter")
+    assert [(m.uri, m.level) for m in matches] == [
+        ("#200", "label"), ("#110", "prefix")]
+    assert [(m.uri, m.level, m.label) for m in find(thesaurus, "wing")] == [
+        ("#310", "label", "wing")]
+    assert [(m.uri, m.level) for m in find(thesaurus, "WINGS", ("label",))] == [("#310", "label")]
+    assert [(m.uri, m.level) for m in find(thesaurus, "structure")] == [("#300", "stem")]
+    aero = {m.uri: m.level for m in find(thesaurus, "aeroelastic")}
+    # 'aeroelastic flutter' (an altLabel of #200 and the entry term #900) and
+    # 'aeroelasticity' (#100) and 'divergence (aeroelasticity)' begin with the term.
+    assert aero == {"#200": "prefix", "#100": "prefix",
+                    "http://example.org/other/c120": "prefix"}
+    assert find(thesaurus, "helicopter") == []
+
+
+def test_entry_term_leads_to_preferred_concept():
+    thesaurus = read_skos(MINI_RDF)
+    (match,) = find(thesaurus, "aeroelastic flutter", ("label",))
+    # The altLabel on #200 and the entry term #900 both name it; #200 is shown once.
+    assert match.uri == "#200" and match.via is None
+
+
+def test_cli_prints_uf_bt_nt_rt(capsys):
+    assert main(["thesaurus", "lookup", "aeroelasticity", "--path", str(MINI_RDF),
+                 "--match", "label"]) == 0
+    out = capsys.readouterr().out
+    assert out.splitlines()[0].startswith("aeroelasticity  [#100]  label match")
+    assert "  BT  ~ structures" in out
+    assert "  NT  #120; panel flutter" in out  # a dangling link shows its URI
+    assert "  RT  flutter; loads (forces)" in out
+    assert "  DEF The study of the response" in out
+    assert main(["thesaurus", "lookup", "flutter", "--path", str(MINI_RDF)]) == 0
+    out = capsys.readouterr().out
+    assert "  UF  aeroelastic flutter; flutter (aeroelasticity)" in out
+
+
+def test_cli_no_match_and_limit(capsys):
+    assert main(["thesaurus", "lookup", "zeppelin", "--path", str(MINI_RDF)]) == 0
+    assert capsys.readouterr().out == "no concept matches 'zeppelin'\n"
+    assert main(["thesaurus", "lookup", "aeroelastic", "--path", str(MINI_RDF),
+                 "--limit", "1"]) == 0
+    assert "... 2 more" in capsys.readouterr().out
+
+
+def test_cli_reports_bad_source_in_one_line(tmp_path, capsys):
+    bad = tmp_path / "bad.rdf"
+    bad.write_text("<rdf:RDF")
+    assert main(["thesaurus", "lookup", "x", "--path", str(bad)]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("gradedrel: ") and str(bad) in err and len(err.splitlines()) == 1
+
+
+def test_sources_entry_merges_config_over_default(tmp_path):
+    assert sources.entry("nasa") == sources.NASA
+    config = {"thesauri": {"nasa": {"path": "elsewhere.xml.bz2"},
+                           "mini": {"url": MINI_RDF.as_uri(), "sha256": "0" * 64,
+                                    "path": "mini.rdf"}}}
+    assert sources.entry("nasa", config)["path"] == "elsewhere.xml.bz2"
+    assert sources.entry("nasa", config)["sha256"] == sources.NASA["sha256"]
+    with pytest.raises(ValueError, match="no thesaurus named 'agrovoc'"):
+        sources.entry("agrovoc", config)
+    with pytest.raises(ValueError, match="sha256 mismatch"):
+        sources.ensure("mini", config, root=tmp_path)
