@@ -174,6 +174,7 @@ class ConceptMatch:
     via: str                 # prefLabel | altLabel | request
     matched: str             # the request's words that named it
     start: int               # token position in the request (for order)
+    end: int = -1            # one past its last token (-1: unknown)
 
 
 def _boilerplate_mask(tokens: Sequence[str], phrases: Iterable[str]) -> list[bool]:
@@ -211,7 +212,7 @@ def analyse_request(text: str, thesaurus: Thesaurus, lexicon: Lexicon,
                 continue
             concept = thesaurus.concepts[entry.uri]
             found.append(ConceptMatch(clean_label(concept.pref_label)[0], entry.uri, entry.via,
-                                      " ".join(tokens[i:i + length]), i))
+                                      " ".join(tokens[i:i + length]), i, i + length))
             for j in span:
                 taken[j] = True
     i = 0
@@ -224,7 +225,8 @@ def analyse_request(text: str, thesaurus: Thesaurus, lexicon: Lexicon,
         if token in rules.prefix_words and i + 1 < len(tokens) and not taken[i + 1] \
                 and not normalise.is_stopword(tokens[i + 1]):
             words.append(tokens[i + 1])
-        found.append(ConceptMatch(" ".join(words), None, "request", " ".join(words), i))
+        found.append(ConceptMatch(" ".join(words), None, "request", " ".join(words), i,
+                                  i + len(words)))
         i += len(words)
     found.sort(key=lambda m: m.start)
     return found

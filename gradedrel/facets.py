@@ -1,10 +1,16 @@
 """Facets: the aspects of a request, and which of them are major.
 
-Grouping (documented in docs/plans.md): concepts that the thesaurus links
-directly (one is a broader, narrower or related concept of the other) are
-alternatives for one aspect and form one facet — linking is transitive
-(union–find). Every other concept is a facet of its own. The same thesaurus
-concept named twice in a request (``flow`` … ``flows``) is one concept.
+Grouping (documented in docs/plans.md), two rules chosen in config
+(``analysis.facet_grouping``), both transitive (union–find):
+
+- ``thesaurus``: concepts that the thesaurus links directly (one is a broader,
+  narrower or related concept of the other) are alternatives for one aspect;
+- ``phrase``: concepts named by adjacent words of the request, with no
+  stopword or boilerplate word between them, lie in one noun phrase and
+  describe one aspect ("chemically reacting gas mixtures").
+
+Every other concept is a facet of its own. The same thesaurus concept named
+twice in a request (``flow`` … ``flows``) is one concept.
 
 Major or minor: the paper weights major facets 10 and minor 7 in WSYN
 (Järvelin & Kekäläinen 2000, sec. 3) but chose them by judgement. Here a
@@ -30,9 +36,17 @@ def linked(a: str, b: str, thesaurus: Thesaurus) -> bool:
     return b in ca.broader + ca.narrower + ca.related or a in cb.broader + cb.narrower + cb.related
 
 
-def group(uris: Sequence[str | None], thesaurus: Thesaurus) -> list[list[int]]:
-    """Facets as lists of positions into ``uris`` (None: unknown word, a facet alone),
-    in order of their first concept."""
+def adjacent(spans_a: Sequence[tuple[int, int]], spans_b: Sequence[tuple[int, int]]) -> bool:
+    """True when one of a's token spans ends where one of b's begins, or vice versa."""
+    return any(ea == sb or eb == sa for sa, ea in spans_a for sb, eb in spans_b)
+
+
+def group(uris: Sequence[str | None], thesaurus: Thesaurus,
+          spans: Sequence[Sequence[tuple[int, int]]] | None = None,
+          rules: Sequence[str] = ("thesaurus",)) -> list[list[int]]:
+    """Facets as lists of positions into ``uris`` (None: a word the thesaurus does
+    not know), in order of their first concept. ``spans``: each concept's token
+    spans in the request (needed for the ``phrase`` rule)."""
     parent = list(range(len(uris)))
 
     def find(i: int) -> int:
@@ -44,7 +58,11 @@ def group(uris: Sequence[str | None], thesaurus: Thesaurus) -> list[list[int]]:
     for i, a in enumerate(uris):
         for j in range(i):
             b = uris[j]
-            if a is not None and b is not None and linked(a, b, thesaurus):
+            joined = "thesaurus" in rules and a is not None and b is not None \
+                and linked(a, b, thesaurus)
+            joined = joined or ("phrase" in rules and spans is not None
+                                and adjacent(spans[i], spans[j]))
+            if joined:
                 parent[find(i)] = find(j)
     groups: dict[int, list[int]] = {}
     for i in range(len(uris)):

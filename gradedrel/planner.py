@@ -25,6 +25,7 @@ class Planner:
     expansion_rules: expansion.Rules
     stats: KeyStatistics
     major_share: float = 0.5
+    facet_grouping: tuple[str, ...] = ("thesaurus", "phrase")
 
     @classmethod
     def build(cls, thesaurus: Thesaurus, pipeline, stats: KeyStatistics,
@@ -34,15 +35,19 @@ class Planner:
         lexicon = analysis.build_lexicon(thesaurus, normalise, rules.allowed_qualifiers)
         return cls(thesaurus, lexicon, normalise, rules,
                    expansion.Rules.from_config(expansion_config), stats,
-                   float(analysis_config.get("major_share", 0.5)))
+                   float(analysis_config.get("major_share", 0.5)),
+                   tuple(analysis_config.get("facet_grouping", ("thesaurus", "phrase"))))
 
-    def concepts(self, text: str) -> list[PlanConcept]:
+    def concepts(self, text: str) -> tuple[list[PlanConcept], list[list[tuple[int, int]]]]:
+        """The request's concepts, and each concept's token spans in the request."""
         found: dict[object, PlanConcept] = {}
+        spans: dict[object, list[tuple[int, int]]] = {}
         for match in analysis.analyse_request(text, self.thesaurus, self.lexicon,
                                               self.normalise, self.analysis_rules):
             identity = match.uri if match.uri is not None else self.stats.terms(match.matched) \
                 or match.matched
             concept = found.get(identity)
+            spans.setdefault(identity, []).append((match.start, match.end))
             if concept is None:
                 concept = found[identity] = PlanConcept(match.label, match.uri, match.matched)
             elif self.stats.terms(match.matched) in {self.stats.terms(k.key) for k in concept.keys}:
@@ -50,14 +55,15 @@ class Planner:
             else:
                 concept.matched = f"{concept.matched}; {match.matched}"
             concept.keys.append(PlanKey(match.matched, "request"))
-        return list(found.values())
+        return list(found.values()), [spans[i] for i in found]
 
     def plan(self, qid: str, text: str) -> Plan:
-        concepts = self.concepts(text)
+        concepts, spans = self.concepts(text)
         for concept in concepts:
             concept.expansion = expansion.expand(concept.uri, [k.key for k in concept.keys],
                                                  self.thesaurus, self.expansion_rules, self.stats)
-        groups = facets.group([c.uri for c in concepts], self.thesaurus)
+        groups = facets.group([c.uri for c in concepts], self.thesaurus, spans,
+                              self.facet_grouping)
         specificity = [max(self.stats.idf(k.key) for i in g for k in concepts[i].keys)
                        for g in groups]
         marks = facets.importance(specificity, self.major_share)

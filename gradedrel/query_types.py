@@ -73,7 +73,7 @@ def compile_plan(plan: Plan, label: str, pipeline: Pipeline,
     for facet in plan.facets:
         keys = _keys([k for c in facet.concepts for k in c.all_keys(expanded)], pipeline)
         if keys:
-            pairs.append((weights[facet.importance], Syn(tuple(keys))))
+            pairs.append((float(weights[facet.importance]), Syn(tuple(keys))))
     if not pairs:
         return None
     return WSum(tuple(w for w, _ in pairs), tuple(s for _, s in pairs))

@@ -52,6 +52,11 @@ def group_rows(qid: str, label: str, tree: Node, writer: MatchOpWriter,
     return rows
 
 
+SUMMARY_COLUMNS = ["query_type", "documents", "groups", "departing", "departing_share",
+                   "ratio_median", "ratio_p90", "ratio_max", "excess_df_median",
+                   "crosses_half_n", "above_n"]
+
+
 def summary(rows: pd.DataFrame, documents: int) -> pd.DataFrame:
     """Per query type: groups, share departing (summed > union), ratio quantiles,
     groups whose summed df crosses N/2 while the union does not, groups above N."""
@@ -67,4 +72,4 @@ def summary(rows: pd.DataFrame, documents: int) -> pd.DataFrame:
                     "excess_df_median": (part["summed_df"] - part["union_df"]).median(),
                     "crosses_half_n": int(part["over_half"].sum()),
                     "above_n": int(part["over_n"].sum())})
-    return pd.DataFrame(out)
+    return pd.DataFrame(out, columns=SUMMARY_COLUMNS)
