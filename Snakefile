@@ -20,6 +20,7 @@ include: "workflow/rules/thesaurus.smk"
 include: "workflow/rules/collection.smk"
 include: "workflow/rules/index.smk"
 include: "workflow/rules/baseline.smk"
+include: "workflow/rules/plans.smk"
 
 
 rule all:

@@ -30,11 +30,28 @@ def thesaurus_targets():
     return [f"{RESULTS}/thesauri/{t}/summary.tsv" for t in config["thesauri"]]
 
 
+QUERY_SLUGS = [label.replace("/", "-") for label in config["query_types"]["labels"]]
+
+
+def curated_plan_inputs(wildcards):
+    """The automatic plans, and the collection's curated plan file if config names one."""
+    inputs = {"auto": f"{RESULTS}/{wildcards.collection}/plans/auto.yaml"}
+    curated = config["curated_plans"].get(wildcards.collection)
+    if curated:
+        inputs["curated"] = curated
+    return inputs
+
+
 def all_targets():
     targets = thesaurus_targets()
     for c in COLLECTIONS:
         targets += [
             f"{RESULTS}/{c}/testbed.md",
             f"{RESULTS}/{c}/baseline/{config['baseline']['wmodel']}.measures.tsv",
+            f"{RESULTS}/{c}/plans/plans.yaml",
+            f"{RESULTS}/{c}/plans/selected_topics.tsv",
+            f"{RESULTS}/{c}/queries/statistics_means.tsv",
+            f"{RESULTS}/{c}/queries/syn_df_summary.tsv",
         ]
+        targets += [f"{RESULTS}/{c}/queries/{s}.jsonl" for s in QUERY_SLUGS]
     return targets

@@ -1,0 +1,41 @@
+"""Compile every plan into the six query types (query tree + Terrier MatchOp)."""
+import json
+import logging
+
+import pandas as pd
+
+from gradedrel import matchop, plans, query_statistics, query_tree, query_types, terrier
+from gradedrel.io import atomic_open, write_tsv
+from gradedrel.steps import run_step
+
+log = logging.getLogger("gradedrel")
+
+
+def main():
+    terrier.start(**snakemake.params.terrier)
+    pipeline = terrier.term_pipeline(snakemake.input.index)
+    writer = matchop.MatchOpWriter(pipeline, snakemake.params.phrase_operator)
+    all_plans = plans.read_plans(snakemake.input.plans)
+    rows, excluded = [], []
+    for label, path in zip(snakemake.params.labels, snakemake.output.queries):
+        with atomic_open(path) as out:
+            for plan in all_plans:
+                tree = query_types.compile_plan(plan, label, pipeline, snakemake.params.weights)
+                text = None if tree is None else writer.query(tree)
+                if text is None:
+                    excluded.append((plan.qid, label, "no search key left after stopwords"))
+                    continue
+                rows.append(query_statistics.row(plan.qid, label, tree, len(plan.facets),
+                                                 len(plan.concepts())))
+                out.write(json.dumps({"qid": plan.qid, "query_type": label,
+                                      "tree": query_tree.to_dict(tree), "matchop": text}) + "\n")
+    for qid, label, reason in excluded:
+        log.warning("topic %s, %s: %s", qid, label, reason)
+    per_topic = pd.DataFrame(rows)
+    write_tsv(per_topic, snakemake.output.statistics)
+    write_tsv(query_statistics.means(per_topic), snakemake.output.means, float_format="%.3f")
+    write_tsv(pd.DataFrame(excluded, columns=["qid", "query_type", "reason"]),
+              snakemake.output.excluded)
+
+
+run_step(snakemake.log[0], main)

@@ -1,0 +1,23 @@
+"""Analyse each request into an automatic plan (facets, concepts, keys, expansion)."""
+import pandas as pd
+
+from gradedrel import key_stats, planner, plans, terrier, thesaurus
+from gradedrel.steps import run_step
+
+
+def main():
+    terrier.start(**snakemake.params.terrier)
+    index = terrier.open_index(snakemake.input.index)
+    pipeline = terrier.term_pipeline(snakemake.input.index)
+    documents = terrier.index_statistics(index)["documents"]
+    stats = key_stats.KeyStatistics(pipeline, key_stats.terrier_term_df(index), documents,
+                                    key_stats.terrier_phrase_df(index,
+                                                                snakemake.params.phrase_operator))
+    model = planner.Planner.build(thesaurus.load(snakemake.input.thesaurus), pipeline, stats,
+                                  snakemake.params.analysis, snakemake.params.expansion)
+    topics = pd.read_csv(snakemake.input.topics, sep="\t", dtype=str, keep_default_na=False)
+    plans.write_plans([model.plan(q, text) for q, text in zip(topics["qid"], topics["query"])],
+                      snakemake.output.plans)
+
+
+run_step(snakemake.log[0], main)
