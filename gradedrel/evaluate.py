@@ -400,3 +400,55 @@ def write_tables(tables: Mapping[str, pd.DataFrame], out_dir: str | Path) -> lis
         write_tsv(tables[name], path, float_format=fmt)
         written.append(path)
     return written
+
+
+def read_runs(paths: Mapping[str, str | Path]) -> dict[str, RankedRun]:
+    """Read and rank every run file (label → path), strictly (see :func:`runs.read_run`)."""
+    from .runs import read_run
+
+    return {label: read_run(path) for label, path in paths.items()}
+
+
+def evaluate_files(run_paths: Mapping[str, str | Path], qrels: pd.DataFrame,
+                   settings: Settings, out_dir: str | Path, topics: list[str] | None = None,
+                   qrels_source: str = "<qrels>") -> dict[str, pd.DataFrame]:
+    """Read runs, evaluate them against graded qrels, write every table and provenance.json.
+
+    The one code path behind ``gradedrel evaluate`` and the workflow's evaluation rule.
+    """
+    from dataclasses import asdict
+
+    from . import provenance
+    from .io import write_text
+
+    judgements = Judgements.from_qrels(qrels, topics, source=qrels_source)
+    if judgements.n_topics == 0:
+        raise ValueError(f"{qrels_source}: no topics to evaluate")
+    tables = evaluate(read_runs(run_paths), judgements, settings)
+    write_tables(tables, out_dir)
+    record = provenance.record(
+        "evaluate", {"evaluation": _plain(asdict(settings))},
+        runs={label: {"path": str(path), "sha256": _sha256(path)}
+              for label, path in run_paths.items()},
+        topics=judgements.n_topics)
+    write_text(record, Path(out_dir) / "provenance.json")
+    return tables
+
+
+def _plain(value):
+    """Settings as JSON-friendly values (tuples → lists, int keys → text)."""
+    if isinstance(value, Mapping):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    return value
+
+
+def _sha256(path) -> str:
+    import hashlib
+
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
