@@ -21,6 +21,40 @@ if _unknown:
 
 wildcard_constraints:
     collection="[A-Za-z0-9_-]+",
+    model="[A-Za-z0-9_.-]+",
+
+
+# The paper's six query types: labels (in tables) and file slugs ('/' -> '-').
+QUERY_TYPES = ["SUM/u", "SUM/e", "SSYN-C/u", "SSYN-C/e", "WSYN/u", "WSYN/e"]
+
+
+def query_type_slug(label):
+    return label.replace("/", "-")
+
+
+def evaluation_runs(collection, model):
+    """Run label -> run file, for the runs evaluated together as (collection, model).
+
+    Model ``baseline`` is the plain baseline run; any other model is the grid of
+    query-type runs ``runs/{model}/{slug}.run``.
+    """
+    if model == "baseline":
+        wmodel = config["baseline"]["wmodel"]
+        return {wmodel: f"{RESULTS}/{collection}/baseline/{wmodel}.run"}
+    return {label: f"{RESULTS}/{collection}/runs/{model}/{query_type_slug(label)}.run"
+            for label in QUERY_TYPES}
+
+
+# The models whose runs all_targets() evaluates; point it at the retrieval grid.
+EVALUATED_MODELS = ["baseline"]
+
+
+def evaluation_run_files(wildcards):
+    return list(evaluation_runs(wildcards.collection, wildcards.model).values())
+
+
+def evaluation_run_labels(wildcards):
+    return list(evaluation_runs(wildcards.collection, wildcards.model))
 
 
 def collection_dir(wildcards):
@@ -34,4 +68,5 @@ def all_targets():
             f"{RESULTS}/{c}/testbed.md",
             f"{RESULTS}/{c}/baseline/{config['baseline']['wmodel']}.measures.tsv",
         ]
+        targets += [f"{RESULTS}/{c}/evaluation/{m}/means.tsv" for m in EVALUATED_MODELS]
     return targets
