@@ -9,6 +9,12 @@ configfile: os.path.join(workflow.basedir, "config/config.yaml")
 
 
 include: "workflow/rules/common.smk"
+
+
+wildcard_constraints:
+    collection="[A-Za-z0-9_-]+",
+
+
 include: "workflow/rules/collection.smk"
 include: "workflow/rules/index.smk"
 include: "workflow/rules/baseline.smk"

