@@ -76,9 +76,10 @@ def read_run(path: str | Path) -> RankedRun:
     """
     path = Path(path)
     try:
+        # All six fields are read: only then does the C reader reject a seventh.
         frame = pd.read_csv(path, sep=r"\s+", header=None, names=RUN_FIELDS,
-                            usecols=["qid", "docno", "score", "tag"],
-                            dtype={"qid": str, "docno": str, "score": np.float64, "tag": str},
+                            dtype={"qid": str, "q0": str, "docno": str, "rank": str,
+                                   "score": np.float64, "tag": str},
                             na_filter=False, engine="c", quoting=csv.QUOTE_NONE,
                             skip_blank_lines=True)
     except FileNotFoundError:
@@ -92,7 +93,7 @@ def read_run(path: str | Path) -> RankedRun:
     score = frame["score"].to_numpy(dtype=np.float64)
     tag = frame["tag"].to_numpy(dtype=object)
     bad = (tag == "") | ~np.isfinite(score)
-    if bad.any():
+    if bad.any() or len(frame) == 0:
         locate_run_error(path)
     try:
         return rank_rows(qid, docno, score, source=str(path))
