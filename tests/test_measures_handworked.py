@@ -98,12 +98,16 @@ def test_interpolated_precision_by_hand():
     run = [("1", "a", 9), ("1", "x", 8), ("1", "b", 7), ("1", "y", 6), ("1", "w", 5),
            ("1", "c", 4)]  # relevant at ranks 1, 3, 6; d not retrieved; R = 4
     judgements, ranking = judged(qrels, run)
-    ip = stratified.interpolated_precision(ranking, judgements, 3)[0]
-    # precision at the relevant documents: 1, 2/3, 1/2. needed = lround(r * 4):
-    # r=0.0,0.1 -> 0 (max over all: 1); 0.2,0.3 -> 1 (1); 0.4..0.6 -> 2 (2/3);
-    # 0.7 -> 3 (1/2); 0.8..1.0 -> 3, 4, 4 -> 1/2, 0, 0
-    expected = [1, 1, 1, 1, 2 / 3, 2 / 3, 2 / 3, 1 / 2, 1 / 2, 0, 0]
-    assert ip.tolist() == pytest.approx(expected)
+    # precision at the relevant documents: 1, 2/3, 1/2 (at the 1st, 2nd, 3rd).
+    # legacy (trec_eval <= 9.0.7, pytrec_eval): needed = floor(4r + 0.9)
+    #   = 0, 1, 1, 2, 2, 2, 3, 3, 4, 4, 4 for r = 0.0 .. 1.0
+    legacy = stratified.interpolated_precision(ranking, judgements, 3)[0]
+    assert legacy.tolist() == pytest.approx([1, 1, 1, 2 / 3, 2 / 3, 2 / 3, 1 / 2, 1 / 2,
+                                             0, 0, 0])
+    # lround (trec_eval >= 9.0.8): needed = round(4r) = 0, 0, 1, 1, 2, 2, 2, 3, 3, 4, 4
+    rounded = stratified.interpolated_precision(ranking, judgements, 3, rounding="lround")[0]
+    assert rounded.tolist() == pytest.approx([1, 1, 1, 1, 2 / 3, 2 / 3, 2 / 3, 1 / 2, 1 / 2,
+                                              0, 0])
 
 
 def test_effort_finds_the_first_rank_reaching_the_ideal_value_at_k():

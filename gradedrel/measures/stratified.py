@@ -9,9 +9,13 @@ topic,
 
 which is trec_eval's ``map`` on the qrels reduced to that recall base; and the
 interpolated precision at recall point c is trec_eval's ``iprec_at_recall``:
-with m = lround(c·|R_r|) relevant documents needed, the largest precision at
-or after the m-th relevant document retrieved (0 if fewer than m are
-retrieved; for m = 0, the largest precision at any relevant document).
+with m relevant documents needed, the largest precision at or after the m-th
+relevant document retrieved (0 if fewer than m are retrieved; for m = 0, the
+largest precision at any relevant document). trec_eval up to 9.0.7 — and
+pytrec_eval, which embeds it — takes m = (long)(c·|R_r| + 0.9) (``"legacy"``,
+the default here); trec_eval 9.0.8 changed to m = lround(c·|R_r|)
+(``"lround"``). They differ when the fraction of c·|R_r| is in [0.1, 0.5),
+e.g. c = 0.6, |R_r| = 4: legacy needs 3 documents, lround 2.
 
 A topic whose recall base at r is empty has no value at r: NaN here, left out
 of means (and counted) by the caller.
@@ -24,6 +28,7 @@ from .judgements import JudgedRun, Judgements
 
 READINGS = ("exact", "atleast")
 RECALL_POINTS = tuple(round(0.1 * i, 1) for i in range(11))
+ROUNDINGS = ("legacy", "lround")
 
 
 def relevant(grade: np.ndarray, level: int, reading: str = "exact") -> np.ndarray:
@@ -60,7 +65,7 @@ def average_precision(run: JudgedRun, judgements: Judgements, level: int,
 
 def interpolated_precision(run: JudgedRun, judgements: Judgements, level: int,
                            reading: str = "exact",
-                           recall_points=RECALL_POINTS) -> np.ndarray:
+                           recall_points=RECALL_POINTS, rounding: str = "legacy") -> np.ndarray:
     """Interpolated precision ``(T, len(recall_points))`` at ``level`` as trec_eval computes
     ``iprec_at_recall``; rows of topics with an empty recall base are NaN."""
     base = judgements.recall_base(level, reading)
@@ -74,13 +79,21 @@ def interpolated_precision(run: JudgedRun, judgements: Judgements, level: int,
     table = np.zeros((n_topics, width), dtype=np.float64)
     table[topic, j - 1] = precision
     suffix_max = np.maximum.accumulate(table[:, ::-1], axis=1)[:, ::-1]
-    # Documents needed per point: lround (half away from zero), as trec_eval 9.0.8+.
-    needed = _lround(points[None, :] * base[:, None])
+    needed = documents_needed(points[None, :] * base[:, None], rounding)
     column = np.clip(np.maximum(needed, 1) - 1, 0, width - 1)
     values = np.take_along_axis(suffix_max, column, axis=1)
     values = np.where(needed <= hits[:, None], values, 0.0)
     values[base == 0] = np.nan
     return values
+
+
+def documents_needed(x: np.ndarray, rounding: str = "legacy") -> np.ndarray:
+    """Relevant documents needed for recall point c, from x = c·|R| (see module doc)."""
+    if rounding == "legacy":
+        return np.floor(x + 0.9).astype(np.int64)  # C's (long) cast truncates; x >= 0
+    if rounding == "lround":
+        return _lround(x)
+    raise ValueError(f"rounding must be one of {ROUNDINGS}, not {rounding!r}")
 
 
 def _lround(x: np.ndarray) -> np.ndarray:
