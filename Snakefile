@@ -21,6 +21,7 @@ include: "workflow/rules/collection.smk"
 include: "workflow/rules/index.smk"
 include: "workflow/rules/baseline.smk"
 include: "workflow/rules/plans.smk"
+include: "workflow/rules/evaluate.smk"
 
 
 rule all:

@@ -1,10 +1,14 @@
 """TREC run files: ``qid Q0 docno rank score tag``."""
 from __future__ import annotations
 
+import csv
+from dataclasses import dataclass
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 
+from .errors import InputError
 from .io import atomic_open
 
 RUN_COLUMNS = ["qid", "docno", "rank", "score"]
@@ -23,3 +27,154 @@ def write_run(run: pd.DataFrame, path: str | Path, tag: str, topic_order: list[s
     with atomic_open(path) as handle:
         for row in run.itertuples(index=False):
             handle.write(f"{row.qid} Q0 {row.docno} {int(row.rank)} {row.score:.10g} {tag}\n")
+
+
+# --- Reading: strict, and ranked as trec_eval ranks ----------------------------------------
+
+RUN_FIELDS = ["qid", "q0", "docno", "rank", "score", "tag"]
+
+
+@dataclass(frozen=True)
+class RankedRun:
+    """A run in trec_eval order, as flat arrays, topic after topic.
+
+    Within a topic the documents are ordered by score descending, then by document
+    id descending (byte order), which is how trec_eval ranks (it ignores the rank
+    column of the file). ``topics`` lists the topic ids in the order they first
+    appear; ``topic[i]`` indexes it for row ``i`` and never decreases.
+    """
+
+    topics: np.ndarray  # distinct qids (object)
+    topic: np.ndarray   # int64 per row, index into topics, non-decreasing
+    docno: np.ndarray   # object per row
+    score: np.ndarray   # float64 per row
+    source: str = "<run>"
+
+    def __len__(self) -> int:
+        return len(self.docno)
+
+    def rank(self) -> np.ndarray:
+        """1-based rank of each row within its topic."""
+        starts = np.searchsorted(self.topic, np.arange(len(self.topics)))
+        return np.arange(len(self.topic)) - starts[self.topic] + 1
+
+    def to_frame(self) -> pd.DataFrame:
+        """``qid, docno, rank, score`` in ranked order."""
+        return pd.DataFrame({"qid": self.topics[self.topic], "docno": self.docno,
+                             "rank": self.rank(), "score": self.score})
+
+
+def read_run(path: str | Path) -> RankedRun:
+    """Read a TREC run file ``qid Q0 docno rank score tag`` strictly and rank it.
+
+    Every line must have six whitespace-separated fields and a finite numeric
+    score; a document may appear only once in a topic's ranking. The first
+    violation is an :class:`InputError` naming the file and line (and, for a
+    duplicate, the document and the line where it first appeared).
+    The fast path parses with pandas' C reader; only when it finds something
+    wrong is the file re-read line by line to name the offending line.
+    """
+    path = Path(path)
+    try:
+        # All six fields are read: only then does the C reader reject a seventh.
+        frame = pd.read_csv(path, sep=r"\s+", header=None, names=RUN_FIELDS,
+                            dtype={"qid": str, "q0": str, "docno": str, "rank": str,
+                                   "score": np.float64, "tag": str},
+                            na_filter=False, engine="c", quoting=csv.QUOTE_NONE,
+                            skip_blank_lines=True)
+    except FileNotFoundError:
+        raise
+    except (ValueError, pd.errors.ParserError, pd.errors.EmptyDataError) as error:
+        locate_run_error(path)
+        raise InputError(path, None, "a TREC run 'qid Q0 docno rank score tag'",
+                         str(error)) from None
+    qid = frame["qid"].to_numpy(dtype=object)
+    docno = frame["docno"].to_numpy(dtype=object)
+    score = frame["score"].to_numpy(dtype=np.float64)
+    tag = frame["tag"].to_numpy(dtype=object)
+    bad = (tag == "") | ~np.isfinite(score)
+    if bad.any() or len(frame) == 0:
+        locate_run_error(path)
+    try:
+        return rank_rows(qid, docno, score, source=str(path))
+    except InputError:
+        locate_run_error(path)
+        raise
+
+
+def rank_frame(run: pd.DataFrame, source: str = "<run>") -> RankedRun:
+    """Rank an in-memory run (columns ``qid, docno, score``) as :func:`read_run` does."""
+    score = pd.to_numeric(run["score"], errors="coerce").to_numpy(dtype=np.float64)
+    if not np.isfinite(score).all():
+        row = int(np.flatnonzero(~np.isfinite(score))[0])
+        raise InputError(source, row + 1, "a finite numeric score", run["score"].iloc[row])
+    return rank_rows(run["qid"].astype(str).to_numpy(dtype=object),
+                     run["docno"].astype(str).to_numpy(dtype=object), score, source=source)
+
+
+def rank_rows(qid: np.ndarray, docno: np.ndarray, score: np.ndarray,
+              source: str = "<run>") -> RankedRun:
+    """Order rows as trec_eval does: topic (first appearance), score desc, docno desc.
+
+    A (topic, document) pair twice is an :class:`InputError` naming the document;
+    ``line`` is the 1-based row (the file line when there are no blank lines).
+    """
+    topic, topics = pd.factorize(qid)
+    doc_code, _ = pd.factorize(docno)
+    key = topic.astype(np.int64) * (int(doc_code.max(initial=0)) + 1) + doc_code
+    if len(key) != len(np.unique(key)):
+        dup = pd.Series(key).duplicated().to_numpy()
+        second = int(np.flatnonzero(dup)[0])
+        first = int(np.flatnonzero(key == key[second])[0])
+        raise InputError(source, second + 1,
+                         f"each document once per topic; first at row {first + 1}",
+                         f"topic {qid[second]} document {docno[second]}")
+    order = np.lexsort((-score, topic))
+    # Ties (same topic, same score) are broken by document id, descending. Only
+    # the tied rows need their ids compared, so only they are sorted as text.
+    t_sorted, s_sorted = topic[order], score[order]
+    same = (t_sorted[1:] == t_sorted[:-1]) & (s_sorted[1:] == s_sorted[:-1])
+    if same.any():
+        tied = np.zeros(len(order), dtype=bool)
+        tied[1:] |= same
+        tied[:-1] |= same
+        tied_rows = order[tied]
+        # Python's str order is code-point order, which is UTF-8 byte order (strcmp).
+        text_rank = np.empty(len(tied_rows), dtype=np.int64)
+        text_rank[np.argsort(docno[tied_rows].astype(str), kind="stable")] = \
+            np.arange(len(tied_rows))
+        secondary = np.zeros(len(order), dtype=np.int64)
+        secondary[tied_rows] = -text_rank
+        order = np.lexsort((secondary, -score, topic))
+    return RankedRun(topics=np.asarray(topics, dtype=object), topic=topic[order].astype(np.int64),
+                     docno=docno[order], score=score[order], source=source)
+
+
+def locate_run_error(path: str | Path) -> None:
+    """Re-read a run line by line and raise :class:`InputError` at the first bad line."""
+    seen: dict[tuple[str, str], int] = {}
+    lines = 0
+    with open(path, encoding="utf-8") as handle:
+        for number, line in enumerate(handle, start=1):
+            parts = line.split()
+            if not parts:
+                continue
+            lines += 1
+            if len(parts) != 6:
+                raise InputError(path, number, "a TREC run line 'qid Q0 docno rank score tag' "
+                                 "(6 fields)", line.rstrip("\n"))
+            qid, _, docno, _, score, _ = parts
+            try:
+                value = float(score)
+            except ValueError:
+                raise InputError(path, number, "a numeric score (field 5)", score) from None
+            if not np.isfinite(value):
+                raise InputError(path, number, "a finite score (field 5)", score)
+            key = (qid, docno)
+            if key in seen:
+                raise InputError(path, number,
+                                 f"each document once per topic; first at line {seen[key]}",
+                                 f"topic {qid} document {docno}")
+            seen[key] = number
+    if lines == 0:
+        raise InputError(path, None, "at least one TREC run line", "an empty file")

@@ -1,0 +1,17 @@
+"""Evaluate a set of runs with the paper's graded measures (the code behind `gradedrel evaluate`)."""
+import pandas as pd
+
+from gradedrel.evaluate import Settings, evaluate_files
+from gradedrel.steps import run_step
+
+
+def main():
+    qrels = pd.read_csv(snakemake.input.qrels, sep="\t", dtype=str, keep_default_na=False)
+    settings = Settings.from_config(snakemake.params.evaluation,
+                                    snakemake.params.standard_measures)
+    runs = dict(zip(snakemake.params.labels, snakemake.input.runs))
+    out_dir = snakemake.output.means.rsplit("/", 1)[0]
+    evaluate_files(runs, qrels, settings, out_dir, qrels_source=snakemake.input.qrels)
+
+
+run_step(snakemake.log[0], main)
