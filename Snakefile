@@ -12,6 +12,7 @@ include: "workflow/rules/common.smk"
 include: "workflow/rules/collection.smk"
 include: "workflow/rules/index.smk"
 include: "workflow/rules/baseline.smk"
+include: "workflow/rules/retrieve.smk"
 
 
 rule all:
