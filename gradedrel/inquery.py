@@ -25,7 +25,9 @@ Operators (same sources), over child beliefs b_1..b_n:
   W only multiplies every score, so it is not represented);
 - ``#syn(k_1 … k_m)``: the keys are occurrences of one key — postings merged, tf
   the sum of the keys' tfs in d, df the number of documents containing *any* key
-  (the size of the union, not the sum of the keys' dfs);
+  (the size of the union, not the sum of the keys' dfs); keys that the term
+  pipeline maps to the same index terms (``flow``, ``flows``) are one key, so
+  that an occurrence is not counted twice;
 - a multi-word key is an ordered phrase of adjacent words (InQuery ``#1``): each
   match is an occurrence of a new key with its own tf and df. Terrier counts
   positions over indexed terms only, so a stopword inside a phrase is skipped.
@@ -85,7 +87,9 @@ def prepare(node: Node, pipeline: Pipeline):
         terms = tuple(t for t in (pipeline(tok) for tok in node.tokens) if t)
         return TermKey(terms) if terms else None
     if isinstance(node, Syn):
-        keys = tuple(k for k in (prepare(k, pipeline) for k in node.keys) if k is not None)
+        # keys with the same index terms (flow, flows) are one key: an occurrence counts once
+        keys = tuple(dict.fromkeys(k for k in (prepare(k, pipeline) for k in node.keys)
+                                   if k is not None))
         return Syn(keys) if keys else None  # type: ignore[arg-type]
     if isinstance(node, Sum):
         children = tuple(c for c in (prepare(c, pipeline) for c in node.children) if c is not None)

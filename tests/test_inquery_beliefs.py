@@ -63,6 +63,9 @@ def test_syn_merges_postings_and_counts_union_df(scorer):
     expected = hand_key(tfs, df=5)
     got = beliefs(scorer, Syn((Key(("wing",)), Key(("panels",)))))
     assert got == pytest.approx(expected, abs=1e-12)
+    # wing and wings are one key after stemming: an occurrence counts once
+    assert beliefs(scorer, Syn((Key(("wing",)), Key(("wings",)), Key(("panels",))))) == pytest.approx(
+        expected, abs=1e-12)
     summed_df = hand_key(tfs, df=8)  # what a sum of member dfs (4 + 4) would give
     assert not np.allclose(got[:4], summed_df[:4])
 

@@ -2,7 +2,7 @@
 
 The brute-force scorer works from each document's list of terms: it counts a
 key's occurrences by scanning the list (a phrase: its terms at consecutive
-positions), a #syn's tf as the sum over members and its df as the number of
+positions), a #syn's tf as the sum over its distinct members and its df as the number of
 documents where that sum is positive, and evaluates #sum/#wsum recursively.
 """
 import math
@@ -30,7 +30,8 @@ def brute_force(docs, tree, db=0.4):
     def key_tfs(node):
         if isinstance(node, Key):
             return [occurrences(doc, node.tokens) for doc in docs]
-        return [sum(tf) for tf in zip(*(key_tfs(k) for k in node.keys))]
+        members = dict.fromkeys(node.keys)  # a key listed twice is still one key
+        return [sum(tf) for tf in zip(*(key_tfs(k) for k in members))]
 
     def belief(node, d):
         if isinstance(node, (Key, Syn)):
