@@ -22,6 +22,7 @@ include: "workflow/rules/index.smk"
 include: "workflow/rules/baseline.smk"
 include: "workflow/rules/plans.smk"
 include: "workflow/rules/evaluate.smk"
+include: "workflow/rules/retrieve.smk"
 
 
 rule all:

@@ -1,0 +1,66 @@
+"""Query files: one structured query per topic, for one query type.
+
+``results/{c}/queries/{slug}.jsonl`` holds one JSON object per line:
+``{"qid", "query_type", "tree", "matchop"}`` — ``tree`` is a
+:func:`gradedrel.query_tree.to_dict` tree (scored by the InQuery back end),
+``matchop`` the same query in Terrier's MatchOp language (run by Terrier models).
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pandas as pd
+
+from .errors import InputError
+from .query_tree import from_dict
+
+QUERY_TYPES = ("SUM/u", "SUM/e", "SSYN-C/u", "SSYN-C/e", "WSYN/u", "WSYN/e")
+FIELDS = ("qid", "query_type", "tree", "matchop")
+
+
+def slug(label: str) -> str:
+    """File slug of a query-type label: ``WSYN/e`` → ``WSYN-e``."""
+    return label.replace("/", "-")
+
+
+SLUGS = tuple(slug(label) for label in QUERY_TYPES)
+LABELS = dict(zip(SLUGS, QUERY_TYPES))
+
+
+def label(structure: str, expanded: bool | None = None) -> str:
+    """The query-type label from ``("WSYN", True)``, or a label/slug passed through checked."""
+    if expanded is not None:
+        name = f"{structure.upper()}/{'e' if expanded else 'u'}"
+    else:
+        name = structure.replace("-u", "/u").replace("-e", "/e") if "/" not in structure else structure
+    if name not in QUERY_TYPES:
+        raise ValueError(f"unknown query type {name!r}; known: {', '.join(QUERY_TYPES)}")
+    return name
+
+
+def read_query_file(path: str | Path) -> pd.DataFrame:
+    """``qid, query_type, tree (dict), matchop`` per line; a bad line is an InputError."""
+    rows, seen = [], set()
+    with open(path, encoding="utf-8") as handle:
+        for number, line in enumerate(handle, start=1):
+            if not line.strip():
+                continue
+            try:
+                record = json.loads(line)
+            except json.JSONDecodeError as error:
+                raise InputError(path, number, "a JSON object", str(error)) from None
+            if not isinstance(record, dict) or any(f not in record for f in FIELDS):
+                raise InputError(path, number, f"a JSON object with {', '.join(FIELDS)}",
+                                 sorted(record) if isinstance(record, dict) else record)
+            try:
+                from_dict(record["tree"])
+            except (ValueError, KeyError, TypeError) as error:
+                raise InputError(path, number, "a query tree (gradedrel.query_tree)",
+                                 str(error)) from None
+            qid = str(record["qid"])
+            if qid in seen:
+                raise InputError(path, number, "one query per topic", f"qid {qid} again")
+            seen.add(qid)
+            rows.append((qid, record["query_type"], record["tree"], str(record["matchop"])))
+    return pd.DataFrame(rows, columns=list(FIELDS))

@@ -1,0 +1,43 @@
+"""Run every query type through one retrieval model: one JVM, the index loaded once."""
+import logging
+
+import pandas as pd
+
+from gradedrel import grid, provenance, query_files, terrier
+from gradedrel.io import write_text, write_tsv
+from gradedrel.runs import write_run
+from gradedrel.steps import run_step
+
+log = logging.getLogger("gradedrel")
+
+
+def main():
+    version = terrier.start(**snakemake.params.terrier)
+    model = grid.Model.from_config(snakemake.wildcards.model, snakemake.params.model)
+    index_dir, depth = snakemake.input.index, snakemake.params.depth
+    topics = pd.read_csv(snakemake.input.topics, sep="\t", dtype=str, keep_default_na=False)
+    pipeline = terrier.term_pipeline(index_dir)
+    transformer = grid.retriever(model, index_dir, depth)
+    not_ranked = []
+    for path, run_path, prov_path in zip(snakemake.input.queries, snakemake.output.runs,
+                                         snakemake.output.provenance):
+        queries = query_files.read_query_file(path)
+        label = query_files.LABELS[run_path.rsplit("/", 1)[1][: -len(".run")]]
+        run, missing = grid.run_query_type(transformer, topics, queries, label, pipeline)
+        log.info("%s %s: %d of %d topics ranked", model.name, label, run["qid"].nunique(),
+                 len(topics))
+        for reason, count in missing["reason"].value_counts().sort_index().items():
+            log.warning("%s %s: %d topic(s) not ranked: %s", model.name, label, count, reason)
+        write_run(run, run_path, tag=f"{model.name}-{query_files.slug(label)}",
+                  topic_order=topics["qid"].tolist())
+        write_text(provenance.record(
+            "retrieve", snakemake.params.config, version, model=model.name,
+            backend=model.backend, parameters=dict(model.parameters), query_type=label,
+            query_file=path, query_file_sha256=grid.file_sha256(path), depth=depth,
+            topics=len(topics), ranked=int(run["qid"].nunique()), not_ranked=len(missing)),
+            prov_path)
+        not_ranked.append(missing)
+    write_tsv(pd.concat(not_ranked, ignore_index=True), snakemake.output.not_ranked)
+
+
+run_step(snakemake.log[0], main)

@@ -1,0 +1,44 @@
+rule index_arrays:
+    """Read the index's postings with positions once into numpy arrays (InQuery back end)."""
+    input:
+        index=f"{RESULTS}/{{collection}}/index",
+    output:
+        postings=f"{RESULTS}/{{collection}}/index_arrays/postings.npz",
+    params:
+        terrier=config["terrier"],
+    log:
+        f"{RESULTS}/logs/{{collection}}/index_arrays.log",
+    conda:
+        "../../environment.yml"
+    script:
+        "../../scripts/index_arrays.py"
+
+
+rule retrieve:
+    """Run the six query types through one model: one job, one JVM, the index loaded once."""
+    input:
+        unpack(retrieval_inputs),
+        queries=expand(f"{RESULTS}/{{{{collection}}}}/queries/{{slug}}.jsonl", slug=QUERY_SLUGS),
+    output:
+        runs=expand(f"{RESULTS}/{{{{collection}}}}/runs/{{{{model}}}}/{{slug}}.run", slug=QUERY_SLUGS),
+        provenance=expand(
+            f"{RESULTS}/{{{{collection}}}}/runs/{{{{model}}}}/{{slug}}.provenance.json",
+            slug=QUERY_SLUGS,
+        ),
+        not_ranked=report(
+            f"{RESULTS}/{{collection}}/runs/{{model}}/not_ranked.tsv",
+            caption="../report/not_ranked.rst",
+            category="Retrieval",
+            subcategory="{model}",
+        ),
+    params:
+        model=lambda wc: model_parameters(wc.model),
+        depth=config["retrieval"]["depth"],
+        terrier=config["terrier"],
+        config=retrieval_provenance_config,
+    log:
+        f"{RESULTS}/logs/{{collection}}/retrieve_{{model}}.log",
+    conda:
+        "../../environment.yml"
+    script:
+        "../../scripts/retrieve.py"
