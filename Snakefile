@@ -14,6 +14,8 @@ include: "workflow/rules/common.smk"
 wildcard_constraints:
     collection="[A-Za-z0-9_-]+",
     thesaurus="[A-Za-z0-9_-]+",
+    planset="[A-Za-z0-9_-]+",
+    model="[A-Za-z0-9_.-]+",
 
 
 include: "workflow/rules/thesaurus.smk"

@@ -28,6 +28,8 @@ log = logging.getLogger("gradedrel")
 NO_QUERY = "no query for the topic in the query file"
 NO_KEYS = "no search key left after the index's term pipeline"
 NO_MATCH = "query matched no document"
+NAN_SCORES = ("document(s) scored NaN by the engine and left out of the ranking (Terrier's "
+              "#syn sums member dfs; past the collection size BM25's idf is undefined)")
 BACKENDS = ("inquery", "terrier")
 # the parameters each back end takes (config validation fills defaults in for all of them)
 PARAMETERS = {"inquery": ("default_belief",), "terrier": ("wmodel", "controls", "properties")}
@@ -113,11 +115,18 @@ def run_query_type(transformer, topics: pd.DataFrame, queries: pd.DataFrame, lab
         run = transformer.transform(batch)[["qid", "docno", "score"]]
     else:
         run = pd.DataFrame(columns=["qid", "docno", "score"])
-    run = order_like_trec_eval(run.assign(qid=run["qid"].astype(str)))
+    run = run.assign(qid=run["qid"].astype(str))
+    # Terrier's #syn sums its members' dfs; where the sum exceeds the collection size,
+    # BM25's idf takes the log of a negative number and scores are NaN. Such documents
+    # cannot be ranked: leave them out and report how many, per topic.
+    finite = np.isfinite(run["score"].astype(float))
+    for qid, count in run.loc[~finite, "qid"].value_counts().sort_index().items():
+        not_ranked.append((qid, label, f"{count} {NAN_SCORES}"))
+    run = order_like_trec_eval(run[finite])
     ranked = set(run["qid"])
     not_ranked += [(q, label, NO_MATCH) for q in runnable if q not in ranked]
     order = {q: i for i, q in enumerate(topics["qid"].astype(str))}
-    not_ranked.sort(key=lambda row: order[row[0]])
+    not_ranked.sort(key=lambda row: (order[row[0]], row[2]))
     return (run[["qid", "docno", "rank", "score"]].reset_index(drop=True),
             pd.DataFrame(not_ranked, columns=NOT_RANKED_COLUMNS))
 

@@ -61,3 +61,17 @@ def select(plans: list[Plan], recall_base: pd.DataFrame, criteria: Criteria) -> 
         why = reasons(by_qid.get(qid), level3.get(qid, 0), criteria)
         rows.append((qid, int(not why), "; ".join(why) if why else "selected"))
     return pd.DataFrame(rows, columns=["qid", "selected", "reason"])
+
+
+def named(recall_base: pd.DataFrame, qids: list[str], source: str) -> pd.DataFrame:
+    """``qid, selected, reason`` when the topics are named by a list (e.g. the requests
+    that have expert plans), not chosen by the criteria."""
+    wanted = set(qids)
+    known = set(recall_base["qid"].astype(str))
+    unknown = sorted(wanted - known)
+    if unknown:
+        raise ValueError(f"{source}: names topics without judgements: {unknown[:10]}")
+    return pd.DataFrame([(q, int(q in wanted), f"named in {source}" if q in wanted
+                          else f"not named in {source}")
+                         for q in recall_base["qid"].astype(str)],
+                        columns=["qid", "selected", "reason"])

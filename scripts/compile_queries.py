@@ -15,7 +15,9 @@ def main():
     terrier.start(**snakemake.params.terrier)
     pipeline = terrier.term_pipeline(snakemake.input.index)
     writer = matchop.MatchOpWriter(pipeline, snakemake.params.phrase_operator)
-    all_plans = plans.read_plans(snakemake.input.plans)
+    # only the plan set's topics (the expandable requests, or those it names)
+    chosen = set(pd.read_csv(snakemake.input.topics, sep="\t", dtype=str)["qid"])
+    all_plans = [p for p in plans.read_plans(snakemake.input.plans) if p.qid in chosen]
     rows, excluded = [], []
     for label, path in zip(snakemake.params.labels, snakemake.output.queries):
         with atomic_open(path) as out:

@@ -11,7 +11,10 @@ def main():
                                     snakemake.params.standard_measures)
     runs = dict(zip(snakemake.params.labels, snakemake.input.runs))
     out_dir = snakemake.output.means.rsplit("/", 1)[0]
-    evaluate_files(runs, qrels, settings, out_dir, qrels_source=snakemake.input.qrels)
+    topics = None  # the baseline is evaluated on every topic with judgements
+    if "topics" in snakemake.input.keys():
+        topics = pd.read_csv(snakemake.input.topics, sep="\t", dtype=str)["qid"].tolist()
+    evaluate_files(runs, qrels, settings, out_dir, topics, qrels_source=snakemake.input.qrels)
 
 
 run_step(snakemake.log[0], main)

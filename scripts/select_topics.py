@@ -1,9 +1,10 @@
-"""Select the expandable requests; write every topic with the reason."""
+"""Select a plan set's topics; write every topic with the reason, and the selected topics."""
 import logging
 
 import pandas as pd
 
 from gradedrel import plans, selection
+from gradedrel.cli import read_topic_list
 from gradedrel.io import write_tsv
 from gradedrel.steps import run_step
 
@@ -12,10 +13,19 @@ log = logging.getLogger("gradedrel")
 
 def main():
     recall_base = pd.read_csv(snakemake.input.recall_base, sep="\t", dtype={"qid": str})
-    table = selection.select(plans.read_plans(snakemake.input.plans), recall_base,
-                             selection.Criteria.from_config(snakemake.params.criteria))
-    log.info("%d of %d topics selected", int(table["selected"].sum()), len(table))
+    rule, curated = snakemake.params.topics, snakemake.params.curated
+    if rule == "selected":  # the expandable requests, by the topic_selection criteria
+        table = selection.select(plans.read_plans(snakemake.input.plans), recall_base,
+                                 selection.Criteria.from_config(snakemake.params.criteria))
+    elif rule == "curated":  # the topics that have a curated plan
+        table = selection.named(recall_base, [p.qid for p in plans.read_plans(curated)], curated)
+    else:  # a file naming the topics
+        table = selection.named(recall_base, read_topic_list(rule), rule)
+    log.info("%d of %d topics selected (%s)", int(table["selected"].sum()), len(table), rule)
+    topics = pd.read_csv(snakemake.input.topics, sep="\t", dtype=str, keep_default_na=False)
+    chosen = set(table.loc[table["selected"] == 1, "qid"])
     write_tsv(table, snakemake.output.selected)
+    write_tsv(topics[topics["qid"].isin(chosen)], snakemake.output.topics)
 
 
 run_step(snakemake.log[0], main)

@@ -6,10 +6,18 @@ from snakemake.utils import validate
 
 sys.path.insert(0, workflow.basedir)  # the gradedrel package, without installing it
 
+from gradedrel.grid import Model
+from gradedrel.query_files import slug as query_type_slug
+
 validate(config, os.path.join(workflow.basedir, "config/schema/config.schema.yaml"))
 
 RESULTS = config["results_dir"]
 COLLECTIONS = config["active_collections"]
+QUERY_TYPES = config["query_types"]["labels"]
+QUERY_SLUGS = [query_type_slug(label) for label in QUERY_TYPES]
+RETRIEVAL_MODELS = config["retrieval"]["models"]
+GRID = config["retrieval"]["grid"]
+BASELINE = "baseline"  # the evaluation of the plain baseline run: results/{c}/evaluation/baseline/
 
 _unknown = [c for c in COLLECTIONS if c not in config["collections"]]
 if _unknown:
@@ -17,6 +25,36 @@ if _unknown:
         f"config: active_collections names {_unknown}, which are not under 'collections' "
         f"(known: {sorted(config['collections'])})"
     )
+_unknown_models = [m for m in GRID if m not in RETRIEVAL_MODELS]
+if _unknown_models:
+    raise ValueError(
+        f"config: retrieval.grid names {_unknown_models}, which are not under retrieval.models "
+        f"(known: {sorted(RETRIEVAL_MODELS)})"
+    )
+
+
+def plan_sets(collection):
+    """A collection's plan sets (conditions): name -> {curated, topics}."""
+    sets = config["collections"][collection].get("plan_sets") or {"auto": {}}
+    if BASELINE in sets:
+        raise ValueError(f"config: collections.{collection}.plan_sets: '{BASELINE}' is reserved")
+    return {name: {"curated": None, "topics": "selected", **(spec or {})}
+            for name, spec in sets.items()}
+
+
+for _c in COLLECTIONS:
+    for _name, _spec in plan_sets(_c).items():
+        for _path in [_spec["curated"]] + ([_spec["topics"]] if _spec["topics"] not in
+                                           ("selected", "curated") else []):
+            if _path and not os.path.exists(_path):
+                raise ValueError(f"config: collections.{_c}.plan_sets.{_name}: no file {_path}")
+        if _spec["topics"] == "curated" and not _spec["curated"]:
+            raise ValueError(f"config: collections.{_c}.plan_sets.{_name}: topics 'curated' "
+                             "needs a curated plan file")
+
+
+def thesaurus_name(collection):
+    return config["collections"][collection].get("thesaurus", "nasa")
 
 
 def thesaurus_source(name):
@@ -26,82 +64,77 @@ def thesaurus_source(name):
     return {"base": "", **config["thesauri"][name]}
 
 
-from gradedrel.grid import Model
-from gradedrel.query_files import SLUGS as _QUERY_SLUGS
-
-QUERY_SLUGS = list(_QUERY_SLUGS)
-RETRIEVAL_MODELS = config["retrieval"]["models"]
-
-_unknown_models = [m for m in config["retrieval"]["grid"] if m not in RETRIEVAL_MODELS]
-if _unknown_models:
-    raise ValueError(
-        f"config: retrieval.grid names {_unknown_models}, which are not under retrieval.models "
-        f"(known: {sorted(RETRIEVAL_MODELS)})"
-    )
+def thesaurus_cache(wildcards):
+    name = thesaurus_name(wildcards.collection)
+    return f"{RESULTS}/thesauri/{name}/{name}.thesaurus.json.gz"
 
 
-wildcard_constraints:
-    collection="[A-Za-z0-9_-]+",
-    model="|".join(RETRIEVAL_MODELS) or "$^",
+def plan_set(wildcards):
+    return plan_sets(wildcards.collection)[wildcards.planset]
 
 
-def thesaurus_targets():
-    return [f"{RESULTS}/thesauri/{t}/summary.tsv" for t in config["thesauri"]]
-
-
-QUERY_SLUGS = [label.replace("/", "-") for label in config["query_types"]["labels"]]
-
-
-def curated_plan_inputs(wildcards):
-    """The automatic plans, and the collection's curated plan file if config names one."""
+def plan_set_inputs(wildcards):
+    """The automatic plans, and the plan set's curated plan file if it has one."""
     inputs = {"auto": f"{RESULTS}/{wildcards.collection}/plans/auto.yaml"}
-    curated = config["curated_plans"].get(wildcards.collection)
-    if curated:
-        inputs["curated"] = curated
+    if plan_set(wildcards)["curated"]:
+        inputs["curated"] = plan_set(wildcards)["curated"]
     return inputs
 
 
-# The paper's six query types: labels (in tables) and file slugs (the slash becomes '-').
-QUERY_TYPES = ["SUM/u", "SUM/e", "SSYN-C/u", "SSYN-C/e", "WSYN/u", "WSYN/e"]
+def selection_inputs(wildcards):
+    c, p = wildcards.collection, wildcards.planset
+    inputs = {
+        "plans": f"{RESULTS}/{c}/plans/{p}/plans.yaml",
+        "recall_base": f"{RESULTS}/{c}/recall_base.tsv",
+        "topics": f"{RESULTS}/{c}/topics.tsv",
+    }
+    spec = plan_set(wildcards)
+    if spec["curated"]:
+        inputs["curated"] = spec["curated"]
+    if spec["topics"] not in ("selected", "curated"):
+        inputs["named"] = spec["topics"]
+    return inputs
 
 
-def query_type_slug(label):
-    return label.replace("\x2f", "-")  # escaped: snakemake --lint reads "/" as a path
+def evaluation_runs(collection, planset, model):
+    """Run label -> run file, for the runs evaluated together.
 
-
-def evaluation_runs(collection, model):
-    """Run label -> run file, for the runs evaluated together as (collection, model).
-
-    Model ``baseline`` is the plain baseline run; any other model is the grid of
-    query-type runs ``runs/{model}/{slug}.run``.
+    Plan set ``baseline`` holds the plain baseline run; any other plan set the grid of
+    query-type runs ``runs/{planset}/{model}/{slug}.run``.
     """
-    if model == "baseline":
-        wmodel = config["baseline"]["wmodel"]
-        return {wmodel: f"{RESULTS}/{collection}/baseline/{wmodel}.run"}
-    return {label: f"{RESULTS}/{collection}/runs/{model}/{query_type_slug(label)}.run"
-            for label in QUERY_TYPES}
+    if planset == BASELINE:
+        return {model: f"{RESULTS}/{collection}/baseline/{model}.run"}
+    return {
+        label: f"{RESULTS}/{collection}/runs/{planset}/{model}/{query_type_slug(label)}.run"
+        for label in QUERY_TYPES
+    }
 
 
-# The models whose runs all_targets() evaluates; point it at the retrieval grid.
-EVALUATED_MODELS = ["baseline"]
-
-
-def evaluation_run_files(wildcards):
-    return list(evaluation_runs(wildcards.collection, wildcards.model).values())
+def evaluation_inputs(wildcards):
+    c, p, m = wildcards.collection, wildcards.planset, wildcards.model
+    inputs = {
+        "runs": list(evaluation_runs(c, p, m).values()),
+        "qrels": f"{RESULTS}/{c}/qrels.tsv",
+    }
+    if p != BASELINE:
+        inputs["topics"] = f"{RESULTS}/{c}/plans/{p}/topics.tsv"
+    return inputs
 
 
 def evaluation_run_labels(wildcards):
-    return list(evaluation_runs(wildcards.collection, wildcards.model))
+    return list(evaluation_runs(wildcards.collection, wildcards.planset, wildcards.model))
 
 
 def retrieval_inputs(wildcards):
-    """The index and topics; the InQuery back end also reads the cached posting arrays."""
+    """The index and the plan set's topics; InQuery also reads the cached posting arrays."""
+    c, p = wildcards.collection, wildcards.planset
     inputs = {
-        "index": f"{RESULTS}/{wildcards.collection}/index",
-        "topics": f"{RESULTS}/{wildcards.collection}/topics.tsv",
+        "index": f"{RESULTS}/{c}/index",
+        "topics": f"{RESULTS}/{c}/plans/{p}/topics.tsv",
+        "queries": [f"{RESULTS}/{c}/queries/{p}/{s}.jsonl" for s in QUERY_SLUGS],
     }
     if RETRIEVAL_MODELS[wildcards.model]["backend"] == "inquery":
-        inputs["postings"] = f"{RESULTS}/{wildcards.collection}/index_arrays/postings.npz"
+        inputs["postings"] = f"{RESULTS}/{c}/index_arrays/postings.npz"
     return inputs
 
 
@@ -112,9 +145,13 @@ def model_parameters(name):
 
 
 def retrieval_provenance_config(wildcards):
-    """The configuration behind one model's runs on one collection (hashed in provenance)."""
+    """The configuration behind one model's runs on one plan set (hashed in provenance)."""
     return {
         "collection": config["collections"][wildcards.collection],
+        "plan_set": {wildcards.planset: plan_set(wildcards)},
+        "analysis": config["analysis"],
+        "expansion": config["expansion"],
+        "query_types": config["query_types"],
         "index": config["index"],
         "terrier": config["terrier"],
         "model": {wildcards.model: model_parameters(wildcards.model)},
@@ -122,31 +159,24 @@ def retrieval_provenance_config(wildcards):
     }
 
 
-def retrieval_targets():
-    """Every cell of the grid: collection x model x query type, and each model's not_ranked.tsv."""
-    targets = []
-    for c in COLLECTIONS:
-        for m in config["retrieval"]["grid"]:
-            targets += [f"{RESULTS}/{c}/runs/{m}/{s}.run" for s in QUERY_SLUGS]
-            targets.append(f"{RESULTS}/{c}/runs/{m}/not_ranked.tsv")
-    return targets
-
-
 def all_targets():
-    targets = thesaurus_targets()
+    targets = sorted({f"{RESULTS}/thesauri/{thesaurus_name(c)}/summary.tsv" for c in COLLECTIONS})
+    wmodel = config["baseline"]["wmodel"]
     for c in COLLECTIONS:
         targets += [
             f"{RESULTS}/{c}/testbed.md",
-            f"{RESULTS}/{c}/baseline/{config['baseline']['wmodel']}.measures.tsv",
-            f"{RESULTS}/{c}/plans/plans.yaml",
-            f"{RESULTS}/{c}/plans/selected_topics.tsv",
-            f"{RESULTS}/{c}/queries/statistics_means.tsv",
-            f"{RESULTS}/{c}/queries/syn_df_summary.tsv",
+            f"{RESULTS}/{c}/baseline/{wmodel}.measures.tsv",
+            f"{RESULTS}/{c}/evaluation/{BASELINE}/{wmodel}/means.tsv",
         ]
-        targets += [f"{RESULTS}/{c}/queries/{s}.jsonl" for s in QUERY_SLUGS]
-        targets += [f"{RESULTS}/{c}/evaluation/{m}/means.tsv" for m in EVALUATED_MODELS]
-
-
-    if config["retrieval"]["in_default_run"]:
-        targets += retrieval_targets()
+        for p in plan_sets(c):
+            targets += [
+                f"{RESULTS}/{c}/plans/{p}/selected_topics.tsv",
+                f"{RESULTS}/{c}/queries/{p}/statistics_means.tsv",
+                f"{RESULTS}/{c}/queries/{p}/syn_df_summary.tsv",
+            ]
+            for m in GRID:
+                targets += [
+                    f"{RESULTS}/{c}/runs/{p}/{m}/not_ranked.tsv",
+                    f"{RESULTS}/{c}/evaluation/{p}/{m}/means.tsv",
+                ]
     return targets

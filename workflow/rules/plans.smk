@@ -3,7 +3,7 @@ rule plan_requests:
     input:
         topics=f"{RESULTS}/{{collection}}/topics.tsv",
         index=f"{RESULTS}/{{collection}}/index",
-        thesaurus=config["analysis"]["thesaurus"],
+        thesaurus=thesaurus_cache,
     output:
         plans=f"{RESULTS}/{{collection}}/plans/auto.yaml",
     params:
@@ -22,17 +22,17 @@ rule plan_requests:
 rule merge_curated_plans:
     """Use the curated plan of a topic where one exists, the automatic plan elsewhere."""
     input:
-        unpack(curated_plan_inputs),
+        unpack(plan_set_inputs),
     output:
         plans=report(
-            f"{RESULTS}/{{collection}}/plans/plans.yaml",
+            f"{RESULTS}/{{collection}}/plans/{{planset}}/plans.yaml",
             caption="../report/plans.rst",
             category="Plans",
         ),
     params:
-        curated=lambda wc: config["curated_plans"].get(wc.collection),
+        curated=lambda wc: plan_set(wc)["curated"],
     log:
-        f"{RESULTS}/logs/{{collection}}/merge_curated_plans.log",
+        f"{RESULTS}/logs/{{collection}}/{{planset}}/merge_curated_plans.log",
     conda:
         "../../environment.yml"
     script:
@@ -40,20 +40,23 @@ rule merge_curated_plans:
 
 
 rule select_topics:
-    """Select the expandable requests; every topic is listed with the reason."""
+    """Select a plan set's topics (the expandable requests, or those it names); every
+    topic is listed with the reason."""
     input:
-        plans=f"{RESULTS}/{{collection}}/plans/plans.yaml",
-        recall_base=f"{RESULTS}/{{collection}}/recall_base.tsv",
+        unpack(selection_inputs),
     output:
         selected=report(
-            f"{RESULTS}/{{collection}}/plans/selected_topics.tsv",
+            f"{RESULTS}/{{collection}}/plans/{{planset}}/selected_topics.tsv",
             caption="../report/selected_topics.rst",
             category="Plans",
         ),
+        topics=f"{RESULTS}/{{collection}}/plans/{{planset}}/topics.tsv",
     params:
         criteria=config["topic_selection"],
+        topics=lambda wc: plan_set(wc)["topics"],
+        curated=lambda wc: plan_set(wc)["curated"],
     log:
-        f"{RESULTS}/logs/{{collection}}/select_topics.log",
+        f"{RESULTS}/logs/{{collection}}/{{planset}}/select_topics.log",
     conda:
         "../../environment.yml"
     script:
@@ -63,24 +66,25 @@ rule select_topics:
 rule compile_queries:
     """Compile every plan into the query types (SUM, SSYN-C, WSYN; unexpanded and expanded)."""
     input:
-        plans=f"{RESULTS}/{{collection}}/plans/plans.yaml",
+        plans=f"{RESULTS}/{{collection}}/plans/{{planset}}/plans.yaml",
+        topics=f"{RESULTS}/{{collection}}/plans/{{planset}}/topics.tsv",
         index=f"{RESULTS}/{{collection}}/index",
     output:
-        queries=[f"{RESULTS}/{{collection}}/queries/{s}.jsonl" for s in QUERY_SLUGS],
-        statistics=f"{RESULTS}/{{collection}}/queries/statistics.tsv",
+        queries=[f"{RESULTS}/{{collection}}/queries/{{planset}}/{s}.jsonl" for s in QUERY_SLUGS],
+        statistics=f"{RESULTS}/{{collection}}/queries/{{planset}}/statistics.tsv",
         means=report(
-            f"{RESULTS}/{{collection}}/queries/statistics_means.tsv",
+            f"{RESULTS}/{{collection}}/queries/{{planset}}/statistics_means.tsv",
             caption="../report/query_statistics.rst",
             category="Plans",
         ),
-        excluded=f"{RESULTS}/{{collection}}/queries/excluded.tsv",
+        excluded=f"{RESULTS}/{{collection}}/queries/{{planset}}/excluded.tsv",
     params:
         labels=config["query_types"]["labels"],
         weights=config["analysis"]["weights"],
         phrase_operator=config["query_types"]["phrase_operator"],
         terrier=config["terrier"],
     log:
-        f"{RESULTS}/logs/{{collection}}/compile_queries.log",
+        f"{RESULTS}/logs/{{collection}}/{{planset}}/compile_queries.log",
     conda:
         "../../environment.yml"
     script:
@@ -91,13 +95,13 @@ rule syn_statistics:
     """Measure how far Terrier's summed #syn df departs from the true union df."""
     input:
         queries=[
-            f"{RESULTS}/{{collection}}/queries/{s}.jsonl" for s in QUERY_SLUGS if "SYN" in s
+            f"{RESULTS}/{{collection}}/queries/{{planset}}/{s}.jsonl" for s in QUERY_SLUGS if "SYN" in s
         ],
         index=f"{RESULTS}/{{collection}}/index",
     output:
-        groups=f"{RESULTS}/{{collection}}/queries/syn_df.tsv",
+        groups=f"{RESULTS}/{{collection}}/queries/{{planset}}/syn_df.tsv",
         summary=report(
-            f"{RESULTS}/{{collection}}/queries/syn_df_summary.tsv",
+            f"{RESULTS}/{{collection}}/queries/{{planset}}/syn_df_summary.tsv",
             caption="../report/syn_df.rst",
             category="Plans",
         ),
@@ -105,7 +109,7 @@ rule syn_statistics:
         phrase_operator=config["query_types"]["phrase_operator"],
         terrier=config["terrier"],
     log:
-        f"{RESULTS}/logs/{{collection}}/syn_statistics.log",
+        f"{RESULTS}/logs/{{collection}}/{{planset}}/syn_statistics.log",
     conda:
         "../../environment.yml"
     script:

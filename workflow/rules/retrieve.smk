@@ -18,18 +18,17 @@ rule retrieve:
     """Run the six query types through one model: one job, one JVM, the index loaded once."""
     input:
         unpack(retrieval_inputs),
-        queries=expand(f"{RESULTS}/{{{{collection}}}}/queries/{{slug}}.jsonl", slug=QUERY_SLUGS),
     output:
-        runs=expand(f"{RESULTS}/{{{{collection}}}}/runs/{{{{model}}}}/{{slug}}.run", slug=QUERY_SLUGS),
+        runs=expand(f"{RESULTS}/{{{{collection}}}}/runs/{{{{planset}}}}/{{{{model}}}}/{{slug}}.run", slug=QUERY_SLUGS),
         provenance=expand(
-            f"{RESULTS}/{{{{collection}}}}/runs/{{{{model}}}}/{{slug}}.provenance.json",
+            f"{RESULTS}/{{{{collection}}}}/runs/{{{{planset}}}}/{{{{model}}}}/{{slug}}.provenance.json",
             slug=QUERY_SLUGS,
         ),
         not_ranked=report(
-            f"{RESULTS}/{{collection}}/runs/{{model}}/not_ranked.tsv",
+            f"{RESULTS}/{{collection}}/runs/{{planset}}/{{model}}/not_ranked.tsv",
             caption="../report/not_ranked.rst",
             category="Retrieval",
-            subcategory="{model}",
+            subcategory="{planset} {model}",
         ),
     params:
         model=lambda wc: model_parameters(wc.model),
@@ -37,7 +36,7 @@ rule retrieve:
         terrier=config["terrier"],
         config=retrieval_provenance_config,
     log:
-        f"{RESULTS}/logs/{{collection}}/retrieve_{{model}}.log",
+        f"{RESULTS}/logs/{{collection}}/{{planset}}/retrieve_{{model}}.log",
     conda:
         "../../environment.yml"
     script:
