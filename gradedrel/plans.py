@@ -40,9 +40,9 @@ import yaml
 from .errors import InputError
 from .io import write_text
 
-RELATIONS = ("request", "UF", "NT", "BT", "RT", "curated")
+RELATIONS = ("request", "variant", "UF", "NT", "BT", "RT", "curated")
 IMPORTANCE = ("major", "minor")
-SOURCES = ("auto", "curated")
+SOURCES = ("auto", "curated", "expert")
 
 
 @dataclass(frozen=True)
@@ -51,6 +51,7 @@ class PlanKey:
     relation: str = "request"
     depth: int = 0
     via: str | None = None   # the concept whose relation gave this key
+    reason: str | None = None  # a curator's reason for the key, where not obvious
 
 
 @dataclass
@@ -71,6 +72,7 @@ class Facet:
     importance: str = "major"
     concepts: list[PlanConcept] = field(default_factory=list)
     specificity: float | None = None
+    rationale: str | None = None  # a curator's one line: why this facet, why major/minor
 
 
 @dataclass
@@ -80,6 +82,8 @@ class Plan:
     facets: list[Facet] = field(default_factory=list)
     source: str = "auto"
     note: str | None = None
+    curator: str | None = None
+    version: int | None = None
 
     def concepts(self) -> list[PlanConcept]:
         return [c for f in self.facets for c in f.concepts]
@@ -105,11 +109,17 @@ def _key_dict(key: PlanKey) -> _Flow:
         out["depth"] = key.depth
     if key.via is not None:
         out["via"] = key.via
+    if key.reason is not None:
+        out["reason"] = key.reason
     return out
 
 
 def plan_to_dict(plan: Plan) -> dict:
     out: dict[str, Any] = {"qid": plan.qid, "request": plan.request, "source": plan.source}
+    if plan.curator is not None:
+        out["curator"] = plan.curator
+    if plan.version is not None:
+        out["version"] = plan.version
     if plan.note:
         out["note"] = plan.note
     out["facets"] = []
@@ -117,6 +127,8 @@ def plan_to_dict(plan: Plan) -> dict:
         f: dict[str, Any] = {"name": facet.name, "importance": facet.importance}
         if facet.specificity is not None:
             f["specificity"] = round(float(facet.specificity), 3)
+        if facet.rationale is not None:
+            f["rationale"] = facet.rationale
         f["concepts"] = [{"label": c.label, "uri": c.uri, "matched": c.matched,
                           "keys": [_key_dict(k) for k in c.keys],
                           "expansion": [_key_dict(k) for k in c.expansion]}
@@ -193,7 +205,8 @@ class _Reader:
             if str(data).strip() == "":
                 self.fail(parent, "a non-empty search key", data)
             return PlanKey(str(data), "curated")
-        data = self.mapping(data, parent, "search key", {"key", "relation", "depth", "via"})
+        data = self.mapping(data, parent, "search key",
+                            {"key", "relation", "depth", "via", "reason"})
         relation = self.text(data, "relation", "search key", required=False) or "curated"
         if relation not in RELATIONS:
             self.fail(data, f"relation one of {list(RELATIONS)}", relation)
@@ -201,7 +214,8 @@ class _Reader:
         if not isinstance(depth, int) or isinstance(depth, bool) or depth < 0:
             self.fail(data, "depth as a non-negative integer", depth)
         return PlanKey(self.text(data, "key", "search key"), relation, depth,
-                       self.text(data, "via", "search key", required=False))
+                       self.text(data, "via", "search key", required=False),
+                       self.text(data, "reason", "search key", required=False))
 
     def concept(self, data: Any, parent: Any) -> PlanConcept:
         data = self.mapping(data, parent, "concept",
@@ -218,7 +232,7 @@ class _Reader:
 
     def facet(self, data: Any, parent: Any) -> Facet:
         data = self.mapping(data, parent, "facet",
-                            {"name", "importance", "specificity", "concepts"})
+                            {"name", "importance", "specificity", "concepts", "rationale"})
         importance = self.text(data, "importance", "facet", required=False) or "major"
         if importance not in IMPORTANCE:
             self.fail(data, f"importance one of {list(IMPORTANCE)}", importance)
@@ -230,20 +244,29 @@ class _Reader:
         if not concepts:
             self.fail(data, "a facet with at least one concept")
         return Facet(self.text(data, "name", "facet"), importance, concepts,
-                      None if specificity is None else float(specificity))
+                     None if specificity is None else float(specificity),
+                     self.text(data, "rationale", "facet", required=False))
 
     def plan(self, data: Any, parent: Any) -> Plan:
         data = self.mapping(data, parent, "plan",
-                            {"qid", "request", "source", "note", "facets"})
+                            {"qid", "request", "source", "note", "facets", "curator",
+                             "version"})
         source = self.text(data, "source", "plan", required=False) or "curated"
         if source not in SOURCES:
             self.fail(data, f"source one of {list(SOURCES)}", source)
         facets = [self.facet(f, data) for f in self.items(data, "facets", "plan")]
-        if not facets:
+        if not facets and source != "auto":
+            # an automatic plan of a request with no content words has no facet (and is
+            # left out by topic selection, with that reason); a curated plan must have one
             self.fail(data, "a plan with at least one facet")
+        version = data.get("version")
+        if version is not None and (not isinstance(version, int) or isinstance(version, bool)
+                                    or version < 1):
+            self.fail(data, "version as a positive integer", version)
         return Plan(self.text(data, "qid", "plan"),
                     self.text(data, "request", "plan", required=False) or "",
-                    facets, source, self.text(data, "note", "plan", required=False))
+                    facets, source, self.text(data, "note", "plan", required=False),
+                    self.text(data, "curator", "plan", required=False), version)
 
 
 def parse_plans(text: str, path: str | Path = "<plans>") -> list[Plan]:
@@ -295,6 +318,7 @@ def merge_curated(auto: list[Plan], curated: list[Plan], path: str | Path = "<cu
         chosen = by_qid.get(plan.qid, plan)
         if chosen is not plan:
             chosen = Plan(chosen.qid, chosen.request or plan.request, chosen.facets,
-                          "curated", chosen.note)
+                          chosen.source, chosen.note,
+                          chosen.curator, chosen.version)
         merged.append(chosen)
     return merged

@@ -12,21 +12,7 @@ from gradedrel.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]
 TINY = ROOT / "tests" / "fixtures" / "tiny"
-CONFIG = """\
-active_collections: [tiny]
-collections:
-  tiny:
-    docs: fixture/docs.jsonl
-    topics: fixture/topics.tsv
-    qrels: fixture/qrels.txt
-    grade_map: {"1": 3, "2": 3, "3": 2, "4": 1, "-1": 0}
-baseline:
-  depth: 100
-evaluation:
-  depth: 10
-  cutoffs: [5, 10]
-  effort_ranks: [3]
-"""
+CONFIG = (TINY / "config.yaml").read_text()  # includes a small evaluation section
 
 pytestmark = pytest.mark.workflow
 
