@@ -29,6 +29,20 @@ def test_fixture_workflow_runs_end_to_end_and_reruns_as_a_no_op(tiny_workdir):
     means = pd.read_csv(results / "baseline" / "BM25.measures.tsv", sep="\t")
     assert means["topics"].tolist() == [5] * len(means)  # the unrunnable topic counts as 0
     assert "documents: 12 (0 empty" in (results / "testbed.md").read_text()
+    # the experiment: plans -> the selected topics -> six query types -> runs -> evaluation
+    selected = pd.read_csv(results / "plans" / "auto" / "selected_topics.tsv", sep="\t",
+                           dtype=str)
+    assert selected.set_index("qid").loc["3", "reason"] == "0 highly relevant document(s) < 1"
+    chosen = selected.loc[selected["selected"] == "1", "qid"].tolist()
+    assert chosen and "3" not in chosen and "5" not in chosen
+    for model in ("InQuery", "BM25"):
+        for slug in ("SUM-u", "SUM-e", "SSYN-C-u", "SSYN-C-e", "WSYN-u", "WSYN-e"):
+            run = results / "runs" / "auto" / model / f"{slug}.run"
+            assert set(pd.read_csv(run, sep=" ", header=None, dtype={0: str})[0]) <= set(chosen)
+        means = pd.read_csv(results / "evaluation" / "auto" / model / "means.tsv", sep="\t")
+        assert set(means["run"]) == {"SUM/u", "SUM/e", "SSYN-C/u", "SSYN-C/e", "WSYN/u",
+                                     "WSYN/e"}
+        assert means["topics"].max() == len(chosen)
 
     again = run_snakemake(tiny_workdir, configfile=config)
     assert again.returncode == 0

@@ -21,14 +21,14 @@ def test_evaluation_rule_writes_the_tables_the_cli_writes(tmp_path):
     shutil.copytree(TINY, tmp_path / "fixture")
     (tmp_path / "config.yaml").write_text(CONFIG)
     env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
-    target = "results/tiny/evaluation/baseline/means.tsv"
+    target = "results/tiny/evaluation/baseline/BM25/means.tsv"
     result = subprocess.run(
         [sys.executable, "-m", "snakemake", target, "-s", str(ROOT / "Snakefile"),
          "--directory", str(tmp_path), "--cores", "1", "--nocolor", "--configfile",
          str(tmp_path / "config.yaml")],
         capture_output=True, text=True, env=env, timeout=600)
     assert result.returncode == 0, result.stderr[-3000:]
-    out = tmp_path / "results" / "tiny" / "evaluation" / "baseline"
+    out = tmp_path / "results" / "tiny" / "evaluation" / "baseline" / "BM25"
     means = pd.read_csv(out / "means.tsv", sep="\t")
     assert set(means["run"]) == {"BM25"}
     # tiny: topic 3 has no highly relevant document, so AvP(level=3) covers 3 of 4 topics
