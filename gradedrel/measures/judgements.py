@@ -11,6 +11,7 @@ Conventions (docs/measures.md):
 """
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
 
 import numpy as np
@@ -55,6 +56,16 @@ class Judgements:
                              f"{frame.qid[row]} {frame.docno[row]}")
         if topics is None:
             topics = list(pd.unique(frame["qid"]))
+        else:
+            # A requested topic without judgements has no recall base: no measure is
+            # defined for it, so it is left out — and named — rather than scored 0.
+            judged_topics = set(frame["qid"])
+            unjudged = [str(t) for t in topics if str(t) not in judged_topics]
+            if unjudged:
+                logging.getLogger("gradedrel").warning(
+                    "%d requested topic(s) have no judgements and are not evaluated: %s",
+                    len(unjudged), ", ".join(unjudged[:10]))
+            topics = [str(t) for t in topics if str(t) in judged_topics]
         topics_arr = np.asarray([str(t) for t in topics], dtype=object)
         index = pd.Index(topics_arr)
         t = index.get_indexer(frame["qid"])
