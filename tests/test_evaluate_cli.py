@@ -143,7 +143,7 @@ def test_bad_run_exits_1_with_one_line_naming_file_and_line(evaluated, tmp_path,
                  "--out", str(tmp_path / "out"), str(bad)])
     assert code == 1
     err = capsys.readouterr().err.strip()
-    assert err == (f"gradedrel evaluate: error: {bad}:3: expected each document once per "
+    assert err == (f"gradedrel: {bad}:3: expected each document once per "
                    "topic; first at line 1; found 'topic 1 document D1'")
     assert not (tmp_path / "out").exists()
 
