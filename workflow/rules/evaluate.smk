@@ -15,6 +15,7 @@ rule evaluate_runs:
             subcategory="{model}",
         ),
         pr_curves=f"{RESULTS}/{{collection}}/evaluation/{{model}}/pr_curves.tsv",
+        pr_per_topic=f"{RESULTS}/{{collection}}/evaluation/{{model}}/pr_per_topic.tsv",
         gain_curves=f"{RESULTS}/{{collection}}/evaluation/{{model}}/gain_curves.tsv",
         effort=report(
             f"{RESULTS}/{{collection}}/evaluation/{{model}}/effort.tsv",
