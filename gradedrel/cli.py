@@ -177,7 +177,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return int(handler(args) or 0)
     except (InputError, ValueError, FileNotFoundError) as error:
-        print(f"gradedrel {args.command}: error: {error}", file=sys.stderr)
+        # one line, the same for every subcommand: "gradedrel: <file>:<line>: expected …"
+        print(f"gradedrel: {error}", file=sys.stderr)
         return 1
 
 

@@ -8,6 +8,7 @@ that :func:`write_tables` writes to ``results/{c}/evaluation/{model}/``:
   empty recall base, ideal 0 — has no row);
 - ``means.tsv``      run, measure, mean, topics (the topics the mean covers);
 - ``pr_curves.tsv``  run, level, reading, recall, precision, topics;
+- ``pr_per_topic.tsv`` run, qid, level, reading, recall, precision (defined topics only);
 - ``gain_curves.tsv`` run, profile, kind, base, rank, value, ideal;
 - ``effort.tsv``     run, profile, kind, base, k, ideal_at_k, rank_reached, reached;
 - ``significance_friedman.tsv``, ``significance_posthoc.tsv``,
@@ -36,7 +37,7 @@ from .runs import RankedRun
 
 log = logging.getLogger("gradedrel")
 
-TABLES = ("per_topic", "means", "pr_curves", "gain_curves", "effort",
+TABLES = ("per_topic", "means", "pr_curves", "pr_per_topic", "gain_curves", "effort",
           "significance_friedman", "significance_posthoc", "significance_vs_baseline",
           "bootstrap_ci", "coverage")
 
@@ -146,6 +147,7 @@ class RunResult:
     per_topic: dict[str, np.ndarray]          # measure → (T,), NaN = undefined
     pr: list[tuple]                            # level, reading, recall, precision, topics
     pr_topics: dict[tuple[int, str], np.ndarray]  # (level, reading) → (topics, P) defined rows
+    pr_topic_index: dict[tuple[int, str], np.ndarray]  # … and which topics those rows are
     gain: list[tuple]                          # profile, kind, base, rank, value, ideal
     gain_topics: dict[tuple[str, str, int], np.ndarray]  # per-topic curves, defined rows
     effort: list[tuple]
@@ -158,7 +160,7 @@ def evaluate_run(label: str, run: RankedRun, judgements: Judgements, settings: S
     judged = judge(run, judgements)
     counted = judged.evaluated(settings.missing_topics)
     per_topic: dict[str, np.ndarray] = {}
-    pr, pr_topics = [], {}
+    pr, pr_topics, pr_topic_index = [], {}, {}
     for level in settings.levels:
         for reading in settings.readings:
             avp = stratified.average_precision(judged, judgements, level, reading)
@@ -167,6 +169,7 @@ def evaluate_run(label: str, run: RankedRun, judgements: Judgements, settings: S
                                                    settings.recall_points)
             defined = counted & ~np.isnan(ip[:, 0])
             pr_topics[(level, reading)] = ip[defined]
+            pr_topic_index[(level, reading)] = np.flatnonzero(defined)
             means = ip[defined].mean(axis=0) if defined.any() else \
                 np.full(len(settings.recall_points), np.nan)
             pr += [(level, reading, point, value, int(defined.sum()))
@@ -189,7 +192,8 @@ def evaluate_run(label: str, run: RankedRun, judgements: Judgements, settings: S
     if judged.ignored_topics:
         log.warning("run %s: %d topic(s) not in the qrels, ignored: %s", label,
                     len(judged.ignored_topics), ", ".join(judged.ignored_topics[:10]))
-    return RunResult(label, per_topic, pr, pr_topics, gain, gain_topics, effort_rows, coverage)
+    return RunResult(label, per_topic, pr, pr_topics, pr_topic_index, gain, gain_topics,
+                     effort_rows, coverage)
 
 
 def _cumulated_gain(judged: JudgedRun, judgements: Judgements, settings: Settings,
@@ -290,7 +294,29 @@ def tidy_tables(results: list[RunResult], judgements: Judgements) -> dict[str, p
             pd.DataFrame(columns=["run", "qid", "measure", "value"]),
             "means": pd.concat(means, ignore_index=True) if means else
             pd.DataFrame(columns=["run", "measure", "mean", "topics"]),
-            "pr_curves": pr, "gain_curves": gain, "effort": eff, "coverage": coverage}
+            "pr_curves": pr, "pr_per_topic": pr_per_topic_table(results, judgements),
+            "gain_curves": gain, "effort": eff, "coverage": coverage}
+
+
+def pr_per_topic_table(results: list[RunResult], judgements: Judgements) -> pd.DataFrame:
+    """Interpolated precision per topic, level, reading and recall point (defined topics)."""
+    frames = []
+    for r in results:
+        for (level, reading), matrix in r.pr_topics.items():
+            if not len(matrix):
+                continue
+            n_topics, n_points = matrix.shape
+            # every (level, reading) uses the same recall points: read them off the curve rows
+            points = np.asarray([row[2] for row in r.pr[:n_points]], dtype=np.float64)
+            frames.append(pd.DataFrame({
+                "run": r.label,
+                "qid": np.repeat(judgements.topics[r.pr_topic_index[(level, reading)]],
+                                 n_points),
+                "level": level, "reading": reading,
+                "recall": np.tile(points, n_topics), "precision": matrix.reshape(-1)}))
+    columns = ["run", "qid", "level", "reading", "recall", "precision"]
+    return pd.concat(frames, ignore_index=True)[columns] if frames else \
+        pd.DataFrame(columns=columns)
 
 
 def _paired(results: list[RunResult], measure: str) -> np.ndarray:

@@ -41,13 +41,17 @@ class RankedRun:
     Within a topic the documents are ordered by score descending, then by document
     id descending (byte order), which is how trec_eval ranks (it ignores the rank
     column of the file). ``topics`` lists the topic ids in the order they first
-    appear; ``topic[i]`` indexes it for row ``i`` and never decreases.
+    appear; ``topic[i]`` indexes it for row ``i`` and never decreases. Document ids
+    are also kept as codes into ``vocabulary`` (each distinct id once), so that
+    joining the run to the qrels needs no string hashing per row.
     """
 
-    topics: np.ndarray  # distinct qids (object)
-    topic: np.ndarray   # int64 per row, index into topics, non-decreasing
-    docno: np.ndarray   # object per row
-    score: np.ndarray   # float64 per row
+    topics: np.ndarray      # distinct qids (object)
+    topic: np.ndarray       # int64 per row, index into topics, non-decreasing
+    docno: np.ndarray       # object per row
+    score: np.ndarray       # float64 per row
+    doc_code: np.ndarray    # int64 per row, index into vocabulary
+    vocabulary: np.ndarray  # distinct docnos (object)
     source: str = "<run>"
 
     def __len__(self) -> int:
@@ -120,34 +124,57 @@ def rank_rows(qid: np.ndarray, docno: np.ndarray, score: np.ndarray,
     ``line`` is the 1-based row (the file line when there are no blank lines).
     """
     topic, topics = pd.factorize(qid)
-    doc_code, _ = pd.factorize(docno)
-    key = topic.astype(np.int64) * (int(doc_code.max(initial=0)) + 1) + doc_code
-    if len(key) != len(np.unique(key)):
-        dup = pd.Series(key).duplicated().to_numpy()
-        second = int(np.flatnonzero(dup)[0])
-        first = int(np.flatnonzero(key == key[second])[0])
-        raise InputError(source, second + 1,
-                         f"each document once per topic; first at row {first + 1}",
-                         f"topic {qid[second]} document {docno[second]}")
-    order = np.lexsort((-score, topic))
-    # Ties (same topic, same score) are broken by document id, descending. Only
-    # the tied rows need their ids compared, so only they are sorted as text.
-    t_sorted, s_sorted = topic[order], score[order]
-    same = (t_sorted[1:] == t_sorted[:-1]) & (s_sorted[1:] == s_sorted[:-1])
-    if same.any():
-        tied = np.zeros(len(order), dtype=bool)
-        tied[1:] |= same
-        tied[:-1] |= same
-        tied_rows = order[tied]
-        # Python's str order is code-point order, which is UTF-8 byte order (strcmp).
-        text_rank = np.empty(len(tied_rows), dtype=np.int64)
-        text_rank[np.argsort(docno[tied_rows].astype(str), kind="stable")] = \
-            np.arange(len(tied_rows))
-        secondary = np.zeros(len(order), dtype=np.int64)
-        secondary[tied_rows] = -text_rank
-        order = np.lexsort((secondary, -score, topic))
-    return RankedRun(topics=np.asarray(topics, dtype=object), topic=topic[order].astype(np.int64),
-                     docno=docno[order], score=score[order], source=source)
+    doc_code, vocabulary = pd.factorize(docno)
+    topic = topic.astype(np.int64)
+    doc_code = doc_code.astype(np.int64)
+    n_docs = max(len(vocabulary), 1)
+    key = topic * n_docs + doc_code
+    sorted_key = np.sort(key)
+    if len(key) and (sorted_key[1:] == sorted_key[:-1]).any():
+        repeated = sorted_key[1:][sorted_key[1:] == sorted_key[:-1]]
+        rows = np.flatnonzero(np.isin(key, repeated))
+        seen: dict[int, int] = {}
+        for row in rows:  # the first pair that repeats, in file order
+            if key[row] in seen:
+                raise InputError(source, int(row) + 1,
+                                 f"each document once per topic; first at row {seen[key[row]] + 1}",
+                                 f"topic {qid[row]} document {docno[row]}")
+            seen[key[row]] = int(row)
+    # Ties are broken by document id, descending, compared as text: only the distinct
+    # ids need sorting (Python's str order is code-point order = UTF-8 byte order,
+    # which is strcmp's).
+    text_rank = np.empty(len(vocabulary), dtype=np.int64)
+    text_rank[np.argsort(np.asarray(vocabulary, dtype=str), kind="stable")] = \
+        np.arange(len(vocabulary))
+    order = _trec_eval_order(topic, score, text_rank[doc_code])
+    return RankedRun(topics=np.asarray(topics, dtype=object), topic=topic[order],
+                     docno=docno[order], score=score[order], doc_code=doc_code[order],
+                     vocabulary=np.asarray(vocabulary, dtype=object), source=source)
+
+
+def _trec_eval_order(topic: np.ndarray, score: np.ndarray, text_rank: np.ndarray) -> np.ndarray:
+    """Row order by topic, score descending, document id descending.
+
+    Most files are already in this order, which one vectorised pass confirms. Otherwise
+    one stable argsort of a single int64 key (topic, score rank, text rank) is ~3x faster
+    than ``np.lexsort`` over three keys; lexsort remains for keys that would overflow.
+    """
+    if len(topic) < 2:
+        return np.arange(len(topic))
+    same = topic[1:] == topic[:-1]
+    in_order = (topic[1:] >= topic[:-1]) & (
+        ~same | (score[1:] < score[:-1]) |
+        ((score[1:] == score[:-1]) & (text_rank[1:] < text_rank[:-1])))
+    if in_order.all():
+        return np.arange(len(topic))
+    distinct, score_rank = np.unique(score, return_inverse=True)
+    n_scores, n_texts = len(distinct), int(text_rank.max()) + 1
+    n_topics = int(topic.max()) + 1
+    if n_topics * n_scores * n_texts >= 2 ** 62:
+        return np.lexsort((-text_rank, -score, topic))
+    key = (topic * n_scores + (n_scores - 1 - score_rank.reshape(-1))) * n_texts + \
+        (n_texts - 1 - text_rank)
+    return np.argsort(key, kind="stable")
 
 
 def locate_run_error(path: str | Path) -> None:

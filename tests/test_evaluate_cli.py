@@ -40,7 +40,8 @@ def evaluated(tmp_path_factory):
     assert main(args + ["--out", str(tmp / "out")] + paths) == 0
     assert main(args + ["--out", str(tmp / "again")] + paths) == 0
     tables = {name: pd.read_csv(tmp / "out" / f"{name}.tsv", sep="\t", dtype={"qid": str})
-              for name in ("per_topic", "means", "pr_curves", "gain_curves", "effort",
+              for name in ("per_topic", "means", "pr_curves", "pr_per_topic", "gain_curves",
+                           "effort",
                            "coverage", "significance_friedman", "significance_posthoc",
                            "significance_vs_baseline", "bootstrap_ci")}
     return tmp, qrels, run, tables
@@ -101,6 +102,14 @@ def test_curves_effort_and_significance_are_complete(evaluated):
     assert (gain["value"] <= gain["ideal"] + 1e-9).all()
     pr = tables["pr_curves"]
     assert len(pr) == 3 * 3 * 2 * 11
+    # the curves are the per-topic interpolated precisions averaged over the defined topics
+    per_topic = tables["pr_per_topic"]
+    averaged = per_topic.groupby(["run", "level", "reading", "recall"], sort=False)[
+        "precision"].agg(["mean", "size"]).reset_index()
+    joined = pr.merge(averaged, on=["run", "level", "reading", "recall"])
+    assert len(joined) == len(pr)
+    assert np.allclose(joined["precision"], joined["mean"], atol=2e-6)
+    assert (joined["topics"] == joined["size"]).all()
     effort = tables["effort"]
     assert len(effort) == 3 * 3 * 3  # runs x profiles x (CG, DCG b=2, DCG b=10), k = 10
     reached = effort[effort["reached"]]
@@ -143,7 +152,7 @@ def test_bad_run_exits_1_with_one_line_naming_file_and_line(evaluated, tmp_path,
                  "--out", str(tmp_path / "out"), str(bad)])
     assert code == 1
     err = capsys.readouterr().err.strip()
-    assert err == (f"gradedrel evaluate: error: {bad}:3: expected each document once per "
+    assert err == (f"gradedrel: {bad}:3: expected each document once per "
                    "topic; first at line 1; found 'topic 1 document D1'")
     assert not (tmp_path / "out").exists()
 

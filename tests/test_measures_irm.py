@@ -62,3 +62,18 @@ def test_pt_experiment_accepts_the_measures_beside_ndcg10(case):
     assert table.loc[0, "AvP(level=3)"] == pytest.approx(means.loc["AvP(level=3)", "mean"],
                                                          abs=1e-12)
     assert len(defined) == means.loc["AvP(level=3)", "topics"]
+
+
+def test_templates_and_parsed_measures_print_their_names():
+    assert str(irm.AvP) == "AvP" and str(irm.nDCG_log2) == "nDCG_log2(gain='linear')"
+    assert str(irm.AvP(level=2)) == "AvP(level=2)"
+    assert str(irm.JK_nDCG(profile="2+3") @ 20) == "JK_nDCG(b=2,profile='2+3')@20"
+    assert str(irm.JK_CG(gains={1: 1, 2: 5, 3: 10}) @ 5) == \
+        "JK_CG(profile='all',gains={1:1,2:5,3:10})@5"
+
+
+def test_requested_topics_without_judgements_are_left_out_not_scored_zero(caplog):
+    qrels = pd.DataFrame({"qid": ["1", "2"], "docno": ["a", "b"], "grade": [3, 1]})
+    judgements = Judgements.from_qrels(qrels, topics=["2", "7"])
+    assert judgements.topics.tolist() == ["2"]
+    assert "1 requested topic(s) have no judgements" in caplog.text and "7" in caplog.text

@@ -108,7 +108,9 @@ class _AvP(_GradedMeasure):
     }
 
     def canonical_name(self):
-        return names.avp(self.params.get("level", "?"), self["reading"])
+        if "level" not in self.params:
+            return "AvP"  # the unparameterised template
+        return names.avp(self.params["level"], self["reading"])
 
     def values(self, judged, judgements):
         return stratified.average_precision(judged, judgements, self["level"], self["reading"])
@@ -194,7 +196,9 @@ class _NDCGLog2(_GradedMeasure):
     }
 
     def canonical_name(self):
-        return names.ndcg_log2(self["gain"], self.params.get("cutoff", 0))
+        if "cutoff" not in self.params:
+            return f"nDCG_log2(gain={self['gain']!r})"
+        return names.ndcg_log2(self["gain"], self.params["cutoff"])
 
     def values(self, judged, judgements):
         return cg.ndcg_log2(judged, judgements, self["cutoff"], self["gain"])

@@ -11,6 +11,7 @@ Conventions (docs/measures.md):
 """
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
 
 import numpy as np
@@ -55,6 +56,16 @@ class Judgements:
                              f"{frame.qid[row]} {frame.docno[row]}")
         if topics is None:
             topics = list(pd.unique(frame["qid"]))
+        else:
+            # A requested topic without judgements has no recall base: no measure is
+            # defined for it, so it is left out — and named — rather than scored 0.
+            judged_topics = set(frame["qid"])
+            unjudged = [str(t) for t in topics if str(t) not in judged_topics]
+            if unjudged:
+                logging.getLogger("gradedrel").warning(
+                    "%d requested topic(s) have no judgements and are not evaluated: %s",
+                    len(unjudged), ", ".join(unjudged[:10]))
+            topics = [str(t) for t in topics if str(t) in judged_topics]
         topics_arr = np.asarray([str(t) for t in topics], dtype=object)
         index = pd.Index(topics_arr)
         t = index.get_indexer(frame["qid"])
@@ -129,21 +140,28 @@ class JudgedRun:
 
 def judge(run: RankedRun, judgements: Judgements) -> JudgedRun:
     """Join a ranked run to the graded qrels (unjudged documents get level 0)."""
-    topic_map = pd.Index(judgements.topics).get_indexer(run.topics)
+    topic_index = pd.Index(judgements.topics)
+    topic_map = topic_index.get_indexer(run.topics)
     ignored = tuple(str(q) for q, t in zip(run.topics, topic_map) if t < 0)
     row_topic = topic_map[run.topic]
     keep = row_topic >= 0
-    rank = run.rank() - 1
-    row_topic, docno, position = row_topic[keep], run.docno[keep], rank[keep]
+    position = (run.rank() - 1)[keep]
+    row_topic = row_topic[keep]
+    # One integer key per (topic, document), through the run's own document codes:
+    # only the (few) qrels ids are looked up as text.
     qrels = judgements.qrels
-    q_topic = pd.Index(judgements.topics).get_indexer(qrels["qid"])
-    # One integer key per (topic, document) through a shared document dictionary.
-    codes, _ = pd.factorize(np.concatenate([qrels["docno"].to_numpy(dtype=object), docno]))
-    n_docs = int(codes.max(initial=0)) + 1
-    q_key = q_topic.astype(np.int64) * n_docs + codes[:len(qrels)]
-    r_key = row_topic.astype(np.int64) * n_docs + codes[len(qrels):]
-    where = pd.Index(q_key).get_indexer(r_key)
-    grade = np.where(where >= 0, qrels["grade"].to_numpy()[where], 0).astype(np.int8)
+    q_topic = topic_index.get_indexer(qrels["qid"])
+    q_code = pd.Index(run.vocabulary).get_indexer(qrels["docno"])
+    retrieved = (q_code >= 0) & (q_topic >= 0)
+    n_docs = max(len(run.vocabulary), 1)
+    q_key = q_topic[retrieved].astype(np.int64) * n_docs + q_code[retrieved]
+    q_grade = qrels["grade"].to_numpy()[retrieved]
+    by_key = np.argsort(q_key, kind="stable")
+    q_key, q_grade = q_key[by_key], q_grade[by_key]
+    r_key = row_topic.astype(np.int64) * n_docs + run.doc_code[keep]
+    where = np.clip(np.searchsorted(q_key, r_key), 0, max(len(q_key) - 1, 0))
+    found = (q_key[where] == r_key) if len(q_key) else np.zeros(len(r_key), dtype=bool)
+    grade = np.where(found, q_grade[where] if len(q_key) else 0, 0).astype(np.int8)
     present = np.zeros(judgements.n_topics, dtype=bool)
     present[row_topic] = True
     return JudgedRun(topic=row_topic.astype(np.int64), position=position.astype(np.int64),

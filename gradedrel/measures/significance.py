@@ -16,6 +16,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 from scipy import stats
@@ -82,8 +83,8 @@ def randomisation(a: np.ndarray, b: np.ndarray, trials: int, seed: int) -> TestR
     diff = np.asarray(a, float) - np.asarray(b, float)
     observed = abs(diff.mean()) if len(diff) else 0.0
     rng = np.random.default_rng(seed)
-    signs = rng.integers(0, 2, size=(trials, len(diff)), dtype=np.int8) * 2 - 1
-    permuted = np.abs(signs @ diff) / max(len(diff), 1)
+    signs = rng.integers(0, 2, size=(trials, len(diff))).astype(np.float64) * 2.0 - 1.0
+    permuted = np.abs(signs @ diff) / max(len(diff), 1)  # float @ float: BLAS
     extreme = np.count_nonzero(permuted >= observed - 1e-12)
     return TestResult(float(diff.mean()) if len(diff) else 0.0, (1 + extreme) / (1 + trials))
 
@@ -101,9 +102,18 @@ def bootstrap_ci(values: np.ndarray, resamples: int, confidence: float,
     mean = values.mean(axis=0) if n else np.full(values.shape[1], np.nan)
     if n == 0:
         return mean, mean.copy(), mean.copy()
-    rng = np.random.default_rng(seed)
-    counts = rng.multinomial(n, np.full(n, 1.0 / n), size=resamples)  # (B, topics)
-    means = counts @ values / n
+    means = resample_counts(n, resamples, seed) @ values / n
     tail = (1.0 - confidence) / 2.0 * 100.0
     low, high = np.percentile(means, [tail, 100.0 - tail], axis=0)
     return mean, low, high
+
+
+@lru_cache(maxsize=32)
+def resample_counts(n: int, resamples: int, seed: int) -> np.ndarray:
+    """How often each of n topics is drawn in each bootstrap resample, ``(resamples, n)``,
+    as floats (so that the product with the values runs in BLAS). The same seed and n
+    give the same resamples, so every run over the same topics shares them."""
+    rng = np.random.default_rng(seed)
+    counts = rng.multinomial(n, np.full(n, 1.0 / n), size=resamples).astype(np.float64)
+    counts.setflags(write=False)
+    return counts

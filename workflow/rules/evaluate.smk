@@ -12,6 +12,7 @@ rule evaluate_runs:
             subcategory="{planset} {model}",
         ),
         pr_curves=f"{RESULTS}/{{collection}}/evaluation/{{planset}}/{{model}}/pr_curves.tsv",
+        pr_per_topic=f"{RESULTS}/{{collection}}/evaluation/{{planset}}/{{model}}/pr_per_topic.tsv",
         gain_curves=f"{RESULTS}/{{collection}}/evaluation/{{planset}}/{{model}}/gain_curves.tsv",
         effort=report(
             f"{RESULTS}/{{collection}}/evaluation/{{planset}}/{{model}}/effort.tsv",
