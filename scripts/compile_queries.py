@@ -33,7 +33,10 @@ def main():
         log.warning("topic %s, %s: %s", qid, label, reason)
     per_topic = pd.DataFrame(rows)
     write_tsv(per_topic, snakemake.output.statistics)
-    write_tsv(query_statistics.means(per_topic), snakemake.output.means, float_format="%.3f")
+    chosen = pd.read_csv(snakemake.input.selected, sep="\t", dtype={"qid": str})
+    selected = set(chosen.loc[chosen["selected"] == 1, "qid"])
+    write_tsv(query_statistics.means_by_subset(per_topic, selected), snakemake.output.means,
+              float_format="%.3f")
     write_tsv(pd.DataFrame(excluded, columns=["qid", "query_type", "reason"]),
               snakemake.output.excluded)
 

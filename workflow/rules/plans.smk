@@ -65,6 +65,7 @@ rule compile_queries:
     input:
         plans=f"{RESULTS}/{{collection}}/plans/plans.yaml",
         index=f"{RESULTS}/{{collection}}/index",
+        selected=f"{RESULTS}/{{collection}}/plans/selected_topics.tsv",
     output:
         queries=[f"{RESULTS}/{{collection}}/queries/{s}.jsonl" for s in QUERY_SLUGS],
         statistics=f"{RESULTS}/{{collection}}/queries/statistics.tsv",
@@ -94,6 +95,7 @@ rule syn_statistics:
             f"{RESULTS}/{{collection}}/queries/{s}.jsonl" for s in QUERY_SLUGS if "SYN" in s
         ],
         index=f"{RESULTS}/{{collection}}/index",
+        selected=f"{RESULTS}/{{collection}}/plans/selected_topics.tsv",
     output:
         groups=f"{RESULTS}/{{collection}}/queries/syn_df.tsv",
         summary=report(
