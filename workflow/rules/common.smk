@@ -27,7 +27,9 @@ def collection_dir(wildcards):
     return f"{RESULTS}/{wildcards.collection}"
 
 
-QUERY_SLUGS = [label.replace("/", "-") for label in config["query_types"]["labels"]]
+from gradedrel.query_types import slug  # noqa: E402  (after sys.path is set)
+
+QUERY_SLUGS = [slug(label) for label in config["query_types"]["labels"]]
 
 
 def curated_plan_inputs(wildcards):
