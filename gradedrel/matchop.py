@@ -34,7 +34,7 @@ def phrase(tokens: tuple[str, ...] | list[str], operator: str = "auto") -> str:
     ``#1``: ordered, adjacent; ``#uwN``: unordered window of N; ``#uw``: unordered
     window as wide as the key (its words adjacent, any order); ``auto``: ``#1`` for
     two words, ``#uw`` for more — Terrier 5.11's ``#1`` over three or more terms
-    matched no document for 10 of the 41 such keys of the Cranfield plans although
+    matched no document for 37 of the 73 such keys of the Cranfield plans although
     the phrase occurs (docs/query-types.md).
     """
     if len(tokens) == 1:
