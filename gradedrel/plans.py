@@ -168,13 +168,15 @@ class _Reader:
             self.fail(data, f"{what} fields among {sorted(allowed)}", unknown)
         return data
 
-    def text(self, data: dict, name: str, what: str, required: bool = True) -> str | None:
+    def text(self, data: dict, name: str, what: str, required: bool = True,
+             empty: bool = False) -> str | None:
         value = data.get(name)
         if value is None:
             if required:
                 self.fail(data, f"{what} with a '{name}'")
             return None
-        if not isinstance(value, (str, int, float)) or isinstance(value, bool) or str(value) == "":
+        if not isinstance(value, (str, int, float)) or isinstance(value, bool) \
+                or (str(value) == "" and not empty):
             self.fail(data, f"{what}.{name} as non-empty text", value)
         return str(value)
 
@@ -242,7 +244,7 @@ class _Reader:
         if not facets:
             self.fail(data, "a plan with at least one facet")
         return Plan(self.text(data, "qid", "plan"),
-                    self.text(data, "request", "plan", required=False) or "",
+                    self.text(data, "request", "plan", required=False, empty=True) or "",
                     facets, source, self.text(data, "note", "plan", required=False))
 
 

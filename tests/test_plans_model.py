@@ -128,3 +128,19 @@ def test_selection_gives_every_topic_a_reason():
     assert table.values.tolist() == [
         ["3", 1, "selected"], ["4", 0, "no plan"],
         ["5", 0, "1 facet(s) < 2; expansion adds no key"]]
+
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+TEXT = st.text(min_size=1, max_size=30).filter(lambda s: s.strip() == s and s != "")
+
+
+@settings(max_examples=80, deadline=None)
+@given(request=st.text(max_size=40), label=TEXT, key=TEXT, via=st.none() | TEXT,
+       relation=st.sampled_from(plans.RELATIONS), depth=st.integers(0, 5),
+       importance=st.sampled_from(plans.IMPORTANCE))
+def test_yaml_round_trip_of_arbitrary_text(request, label, key, via, relation, depth, importance):
+    plan = plans.Plan("q:1", request, [plans.Facet(label, importance, [plans.PlanConcept(
+        label, None, key, [plans.PlanKey(key, relation, depth, via)])])])
+    assert plans.parse_plans(plans.dump_plans([plan])) == [plan]
