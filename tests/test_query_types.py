@@ -72,3 +72,18 @@ def test_matchop_strings():
     assert matchop.phrase(("a", "b", "c"), "#1") == "#1(a b c)"
     assert matchop.phrase(("a", "b", "c"), "#uw") == "#uw3(a b c)"
     assert matchop.phrase(("a",), "#1") == "a"
+
+
+def test_read_queries(tmp_path):
+    import json
+    from gradedrel.errors import InputError
+    tree = query_types.compile_plan(plan(), "WSYN/u", toy_pipeline)
+    path = tmp_path / "WSYN-u.jsonl"
+    path.write_text(json.dumps({"qid": "1", "query_type": "WSYN/u", "tree": query_tree.to_dict(tree),
+                                "matchop": "#combine(a)"}) + "\n" + '{"qid": "2"}\n')
+    with pytest.raises(InputError, match=r"WSYN-u.jsonl:2: expected a JSON object"):
+        query_types.read_queries(path)
+    path.write_text(path.read_text().splitlines()[0] + "\n")
+    frame = query_types.read_queries(path)
+    assert frame[["qid", "query_type", "query"]].values.tolist() == [["1", "WSYN/u", "#combine(a)"]]
+    assert frame["tree"][0] == tree
