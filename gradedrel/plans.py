@@ -240,9 +240,9 @@ class _Reader:
         source = self.text(data, "source", "plan", required=False) or "curated"
         if source not in SOURCES:
             self.fail(data, f"source one of {list(SOURCES)}", source)
+        # a plan may have no facet (a request of stopwords only): it compiles to no
+        # query and is reported as excluded, never silently dropped
         facets = [self.facet(f, data) for f in self.items(data, "facets", "plan")]
-        if not facets:
-            self.fail(data, "a plan with at least one facet")
         return Plan(self.text(data, "qid", "plan"),
                     self.text(data, "request", "plan", required=False, empty=True) or "",
                     facets, source, self.text(data, "note", "plan", required=False))

@@ -144,3 +144,15 @@ def test_yaml_round_trip_of_arbitrary_text(request, label, key, via, relation, d
     plan = plans.Plan("q:1", request, [plans.Facet(label, importance, [plans.PlanConcept(
         label, None, key, [plans.PlanKey(key, relation, depth, via)])])])
     assert plans.parse_plans(plans.dump_plans([plan])) == [plan]
+
+
+def test_a_request_without_concepts_keeps_its_plan(thesaurus):
+    from gradedrel import query_types
+    model = planner.Planner.build(thesaurus, toy_pipeline, stats(), {}, {})
+    plan = model.plan("9", "what is there?")
+    assert plan.facets == []
+    assert plans.parse_plans(plans.dump_plans([plan])) == [plan]
+    assert query_types.compile_plan(plan, "WSYN/e", toy_pipeline) is None
+    recall = pd.DataFrame({"qid": ["9"], "n_3": [1]})
+    assert selection.select([plan], recall, selection.Criteria())["reason"].tolist() == [
+        "0 facet(s) < 2; 0 thesaurus concept(s) < 1; expansion adds no key"]
