@@ -3,7 +3,7 @@
 InQuery's ``#syn`` treats its keys as one key: df is the number of documents
 containing *any* member (Callan, Croft & Harding 1992). Terrier 5's ``#syn``
 (``org.terrier.matching.matchops.SynonymOp``, a ``MultiTermOp``) instead adds
-up its members' statistics, so its df is Σ df(member) — larger than the true
+up its members' statistics (``MultiTermOp.addStatistics``), so its df is Σ df(member) — larger than the true
 union df whenever members co-occur. With BM25's idf,
 log((N − df + 0.5)/(df + 0.5)), a summed df above N/2 gives a negative weight
 and one above N gives log of a negative number (NaN scores).
