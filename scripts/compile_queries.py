@@ -4,15 +4,17 @@ import logging
 
 import pandas as pd
 
-from gradedrel import matchop, plans, query_statistics, query_tree, query_types, terrier
-from gradedrel.io import atomic_open, write_tsv
+import hashlib
+
+from gradedrel import matchop, plans, provenance, query_statistics, query_tree, query_types, terrier
+from gradedrel.io import atomic_open, write_text, write_tsv
 from gradedrel.steps import run_step
 
 log = logging.getLogger("gradedrel")
 
 
 def main():
-    terrier.start(**snakemake.params.terrier)
+    version = terrier.start(**snakemake.params.terrier)
     pipeline = terrier.term_pipeline(snakemake.input.index)
     writer = matchop.MatchOpWriter(pipeline, snakemake.params.phrase_operator)
     all_plans = plans.read_plans(snakemake.input.plans)
@@ -39,6 +41,11 @@ def main():
               float_format="%.3f")
     write_tsv(pd.DataFrame(excluded, columns=["qid", "query_type", "reason"]),
               snakemake.output.excluded)
+    with open(snakemake.input.plans, "rb") as handle:
+        digest = hashlib.sha256(handle.read()).hexdigest()
+    write_text(provenance.record("compile_queries", snakemake.params.config, version,
+                                 plans_sha256=digest, excluded=len(excluded)),
+               snakemake.output.provenance)
 
 
 run_step(snakemake.log[0], main)

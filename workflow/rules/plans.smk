@@ -6,6 +6,7 @@ rule plan_requests:
         thesaurus=config["analysis"]["thesaurus"],
     output:
         plans=f"{RESULTS}/{{collection}}/plans/auto.yaml",
+        provenance=f"{RESULTS}/{{collection}}/plans/auto.provenance.json",
     params:
         analysis=config["analysis"],
         expansion=config["expansion"],
@@ -75,11 +76,13 @@ rule compile_queries:
             category="Plans",
         ),
         excluded=f"{RESULTS}/{{collection}}/queries/excluded.tsv",
+        provenance=f"{RESULTS}/{{collection}}/queries/provenance.json",
     params:
         labels=config["query_types"]["labels"],
         weights=config["analysis"]["weights"],
         phrase_operator=config["query_types"]["phrase_operator"],
         terrier=config["terrier"],
+        config={k: config[k] for k in ("analysis", "expansion", "query_types", "curated_plans")},
     log:
         f"{RESULTS}/logs/{{collection}}/compile_queries.log",
     conda:
