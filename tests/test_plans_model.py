@@ -58,10 +58,16 @@ def test_expansion_depth_caps_and_index_filter(thesaurus):
 
 
 def test_planner_builds_a_plan_with_specific_facets_major(thesaurus):
+    text = "papers on convective heat transfer and boundary layers at high speed"
+    expansion_config = {"relations": {"UF": 1, "NT": 1}, "max_keys_per_concept": 3}
+    default = planner.Planner.build(thesaurus, toy_pipeline, stats(),
+                                    {"boilerplate_words": ["papers"]}, expansion_config)
+    assert [f.name for f in default.plan("7", text).facets] == [
+        "convective heat transfer", "boundary layers", "high", "speed"]
     model = planner.Planner.build(thesaurus, toy_pipeline, stats(),
-                                  {"boilerplate_words": ["papers"]},
-                                  {"relations": {"UF": 1, "NT": 1}, "max_keys_per_concept": 3})
-    plan = model.plan("7", "papers on convective heat transfer and boundary layers at high speed")
+                                  {"boilerplate_words": ["papers"],
+                                   "facet_grouping": ["thesaurus", "phrase"]}, expansion_config)
+    plan = model.plan("7", text)
     assert [(f.name, f.importance) for f in plan.facets] == [
         ("convective heat transfer", "major"), ("boundary layers", "major"), ("high / speed", "minor")]
     assert plan.facets[0].specificity == pytest.approx(math.log(1400 / 10))
