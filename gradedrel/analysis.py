@@ -125,6 +125,7 @@ class LabelEntry:
     label: str          # the label as written in the thesaurus
     via: str            # prefLabel | altLabel
     specific: bool      # no qualifier
+    tokens: tuple[str, ...] = ()  # the label's tokens (to prefer an exact wording)
 
 
 @dataclass
@@ -134,13 +135,15 @@ class Lexicon:
     entries: dict[tuple, list[LabelEntry]] = field(default_factory=dict)
     longest: int = 0
 
-    def lookup(self, forms: tuple) -> LabelEntry | None:
-        """The preferred entry for a match form: preferred labels before
-        alternative ones, unqualified before qualified, then by URI (deterministic)."""
+    def lookup(self, forms: tuple, tokens: tuple[str, ...] = ()) -> LabelEntry | None:
+        """The preferred entry for a match form: the request's exact wording first
+        (``lift`` before ``~ lifts``), then preferred labels before alternative
+        ones, unqualified before qualified, then by URI (deterministic)."""
         candidates = self.entries.get(forms)
         if not candidates:
             return None
-        return min(candidates, key=lambda e: (e.via != "prefLabel", not e.specific, e.uri))
+        return min(candidates, key=lambda e: (e.tokens != tokens, e.via != "prefLabel",
+                                              not e.specific, e.uri))
 
 
 def build_lexicon(thesaurus: Thesaurus, normalise: TokenNormaliser,
@@ -160,7 +163,7 @@ def build_lexicon(thesaurus: Thesaurus, normalise: TokenNormaliser,
             if all(f[0].startswith("=") for f in forms):
                 continue  # a label made only of stopwords cannot be searched for
             lexicon.entries.setdefault(forms, []).append(
-                LabelEntry(concept.uri, label, via, qualifier is None))
+                LabelEntry(concept.uri, label, via, qualifier is None, tuple(tokens)))
             lexicon.longest = max(lexicon.longest, len(forms))
     return lexicon
 
@@ -205,7 +208,7 @@ def analyse_request(text: str, thesaurus: Thesaurus, lexicon: Lexicon,
                 continue
             if forms[i][0].startswith("=") or forms[i + length - 1][0].startswith("="):
                 continue  # a label does not begin or end with a stopword here
-            entry = lexicon.lookup(tuple(forms[i:i + length]))
+            entry = lexicon.lookup(tuple(forms[i:i + length]), tuple(tokens[i:i + length]))
             if entry is None:
                 continue
             if length == 1 and tokens[i] in rules.boilerplate_words:

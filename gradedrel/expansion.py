@@ -3,7 +3,7 @@
 The paper expanded its queries with the keys of related concepts from the
 thesaurus — synonyms, narrower and associative concepts (Järvelin & Kekäläinen
 2000, sec. 3). A broad NASA concept links to hundreds of others (``~ aircraft``
-has ~500 related concepts), so taking everything gave ~165 keys per Cranfield
+has 486 related concepts), so taking everything offers ~110 keys per Cranfield
 request; expansion therefore selects (config section ``expansion``):
 
 - relations and depth: ``UF`` (the concept's other labels), ``NT`` and ``BT``

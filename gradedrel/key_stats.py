@@ -66,8 +66,8 @@ def terrier_term_df(index) -> Callable[[str], int]:
     return df
 
 
-def terrier_phrase_df(index, phrase_operator: str = "#1") -> Callable[[tuple[str, ...]], int]:
-    """tokens → number of documents matching ``#1(tokens)`` in a Terrier index.
+def terrier_phrase_df(index, phrase_operator: str = "auto") -> Callable[[tuple[str, ...]], int]:
+    """tokens → number of documents matching the phrase in a Terrier index.
 
     Counted as the documents Terrier retrieves for the phrase alone (Tf model,
     every matching document scores > 0), i.e. exactly the documents the
@@ -75,11 +75,13 @@ def terrier_phrase_df(index, phrase_operator: str = "#1") -> Callable[[tuple[str
     """
     import pyterrier as pt
 
+    from .matchop import phrase
+
     documents = int(index.getCollectionStatistics().getNumberOfDocuments())
     retriever = pt.terrier.Retriever(index, wmodel="Tf", num_results=documents + 1)
 
     def df(tokens: tuple[str, ...]) -> int:
-        query = f"#combine({phrase_operator}({' '.join(tokens)}))"
+        query = f"#combine({phrase(tokens, phrase_operator)})"
         return int(len(retriever.search(query)))
 
     return df

@@ -5,7 +5,8 @@ with optional per-child weights ``#combine:0=w0:1=w1(…)``, ``#syn(…)`` (its
 members count as one term), ``#1(…)`` (ordered, adjacent) and ``#uwN(…)``
 (unordered window of N) for phrases. Mapping of the paper's InQuery operators:
 ``#sum`` → ``#combine``; ``#wsum`` → weighted ``#combine``; ``#syn`` → ``#syn``;
-a multi-word key → ``#1`` (or ``#uwN``, config ``query_types.phrase_operator``).
+a multi-word key → ``#1`` or ``#uwN`` (config ``query_types.phrase_operator``,
+:func:`phrase`).
 
 Safety (Terrier's parser breaks on ``- ' : , . / + = ?`` and non-ASCII
 letters): key tokens are already the indexer's tokens (``[a-z0-9]+``); here
@@ -24,7 +25,25 @@ from .query_tree import Key, Node, Sum, Syn, WSum
 
 Pipeline = Callable[[str], "str | None"]
 
-_PHRASE = re.compile(r"^#(1|uw[1-9][0-9]*)$")
+_PHRASE = re.compile(r"^(#1|#uw|#uw[1-9][0-9]*|auto)$")
+
+
+def phrase(tokens: tuple[str, ...] | list[str], operator: str = "auto") -> str:
+    """A multi-word key as a Terrier proximity operator.
+
+    ``#1``: ordered, adjacent; ``#uwN``: unordered window of N; ``#uw``: unordered
+    window as wide as the key (its words adjacent, any order); ``auto``: ``#1`` for
+    two words, ``#uw`` for more — Terrier 5.11's ``#1`` over three or more terms
+    matched no document for 37 of the 73 such keys of the Cranfield plans although
+    the phrase occurs (docs/query-types.md).
+    """
+    if len(tokens) == 1:
+        return tokens[0]
+    if operator == "auto":
+        operator = "#1" if len(tokens) == 2 else "#uw"
+    if operator == "#uw":
+        operator = f"#uw{len(tokens)}"
+    return f"{operator}({' '.join(tokens)})"
 
 
 def _weight(value: float) -> str:
@@ -35,9 +54,10 @@ def _weight(value: float) -> str:
 
 
 class MatchOpWriter:
-    def __init__(self, pipeline: Pipeline, phrase_operator: str = "#1"):
+    def __init__(self, pipeline: Pipeline, phrase_operator: str = "auto"):
         if not _PHRASE.match(phrase_operator):
-            raise ValueError(f"phrase operator must be #1 or #uwN, not {phrase_operator!r}")
+            raise ValueError(f"phrase operator must be #1, #uw, #uwN or auto, "
+                             f"not {phrase_operator!r}")
         self.pipeline = pipeline
         self.phrase = phrase_operator
 
@@ -51,8 +71,7 @@ class MatchOpWriter:
         tokens, terms = self._terms(key)
         if not tokens:
             return None
-        text = tokens[0] if len(tokens) == 1 else f"{self.phrase}({' '.join(tokens)})"
-        return text, terms
+        return phrase(tokens, self.phrase), terms
 
     def group_members(self, keys) -> list[str]:
         """MatchOp strings of distinct keys (by indexed terms), in order."""

@@ -25,7 +25,7 @@ class Planner:
     expansion_rules: expansion.Rules
     stats: KeyStatistics
     major_share: float = 0.5
-    facet_grouping: tuple[str, ...] = ("thesaurus", "phrase")
+    facet_grouping: tuple[str, ...] = ("thesaurus",)
 
     @classmethod
     def build(cls, thesaurus: Thesaurus, pipeline, stats: KeyStatistics,
@@ -36,7 +36,7 @@ class Planner:
         return cls(thesaurus, lexicon, normalise, rules,
                    expansion.Rules.from_config(expansion_config), stats,
                    float(analysis_config.get("major_share", 0.5)),
-                   tuple(analysis_config.get("facet_grouping", ("thesaurus", "phrase"))))
+                   tuple(analysis_config.get("facet_grouping", ("thesaurus",))))
 
     def concepts(self, text: str) -> tuple[list[PlanConcept], list[list[tuple[int, int]]]]:
         """The request's concepts, and each concept's token spans in the request."""

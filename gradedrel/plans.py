@@ -180,13 +180,15 @@ class _Reader:
             self.fail(data, f"{what} fields among {sorted(allowed)}", unknown)
         return data
 
-    def text(self, data: dict, name: str, what: str, required: bool = True) -> str | None:
+    def text(self, data: dict, name: str, what: str, required: bool = True,
+             empty: bool = False) -> str | None:
         value = data.get(name)
         if value is None:
             if required:
                 self.fail(data, f"{what} with a '{name}'")
             return None
-        if not isinstance(value, (str, int, float)) or isinstance(value, bool) or str(value) == "":
+        if not isinstance(value, (str, int, float)) or isinstance(value, bool) \
+                or (str(value) == "" and not empty):
             self.fail(data, f"{what}.{name} as non-empty text", value)
         return str(value)
 
@@ -254,6 +256,8 @@ class _Reader:
         source = self.text(data, "source", "plan", required=False) or "curated"
         if source not in SOURCES:
             self.fail(data, f"source one of {list(SOURCES)}", source)
+        # a plan may have no facet (a request of stopwords only): it compiles to no
+        # query and is reported as excluded, never silently dropped
         facets = [self.facet(f, data) for f in self.items(data, "facets", "plan")]
         if not facets and source != "auto":
             # an automatic plan of a request with no content words has no facet (and is
@@ -264,7 +268,7 @@ class _Reader:
                                     or version < 1):
             self.fail(data, "version as a positive integer", version)
         return Plan(self.text(data, "qid", "plan"),
-                    self.text(data, "request", "plan", required=False) or "",
+                    self.text(data, "request", "plan", required=False, empty=True) or "",
                     facets, source, self.text(data, "note", "plan", required=False),
                     self.text(data, "curator", "plan", required=False), version)
 

@@ -37,3 +37,14 @@ def means(per_topic: pd.DataFrame) -> pd.DataFrame:
     table["growth"] = [k / base[lab.split("/")[0]] if lab.split("/")[0] in base else float("nan")
                        for lab, k in zip(table["query_type"], table["keys"])]
     return table
+
+
+def means_by_subset(per_topic: pd.DataFrame, selected: set[str]) -> pd.DataFrame:
+    """:func:`means` over all topics and over the selected topics (column ``subset``)."""
+    parts = []
+    for subset, rows in (("all", per_topic), ("selected", per_topic[per_topic["qid"].isin(selected)])):
+        if len(rows):
+            table = means(rows)
+            table.insert(0, "subset", subset)
+            parts.append(table)
+    return pd.concat(parts, ignore_index=True)

@@ -77,3 +77,29 @@ def compile_plan(plan: Plan, label: str, pipeline: Pipeline,
     if not pairs:
         return None
     return WSum(tuple(w for w, _ in pairs), tuple(s for _, s in pairs))
+
+
+def read_queries(path) -> "pd.DataFrame":
+    """A query file (``results/{c}/queries/{slug}.jsonl``) as ``qid, query_type, query, tree``.
+
+    ``query`` is the MatchOp string (ready for ``pt.terrier.Retriever``), ``tree`` the
+    engine-neutral tree. A malformed line is an InputError naming file and line.
+    """
+    import json
+
+    import pandas as pd
+
+    from .errors import InputError
+    from .query_tree import from_dict
+
+    rows = []
+    with open(path, encoding="utf-8") as handle:
+        for number, line in enumerate(handle, start=1):
+            try:
+                record = json.loads(line)
+                rows.append((str(record["qid"]), record["query_type"], record["matchop"],
+                             from_dict(record["tree"])))
+            except (ValueError, KeyError, TypeError) as error:
+                raise InputError(path, number, "a JSON object with qid, query_type, tree, "
+                                 "matchop", f"{type(error).__name__}: {error}") from None
+    return pd.DataFrame(rows, columns=["qid", "query_type", "query", "tree"])

@@ -3,7 +3,7 @@
 InQuery's ``#syn`` treats its keys as one key: df is the number of documents
 containing *any* member (Callan, Croft & Harding 1992). Terrier 5's ``#syn``
 (``org.terrier.matching.matchops.SynonymOp``, a ``MultiTermOp``) instead adds
-up its members' statistics, so its df is Σ df(member) — larger than the true
+up its members' statistics (``MultiTermOp.addStatistics``), so its df is Σ df(member) — larger than the true
 union df whenever members co-occur. With BM25's idf,
 log((N − df + 0.5)/(df + 0.5)), a summed df above N/2 gives a negative weight
 and one above N gives log of a negative number (NaN scores).
@@ -52,18 +52,23 @@ def group_rows(qid: str, label: str, tree: Node, writer: MatchOpWriter,
     return rows
 
 
-SUMMARY_COLUMNS = ["query_type", "documents", "groups", "departing", "departing_share",
+SUMMARY_COLUMNS = ["subset", "query_type", "documents", "groups", "departing", "departing_share",
                    "ratio_median", "ratio_p90", "ratio_max", "excess_df_median",
                    "crosses_half_n", "above_n"]
 
 
-def summary(rows: pd.DataFrame, documents: int) -> pd.DataFrame:
-    """Per query type: groups, share departing (summed > union), ratio quantiles,
-    groups whose summed df crosses N/2 while the union does not, groups above N."""
+def summary(rows: pd.DataFrame, documents: int, selected: set[str] | None = None) -> pd.DataFrame:
+    """Per query type (over all topics, and over ``selected`` ones): groups, share
+    departing (summed > union), ratio quantiles, groups whose summed df crosses N/2
+    while the union does not, groups above N."""
     out = []
-    for label, part in rows.groupby("query_type", sort=False):
+    subsets = [("all", rows)]
+    if selected is not None:
+        subsets.append(("selected", rows[rows["qid"].isin(selected)]))
+    for subset, label, part in ((s, lab, p) for s, r in subsets
+                                for lab, p in r.groupby("query_type", sort=False)):
         departs = part[part["summed_df"] > part["union_df"]]
-        out.append({"query_type": label, "documents": documents, "groups": len(part),
+        out.append({"subset": subset, "query_type": label, "documents": documents, "groups": len(part),
                     "departing": len(departs),
                     "departing_share": len(departs) / len(part) if len(part) else float("nan"),
                     "ratio_median": part["ratio"].median(),

@@ -1,18 +1,19 @@
 """Compile every plan into the six query types (query tree + Terrier MatchOp)."""
+import hashlib
 import json
 import logging
 
 import pandas as pd
 
-from gradedrel import matchop, plans, query_statistics, query_tree, query_types, terrier
-from gradedrel.io import atomic_open, write_tsv
+from gradedrel import matchop, plans, provenance, query_statistics, query_tree, query_types, terrier
+from gradedrel.io import atomic_open, write_text, write_tsv
 from gradedrel.steps import run_step
 
 log = logging.getLogger("gradedrel")
 
 
 def main():
-    terrier.start(**snakemake.params.terrier)
+    version = terrier.start(**snakemake.params.terrier)
     pipeline = terrier.term_pipeline(snakemake.input.index)
     writer = matchop.MatchOpWriter(pipeline, snakemake.params.phrase_operator)
     # only the plan set's topics (the expandable requests, or those it names)
@@ -35,9 +36,17 @@ def main():
         log.warning("topic %s, %s: %s", qid, label, reason)
     per_topic = pd.DataFrame(rows)
     write_tsv(per_topic, snakemake.output.statistics)
-    write_tsv(query_statistics.means(per_topic), snakemake.output.means, float_format="%.3f")
+    table = pd.read_csv(snakemake.input.selected, sep="\t", dtype={"qid": str})
+    selected = set(table.loc[table["selected"] == 1, "qid"])
+    write_tsv(query_statistics.means_by_subset(per_topic, selected), snakemake.output.means,
+              float_format="%.3f")
     write_tsv(pd.DataFrame(excluded, columns=["qid", "query_type", "reason"]),
               snakemake.output.excluded)
+    with open(snakemake.input.plans, "rb") as handle:
+        digest = hashlib.sha256(handle.read()).hexdigest()
+    write_text(provenance.record("compile_queries", snakemake.params.config, version,
+                                 plans_sha256=digest, excluded=len(excluded)),
+               snakemake.output.provenance)
 
 
 run_step(snakemake.log[0], main)

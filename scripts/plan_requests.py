@@ -1,12 +1,15 @@
 """Analyse each request into an automatic plan (facets, concepts, keys, expansion)."""
 import pandas as pd
 
-from gradedrel import key_stats, planner, plans, terrier, thesaurus
+import hashlib
+
+from gradedrel import key_stats, planner, plans, provenance, terrier, thesaurus
+from gradedrel.io import write_text
 from gradedrel.steps import run_step
 
 
 def main():
-    terrier.start(**snakemake.params.terrier)
+    version = terrier.start(**snakemake.params.terrier)
     index = terrier.open_index(snakemake.input.index)
     pipeline = terrier.term_pipeline(snakemake.input.index)
     documents = terrier.index_statistics(index)["documents"]
@@ -18,6 +21,12 @@ def main():
     topics = pd.read_csv(snakemake.input.topics, sep="\t", dtype=str, keep_default_na=False)
     plans.write_plans([model.plan(q, text) for q, text in zip(topics["qid"], topics["query"])],
                       snakemake.output.plans)
+    with open(snakemake.input.thesaurus, "rb") as handle:
+        digest = hashlib.sha256(handle.read()).hexdigest()
+    write_text(provenance.record("plan_requests", {"analysis": snakemake.params.analysis,
+                                                   "expansion": snakemake.params.expansion},
+                                 version, thesaurus_sha256=digest, topics=len(topics)),
+               snakemake.output.provenance)
 
 
 run_step(snakemake.log[0], main)

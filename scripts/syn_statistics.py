@@ -35,7 +35,9 @@ def main():
     rows = pd.DataFrame(rows, columns=["qid", "query_type", "group", "members", "summed_df",
                                        "union_df", "ratio", "over_half", "over_n"])
     write_tsv(rows, snakemake.output.groups, float_format="%.4f")
-    write_tsv(syn_statistics.summary(rows, documents), snakemake.output.summary,
+    chosen = pd.read_csv(snakemake.input.selected, sep="\t", dtype={"qid": str})
+    selected = set(chosen.loc[chosen["selected"] == 1, "qid"])
+    write_tsv(syn_statistics.summary(rows, documents, selected), snakemake.output.summary,
               float_format="%.4f")
 
 

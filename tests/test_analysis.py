@@ -66,3 +66,10 @@ def test_boilerplate_is_not_a_concept_and_no_content_word_is_lost(thesaurus):
 def test_hostile_text_gives_only_safe_concepts(thesaurus):
     found = analyse("what's -dash heat/transfer?? + é ü  ===", thesaurus)
     assert [m.matched for m in found] == ["s", "dash", "heat transfer"]
+
+
+def test_exact_wording_wins_among_labels_that_match_alike():
+    from gradedrel.thesaurus import Concept, Thesaurus
+    thesaurus = Thesaurus.from_concepts([Concept("#1", "~ lifts"), Concept("#2", "lift")])
+    assert [m.uri for m in analyse("lift and lifts", thesaurus)] == ["#2", "#1"]
+    assert [m.uri for m in analyse("lifts", thesaurus)] == ["#1"]

@@ -58,10 +58,16 @@ def test_expansion_depth_caps_and_index_filter(thesaurus):
 
 
 def test_planner_builds_a_plan_with_specific_facets_major(thesaurus):
+    text = "papers on convective heat transfer and boundary layers at high speed"
+    expansion_config = {"relations": {"UF": 1, "NT": 1}, "max_keys_per_concept": 3}
+    default = planner.Planner.build(thesaurus, toy_pipeline, stats(),
+                                    {"boilerplate_words": ["papers"]}, expansion_config)
+    assert [f.name for f in default.plan("7", text).facets] == [
+        "convective heat transfer", "boundary layers", "high", "speed"]
     model = planner.Planner.build(thesaurus, toy_pipeline, stats(),
-                                  {"boilerplate_words": ["papers"]},
-                                  {"relations": {"UF": 1, "NT": 1}, "max_keys_per_concept": 3})
-    plan = model.plan("7", "papers on convective heat transfer and boundary layers at high speed")
+                                  {"boilerplate_words": ["papers"],
+                                   "facet_grouping": ["thesaurus", "phrase"]}, expansion_config)
+    plan = model.plan("7", text)
     assert [(f.name, f.importance) for f in plan.facets] == [
         ("convective heat transfer", "major"), ("boundary layers", "major"), ("high / speed", "minor")]
     assert plan.facets[0].specificity == pytest.approx(math.log(1400 / 10))
@@ -128,3 +134,31 @@ def test_selection_gives_every_topic_a_reason():
     assert table.values.tolist() == [
         ["3", 1, "selected"], ["4", 0, "no plan"],
         ["5", 0, "1 facet(s) < 2; expansion adds no key"]]
+
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+TEXT = st.text(min_size=1, max_size=30).filter(lambda s: s.strip() == s and s != "")
+
+
+@settings(max_examples=80, deadline=None)
+@given(request=st.text(max_size=40), label=TEXT, key=TEXT, via=st.none() | TEXT,
+       relation=st.sampled_from(plans.RELATIONS), depth=st.integers(0, 5),
+       importance=st.sampled_from(plans.IMPORTANCE))
+def test_yaml_round_trip_of_arbitrary_text(request, label, key, via, relation, depth, importance):
+    plan = plans.Plan("q:1", request, [plans.Facet(label, importance, [plans.PlanConcept(
+        label, None, key, [plans.PlanKey(key, relation, depth, via)])])])
+    assert plans.parse_plans(plans.dump_plans([plan])) == [plan]
+
+
+def test_a_request_without_concepts_keeps_its_plan(thesaurus):
+    from gradedrel import query_types
+    model = planner.Planner.build(thesaurus, toy_pipeline, stats(), {}, {})
+    plan = model.plan("9", "what is there?")
+    assert plan.facets == []
+    assert plans.parse_plans(plans.dump_plans([plan])) == [plan]
+    assert query_types.compile_plan(plan, "WSYN/e", toy_pipeline) is None
+    recall = pd.DataFrame({"qid": ["9"], "n_3": [1]})
+    assert selection.select([plan], recall, selection.Criteria())["reason"].tolist() == [
+        "0 facet(s) < 2; 0 thesaurus concept(s) < 1; expansion adds no key"]

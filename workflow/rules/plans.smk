@@ -6,6 +6,7 @@ rule plan_requests:
         thesaurus=thesaurus_cache,
     output:
         plans=f"{RESULTS}/{{collection}}/plans/auto.yaml",
+        provenance=f"{RESULTS}/{{collection}}/plans/auto.provenance.json",
     params:
         analysis=config["analysis"],
         expansion=config["expansion"],
@@ -69,6 +70,7 @@ rule compile_queries:
         plans=f"{RESULTS}/{{collection}}/plans/{{planset}}/plans.yaml",
         topics=f"{RESULTS}/{{collection}}/plans/{{planset}}/topics.tsv",
         index=f"{RESULTS}/{{collection}}/index",
+        selected=f"{RESULTS}/{{collection}}/plans/{{planset}}/selected_topics.tsv",
     output:
         queries=[f"{RESULTS}/{{collection}}/queries/{{planset}}/{s}.jsonl" for s in QUERY_SLUGS],
         statistics=f"{RESULTS}/{{collection}}/queries/{{planset}}/statistics.tsv",
@@ -78,11 +80,18 @@ rule compile_queries:
             category="Plans",
         ),
         excluded=f"{RESULTS}/{{collection}}/queries/{{planset}}/excluded.tsv",
+        provenance=f"{RESULTS}/{{collection}}/queries/{{planset}}/provenance.json",
     params:
         labels=config["query_types"]["labels"],
         weights=config["analysis"]["weights"],
         phrase_operator=config["query_types"]["phrase_operator"],
         terrier=config["terrier"],
+        config=lambda wc: {
+            "analysis": config["analysis"],
+            "expansion": config["expansion"],
+            "query_types": config["query_types"],
+            "plan_set": plan_set(wc),
+        },
     log:
         f"{RESULTS}/logs/{{collection}}/{{planset}}/compile_queries.log",
     conda:
@@ -98,6 +107,7 @@ rule syn_statistics:
             f"{RESULTS}/{{collection}}/queries/{{planset}}/{s}.jsonl" for s in QUERY_SLUGS if "SYN" in s
         ],
         index=f"{RESULTS}/{{collection}}/index",
+        selected=f"{RESULTS}/{{collection}}/plans/{{planset}}/selected_topics.tsv",
     output:
         groups=f"{RESULTS}/{{collection}}/queries/{{planset}}/syn_df.tsv",
         summary=report(
