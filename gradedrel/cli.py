@@ -1,26 +1,183 @@
-"""The ``gradedrel`` command: one subcommand per task, each registered by its module."""
+"""The ``gradedrel`` command: one subcommand per task.
+
+Subcommands register themselves through a *registrar*: a function that adds its
+parser to the subparsers and sets ``handler`` (a function ``args -> int``).
+To add one (e.g. ``thesaurus lookup``), write ``register_<name>(subparsers)`` and
+append it to :data:`REGISTRARS`; a nested command adds its own subparsers.
+
+    gradedrel evaluate --qrels qrels.txt --grade-map 1=3,2=3,3=2,4=1,-1=0 \\
+        --out results/x SUM/u=runs/SUM-u.run WSYN/e=runs/WSYN-e.run
+"""
 from __future__ import annotations
 
 import argparse
+import json
 import sys
+from pathlib import Path
+from typing import Callable
 
 from .errors import InputError
 
+Registrar = Callable[[argparse._SubParsersAction], None]
+
+
+# --- evaluate -------------------------------------------------------------------------------
+
+def parse_grade_map(text: str | None):
+    """``1=3,2=3,3=2,4=1,-1=0`` or a JSON object → GradeMap (default: levels 0–3 as given)."""
+    from .grades import GradeMap
+
+    if not text:
+        return GradeMap.from_config({"0": 0, "1": 1, "2": 2, "3": 3}, source="--grade-map")
+    text = text.strip()
+    if text.startswith("{"):
+        try:
+            raw = json.loads(text)
+        except json.JSONDecodeError as error:
+            raise InputError("--grade-map", None, "a JSON object label -> level", str(error)) \
+                from None
+    else:
+        raw = {}
+        for item in text.split(","):
+            label, sep, level = item.partition("=")
+            if not sep or not level.strip().lstrip("-").isdigit():
+                raise InputError("--grade-map", None, "label=level pairs, comma-separated", item)
+            raw[label.strip()] = int(level)
+    return GradeMap.from_config(raw, source="--grade-map")
+
+
+def parse_run_arguments(items: list[str]) -> dict[str, str]:
+    """``[LABEL=]PATH`` → {label: path}; the label defaults to the file name without suffix."""
+    runs: dict[str, str] = {}
+    for item in items:
+        label, sep, path = item.partition("=")
+        if not sep or Path(item).exists():
+            label, path = Path(item).stem, item
+        if label in runs:
+            raise InputError(item, None, "a distinct label per run", label)
+        runs[label] = path
+    return runs
+
+
+def read_topic_list(path: str) -> list[str]:
+    """One qid per line (a TSV's first column; a ``qid`` header is skipped)."""
+    qids = []
+    with open(path, encoding="utf-8") as handle:
+        for number, line in enumerate(handle, start=1):
+            field = line.split("\t")[0].strip()
+            if not field or (number == 1 and field.lower() == "qid"):
+                continue
+            qids.append(field)
+    if not qids:
+        raise InputError(path, None, "at least one topic id")
+    return qids
+
+
+def load_qrels(path: str, grade_map, fmt: str | None = None):
+    """TREC qrels (mapped through the grade map) or a graded ``qid docno label grade`` TSV."""
+    import pandas as pd
+
+    from .readers import read_qrels
+
+    fmt = fmt or ("tsv" if path.endswith(".tsv") else "trec")
+    if fmt == "trec":
+        return read_qrels(path, grade_map)
+    frame = pd.read_csv(path, sep="\t", dtype=str, keep_default_na=False)
+    missing = {"qid", "docno", "grade"} - set(frame.columns)
+    if missing:
+        raise InputError(path, 1, "a header with qid, docno, grade", list(frame.columns))
+    return frame
+
+
+def run_evaluate(args: argparse.Namespace) -> int:
+    from .evaluate import Settings, evaluate_files
+
+    section, standard = {}, []
+    if args.config:
+        import yaml
+
+        with open(args.config, encoding="utf-8") as handle:
+            config = yaml.safe_load(handle) or {}
+        section = dict(config.get("evaluation") or {})
+        standard = list(config.get("standard_measures") or [])
+    if args.missing_topics:
+        section["missing_topics"] = args.missing_topics
+    if args.depth:
+        section["depth"] = args.depth
+    if args.baseline:
+        section.setdefault("significance", {})["baseline_run"] = args.baseline
+    if args.standard_measures is not None:
+        standard = [m for m in args.standard_measures.split(";") if m.strip()]
+    settings = Settings.from_config(section, standard)
+    qrels = load_qrels(args.qrels, parse_grade_map(args.grade_map), args.qrels_format)
+    topics = read_topic_list(args.topics) if args.topics else None
+    runs = parse_run_arguments(args.runs)
+    tables = evaluate_files(runs, qrels, settings, args.out, topics, qrels_source=args.qrels)
+    means = tables["means"]
+    avp = means[means["measure"].str.startswith("AvP(")]
+    print(avp.to_string(index=False, float_format=lambda v: f"{v:.4f}"))
+    print(f"wrote {len(tables)} tables to {args.out}")
+    return 0
+
+
+def register_evaluate(subparsers) -> None:
+    parser = subparsers.add_parser(
+        "evaluate", help="evaluate TREC runs with the paper's graded measures",
+        description="Stratified AvP and P-R per relevance level, J&K CG/DCG/nCG/nDCG curves "
+                    "against the ideal, effort and significance, written as tidy TSVs "
+                    "(docs/measures.md).")
+    parser.add_argument("runs", nargs="+", metavar="[LABEL=]RUN",
+                        help="TREC run files, optionally labelled (e.g. WSYN/e=WSYN-e.run)")
+    parser.add_argument("--qrels", required=True, help="TREC qrels (or a graded qrels.tsv)")
+    parser.add_argument("--qrels-format", choices=["trec", "tsv"],
+                        help="default: tsv for *.tsv, else trec")
+    parser.add_argument("--grade-map", help="raw label -> level 0-3, e.g. 1=3,2=3,3=2,4=1,-1=0 "
+                        "or a JSON object (default: labels are already levels 0-3)")
+    parser.add_argument("--out", required=True, help="output directory")
+    parser.add_argument("--config", help="a YAML config whose 'evaluation' section (and "
+                        "'standard_measures') sets the measures")
+    parser.add_argument("--topics", help="evaluate only these topics (one qid per line)")
+    parser.add_argument("--missing-topics", choices=["zero", "skip"],
+                        help="a qrels topic the run lacks: scores zero (default) or is skipped")
+    parser.add_argument("--depth", type=int, help="rank to which gain curves run (default 100)")
+    parser.add_argument("--baseline", help="label of the run the others are tested against")
+    parser.add_argument("--standard-measures", help="ir_measures measures, ';'-separated "
+                        "(e.g. 'nDCG@10;AP(rel=3)')")
+    parser.set_defaults(handler=run_evaluate)
+
+
+# --- the command ----------------------------------------------------------------------------
+
+def register_thesaurus(subparsers) -> None:
+    from .thesaurus import lookup
+
+    lookup.add_parser(subparsers)
+
+
+REGISTRARS: list[Registrar] = [register_evaluate, register_thesaurus]
+
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="gradedrel", description=__doc__)
-    subparsers = parser.add_subparsers(dest="command", required=True)
-    from .thesaurus import lookup
-    lookup.add_parser(subparsers)
+    parser = argparse.ArgumentParser(
+        prog="gradedrel",
+        description="Graded-relevance IR evaluation after Järvelin & Kekäläinen (SIGIR 2000).")
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for register in REGISTRARS:
+        register(subparsers)
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    handler = getattr(args, "handler", None)
+    if handler is None:
+        parser.print_help(sys.stderr)
+        return 2
     try:
-        return args.func(args)
-    except (InputError, ValueError, OSError) as error:
-        print(f"gradedrel: {error}", file=sys.stderr)
+        return int(handler(args) or 0)
+    except (InputError, ValueError, FileNotFoundError) as error:
+        print(f"gradedrel {args.command}: error: {error}", file=sys.stderr)
         return 1
 
 

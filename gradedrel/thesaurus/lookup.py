@@ -150,7 +150,7 @@ def add_parser(subparsers) -> None:
                         help="most lenient level to use (default: all = prefix)")
     lookup.add_argument("--limit", type=int, default=25,
                         help="show at most this many concepts (0 = all; default %(default)s)")
-    lookup.set_defaults(func=run_lookup)
+    lookup.set_defaults(handler=run_lookup)
 
 
 def run_lookup(args) -> int:

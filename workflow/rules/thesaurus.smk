@@ -1,7 +1,7 @@
 rule thesaurus_read:
     """Fetch (when absent) and verify a SKOS thesaurus; write its cached form and a summary."""
     output:
-        thesaurus=f"{RESULTS}/thesauri/{{thesaurus}}/thesaurus.json.gz",
+        thesaurus=f"{RESULTS}/thesauri/{{thesaurus}}/{{thesaurus}}.thesaurus.json.gz",
         summary=report(
             f"{RESULTS}/thesauri/{{thesaurus}}/summary.tsv",
             caption="../report/thesaurus_summary.rst",
