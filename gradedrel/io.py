@@ -20,6 +20,10 @@ def atomic_open(path: str | Path, mode: str = "w") -> Iterator[TextIO]:
         with os.fdopen(fd, mode, encoding=None if "b" in mode else "utf-8",
                        newline=None if "b" in mode else "\n") as handle:
             yield handle
+        # mkstemp creates 0600; give the output the permissions of an ordinary new file
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)
         os.replace(tmp, path)
     except BaseException:
         with contextlib.suppress(FileNotFoundError):

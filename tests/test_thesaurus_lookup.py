@@ -76,7 +76,7 @@ def test_cli_reports_bad_source_in_one_line(tmp_path, capsys):
     bad.write_text("<rdf:RDF")
     assert main(["thesaurus", "lookup", "x", "--path", str(bad)]) == 1
     err = capsys.readouterr().err
-    assert err.startswith("gradedrel thesaurus: error: ") and str(bad) in err and len(err.splitlines()) == 1
+    assert err.startswith("gradedrel: ") and str(bad) in err and len(err.splitlines()) == 1
 
 
 def test_sources_entry_merges_config_over_default(tmp_path):

@@ -14,7 +14,7 @@ from rdflib.namespace import RDF, SKOS
 
 from gradedrel.errors import InputError
 from gradedrel.thesaurus import normalise_label, rdfxml
-from gradedrel.thesaurus.skos import read_skos
+from gradedrel.thesaurus.skos import byte_chunks, read_skos
 
 FIXTURES = Path(__file__).parent / "fixtures" / "thesaurus"
 MINI_RDF = FIXTURES / "mini_skos.rdf"
@@ -193,3 +193,16 @@ def test_nasa_thesaurus_equals_rdflib():
     assert len(thesaurus) == 22622
     assert sum(len(c.alt_labels) for c in thesaurus.concepts.values()) == 4503
     assert sum(len(c.related) for c in thesaurus.concepts.values()) == 117340
+
+
+@pytest.mark.parametrize("suffix, compress", [(".rdf.bz2", bz2.compress),
+                                               (".rdf.gz", gzip.compress)])
+def test_concatenated_compressed_streams_are_read_to_the_end(tmp_path, suffix, compress):
+    # Split the file in two compressed streams, as parallel compressors (pbzip2,
+    # pigz) write them; the decompressed bytes are the whole file.
+    data = MINI_RDF.read_bytes()
+    middle = len(data) // 2
+    target = tmp_path / f"mini{suffix}"
+    target.write_bytes(compress(data[:middle]) + compress(data[middle:]))
+    assert b"".join(byte_chunks(target, block=64)) == data
+    assert read_skos(target).concepts == read_skos(MINI_RDF).concepts

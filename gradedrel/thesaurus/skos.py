@@ -19,8 +19,9 @@ import bz2
 import gzip
 import io
 import lzma
+import zlib
 from pathlib import Path
-from typing import BinaryIO, Iterable
+from typing import BinaryIO, Iterable, Iterator
 
 from ..errors import InputError
 from . import rdfxml
@@ -46,6 +47,8 @@ _SLOTS = {
     SKM + "UF": 7,
 }
 _LITERAL_SLOTS = (0, 1, 5)
+#: The predicates the model is made of (the reader skips building the rest).
+PREDICATES = frozenset(_SLOTS) | {RDF_TYPE}
 _CONCEPT = SKOS + "Concept"
 
 _FORMATS = {".rdf": "xml", ".xml": "xml", ".owl": "xml", ".skos": "xml",
@@ -115,6 +118,37 @@ def open_source(path: str | Path) -> BinaryIO:
     return opener(path, "rb")
 
 
+_DECOMPRESSORS = {".bz2": bz2.BZ2Decompressor,
+                  ".gz": lambda: zlib.decompressobj(wbits=31),
+                  ".xz": lzma.LZMADecompressor}
+
+
+def byte_chunks(path: str | Path, block: int = 1 << 20) -> Iterator[bytes]:
+    """The (decompressed) bytes of ``path`` in chunks; memory stays bounded.
+
+    Decompressing 1 MiB blocks ourselves is about twice as fast as reading a
+    ``bz2.open`` stream piecemeal. Concatenated streams (multi-stream bz2,
+    multi-member gzip) are read to the end, as ``bz2.open``/``gzip.open`` do.
+    """
+    path = Path(path)
+    make = _DECOMPRESSORS.get(path.suffix.lower())
+    with open(path, "rb") as handle:
+        if make is None:
+            yield from iter(lambda: handle.read(block), b"")
+            return
+        decompressor = make()
+        for data in iter(lambda: handle.read(block), b""):
+            while data:
+                out = decompressor.decompress(data)
+                if out:
+                    yield out
+                data = b""
+                if decompressor.eof:
+                    data = decompressor.unused_data
+                    if data:
+                        decompressor = make()
+
+
 def _sniff(path: Path) -> str:
     with open_source(path) as handle:
         head = handle.read(2048).lstrip()
@@ -128,8 +162,8 @@ def read_skos(path: str | Path, base: str = "", syntax: str | None = None) -> Th
         raise InputError(path, None, "a SKOS thesaurus file", "no such file")
     syntax = syntax or syntax_of(path) or _sniff(path)
     if syntax == "xml":
-        with open_source(path) as handle:
-            thesaurus = concepts_from_triples(rdfxml.triples(handle, base, str(path)))
+        thesaurus = concepts_from_triples(
+            rdfxml.triples(byte_chunks(path), base, str(path), predicates=PREDICATES))
     else:
         thesaurus = concepts_from_triples(rdflib_triples(path, syntax, base))
     if not thesaurus.concepts:
