@@ -7,7 +7,9 @@ string). ``retrieval.grid`` names the models run on every active collection.
 
 Every topic of the collection gets a ranking or a reason, counted in
 ``not_ranked.tsv``: no query of this type for the topic, no search key left
-after the index's term pipeline, or a query that matched no document.
+after the index's term pipeline, a query that matched no document, or a ranking
+the model could not score (NaN scores: a ranking of NaNs has no order, so the
+topic's ranking is withheld rather than written in an arbitrary order).
 """
 from __future__ import annotations
 
@@ -28,8 +30,8 @@ log = logging.getLogger("gradedrel")
 NO_QUERY = "no query for the topic in the query file"
 NO_KEYS = "no search key left after the index's term pipeline"
 NO_MATCH = "query matched no document"
-NAN_SCORES = ("document(s) scored NaN by the engine and left out of the ranking (Terrier's "
-              "#syn sums member dfs; past the collection size BM25's idf is undefined)")
+NAN_SCORES = ("the model gave NaN scores (Terrier's #syn sums its members' dfs; above N, "
+              "BM25's idf is the log of a negative number)")
 BACKENDS = ("inquery", "terrier")
 # the parameters each back end takes (config validation fills defaults in for all of them)
 PARAMETERS = {"inquery": ("default_belief",), "terrier": ("wmodel", "controls", "properties")}
@@ -116,17 +118,13 @@ def run_query_type(transformer, topics: pd.DataFrame, queries: pd.DataFrame, lab
     else:
         run = pd.DataFrame(columns=["qid", "docno", "score"])
     run = run.assign(qid=run["qid"].astype(str))
-    # Terrier's #syn sums its members' dfs; where the sum exceeds the collection size,
-    # BM25's idf takes the log of a negative number and scores are NaN. Such documents
-    # cannot be ranked: leave them out and report how many, per topic.
-    finite = np.isfinite(run["score"].astype(float))
-    for qid, count in run.loc[~finite, "qid"].value_counts().sort_index().items():
-        not_ranked.append((qid, label, f"{count} {NAN_SCORES}"))
-    run = order_like_trec_eval(run[finite])
+    unscored = set(run.loc[run["score"].isna(), "qid"])
+    run = order_like_trec_eval(run[~run["qid"].isin(unscored)])
     ranked = set(run["qid"])
-    not_ranked += [(q, label, NO_MATCH) for q in runnable if q not in ranked]
+    not_ranked += [(q, label, NAN_SCORES if q in unscored else NO_MATCH)
+                   for q in runnable if q not in ranked]
     order = {q: i for i, q in enumerate(topics["qid"].astype(str))}
-    not_ranked.sort(key=lambda row: (order[row[0]], row[2]))
+    not_ranked.sort(key=lambda row: order[row[0]])
     return (run[["qid", "docno", "rank", "score"]].reset_index(drop=True),
             pd.DataFrame(not_ranked, columns=NOT_RANKED_COLUMNS))
 

@@ -81,6 +81,18 @@ class PostingArrays:
         return np.repeat(self.docids[lo:hi], counts), self.positions[plo:phi]
 
 
+    def occurrences_in(self, term: str, docids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """:meth:`occurrences` restricted to ``docids`` (sorted, unique): gathers only their
+        positions, so a phrase over frequent words costs what its rarest word's documents cost."""
+        i = self.term_id(term)
+        if i is None:
+            return np.zeros(0, np.int32), np.zeros(0, np.int32)
+        lo, hi = self.term_offsets[i], self.term_offsets[i + 1]
+        chosen = lo + np.flatnonzero(np.isin(self.docids[lo:hi], docids, assume_unique=True))
+        starts, ends = self.position_offsets[chosen], self.position_offsets[chosen + 1]
+        return np.repeat(self.docids[chosen], ends - starts), self.positions[_ranges(starts, ends)]
+
+
 def from_postings(postings: dict[str, list[tuple[int, list[int]]]], doc_lengths,
                   docnos) -> PostingArrays:
     """Build arrays from ``{term: [(docid, [positions…]), …]}`` (tests, small cases)."""

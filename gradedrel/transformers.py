@@ -103,6 +103,9 @@ class InQuery(pt.Transformer):
         self.scorer = inquery.Scorer(arrays, _memoised(pipeline), default_belief)
 
     def transform(self, queries: pd.DataFrame) -> pd.DataFrame:
+        if "tree" not in queries.columns:
+            raise ValueError("InQuery scores query trees: its input needs a 'tree' column "
+                             "(put a query type first, e.g. structure('WSYN/e', queries=…) >> InQuery(…))")
         columns = ["qid", "docid", "docno", "score", "rank"]
         frames = []
         docnos = self.scorer.arrays.docnos

@@ -1,5 +1,6 @@
 """Run every query type through one retrieval model: one JVM, the index loaded once."""
 import logging
+from pathlib import Path
 
 import pandas as pd
 
@@ -22,7 +23,7 @@ def main():
     for path, run_path, prov_path in zip(snakemake.input.queries, snakemake.output.runs,
                                          snakemake.output.provenance):
         queries = query_files.read_query_file(path)
-        label = query_files.LABELS[run_path.rsplit("/", 1)[1][: -len(".run")]]
+        label = query_files.LABELS[Path(run_path).stem]
         run, missing = grid.run_query_type(transformer, topics, queries, label, pipeline)
         log.info("%s %s: %d of %d topics ranked", model.name, label, run["qid"].nunique(),
                  len(topics))

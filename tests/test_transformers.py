@@ -53,6 +53,8 @@ def test_structure_then_inquery_in_pt_experiment(setting):
     ap3 = result[(result.name == "InQuery") & (result.qid == "1") & (result.measure == "AP(rel=3)")]
     # d05 is topic 1's only document at level 3 (label 3): AP(rel=3) = 1 / its rank
     assert ap3["value"].item() == pytest.approx(1 / (first.index("d05") + 1))
+    with pytest.raises(ValueError, match="needs a 'tree' column"):
+        InQuery(directory).transform(topics)
 
 
 def test_structure_reports_topics_without_a_query(setting):
