@@ -25,6 +25,7 @@ include: "workflow/rules/baseline.smk"
 include: "workflow/rules/plans.smk"
 include: "workflow/rules/evaluate.smk"
 include: "workflow/rules/retrieve.smk"
+include: "workflow/rules/curation.smk"
 
 
 rule all:

@@ -42,6 +42,14 @@ def plan_sets(collection):
             for name, spec in sets.items()}
 
 
+def _check_curator_agreement(collection):
+    pair = config["collections"][collection].get("curator_agreement")
+    missing = [p for p in (pair or {}).values() if p not in plan_sets(collection)]
+    if missing:
+        raise ValueError(f"config: collections.{collection}.curator_agreement names plan sets "
+                         f"{missing}, which are not under its plan_sets")
+
+
 for _c in COLLECTIONS:
     for _name, _spec in plan_sets(_c).items():
         for _path in [_spec["curated"]] + ([_spec["topics"]] if _spec["topics"] not in
@@ -51,6 +59,10 @@ for _c in COLLECTIONS:
         if _spec["topics"] == "curated" and not _spec["curated"]:
             raise ValueError(f"config: collections.{_c}.plan_sets.{_name}: topics 'curated' "
                              "needs a curated plan file")
+
+
+for _c in COLLECTIONS:
+    _check_curator_agreement(_c)
 
 
 def thesaurus_name(collection):
@@ -159,6 +171,18 @@ def retrieval_provenance_config(wildcards):
     }
 
 
+def comparison_inputs(wildcards):
+    c = wildcards.collection
+    sets = list(plan_sets(c))
+    return {
+        "plans": [f"{RESULTS}/{c}/plans/{p}/plans.yaml" for p in sets],
+        "topics": [f"{RESULTS}/{c}/plans/{p}/topics.tsv" for p in sets],
+        "means": [f"{RESULTS}/{c}/evaluation/{p}/{m}/means.tsv" for p in sets for m in GRID],
+        "per_topic": [f"{RESULTS}/{c}/evaluation/{p}/{m}/per_topic.tsv" for p in sets for m in GRID],
+        "index": f"{RESULTS}/{c}/index",
+    }
+
+
 def all_targets():
     targets = sorted({f"{RESULTS}/thesauri/{thesaurus_name(c)}/summary.tsv" for c in COLLECTIONS})
     wmodel = config["baseline"]["wmodel"]
@@ -168,6 +192,7 @@ def all_targets():
             f"{RESULTS}/{c}/baseline/{wmodel}.measures.tsv",
             f"{RESULTS}/{c}/evaluation/{BASELINE}/{wmodel}/means.tsv",
         ]
+        targets.append(f"{RESULTS}/{c}/curation/summary.md")
         for p in plan_sets(c):
             targets += [
                 f"{RESULTS}/{c}/plans/{p}/selected_topics.tsv",

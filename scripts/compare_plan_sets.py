@@ -1,0 +1,53 @@
+"""Compare the plan sets of a collection: plan profiles, curator agreement, AvP by condition."""
+import pandas as pd
+
+from gradedrel import curation, plans, terrier
+from gradedrel.io import write_text, write_tsv
+from gradedrel.steps import run_step
+
+AVP = ["AvP(level=1)", "AvP(level=2)", "AvP(level=3)"]
+
+
+def main():
+    inp, params = snakemake.input, snakemake.params
+    selected = {p: pd.read_csv(t, sep="\t", dtype=str)["qid"].tolist()
+                for p, t in zip(params.plan_sets, inp.topics)}
+    loaded = {p: plans.read_plans(f) for p, f in zip(params.plan_sets, inp.plans)}
+    profiles = pd.DataFrame([{"plan_set": p, **curation.profile(loaded[p], selected[p])}
+                             for p in params.plan_sets])
+    write_tsv(profiles, snakemake.output.profiles, float_format="%.3f")
+
+    means = pd.concat([pd.read_csv(f, sep="\t").assign(plan_set=p, model=m)
+                       for (p, m), f in zip(params.cells, inp.means)], ignore_index=True)
+    means = means[means["measure"].isin(AVP)][["plan_set", "model", "run", "measure", "mean",
+                                               "topics"]]
+    write_tsv(means, snakemake.output.conditions)
+
+    lines = ["# Plan sets compared", "", "Plan profiles (means per plan over each plan set's "
+             "topics):", "", profiles.to_markdown(index=False, floatfmt=".2f"), ""]
+    agreement = pd.DataFrame()
+    between = pd.DataFrame()
+    if params.agreement:
+        first, second = params.agreement["first"], params.agreement["second"]
+        terrier.start(**params.terrier)
+        pipeline = terrier.term_pipeline(inp.index)
+        agreement = curation.agreement(loaded[first], loaded[second], pipeline)
+        common = agreement["qid"].tolist()
+        per_topic = {(p, m): f for (p, m), f in zip(params.cells, inp.per_topic)}
+        between = pd.concat([
+            curation.avp_between(pd.read_csv(per_topic[(first, m)], sep="\t", dtype={"qid": str}),
+                                 pd.read_csv(per_topic[(second, m)], sep="\t", dtype={"qid": str}),
+                                 common, AVP).assign(model=m)
+            for m in params.models], ignore_index=True)
+        lines += [f"## Agreement: {first} vs {second} ({len(common)} requests)", "",
+                  agreement.to_markdown(index=False, floatfmt=".2f"), "",
+                  "Means: " + ", ".join(f"{c} {agreement[c].mean():.2f}" for c in
+                                        agreement.columns if c != "qid"), "",
+                  f"AvP moved between the two curations ({first} − {second}):", "",
+                  between.to_markdown(index=False, floatfmt=".3f"), ""]
+    write_tsv(agreement, snakemake.output.agreement, float_format="%.3f")
+    write_tsv(between, snakemake.output.between)
+    write_text("\n".join(lines) + "\n", snakemake.output.summary)
+
+
+run_step(snakemake.log[0], main)
