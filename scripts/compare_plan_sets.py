@@ -12,8 +12,11 @@ def main():
     inp, params = snakemake.input, snakemake.params
     selected = {p: pd.read_csv(t, sep="\t", dtype=str)["qid"].tolist()
                 for p, t in zip(params.plan_sets, inp.topics)}
-    loaded = {p: plans.read_plans(f) for p, f in zip(params.plan_sets, inp.plans)}
-    profiles = pd.DataFrame([{"plan_set": p, **curation.profile(loaded[p], selected[p])}
+    # each plan set's plans of its own topics only (its file also holds automatic plans
+    # of the other topics, which it neither runs nor evaluates)
+    loaded = {p: [plan for plan in plans.read_plans(f) if plan.qid in set(selected[p])]
+              for p, f in zip(params.plan_sets, inp.plans)}
+    profiles = pd.DataFrame([{"plan_set": p, **curation.profile(loaded[p])}
                              for p in params.plan_sets])
     write_tsv(profiles, snakemake.output.profiles, float_format="%.3f")
 
