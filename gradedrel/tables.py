@@ -51,7 +51,8 @@ class Table:
                 return "not reached"
             if column in self.digits and self.digits[column] < 0:   # p-values: 3 significant
                 return f"{value:.3g}"
-            return f"{value:.{self.digits.get(column, self.default_digits)}f}"
+            text = f"{value:.{self.digits.get(column, self.default_digits)}f}"
+            return text[1:] if text.startswith("-") and not text.strip("-0.") else text
         return str(value)
 
     def _rows(self) -> list[list[str]]:
