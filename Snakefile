@@ -8,10 +8,14 @@ min_version("9.0")
 configfile: os.path.join(workflow.basedir, "config/config.yaml")
 
 
+report: "workflow/report/workflow.rst"
+
+
 include: "workflow/rules/common.smk"
 include: "workflow/rules/collection.smk"
 include: "workflow/rules/index.smk"
 include: "workflow/rules/baseline.smk"
+include: "workflow/rules/report.smk"
 
 
 rule all:

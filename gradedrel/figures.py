@@ -24,6 +24,16 @@ PROFILE_NAMES = {"3": "level 3 only", "2+3": "levels 2+3", "all": "all levels (1
 KIND_LABEL = {"CG": "CG", "DCG": "DCG", "nCG": "nCG", "nDCG": "nDCG"}
 
 
+def parse_curve(slug: str) -> tuple[str, int]:
+    """'cg' -> ('CG', 0), 'ndcg_b10' -> ('nDCG', 10): a curve's kind and log base."""
+    kinds = {"cg": "CG", "ncg": "nCG", "dcg": "DCG", "ndcg": "nDCG"}
+    name, _, base = slug.partition("_b")
+    if name not in kinds or (name.endswith("dcg") != bool(base)) or (base and not base.isdigit()):
+        raise ValueError(f"config: report curves: expected cg, ncg, dcg_bB or ndcg_bB; "
+                         f"found {slug!r}")
+    return kinds[name], int(base or 0)
+
+
 def _rc(font_size: float) -> dict:
     return {"font.size": font_size, "axes.titlesize": font_size + 1,
             "axes.labelsize": font_size, "legend.fontsize": font_size,

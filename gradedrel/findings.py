@@ -28,6 +28,7 @@ from .reproducibility import effect_ratio, relative_improvement
 from .tables import effort_group, effort_values, structure_of
 
 HOLDS, PARTLY, NOT = "holds", "holds partly", "does not hold"
+PROFILE_NAMES = {"3": "level 3", "2+3": "levels 2+3", "all": "all levels"}
 
 
 @dataclass(frozen=True)
@@ -196,8 +197,11 @@ def finding3(ev: Evidence, levels: Sequence[int], query_types: Sequence[str],
              published: Published) -> Finding:
     structures = list(dict.fromkeys(structure_of(q)[0] for q in query_types))
     weak_structures = list(dict.fromkeys(structure_of(q)[0] for q in weak))
-    conditions, evidence = [], []
+    conditions, evidence, paper = [], [], []
     for s in structures:
+        paper.append(f"{s}/e − {s}/u " + ", ".join(
+            f"{100 * (published.avp_of(lv, s + '/e') - published.avp_of(lv, s + '/u')):+.1f}"
+            for lv in levels))
         u, e = f"{s}/u", f"{s}/e"
         hurts = s in weak_structures
         diffs = {lv: ev.avp[(lv, e)] - ev.avp[(lv, u)] for lv in levels}
@@ -215,8 +219,8 @@ def finding3(ev: Evidence, levels: Sequence[int], query_types: Sequence[str],
                         f"expansion differences significant ({test}, p < {alpha})")
     return Finding(3, "Expansion hurts the weak structure (SUM/e below SUM/u at every level) "
                    "and helps the strong ones.",
-                   "differences e − u per level given in brackets as 'paper'", conditions,
-                   evidence)
+                   f"AvP points at levels {', '.join(map(str, levels))}: " + "; ".join(paper),
+                   conditions, evidence)
 
 
 def dcg_at(gain_curves: pd.DataFrame, run: str, profile: str, base: int, rank: int) -> float:
@@ -238,7 +242,7 @@ def finding4(ev: Evidence, query_types: Sequence[str], strong: Sequence[str],
         s, o = effort_group(values, strong), effort_group(values, others)
         name = spec.kind + (f" (b = {spec.base})" if spec.base else "")
         conditions.append(Condition(
-            f"{name}, levels {spec.profile}: the expanded strong types need fewer documents "
+            f"{name}, {PROFILE_NAMES.get(spec.profile, spec.profile)}: the expanded strong types need fewer documents "
             f"than the others to reach the ideal gain at rank {spec.k}", s < o,
             f"{_rank(s)} vs {_rank(o)} (paper {spec.strong:.0f} vs {spec.others:.0f})"))
     bases = sorted(published.advantage_points)
@@ -251,7 +255,7 @@ def finding4(ev: Evidence, query_types: Sequence[str], strong: Sequence[str],
     grows = all(adv[b] > 0 for b in bases) and all(
         adv[b2] > adv[b1] for b1, b2 in zip(bases, bases[1:]))
     conditions.append(Condition(
-        f"at rank {rank} (levels {profile}) the DCG advantage of the expanded strong types over "
+        f"at rank {rank} ({PROFILE_NAMES.get(profile, profile)}) the DCG advantage of the expanded strong types over "
         f"the weak ones is positive and grows from b = {bases[0]} to b = {bases[-1]}", grows,
         "; ".join(f"b = {b}: {adv[b]:+.2f} points ({100 * pct[b]:+.1f} %; paper "
                   f"{published.advantage_points[b]:+.0f}"
@@ -259,8 +263,9 @@ def finding4(ev: Evidence, query_types: Sequence[str], strong: Sequence[str],
                      published.advantage_percent else "") + ")" for b in bases)))
     return Finding(4, "Effort: with the expanded strong structures a user scans fewer documents "
                    "to collect the gain an ideal ranking gives at rank 10.",
-                   "; ".join(f"{s.kind}{' b=' + str(s.base) if s.base else ''} levels "
-                             f"{s.profile}: {s.strong:.0f} vs {s.others:.0f}"
+                   "; ".join(f"{s.kind}{' (b = ' + str(s.base) + ')' if s.base else ''}, "
+                             f"{PROFILE_NAMES.get(s.profile, s.profile)}: {s.strong:.0f} vs "
+                             f"{s.others:.0f} documents"
                              for s in published.effort), conditions)
 
 
@@ -280,3 +285,17 @@ def all_findings(ev: Evidence, cfg: Mapping, published: Published) -> list[Findi
         finding3(ev, levels, qts, weak, alpha, test, v["min_difference"], published),
         finding4(ev, qts, strong, weak, published),
     ]
+
+
+def build_evidence(per_topic: pd.DataFrame, means: pd.DataFrame, effort: pd.DataFrame,
+                   gain_curves: pd.DataFrame, cfg: Mapping
+                   ) -> tuple[Evidence, dict[int, list[str]]]:
+    """Evidence from the evaluation's frames; also, per level, the topics left out of the
+    tests because some query type lacks a value for them (reported, not dropped silently)."""
+    from .tables import mean_of
+    levels, qts, name = list(cfg["levels"]), list(cfg["query_types"]), cfg["measures"]["avp"]
+    avp = {(lv, q): mean_of(means, q, name.format(level=lv))[0] for lv in levels for q in qts}
+    matrices, left_out = {}, {}
+    for lv in levels:
+        matrices[lv], left_out[lv] = topic_matrix(per_topic, name.format(level=lv), qts)
+    return Evidence(avp, matrices, effort, gain_curves), left_out

@@ -18,6 +18,7 @@ from typing import Iterable, Mapping, Sequence
 import numpy as np
 import pandas as pd
 
+from .io import write_text
 from .published import EffortSpec, Published
 
 LEVEL_NAMES = {0: "irrelevant", 1: "marginal", 2: "fair", 3: "high"}
@@ -90,6 +91,19 @@ class Table:
             lines.append("\\par\\footnotesize " + " ".join(latex_escape(n) for n in self.notes))
         lines.append("\\end{table}")
         return "\n".join(lines) + "\n"
+
+
+    def to_html(self) -> str:
+        from .report_html import markdown_to_html
+        return markdown_to_html(self.to_markdown(), self.title)
+
+    def write(self, csv: str, md: str, tex: str, html: str | None = None) -> None:
+        """Write the table atomically as CSV, Markdown, LaTeX (and HTML for the report)."""
+        write_text(self.to_csv(), csv)
+        write_text(self.to_markdown(), md)
+        write_text(self.to_latex(), tex)
+        if html is not None:
+            write_text(self.to_html(), html)
 
 
 _LATEX = {"\\": "\\textbackslash{}", "&": "\\&", "%": "\\%", "$": "\\$", "#": "\\#",

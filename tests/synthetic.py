@@ -75,6 +75,11 @@ def evaluate(topics, depth=100, boot=200, seed=1):
             ndcg10 = dcg(ranked[:10].astype(float), 2)[-1] / dcg(ideal_all[:10].astype(float), 2)[-1]
             per_topic.append((qt, qid, "nDCG@10", float(ndcg10)))
             per_topic.append((qt, qid, "P@10", float((ranked[:10] > 0).mean())))
+            for r in (1, 3):
+                rel = ranked >= r
+                prec = np.cumsum(rel) / np.arange(1, len(ranked) + 1)
+                per_topic.append((qt, qid, f"AP(rel={r})",
+                                  float(prec[rel].sum() / max(1, (grades >= r).sum()))))
             for name, profile in PROFILES.items():
                 g = profile(ranked).astype(float)
                 ideal = np.sort(profile(grades))[::-1][:depth].astype(float)
@@ -177,17 +182,32 @@ def evaluate(topics, depth=100, boot=200, seed=1):
     }
 
 
-def write(frames: dict, evaluation_dir: Path, recall_base: Path, statistics: Path) -> None:
-    evaluation_dir.mkdir(parents=True, exist_ok=True)
-    for name, frame in frames.items():
-        target = {"recall_base": recall_base, "statistics": statistics}.get(
-            name, evaluation_dir / f"{name}.tsv")
+def write(frames: dict, results: Path, collection: str, model: str,
+          all_qids: list[str] | None = None) -> None:
+    """Write the evaluation TSVs, query statistics and selected topics where the report
+    rules read them (the recall base comes from the real workflow)."""
+    evaluation = Path(results, collection, "evaluation", model)
+    evaluation.mkdir(parents=True, exist_ok=True)
+    targets = {name: evaluation / f"{name}.tsv" for name in frames
+               if name not in ("recall_base", "statistics")}
+    targets["statistics"] = Path(results, collection, "queries", "statistics.tsv")
+    for name, target in targets.items():
         target.parent.mkdir(parents=True, exist_ok=True)
-        frame.to_csv(target, sep="\t", index=False, float_format="%.6f", lineterminator="\n")
+        frames[name].to_csv(target, sep="\t", index=False, float_format="%.6f",
+                            lineterminator="\n")
+    used = set(frames["recall_base"]["qid"])
+    qids = all_qids or sorted(used, key=int)
+    plans = Path(results, collection, "plans")
+    plans.mkdir(parents=True, exist_ok=True)
+    pd.DataFrame({"qid": qids, "selected": [q in used for q in qids],
+                  "reason": ["" if q in used else "synthetic: not simulated" for q in qids]}
+                 ).to_csv(plans / "selected_topics.tsv", sep="\t", index=False,
+                          lineterminator="\n")
 
 
 if __name__ == "__main__":   # throwaway e2e: python tests/synthetic.py RESULTS COLLECTION MODEL
     import sys
     results, c, model = sys.argv[1:4]
-    write(evaluate(simulate()), Path(results, c, "evaluation", model),
-          Path(results, c, "recall_base.tsv"), Path(results, c, "queries", "statistics.tsv"))
+    topics = Path(results, c, "topics.tsv")
+    qids = pd.read_csv(topics, sep="\t", dtype=str)["qid"].tolist() if topics.exists() else None
+    write(evaluate(simulate()), Path(results), c, model, qids)
