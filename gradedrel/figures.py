@@ -19,7 +19,7 @@ import pandas as pd  # noqa: E402
 
 from .io import atomic_open  # noqa: E402
 
-LEVEL_NAMES = {1: "marginally", 2: "fairly", 3: "highly"}
+LEVEL_NAMES = {1: "marginal", 2: "fair", 3: "high"}
 PROFILE_NAMES = {"3": "level 3 only", "2+3": "levels 2+3", "all": "all levels (1–3)"}
 KIND_LABEL = {"CG": "CG", "DCG": "DCG", "nCG": "nCG", "nDCG": "nDCG"}
 
@@ -86,11 +86,12 @@ def pr_figure(pr_curves: pd.DataFrame, levels: Sequence[int], reading: str,
                 ax.plot(r["recall"], r["precision"], **_line_kw(figures["style"], qt, i,
                                                                 len(query_types), None))
             word = "exactly" if reading == "exact" else "at least"
-            ax.set_title(f"level {level} ({LEVEL_NAMES[level]} relevant), "
+            ax.set_title(f"level {level} ({LEVEL_NAMES[level]}), "
                          f"n = {'/'.join(map(str, topics))}")
-            ax.set_xlabel(f"recall (documents {word} at level {level})")
-            ax.set_xlim(0, 1)
-            ax.set_ylim(0, 1)
+            ax.set_xlabel(f"recall ({word} level {level})")
+            ax.set_xlim(-0.02, 1.02)    # whole markers at recall 0 and 1
+            ax.set_ylim(0, 1.02)
+            ax.set_xticks([0, 0.2, 0.4, 0.6, 0.8, 1.0])
             ax.grid(alpha=0.3)
         axes[0].set_ylabel("interpolated precision")
         fig.suptitle(title)
@@ -120,6 +121,7 @@ def gain_figure(gain_curves: pd.DataFrame, kind: str, base: int, profiles: Seque
             ax.set_title(PROFILE_NAMES.get(str(profile), str(profile)))
             ax.set_xlabel("rank")
             ax.set_xlim(1, max_rank)
+            ax.set_xticks(_rank_ticks(max_rank))
             if kind.startswith("n"):
                 ax.set_ylim(0, 1.05)
             else:
@@ -129,6 +131,14 @@ def gain_figure(gain_curves: pd.DataFrame, kind: str, base: int, profiles: Seque
         fig.suptitle(title)
     _legend(fig, axes, figures["font_size"], len(query_types) + 1)
     return fig
+
+
+def _rank_ticks(max_rank: int, n: int = 5) -> list[int]:
+    """Rank 1 and n evenly spaced round ranks up to max_rank (rank 0 does not exist)."""
+    raw = max_rank / n
+    step = min(m * 10 ** e for e in range(0, 7) for m in (1, 2, 2.5, 5) if m * 10 ** e >= raw)
+    step = max(1, int(step))
+    return [1] + list(range(step, max_rank + 1, step))
 
 
 def _kind_name(kind: str, base: int) -> str:
@@ -144,6 +154,7 @@ def difference_figure(gain_curves: pd.DataFrame, bands: pd.DataFrame | None, kin
     so that bands do not overlap each other."""
     others = [q for q in query_types if q != baseline]
     max_rank, every = figures["max_rank"], figures["marker_every"]
+    drawn = 0
     with plt.rc_context(_rc(figures["font_size"])):
         fig, grid = plt.subplots(len(profiles), len(others), sharex=True, sharey="row",
                                  figsize=(figures["width"], 0.75 * figures["height"]
@@ -160,11 +171,14 @@ def difference_figure(gain_curves: pd.DataFrame, bands: pd.DataFrame | None, kin
                 if bands is not None and len(bands):
                     b = _rows(bands, run=qt, profile=str(profile), kind=kind, base=int(base))
                     b = b[b["rank"].astype(int) <= max_rank].sort_values("rank")
-                    ax.fill_between(b["rank"].astype(int), b["lo"], b["hi"], color=kw["color"],
-                                    alpha=0.25, linewidth=0, label="95 % bootstrap band")
+                    if len(b):
+                        ax.fill_between(b["rank"].astype(int), b["lo"], b["hi"],
+                                        color=kw["color"], alpha=0.25, linewidth=0)
+                        drawn += 1
                 ax.plot(r.index, r - ref.reindex(r.index), **kw)
                 ax.axhline(0, color="#000000", linewidth=0.8)
                 ax.set_xlim(1, max_rank)
+                ax.set_xticks(_rank_ticks(max_rank, 3))
                 ax.grid(alpha=0.3)
                 if row == 0:
                     ax.set_title(f"{qt} − {baseline}")
@@ -172,9 +186,9 @@ def difference_figure(gain_curves: pd.DataFrame, bands: pd.DataFrame | None, kin
                     ax.set_xlabel("rank")
             grid[row, 0].set_ylabel(f"{PROFILE_NAMES.get(str(profile), profile)}\n"
                                     f"Δ mean {_kind_name(kind, base)}")
-        if bands is not None and len(bands):
-            fig.supxlabel("shaded: bootstrap confidence band of the mean difference over topics",
-                          fontsize=figures["font_size"] - 1)
+        fig.supxlabel("shaded: bootstrap confidence band of the mean difference over topics"
+                      if drawn else "no bootstrap band: the evaluation gives none for this curve",
+                      fontsize=figures["font_size"] - 1)
         fig.suptitle(title)
     return fig
 

@@ -12,13 +12,14 @@ def main():
     kind, base = figures.parse_curve(w.curve)
     boot = report_io.read(snakemake.input.bootstrap)
     lo, hi = p["bootstrap_columns"]["lo"], p["bootstrap_columns"]["hi"]
+    bands = None
     if all(c in boot.columns for c in KEYS + [lo, hi]):
         bands = boot[KEYS + [lo, hi]].rename(columns={lo: "lo", hi: "hi"})
-    else:   # said in the log, and the figure carries no band
+        bands = bands[(bands["kind"] == kind) & (bands["base"].astype(int) == base)]
+    if bands is None or bands.empty:   # said in the log and on the figure
         logging.getLogger("gradedrel").warning(
-            "%s: no per-rank bootstrap rows (columns %s); drawing without bands",
-            snakemake.input.bootstrap, KEYS + [lo, hi])
-        bands = None
+            "%s: no per-rank bootstrap rows (columns %s) for %s; drawing without bands",
+            snakemake.input.bootstrap, KEYS + [lo, hi], w.curve)
     fig = figures.difference_figure(
         report_io.read(snakemake.input.gain_curves, "gain_curves"), bands, kind, base,
         p["profiles"], p["baseline"], p["query_types"], snakemake.params.style,
