@@ -1,4 +1,4 @@
-# Helpers shared by the rule files: config validation, paths, targets.
+# Helpers shared by the rule files (config validation, paths, targets).
 import os
 import sys
 
