@@ -41,6 +41,7 @@ class Table:
     notes: list[str] = field(default_factory=list)
     digits: Mapping[str, int] = field(default_factory=dict)
     default_digits: int = 4
+    whole_as_int: bool = False     # counts in a float column print without decimals
 
     def _cell(self, column: str, value) -> str:
         if isinstance(value, (bool, np.bool_)):
@@ -50,6 +51,8 @@ class Table:
                 return "–"
             if math.isinf(value):
                 return "not reached"
+            if self.whole_as_int and float(value).is_integer():
+                return str(int(value))
             if column in self.digits and self.digits[column] < 0:   # p-values: 3 significant
                 return f"{value:.3g}"
             text = f"{value:.{self.digits.get(column, self.default_digits)}f}"
@@ -197,7 +200,7 @@ def testbed_table(recall_base: pd.DataFrame, statistics: pd.DataFrame | None,
     frame = pd.DataFrame(rows, columns=["quantity", "ours", "paper"])
     notes = [f"Paper: {published.requests} requests; {published.setting.get('collection', '')}. "
              "'–' where the paper gives no number."]
-    return Table(frame, title, notes, {"ours": 2, "paper": 2})
+    return Table(frame, title, notes, {"ours": 2, "paper": 2}, whole_as_int=True)
 
 
 def effort_group(values: Mapping[str, float], group: Sequence[str]) -> float:
@@ -254,7 +257,7 @@ def effort_table(effort: pd.DataFrame, published: Published, query_types: Sequen
     notes = [f"Rank at which the mean gain vector first reaches the ideal vector's gain at "
              f"rank k. 'strong' = mean over {', '.join(strong)}; 'others' = mean over "
              f"{', '.join(others)}; 'not reached' = not within the evaluated ranks. "
-             f"Paper: documents read off its figures."]
+             f"Paper: the numbers stated with its finding 4."]
     return Table(frame, title, notes, digits)
 
 
