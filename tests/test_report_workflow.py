@@ -27,11 +27,11 @@ def _targets(base: Path) -> list[str]:
             + [str(figures / f"{n}.png") for n in ("pr_levels", "cg", "diff_cg")])
 
 
-def _run(base: Path, dry: bool = False) -> str:
+def _run(base: Path, dry: bool = False, extra: str = "") -> str:
     cmd = [str(SNAKEMAKE), "--cores", "2", "--snakefile", str(ROOT / "Snakefile"),
            "--config", f"results_dir={base / 'results'}",
            f'report={{"figures_dir": "{base / "figures"}", "curves": ["cg"], '
-           f'"difference_curves": ["cg"]}}',
+           f'"difference_curves": ["cg"]{extra}}}',
            "--allowed-rules", *RULES, "--"] + _targets(base)
     if dry:
         cmd.insert(1, "-n")
@@ -69,3 +69,8 @@ def test_two_clean_runs_are_byte_identical(tmp_path):
     testbed = pd.read_csv(Path(_targets(runs[0])[2]).with_name("testbed.csv"))
     assert testbed.loc[0, "ours"] == 20 and testbed.loc[0, "paper"] == 30   # selected topics
     assert "Nothing to be done" in _run(runs[0], dry=True)
+    # a new figure style re-runs the figure rules and nothing else
+    plan = _run(runs[0], dry=True, extra=', "figures": {"ideal": {"linestyle": "--"}}')
+    planned = {line[len("rule "):].rstrip(":") for line in plan.splitlines()
+               if line.startswith("rule ")}
+    assert planned == {"report_figure_pr", "report_figure_gain", "report_figure_difference"}
