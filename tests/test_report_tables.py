@@ -106,3 +106,20 @@ def test_report_io_names_the_missing_column(tmp_path):
     path.write_text("run\tmeasure\tvalue\nSUM/u\tP@10\t0.1\n")
     with pytest.raises(InputError, match=r"means.tsv:1: .*missing \['mean', 'topics'\]"):
         report_io.read(path, "means")
+
+
+def test_html_for_the_snakemake_report_escapes_and_aligns():
+    from gradedrel.report_html import markdown_to_html
+    text = "# T <1>\n\n| a | b |\n|---|---:|\n| x<y | 1.5 |\n\n- [x] done\n- [ ] not **yet**\n"
+    page = markdown_to_html(text, "T")
+    assert "<h1>T &lt;1&gt;</h1>" in page and "<td>x&lt;y</td>" in page
+    assert '<td class="n">1.5</td>' in page
+    assert "<li>✔ done</li>" in page and "<li>✘ not <strong>yet</strong></li>" in page
+
+
+def test_curve_names():
+    from gradedrel.figures import parse_curve
+    assert parse_curve("ndcg_b10") == ("nDCG", 10) and parse_curve("cg") == ("CG", 0)
+    for bad in ("dcg", "cg_b2", "ndcg_bx", "map"):
+        with pytest.raises(ValueError, match="expected cg, ncg"):
+            parse_curve(bad)
