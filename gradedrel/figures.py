@@ -120,7 +120,7 @@ def gain_figure(gain_curves: pd.DataFrame, kind: str, base: int, profiles: Seque
                     label="ideal vector")
             ax.set_title(PROFILE_NAMES.get(str(profile), str(profile)))
             ax.set_xlabel("rank")
-            ax.set_xlim(1, max_rank)
+            ax.set_xlim(*_rank_limits(max_rank))
             ax.set_xticks(_rank_ticks(max_rank))
             if kind.startswith("n"):
                 ax.set_ylim(0, 1.05)
@@ -131,6 +131,13 @@ def gain_figure(gain_curves: pd.DataFrame, kind: str, base: int, profiles: Seque
         fig.suptitle(title)
     _legend(fig, axes, figures["font_size"], len(query_types) + 1)
     return fig
+
+
+def _rank_limits(max_rank: int) -> tuple[float, float]:
+    """Ranks 1..max_rank with a little room, so that markers and error bars at the first
+    and last rank are drawn whole."""
+    pad = 0.03 * max_rank
+    return 1 - pad, max_rank + pad
 
 
 def _rank_ticks(max_rank: int, n: int = 5) -> list[int]:
@@ -147,9 +154,11 @@ def _kind_name(kind: str, base: int) -> str:
 
 def difference_figure(gain_curves: pd.DataFrame, bands: pd.DataFrame | None, kind: str,
                       base: int, profiles: Sequence[str], baseline: str,
-                      query_types: Sequence[str], figures: Mapping, title: str):
+                      query_types: Sequence[str], figures: Mapping, title: str,
+                      band_note: str = "bootstrap confidence interval of the mean difference"):
     """Mean gain of each query type minus the baseline's, per rank, with its bootstrap
-    confidence band (bands: run, profile, kind, base, rank, lo, hi) where given.
+    interval (bands: run, profile, kind, base, rank, lo, hi): a shaded band where it is
+    given at more than five ranks, error bars at the ranks given otherwise.
     Small multiples: a row per gain profile, a column per query type, shared y per row,
     so that bands do not overlap each other."""
     others = [q for q in query_types if q != baseline]
@@ -171,13 +180,20 @@ def difference_figure(gain_curves: pd.DataFrame, bands: pd.DataFrame | None, kin
                 if bands is not None and len(bands):
                     b = _rows(bands, run=qt, profile=str(profile), kind=kind, base=int(base))
                     b = b[b["rank"].astype(int) <= max_rank].sort_values("rank")
-                    if len(b):
+                    if len(b) > 5:
                         ax.fill_between(b["rank"].astype(int), b["lo"], b["hi"],
                                         color=kw["color"], alpha=0.25, linewidth=0)
-                        drawn += 1
+                    elif len(b):
+                        mid = (r - ref.reindex(r.index)).reindex(b["rank"].astype(int))
+                        ax.errorbar(b["rank"].astype(int), mid.to_numpy(),
+                                    yerr=[mid.to_numpy() - b["lo"].to_numpy(),
+                                          b["hi"].to_numpy() - mid.to_numpy()],
+                                    fmt="none", ecolor="#000000", elinewidth=1.0, capsize=2.5,
+                                    zorder=3)
+                    drawn += len(b) > 0
                 ax.plot(r.index, r - ref.reindex(r.index), **kw)
                 ax.axhline(0, color="#000000", linewidth=0.8)
-                ax.set_xlim(1, max_rank)
+                ax.set_xlim(*_rank_limits(max_rank))
                 ax.set_xticks(_rank_ticks(max_rank, 3))
                 ax.grid(alpha=0.3)
                 if row == 0:
@@ -186,8 +202,8 @@ def difference_figure(gain_curves: pd.DataFrame, bands: pd.DataFrame | None, kin
                     ax.set_xlabel("rank")
             grid[row, 0].set_ylabel(f"{PROFILE_NAMES.get(str(profile), profile)}\n"
                                     f"Δ mean {_kind_name(kind, base)}")
-        fig.supxlabel("shaded: bootstrap confidence band of the mean difference over topics"
-                      if drawn else "no bootstrap band: the evaluation gives none for this curve",
+        fig.supxlabel(band_note if drawn else
+                      "no bootstrap interval: no per-topic values for this curve",
                       fontsize=figures["font_size"] - 1)
         fig.suptitle(title)
     return fig

@@ -269,9 +269,10 @@ def significance_table(frame: pd.DataFrame, title: str, p_column: str, alpha: fl
                          f"found {list(table.columns)}")
     p = pd.to_numeric(table[p_column], errors="coerce")
     table["significant"] = p < alpha
-    digits = {p_column: -1} | {c: -1 for c in table.columns if c.startswith("p_")}
+    digits = {p_column: -1} | {c: -1 for c in table.columns if "p_value" in c or "p_adjusted" in c}
     return Table(table.reset_index(drop=True), title,
-                 [f"significant: p < {alpha} (as computed by the evaluation step)."], digits)
+                 [f"significant: {p_column} < {alpha} (p-values as computed by the evaluation "
+                  "step)."], digits)
 
 
 def standard_measures_table(means: pd.DataFrame, query_types: Sequence[str],

@@ -11,7 +11,7 @@ def main():
     p, w, out = snakemake.params.report, snakemake.wildcards, snakemake.output
     table = tables.significance_table(report_io.read(snakemake.input.tests),
                                       f"{TITLES[w.test]} — {w.collection}, {w.model}",
-                                      p["significance_columns"]["p_value"], p["alpha"])
+                                      p["significance_columns"][w.test], p["alpha"])
     table.write(out.csv, out.md, out.tex, out.html)
 
 

@@ -34,7 +34,7 @@ def paper_like_per_topic(pub, n_topics=30, seed=0, invert=False) -> pd.DataFrame
             if invert:   # a world where the baseline wins: mirror around the baseline
                 mean = 2 * pub.avp_of(level, "SUM/u") - mean
             for t, off in enumerate(offsets, start=1):
-                rows.append((qt, str(t), f"AvP@level={level}", mean + off))
+                rows.append((qt, str(t), f"AvP(level={level})", mean + off))
     return pd.DataFrame(rows, columns=["run", "qid", "measure", "value"])
 
 

@@ -3,7 +3,7 @@ tables and figures byte-identical across two runs on the same inputs."""
 import matplotlib.colors as mcolors
 import pytest
 
-from gradedrel import figures, tables
+from gradedrel import bootstrap, figures, tables
 import synthetic
 from report_helpers import QTS, published, report_config
 
@@ -49,21 +49,26 @@ def test_gain_figure_draws_the_ideal_vector(frames):
         expected = frames["gain_curves"].query(
             "run == 'SUM/u' and profile == @profile and kind == 'DCG' and base == 10")
         assert list(ideal.get_ydata()) == pytest.approx(list(expected.sort_values("rank")["ideal"]))
-        assert ax.get_xlim() == (1, 100) and len(lines[0].get_xdata()) == 100
+        assert ax.get_xlim() == pytest.approx((-2, 103)) and len(lines[0].get_xdata()) == 100
         _check_styles(ax, cfg["figures"]["style"])
 
 
 def test_difference_figure_subtracts_the_baseline(frames):
     cfg = report_config()
-    fig = figures.difference_figure(frames["gain_curves"], frames["bootstrap_ci"], "CG", 0,
+    m = cfg["measures"]
+    bands = bootstrap.difference_bands(frames["per_topic"], "CG", 0, ["3", "2+3", "all"],
+                                       "SUM/u", QTS, range(1, 101), (m["gain_cg"], m["gain_dcg"]),
+                                       200, 0.95, 1)
+    assert sorted(set(bands["rank"])) == [10, 50, 100] and len(bands) == 3 * 3 * 5
+    fig = figures.difference_figure(frames["gain_curves"], bands, "CG", 0,
                                     ["3", "2+3", "all"], "SUM/u", QTS, cfg["figures"], "Δ")
     axes = fig.get_axes()
     assert len(axes) == 15 and axes[4].get_title() == "WSYN/e − SUM/u"
     g = frames["gain_curves"].query("profile == '3' and kind == 'CG' and rank == 10")
     want = float(g[g.run == "WSYN/e"]["value"].iloc[0] - g[g.run == "SUM/u"]["value"].iloc[0])
-    line = axes[4].get_lines()[0]
+    line = [l for l in axes[4].get_lines() if l.get_label() == "WSYN/e"][0]
     assert line.get_ydata()[list(line.get_xdata()).index(10)] == pytest.approx(want)
-    assert len(axes[4].collections) == 1        # the bootstrap band
+    assert len(axes[4].collections) == 1        # the error bars at ranks 10, 50, 100
 
 
 def _render_all(frames, out):

@@ -37,9 +37,9 @@ def test_topic_matrix_reports_incomplete_topics():
 
 def _evidence(per_topic, pub, effort=None, curves=None):
     avp = {(lv, q): float(per_topic[(per_topic.run == q) &
-                                    (per_topic.measure == f"AvP@level={lv}")].value.mean())
+                                    (per_topic.measure == f"AvP(level={lv})")].value.mean())
            for lv in (1, 2, 3) for q in QTS}
-    mats = {lv: fnd.topic_matrix(per_topic, f"AvP@level={lv}", QTS)[0] for lv in (1, 2, 3)}
+    mats = {lv: fnd.topic_matrix(per_topic, f"AvP(level={lv})", QTS)[0] for lv in (1, 2, 3)}
     return Evidence(avp, mats, effort, curves)
 
 

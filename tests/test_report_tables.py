@@ -26,7 +26,7 @@ def test_avp_table_layout_and_differences():
     pub, cfg = published(), report_config()
     per_topic = paper_like_per_topic(pub)
     means = means_of(per_topic)
-    means.loc[(means.run == "WSYN/e") & (means.measure == "AvP@level=3"), "mean"] -= 0.05
+    means.loc[(means.run == "WSYN/e") & (means.measure == "AvP(level=3)"), "mean"] -= 0.05
     t = tables.avp_table(means, pub, QTS, [1, 2, 3], cfg["measures"]["avp"], "AvP")
     f = t.frame
     assert list(f["level"]) == ["1 marginal"] * 2 + ["2 fair"] * 2 + ["3 high"] * 2
@@ -45,9 +45,9 @@ def test_avp_table_layout_and_differences():
 def test_missing_measure_is_a_clear_error():
     pub = published()
     means = means_of(paper_like_per_topic(pub))
-    with pytest.raises(ValueError, match="AvP@level=3.*WSYN/e|WSYN/e.*AvP@level=3"):
-        tables.avp_table(means[~((means.run == "WSYN/e") & (means.measure == "AvP@level=3"))],
-                         pub, QTS, [1, 2, 3], "AvP@level={level}", "AvP")
+    with pytest.raises(ValueError, match=r"WSYN/e.*AvP\(level=3\)"):
+        tables.avp_table(means[~((means.run == "WSYN/e") & (means.measure == "AvP(level=3)"))],
+                         pub, QTS, [1, 2, 3], "AvP(level={level})", "AvP")
 
 
 def test_testbed_table_totals_and_means():
@@ -87,11 +87,11 @@ def test_effort_table_groups_and_not_reached():
 
 
 def test_significance_and_standard_tables():
-    sig = pd.DataFrame({"measure": ["AvP@level=1", "AvP@level=3"], "statistic": [3.0, 20.0],
+    sig = pd.DataFrame({"measure": ["AvP(level=1)", "AvP(level=3)"], "statistic": [3.0, 20.0],
                         "p_value": [0.7, 0.0012345]})
     t = tables.significance_table(sig, "Friedman", "p_value", 0.05)
     assert list(t.frame["significant"]) == [False, True]
-    assert "| AvP@level=3 | 20.0000 | 0.00123 | yes |" in t.to_markdown()
+    assert "| AvP(level=3) | 20.0000 | 0.00123 | yes |" in t.to_markdown()
     with pytest.raises(ValueError, match="p-value column 'p'"):
         tables.significance_table(sig, "Friedman", "p", 0.05)
     means = pd.DataFrame({"run": ["SUM/u", "SUM/u", "WSYN/e", "WSYN/e"],

@@ -4,8 +4,7 @@
 
 TABLE_PARAMS = ("query_types", "levels", "measures", "expanded_strong",
                 "significance_columns", "alpha")
-FIGURE_PARAMS = ("query_types", "levels", "measures", "baseline", "profiles",
-                 "bootstrap_columns")
+FIGURE_PARAMS = ("query_types", "levels", "measures", "baseline", "profiles", "bootstrap")
 
 
 rule report_avp_table:
@@ -154,10 +153,10 @@ rule report_figure_gain:
 
 
 rule report_figure_difference:
-    """Draw each query type's gain minus the baseline's per rank, with bootstrap bands."""
+    """Draw each query type's gain minus the baseline's per rank, with bootstrap intervals."""
     input:
         gain_curves=f"{EVALUATION}/gain_curves.tsv",
-        bootstrap=f"{EVALUATION}/bootstrap_ci.tsv",
+        per_topic=f"{EVALUATION}/per_topic.tsv",
     output:
         png=report(f"{FIGURES}/diff_{{curve}}.png", caption="../report/figure_difference.rst",
                    category="Figures", subcategory="{collection}, {model}"),
