@@ -194,7 +194,8 @@ rule report_findings:
         report=report_params("levels", "query_types", "baseline", "expanded_strong", "weak",
                              "measures", "alpha", "paired_test", "verdict"),
         setting=lambda wc: REPORT["setting"].get(wc.collection, {}),
-        engine=lambda wc: f"Terrier {config['terrier']['version']} (PyTerrier), model {wc.model}",
+        engine=lambda wc: REPORT["engines"].get(
+            wc.model, f"Terrier {config['terrier']['version']} (PyTerrier), model {wc.model}"),
         links=findings_links,
     log:
         f"{RESULTS}/logs/{{collection}}/report_findings_{{model}}.log",
