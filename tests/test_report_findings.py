@@ -1,5 +1,4 @@
 """The findings' statistics and verdict rules on hand-made and paper-like data."""
-import numpy as np
 import pandas as pd
 import pytest
 from scipy import stats

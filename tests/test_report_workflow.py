@@ -1,7 +1,6 @@
 """The report rules end to end on synthetic evaluation files: two clean runs in two
 directories give byte-identical tables, findings and figures; a re-run does nothing."""
 import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
