@@ -118,6 +118,55 @@ class Evidence:
     matrices: Mapping[int, pd.DataFrame]
     effort: pd.DataFrame
     gain_curves: pd.DataFrame
+    tests: "EvaluationTests | None" = None
+    avp_name: str = "AvP(level={level})"
+
+    def friedman(self, level: int) -> FriedmanResult:
+        """Friedman's test at a level: the evaluation's, if given, else scipy's here."""
+        if self.tests is None:
+            return friedman(self.matrices[level])
+        return self.tests.friedman(self.avp_name.format(level=level), len(self.matrices[level].columns))
+
+    def paired_p(self, level: int, a: str, b: str, test: str) -> float:
+        if self.tests is None:
+            return paired_p(self.matrices[level], a, b, test)
+        return self.tests.paired_p(self.avp_name.format(level=level), a, b)
+
+
+@dataclass(frozen=True)
+class EvaluationTests:
+    """p-values as the evaluation step computed them (its significance files), so that
+    the findings quote the same numbers as the significance tables. ``columns`` names the
+    p column of each file (config ``report.significance_columns``)."""
+
+    friedman_table: pd.DataFrame
+    posthoc: pd.DataFrame
+    vs_baseline: pd.DataFrame
+    columns: Mapping[str, str]
+
+    def friedman(self, measure: str, types: int) -> FriedmanResult:
+        row = self.friedman_table[self.friedman_table["measure"] == measure]
+        if len(row) != 1:
+            raise ValueError(f"significance_friedman.tsv: expected one row for {measure!r}; "
+                             f"found {len(row)}")
+        statistic, n = float(row["statistic"].iloc[0]), int(row["topics"].iloc[0])
+        return FriedmanResult(statistic, float(row[self.columns["friedman"]].iloc[0]),
+                              statistic / (n * (types - 1)), n, types)
+
+    def paired_p(self, measure: str, a: str, b: str) -> float:
+        vb = self.vs_baseline
+        row = vb[(vb["measure"] == measure) & (((vb["run"] == a) & (vb["baseline"] == b))
+                                              | ((vb["run"] == b) & (vb["baseline"] == a)))]
+        column = self.columns["vs_baseline"]
+        if row.empty:
+            ph = self.posthoc
+            row = ph[(ph["measure"] == measure) & (((ph["run_a"] == a) & (ph["run_b"] == b))
+                                                  | ((ph["run_a"] == b) & (ph["run_b"] == a)))]
+            column = self.columns["posthoc"]
+        if len(row) != 1:
+            raise ValueError(f"significance files: expected one test of {a} against {b} on "
+                             f"{measure!r}; found {len(row)}")
+        return float(row[column].iloc[0])
 
 
 def _pct(x: float) -> str:
@@ -136,7 +185,7 @@ def finding1(ev: Evidence, levels: Sequence[int], query_types: Sequence[str], al
               for lv in levels}
     paper_spread = {lv: max(published.avp_of(lv, q) for q in query_types)
                     - min(published.avp_of(lv, q) for q in query_types) for lv in levels}
-    tests = {lv: friedman(ev.matrices[lv]) for lv in levels}
+    tests = {lv: ev.friedman(lv) for lv in levels}
     t = tests[hi]
     ratio = spread[hi] / spread[lo] if spread[lo] > 0 else math.inf
     conditions = [
@@ -172,7 +221,7 @@ def finding2(ev: Evidence, level: int, query_types: Sequence[str], strong: Seque
     ours_t, ours_b = ev.avp[(level, target)], ev.avp[(level, baseline)]
     paper_t, paper_b = published.avp_of(level, target), published.avp_of(level, baseline)
     best = max(query_types, key=lambda q: (ev.avp[(level, q)], q))
-    p = paired_p(ev.matrices[level], target, baseline, test)
+    p = ev.paired_p(level, target, baseline, test)
     er = effect_ratio(ours_t, ours_b, paper_t, paper_b)
     ri_paper, ri_ours = relative_improvement(paper_t, paper_b), relative_improvement(ours_t, ours_b)
     conditions = [
@@ -205,7 +254,7 @@ def finding3(ev: Evidence, levels: Sequence[int], query_types: Sequence[str],
         u, e = f"{s}/u", f"{s}/e"
         hurts = s in weak_structures
         diffs = {lv: ev.avp[(lv, e)] - ev.avp[(lv, u)] for lv in levels}
-        ps = {lv: paired_p(ev.matrices[lv], e, u, test) for lv in levels}
+        ps = {lv: ev.paired_p(lv, e, u, test) for lv in levels}
         ok = all((d < -min_difference) if hurts else (d > min_difference)
                  for d in diffs.values())
         numbers = "; ".join(
@@ -288,7 +337,8 @@ def all_findings(ev: Evidence, cfg: Mapping, published: Published) -> list[Findi
 
 
 def build_evidence(per_topic: pd.DataFrame, means: pd.DataFrame, effort: pd.DataFrame,
-                   gain_curves: pd.DataFrame, cfg: Mapping
+                   gain_curves: pd.DataFrame, cfg: Mapping,
+                   tests: EvaluationTests | None = None
                    ) -> tuple[Evidence, dict[int, list[str]]]:
     """Evidence from the evaluation's frames; also, per level, the topics left out of the
     tests because some query type lacks a value for them (reported, not dropped silently)."""
@@ -298,4 +348,4 @@ def build_evidence(per_topic: pd.DataFrame, means: pd.DataFrame, effort: pd.Data
     matrices, left_out = {}, {}
     for lv in levels:
         matrices[lv], left_out[lv] = topic_matrix(per_topic, name.format(level=lv), qts)
-    return Evidence(avp, matrices, effort, gain_curves), left_out
+    return Evidence(avp, matrices, effort, gain_curves, tests, name), left_out

@@ -44,9 +44,7 @@ def findings_markdown(collection: str, model: str, findings: Sequence[Finding],
               "conditions listed under it; it **holds** if every condition holds, **holds "
               "partly** if some but not all do, and **does not hold** if none does. "
               f"Thresholds (config `report.verdict`): {_thresholds(thresholds)}; "
-              f"significance level α = {alpha}; tests on per-topic AvP: Friedman (scipy, "
-              f"tie-corrected) with Kendall's W, and a paired {paired_test} test against the "
-              "baseline.", "",
+              f"significance level α = {alpha}; " + _tests_text(paired_test), "",
               "## How our setting differs from the paper's", "",
               "| | paper | ours |", "|---|---|---|"]
     for key, label in ASPECTS:
@@ -70,6 +68,17 @@ def findings_markdown(collection: str, model: str, findings: Sequence[Finding],
         lines += [f"- [{name}]({path})" for name, path in links.items()]
         lines.append("")
     return "\n".join(lines)
+
+
+def _tests_text(paired_test: str) -> str:
+    if paired_test == "evaluation":
+        return ("p-values as the evaluation step computed them (its significance files, as in "
+                "the significance tables: Friedman per level; each type against the baseline "
+                "and the pairwise tests with the p column configured in "
+                "`report.significance_columns`); Kendall's W = χ²_F / (n (k − 1)) from its "
+                "Friedman statistic.")
+    return (f"tests computed here on per-topic AvP with scipy: Friedman (tie-corrected) with "
+            f"Kendall's W, and a paired {paired_test} test.")
 
 
 def _thresholds(thresholds: Mapping) -> str:

@@ -13,9 +13,15 @@ def main():
     p, w, out, inp = snakemake.params.report, snakemake.wildcards, snakemake.output, snakemake.input
     pub = published.load(inp.published)
     means = report_io.read(inp.means, "means")
+    tests = None
+    if p["paired_test"] == "evaluation":
+        tests = findings.EvaluationTests(report_io.read(inp.friedman),
+                                         report_io.read(inp.posthoc),
+                                         report_io.read(inp.vs_baseline),
+                                         p["significance_columns"])
     ev, left_out = findings.build_evidence(
         report_io.read(inp.per_topic, "per_topic"), means, report_io.read(inp.effort, "effort"),
-        report_io.read(inp.gain_curves, "gain_curves"), p)
+        report_io.read(inp.gain_curves, "gain_curves"), p, tests)
     for level, qids in left_out.items():
         if qids:
             logging.getLogger("gradedrel").warning(

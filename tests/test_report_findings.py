@@ -100,3 +100,26 @@ def test_finding4_effort_groups_and_dcg_advantage():
     assert "not reached" in f4.conditions[2].numbers
     ev = Evidence({}, {}, ev.effort, _curves({2: 3.0, 10: 1.0}))   # advantage shrinks
     assert not fnd.finding4(ev, QTS, cfg["expanded_strong"], cfg["weak"], pub).conditions[3].holds
+
+
+def test_p_values_can_come_from_the_evaluations_significance_files():
+    import synthetic
+    cfg = report_config()
+    frames = synthetic.evaluate(synthetic.simulate(n_topics=15, seed=2))
+    tests = fnd.EvaluationTests(frames["significance_friedman"], frames["significance_posthoc"],
+                                frames["significance_vs_baseline"], cfg["significance_columns"])
+    ev, left_out = fnd.build_evidence(frames["per_topic"], frames["means"], frames["effort"],
+                                      frames["gain_curves"], cfg, tests)
+    here, _ = fnd.build_evidence(frames["per_topic"], frames["means"], frames["effort"],
+                                 frames["gain_curves"], cfg)
+    assert left_out == {1: [], 2: [], 3: []}
+    # Friedman: the file's statistic (scipy in the fixture) gives the same W as computed here
+    assert ev.friedman(3).kendall_w == pytest.approx(here.friedman(3).kendall_w, rel=1e-5)
+    vb = frames["significance_vs_baseline"]
+    want = vb[(vb.measure == "AvP(level=3)") & (vb.run == "WSYN/e")]["randomisation_p_adjusted"]
+    assert ev.paired_p(3, "WSYN/e", "SUM/u", "evaluation") == float(want.iloc[0])
+    ph = frames["significance_posthoc"]
+    want = ph[(ph.measure == "AvP(level=2)") & (ph.run_a == "WSYN/u") & (ph.run_b == "WSYN/e")]
+    assert ev.paired_p(2, "WSYN/e", "WSYN/u", "evaluation") == float(want["p_adjusted"].iloc[0])
+    with pytest.raises(ValueError, match="one test of WSYN/e against NONE"):
+        ev.paired_p(2, "WSYN/e", "NONE", "evaluation")

@@ -179,6 +179,9 @@ rule report_findings:
         means=f"{EVALUATION}/means.tsv",
         effort=f"{EVALUATION}/effort.tsv",
         gain_curves=f"{EVALUATION}/gain_curves.tsv",
+        friedman=f"{EVALUATION}/significance_friedman.tsv",
+        posthoc=f"{EVALUATION}/significance_posthoc.tsv",
+        vs_baseline=f"{EVALUATION}/significance_vs_baseline.tsv",
         published=REPORT["published"],
     output:
         md=f"{REPORT_DIR}/findings.md",
@@ -192,7 +195,8 @@ rule report_findings:
                           subcategory="{collection}, {model}"),
     params:
         report=report_params("levels", "query_types", "baseline", "expanded_strong", "weak",
-                             "measures", "alpha", "paired_test", "verdict"),
+                             "measures", "alpha", "paired_test", "verdict",
+                             "significance_columns"),
         setting=lambda wc: REPORT["setting"].get(wc.collection, {}),
         engine=lambda wc: REPORT["engines"].get(
             wc.model, f"Terrier {config['terrier']['version']} (PyTerrier), model {wc.model}"),
