@@ -8,6 +8,9 @@ min_version("9.0")
 configfile: os.path.join(workflow.basedir, "config/config.yaml")
 
 
+report: "workflow/report/workflow.rst"
+
+
 include: "workflow/rules/common.smk"
 
 
@@ -16,6 +19,8 @@ wildcard_constraints:
     thesaurus="[A-Za-z0-9_-]+",
     planset="[A-Za-z0-9_-]+",
     model="[A-Za-z0-9_.-]+",
+    curve="n?(cg|dcg_b[0-9]+)",
+    test="friedman|posthoc|vs_baseline",
 
 
 include: "workflow/rules/thesaurus.smk"
@@ -26,6 +31,7 @@ include: "workflow/rules/plans.smk"
 include: "workflow/rules/evaluate.smk"
 include: "workflow/rules/retrieve.smk"
 include: "workflow/rules/curation.smk"
+include: "workflow/rules/report.smk"
 
 
 rule all:

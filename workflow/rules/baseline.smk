@@ -10,7 +10,12 @@ rule baseline_run:
     params:
         depth=config["baseline"]["depth"],
         terrier=config["terrier"],
-        config=config,
+        config=lambda wc: {
+            "collection": config["collections"][wc.collection],
+            "index": config["index"],
+            "terrier": config["terrier"],
+            "baseline": config["baseline"],
+        },
     log:
         f"{RESULTS}/logs/{{collection}}/baseline_run_{{wmodel}}.log",
     conda:

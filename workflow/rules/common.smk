@@ -183,6 +183,45 @@ def comparison_inputs(wildcards):
     }
 
 
+REPORT = config["report"]
+EVALUATION = f"{RESULTS}/{{collection}}/evaluation/{{planset}}/{{model}}"
+REPORT_DIR = f"{RESULTS}/{{collection}}/report/{{planset}}/{{model}}"
+FIGURES = f"{REPORT['figures_dir']}/{{collection}}/{{planset}}/{{model}}"
+REPORT_TABLES = ["avp", "testbed", "effort", "standard_measures", "significance_friedman",
+                 "significance_posthoc", "significance_vs_baseline", "reproduction"]
+
+
+def report_params(*keys):
+    """Only the report settings a rule reads, so that changing others does not re-run it."""
+    return {k: REPORT[k] for k in keys}
+
+
+def report_figures(collection, planset, model):
+    names = ["pr_levels"] + list(REPORT["curves"])
+    names += [f"diff_{c}" for c in REPORT["difference_curves"]]
+    return {n: f"{REPORT['figures_dir']}/{collection}/{planset}/{model}/{n}.png" for n in names}
+
+
+def findings_links(wildcards):
+    c, p, m = wildcards.collection, wildcards.planset, wildcards.model
+    tables = {f"table: {t}": f"{RESULTS}/{c}/report/{p}/{m}/tables/{t}.md"
+              for t in REPORT_TABLES}
+    figures = {f"figure: {n}": path for n, path in report_figures(c, p, m).items()}
+    return tables | figures
+
+
+def report_targets():
+    targets = []
+    for c in COLLECTIONS:
+        for p in plan_sets(c):
+            for m in REPORT["models"]:
+                targets.append(f"{RESULTS}/{c}/report/{p}/{m}/findings.md")
+                targets += [f"{RESULTS}/{c}/report/{p}/{m}/tables/{t}.csv"
+                            for t in REPORT_TABLES]
+                targets += list(report_figures(c, p, m).values())
+    return targets
+
+
 def all_targets():
     targets = sorted({f"{RESULTS}/thesauri/{thesaurus_name(c)}/summary.tsv" for c in COLLECTIONS})
     wmodel = config["baseline"]["wmodel"]
@@ -204,4 +243,4 @@ def all_targets():
                     f"{RESULTS}/{c}/runs/{p}/{m}/not_ranked.tsv",
                     f"{RESULTS}/{c}/evaluation/{p}/{m}/means.tsv",
                 ]
-    return targets
+    return targets + report_targets()

@@ -1,0 +1,209 @@
+# The paper's tables, figures and findings report, per collection and model.
+# Tables read only table settings, figures also the figure style (report.figures), so
+# changing the style re-runs the figure rules only.
+
+TABLE_PARAMS = ("query_types", "levels", "measures", "expanded_strong",
+                "significance_columns", "alpha")
+FIGURE_PARAMS = ("query_types", "levels", "measures", "baseline", "profiles", "bootstrap")
+
+
+rule report_avp_table:
+    """Tabulate stratified AvP per level and query type beside the published table."""
+    input:
+        means=f"{EVALUATION}/means.tsv",
+        published=REPORT["published"],
+    output:
+        csv=f"{REPORT_DIR}/tables/avp.csv",
+        md=f"{REPORT_DIR}/tables/avp.md",
+        tex=f"{REPORT_DIR}/tables/avp.tex",
+        html=report(f"{REPORT_DIR}/tables/avp.html", caption="../report/avp_table.rst",
+                    category="Tables", subcategory="{collection}, {planset}, {model}"),
+    params:
+        report=report_params(*TABLE_PARAMS),
+    log:
+        f"{RESULTS}/logs/{{collection}}/{{planset}}/report_avp_table_{{model}}.log",
+    conda:
+        "../../environment.yml"
+    script:
+        "../../scripts/report_avp_table.py"
+
+
+rule report_testbed_table:
+    """Describe the testbed: topics, recall base per level, keys per query type."""
+    input:
+        recall_base=f"{RESULTS}/{{collection}}/recall_base.tsv",
+        selected=f"{RESULTS}/{{collection}}/plans/{{planset}}/selected_topics.tsv",
+        statistics=f"{RESULTS}/{{collection}}/queries/{{planset}}/statistics.tsv",
+        published=REPORT["published"],
+    output:
+        csv=f"{REPORT_DIR}/tables/testbed.csv",
+        md=f"{REPORT_DIR}/tables/testbed.md",
+        tex=f"{REPORT_DIR}/tables/testbed.tex",
+        html=report(f"{REPORT_DIR}/tables/testbed.html", caption="../report/testbed_table.rst",
+                    category="Tables", subcategory="{collection}, {planset}, {model}"),
+    params:
+        report=report_params(*TABLE_PARAMS),
+    log:
+        f"{RESULTS}/logs/{{collection}}/{{planset}}/report_testbed_table_{{model}}.log",
+    conda:
+        "../../environment.yml"
+    script:
+        "../../scripts/report_testbed_table.py"
+
+
+rule report_effort_table:
+    """Tabulate the documents to scan to reach the ideal gain at rank k (finding 4)."""
+    input:
+        effort=f"{EVALUATION}/effort.tsv",
+        published=REPORT["published"],
+    output:
+        csv=f"{REPORT_DIR}/tables/effort.csv",
+        md=f"{REPORT_DIR}/tables/effort.md",
+        tex=f"{REPORT_DIR}/tables/effort.tex",
+        html=report(f"{REPORT_DIR}/tables/effort.html", caption="../report/effort_table.rst",
+                    category="Tables", subcategory="{collection}, {planset}, {model}"),
+    params:
+        report=report_params(*TABLE_PARAMS),
+    log:
+        f"{RESULTS}/logs/{{collection}}/{{planset}}/report_effort_table_{{model}}.log",
+    conda:
+        "../../environment.yml"
+    script:
+        "../../scripts/report_effort_table.py"
+
+
+rule report_significance_table:
+    """Tabulate one significance file of the evaluation (Friedman, post-hoc, vs baseline)."""
+    input:
+        tests=f"{EVALUATION}/significance_{{test}}.tsv",
+    output:
+        csv=f"{REPORT_DIR}/tables/significance_{{test}}.csv",
+        md=f"{REPORT_DIR}/tables/significance_{{test}}.md",
+        tex=f"{REPORT_DIR}/tables/significance_{{test}}.tex",
+        html=report(f"{REPORT_DIR}/tables/significance_{{test}}.html",
+                    caption="../report/significance_table.rst", category="Tables",
+                    subcategory="{collection}, {planset}, {model}"),
+    params:
+        report=report_params(*TABLE_PARAMS),
+    log:
+        f"{RESULTS}/logs/{{collection}}/{{planset}}/report_significance_{{test}}_{{model}}.log",
+    conda:
+        "../../environment.yml"
+    script:
+        "../../scripts/report_significance_table.py"
+
+
+rule report_standard_table:
+    """Tabulate standard measures (nDCG@10 etc., ir_measures) per query type."""
+    input:
+        means=f"{EVALUATION}/means.tsv",
+    output:
+        csv=f"{REPORT_DIR}/tables/standard_measures.csv",
+        md=f"{REPORT_DIR}/tables/standard_measures.md",
+        tex=f"{REPORT_DIR}/tables/standard_measures.tex",
+        html=report(f"{REPORT_DIR}/tables/standard_measures.html",
+                    caption="../report/standard_table.rst", category="Tables",
+                    subcategory="{collection}, {planset}, {model}"),
+    params:
+        report=report_params(*TABLE_PARAMS),
+    log:
+        f"{RESULTS}/logs/{{collection}}/{{planset}}/report_standard_table_{{model}}.log",
+    conda:
+        "../../environment.yml"
+    script:
+        "../../scripts/report_standard_table.py"
+
+
+rule report_figure_pr:
+    """Draw P-R curves per relevance level."""
+    input:
+        pr_curves=f"{EVALUATION}/pr_curves.tsv",
+    output:
+        png=report(f"{FIGURES}/pr_levels.png", caption="../report/figure_pr.rst",
+                   category="Figures", subcategory="{collection}, {planset}, {model}"),
+        pdf=f"{FIGURES}/pr_levels.pdf",
+    params:
+        report=report_params(*FIGURE_PARAMS),
+        style=REPORT["figures"],
+    log:
+        f"{RESULTS}/logs/{{collection}}/{{planset}}/report_figure_pr_{{model}}.log",
+    conda:
+        "../../environment.yml"
+    script:
+        "../../scripts/report_figure_pr.py"
+
+
+rule report_figure_gain:
+    """Draw mean CG/DCG/nCG/nDCG vectors per gain profile with the ideal vector."""
+    input:
+        gain_curves=f"{EVALUATION}/gain_curves.tsv",
+    output:
+        png=report(f"{FIGURES}/{{curve}}.png", caption="../report/figure_gain.rst",
+                   category="Figures", subcategory="{collection}, {planset}, {model}"),
+        pdf=f"{FIGURES}/{{curve}}.pdf",
+    params:
+        report=report_params(*FIGURE_PARAMS),
+        style=REPORT["figures"],
+    log:
+        f"{RESULTS}/logs/{{collection}}/{{planset}}/report_figure_{{curve}}_{{model}}.log",
+    conda:
+        "../../environment.yml"
+    script:
+        "../../scripts/report_figure_gain.py"
+
+
+rule report_figure_difference:
+    """Draw each query type's gain minus the baseline's per rank, with bootstrap intervals."""
+    input:
+        gain_curves=f"{EVALUATION}/gain_curves.tsv",
+        per_topic=f"{EVALUATION}/per_topic.tsv",
+    output:
+        png=report(f"{FIGURES}/diff_{{curve}}.png", caption="../report/figure_difference.rst",
+                   category="Figures", subcategory="{collection}, {planset}, {model}"),
+        pdf=f"{FIGURES}/diff_{{curve}}.pdf",
+    params:
+        report=report_params(*FIGURE_PARAMS),
+        style=REPORT["figures"],
+    log:
+        f"{RESULTS}/logs/{{collection}}/{{planset}}/report_figure_diff_{{curve}}_{{model}}.log",
+    conda:
+        "../../environment.yml"
+    script:
+        "../../scripts/report_figure_difference.py"
+
+
+rule report_findings:
+    """Check the four findings by the documented verdict rules; write the findings report."""
+    input:
+        per_topic=f"{EVALUATION}/per_topic.tsv",
+        means=f"{EVALUATION}/means.tsv",
+        effort=f"{EVALUATION}/effort.tsv",
+        gain_curves=f"{EVALUATION}/gain_curves.tsv",
+        friedman=f"{EVALUATION}/significance_friedman.tsv",
+        posthoc=f"{EVALUATION}/significance_posthoc.tsv",
+        vs_baseline=f"{EVALUATION}/significance_vs_baseline.tsv",
+        published=REPORT["published"],
+    output:
+        md=f"{REPORT_DIR}/findings.md",
+        html=report(f"{REPORT_DIR}/findings.html", caption="../report/findings.rst",
+                    category="Findings", subcategory="{collection}, {planset}, {model}"),
+        repro_csv=f"{REPORT_DIR}/tables/reproduction.csv",
+        repro_md=f"{REPORT_DIR}/tables/reproduction.md",
+        repro_tex=f"{REPORT_DIR}/tables/reproduction.tex",
+        repro_html=report(f"{REPORT_DIR}/tables/reproduction.html",
+                          caption="../report/reproduction_table.rst", category="Findings",
+                          subcategory="{collection}, {planset}, {model}"),
+    params:
+        report=report_params("levels", "query_types", "baseline", "expanded_strong", "weak",
+                             "measures", "alpha", "paired_test", "verdict",
+                             "significance_columns"),
+        setting=lambda wc: REPORT["setting"].get(wc.collection, {}),
+        engine=lambda wc: REPORT["engines"].get(
+            wc.model, f"Terrier {config['terrier']['version']} (PyTerrier), model {wc.model}"),
+        links=findings_links,
+    log:
+        f"{RESULTS}/logs/{{collection}}/{{planset}}/report_findings_{{model}}.log",
+    conda:
+        "../../environment.yml"
+    script:
+        "../../scripts/report_findings.py"
