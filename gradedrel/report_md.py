@@ -49,10 +49,13 @@ def findings_markdown(collection: str, model: str, findings: Sequence[Finding],
               "| | paper | ours |", "|---|---|---|"]
     for key, label in ASPECTS:
         lines.append(f"| {label} | {published.setting.get(key, '–')} | {ours.get(key, '–')} |")
+    by_program = str(ours.get("query_construction", "")).startswith("automatic")
+    construction = ("queries built by program rather than by people" if by_program else
+                    "queries built by other curators, from another thesaurus")
     lines += ["", "Differences in the numbers below are read against these differences: a "
               "different collection and judges, a different engine and ranking function, a "
-              "general thesaurus instead of one built for the requests, and queries built by "
-              "program rather than by people.", ""]
+              f"general thesaurus instead of one built for the requests, and {construction}.",
+              ""]
     for f in findings:
         lines += [f"## Finding {f.number}: {f.verdict}", "", f"**Claim.** {f.claim}", "",
                   f"**Paper.** {f.published}.", "", "**Conditions.**", ""]

@@ -8,7 +8,7 @@ def main():
     table = tables.avp_table(report_io.read(snakemake.input.means, "means"),
                              published.load(snakemake.input.published), p["query_types"],
                              p["levels"], p["measures"]["avp"],
-                             f"Stratified AvP (%) per relevance level — {w.collection}, {w.model}")
+                             f"Stratified AvP (%) per relevance level — {w.collection}, {w.planset} plans, {w.model}")
     table.write(out.csv, out.md, out.tex, out.html)
 
 

@@ -8,7 +8,7 @@ def main():
     table = tables.effort_table(report_io.read(snakemake.input.effort, "effort"),
                                 published.load(snakemake.input.published), p["query_types"],
                                 p["expanded_strong"],
-                                f"Effort to reach the ideal gain — {w.collection}, {w.model}")
+                                f"Effort to reach the ideal gain — {w.collection}, {w.planset} plans, {w.model}")
     table.write(out.csv, out.md, out.tex, out.html)
 
 

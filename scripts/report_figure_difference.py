@@ -28,7 +28,7 @@ def main():
     fig = figures.difference_figure(
         report_io.read(snakemake.input.gain_curves, "gain_curves"), bands, kind, base,
         p["profiles"], p["baseline"], p["query_types"], style,
-        f"Difference from {p['baseline']} per rank — {w.collection}, {w.model}", note)
+        f"Difference from {p['baseline']} per rank — {w.collection}, {w.planset} plans, {w.model}", note)
     figures.save(fig, out.png, out.pdf, style["dpi"])
 
 

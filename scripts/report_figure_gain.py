@@ -12,7 +12,7 @@ def main():
     name = NAMES[kind] + (f" (b = {base})" if base else "")
     fig = figures.gain_figure(report_io.read(snakemake.input.gain_curves, "gain_curves"), kind,
                               base, p["profiles"], p["query_types"], snakemake.params.style,
-                              f"{name} — {w.collection}, {w.model}")
+                              f"{name} — {w.collection}, {w.planset} plans, {w.model}")
     figures.save(fig, out.png, out.pdf, snakemake.params.style["dpi"])
 
 

@@ -32,17 +32,17 @@ def main():
     repro = report_md.reproduction_table(
         reproducibility.reproduction_table(ev.avp, paper, p["baseline"], p["query_types"],
                                            p["levels"]),
-        f"Reproduction measures against {p['baseline']} — {w.collection}, {w.model}")
+        f"Reproduction measures against {p['baseline']} — {w.collection}, {w.planset} plans, {w.model}")
     repro.write(out.repro_csv, out.repro_md, out.repro_tex, out.repro_html)
     avp = tables.avp_table(means, pub, p["query_types"], p["levels"], p["measures"]["avp"],
-                           f"Stratified AvP (%) — {w.collection}, {w.model}")
+                           f"Stratified AvP (%) — {w.collection}, {w.planset} plans, {w.model}")
     here = os.path.dirname(out.md)
     links = {k: os.path.relpath(v, here) for k, v in snakemake.params.links.items()}
     setting = dict(snakemake.params.setting, engine=snakemake.params.engine)
-    text = report_md.findings_markdown(w.collection, w.model, result, repro, avp, pub, setting,
+    text = report_md.findings_markdown(f"{w.collection}, {w.planset} plans", w.model, result, repro, avp, pub, setting,
                                        p["verdict"], p["alpha"], p["paired_test"], links)
     write_text(text, out.md)
-    write_text(markdown_to_html(text, f"Findings — {w.collection}, {w.model}"), out.html)
+    write_text(markdown_to_html(text, f"Findings — {w.collection}, {w.planset} plans, {w.model}"), out.html)
 
 
 run_step(snakemake.log[0], main)

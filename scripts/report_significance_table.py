@@ -10,7 +10,7 @@ TITLES = {"friedman": "Friedman test per relevance level",
 def main():
     p, w, out = snakemake.params.report, snakemake.wildcards, snakemake.output
     table = tables.significance_table(report_io.read(snakemake.input.tests),
-                                      f"{TITLES[w.test]} — {w.collection}, {w.model}",
+                                      f"{TITLES[w.test]} — {w.collection}, {w.planset} plans, {w.model}",
                                       p["significance_columns"][w.test], p["alpha"])
     table.write(out.csv, out.md, out.tex, out.html)
 

@@ -7,7 +7,7 @@ def main():
     p, w, out = snakemake.params.report, snakemake.wildcards, snakemake.output
     table = tables.standard_measures_table(report_io.read(snakemake.input.means, "means"),
                                            p["query_types"], p["measures"]["standard"],
-                                           f"Standard measures — {w.collection}, {w.model}")
+                                           f"Standard measures — {w.collection}, {w.planset} plans, {w.model}")
     table.write(out.csv, out.md, out.tex, out.html)
 
 

@@ -12,7 +12,7 @@ def main():
     table = tables.testbed_table(report_io.read(snakemake.input.recall_base, "recall_base"),
                                  report_io.read(snakemake.input.statistics, "statistics"),
                                  published.load(snakemake.input.published), p["query_types"],
-                                 f"Testbed — {w.collection}, {w.model}", topics=topics)
+                                 f"Testbed — {w.collection}, {w.planset} plans, {w.model}", topics=topics)
     table.notes.append(f"Topics selected for the experiment: {len(topics)} of {len(selected)} "
                        "(plans/selected_topics.tsv gives the reason for each exclusion).")
     table.write(out.csv, out.md, out.tex, out.html)

@@ -38,7 +38,7 @@ def plan_sets(collection):
     sets = config["collections"][collection].get("plan_sets") or {"auto": {}}
     if BASELINE in sets:
         raise ValueError(f"config: collections.{collection}.plan_sets: '{BASELINE}' is reserved")
-    return {name: {"curated": None, "topics": "selected", **(spec or {})}
+    return {name: {"curated": None, "topics": "selected", "description": None, **(spec or {})}
             for name, spec in sets.items()}
 
 
@@ -208,6 +208,15 @@ def findings_links(wildcards):
               for t in REPORT_TABLES}
     figures = {f"figure: {n}": path for n, path in report_figures(c, p, m).items()}
     return tables | figures
+
+
+def report_setting(wildcards):
+    """How our setting differs from the paper's; the plan set says how its queries were built."""
+    setting = dict(REPORT["setting"].get(wildcards.collection, {}))
+    description = plan_set(wildcards).get("description")
+    if description:
+        setting["query_construction"] = description
+    return setting
 
 
 def report_targets():

@@ -197,7 +197,7 @@ rule report_findings:
         report=report_params("levels", "query_types", "baseline", "expanded_strong", "weak",
                              "measures", "alpha", "paired_test", "verdict",
                              "significance_columns"),
-        setting=lambda wc: REPORT["setting"].get(wc.collection, {}),
+        setting=report_setting,
         engine=lambda wc: REPORT["engines"].get(
             wc.model, f"Terrier {config['terrier']['version']} (PyTerrier), model {wc.model}"),
         links=findings_links,
