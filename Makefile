@@ -18,6 +18,7 @@ $(VENV)/.installed: requirements.lock pyproject.toml
 
 reproduce: setup
 	$(BIN)/snakemake --cores $(CORES)
+	$(BIN)/snakemake --report results/report.html
 
 test: setup
 	$(BIN)/python -m pytest

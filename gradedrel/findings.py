@@ -146,6 +146,10 @@ class EvaluationTests:
 
     def friedman(self, measure: str, types: int) -> FriedmanResult:
         row = self.friedman_table[self.friedman_table["measure"] == measure]
+        if len(row) == 0:
+            # the evaluation writes no Friedman row where the test is undefined (fewer than
+            # 2 topics with a recall base at this level): a condition on it cannot hold
+            return FriedmanResult(math.nan, math.nan, math.nan, 0, types)
         if len(row) != 1:
             raise ValueError(f"significance_friedman.tsv: expected one row for {measure!r}; "
                              f"found {len(row)}")
@@ -174,7 +178,7 @@ def _pct(x: float) -> str:
 
 
 def _p(p: float) -> str:
-    return f"p = {p:.3g}"
+    return "p not computable (fewer than 2 topics)" if math.isnan(p) else f"p = {p:.3g}"
 
 
 def finding1(ev: Evidence, levels: Sequence[int], query_types: Sequence[str], alpha: float,

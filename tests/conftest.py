@@ -34,10 +34,10 @@ def run_snakemake(workdir: Path, *args: str, configfile: Path | None = None,
     env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
     command = [sys.executable, "-m", "snakemake", "-s", str(ROOT / "Snakefile"),
                "--directory", str(workdir), "--cores", "1", "--nocolor"]
+    command += list(args)  # before --configfile, which takes every value after it
     if configfile is not None:
         command += ["--configfile", str(configfile)]
-    return subprocess.run(command + list(args), capture_output=True, text=True, env=env,
-                          timeout=timeout)
+    return subprocess.run(command, capture_output=True, text=True, env=env, timeout=timeout)
 
 STOPWORDS = {"a", "an", "and", "are", "any", "at", "be", "for", "in", "is", "of", "on", "the",
              "there", "to", "what", "with", "how", "can", "over"}

@@ -183,21 +183,21 @@ def evaluate(topics, depth=100, seed=1):
 
 
 def write(frames: dict, results: Path, collection: str, model: str,
-          all_qids: list[str] | None = None) -> None:
+          all_qids: list[str] | None = None, planset: str = "auto") -> None:
     """Write the evaluation TSVs, query statistics and selected topics where the report
-    rules read them (the recall base comes from the real workflow)."""
-    evaluation = Path(results, collection, "evaluation", model)
+    rules read them for one plan set (the recall base comes from the real workflow)."""
+    evaluation = Path(results, collection, "evaluation", planset, model)
     evaluation.mkdir(parents=True, exist_ok=True)
     targets = {name: evaluation / f"{name}.tsv" for name in frames
                if name not in ("recall_base", "statistics")}
-    targets["statistics"] = Path(results, collection, "queries", "statistics.tsv")
+    targets["statistics"] = Path(results, collection, "queries", planset, "statistics.tsv")
     for name, target in targets.items():
         target.parent.mkdir(parents=True, exist_ok=True)
         frames[name].to_csv(target, sep="\t", index=False, float_format="%.6f",
                             lineterminator="\n")
     used = set(frames["recall_base"]["qid"])
     qids = all_qids or sorted(used, key=int)
-    plans = Path(results, collection, "plans")
+    plans = Path(results, collection, "plans", planset)
     plans.mkdir(parents=True, exist_ok=True)
     pd.DataFrame({"qid": qids, "selected": [q in used for q in qids],
                   "reason": ["" if q in used else "synthetic: not simulated" for q in qids]}

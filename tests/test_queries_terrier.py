@@ -19,7 +19,6 @@ from gradedrel import (collection, key_stats, matchop, planner, plans, query_typ
                        syn_statistics, terrier)
 from gradedrel.text import tokenise
 from tests.conftest import small_thesaurus
-from tests.helpers import nasa_dev
 
 ROOT = Path(__file__).resolve().parents[1]
 CONFIG = yaml.safe_load((ROOT / "config/config.yaml").read_text())
@@ -38,17 +37,18 @@ def engine(cranfield_index):
 
 @pytest.fixture(scope="session")
 def cranfield_plans(engine):
-    path = nasa_dev.nasa_path()
-    if path is None:
-        pytest.skip("the NASA Thesaurus is not on this machine (data README: download it)")
-    load = getattr(gradedrel.thesaurus, "load", None) or nasa_dev.load
+    # the project's local copy (CI seeds it; `make reproduce` downloads it, checksum verified)
+    path = ROOT / CONFIG["thesauri"]["nasa"]["path"]
     index, pipeline, stats = engine
-    model = planner.Planner.build(load(path), pipeline, stats, CONFIG["analysis"],
-                                  CONFIG["expansion"])
+    model = planner.Planner.build(gradedrel.thesaurus.load(path), pipeline, stats,
+                                  CONFIG["analysis"], CONFIG["expansion"])
     topics = collection.load_topics(SPEC)
     auto = [model.plan(q, t) for q, t in zip(topics["qid"], topics["query"])]
-    curated = plans.read_plans(ROOT / CONFIG["curated_plans"]["cranfield"])
-    return plans.merge_curated(auto, curated, "curated.yaml")
+    # every automatic plan, and every plan of every curated plan set
+    curated = [plan for spec in CONFIG["collections"]["cranfield"]["plan_sets"].values()
+               if spec and spec.get("curated")
+               for plan in plans.read_plans(ROOT / spec["curated"])]
+    return auto + curated
 
 
 def parse(query: str):
@@ -70,8 +70,8 @@ def test_every_cranfield_query_parses_and_runs(label, cranfield_plans, engine):
         if label.startswith("WSYN"):
             weights = sorted({float(e.getValue().getWeight()) for e in parsed.toArray()})
             assert set(weights) <= {7.0, 10.0}
-        queries.append((plan.qid, text))
-    assert len(queries) == 225
+        queries.append((f"{plan.source}-{getattr(plan, 'curator', None)}-{plan.qid}", text))
+    assert len(queries) == len(cranfield_plans) == 225 + 30 + 10  # auto, expert A, expert B
     result = pt.terrier.Retriever(index, wmodel="BM25", num_results=10).transform(
         pd.DataFrame(queries, columns=["qid", "query"]))
     assert set(result["qid"]) == {q for q, _ in queries}  # every topic retrieves documents

@@ -123,3 +123,15 @@ def test_p_values_can_come_from_the_evaluations_significance_files():
     assert ev.paired_p(2, "WSYN/e", "WSYN/u", "evaluation") == float(want["p_adjusted"].iloc[0])
     with pytest.raises(ValueError, match="one test of WSYN/e against NONE"):
         ev.paired_p(2, "WSYN/e", "NONE", "evaluation")
+
+
+def test_a_level_without_a_friedman_row_cannot_hold():
+    import math
+
+    from gradedrel.findings import EvaluationTests
+
+    empty = pd.DataFrame(columns=["measure", "statistic", "topics", "p_value"])
+    tests = EvaluationTests(empty, empty, empty, {"friedman": "p_value"})
+    result = tests.friedman("AvP(level=1)", 6)
+    assert math.isnan(result.p_value) and result.topics == 0
+    assert not (result.p_value < 0.05)

@@ -20,8 +20,8 @@ TABLES = ["avp", "testbed", "effort", "standard_measures", "significance_friedma
 
 
 def _targets(base: Path) -> list[str]:
-    report = base / "results" / "cranfield" / "report" / "InQuery"
-    figures = base / "figures" / "cranfield" / "InQuery"
+    report = base / "results" / "cranfield" / "report" / "auto" / "InQuery"
+    figures = base / "figures" / "cranfield" / "auto" / "InQuery"
     return ([str(report / "findings.md")] + [str(report / "tables" / f"{t}.csv") for t in TABLES]
             + [str(figures / f"{n}.png") for n in ("pr_levels", "cg", "diff_cg")])
 

@@ -34,7 +34,7 @@ def test_evaluation_rule_writes_the_tables_the_cli_writes(tmp_path):
     # tiny: topic 3 has no highly relevant document, so AvP(level=3) covers 3 of 4 topics
     assert means.set_index("measure").loc["AvP(level=3)", "topics"] == 3
     gain = pd.read_csv(out / "gain_curves.tsv", sep="\t")
-    assert gain["rank"].max() == 10
+    assert gain["rank"].max() == 100
     # the CLI on the same files gives the same bytes
     qrels = tmp_path / "results" / "tiny" / "qrels.tsv"
     run = tmp_path / "results" / "tiny" / "baseline" / "BM25.run"

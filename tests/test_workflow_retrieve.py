@@ -44,13 +44,17 @@ def test_retrieve_rules_write_every_cell_with_provenance_and_reasons(tmp_path):
               "collections": {"tiny": {"docs": "fixture/docs.jsonl", "topics": "fixture/topics.tsv",
                                        "qrels": "fixture/qrels.txt",
                                        "grade_map": {"1": 3, "2": 3, "3": 2, "4": 1, "-1": 0}}},
-              "retrieval": {"grid": ["InQuery", "BM25"], "in_default_run": True}}
+              "retrieval": {"grid": ["InQuery", "BM25"]}}
     (tmp_path / "config.yaml").write_text(yaml.safe_dump(config))
     pipeline = terrier.term_pipeline(index_dir("tiny", str(tmp_path / "scratch")))
     topics = pd.read_csv(fixture / "topics.tsv", sep="\t", dtype=str)
-    write_query_files(topics, tmp_path / "results/tiny/queries", lambda t: pipeline(t) is None)
-    runs = tmp_path / "results/tiny/runs"
-    targets = [f"results/tiny/runs/{m}/not_ranked.tsv" for m in ("InQuery", "BM25")]
+    write_query_files(topics, tmp_path / "results/tiny/queries/auto",
+                      lambda t: pipeline(t) is None)
+    # the plan set's topics, as topic selection would write them (all five here)
+    (tmp_path / "results/tiny/plans/auto").mkdir(parents=True)
+    topics.to_csv(tmp_path / "results/tiny/plans/auto/topics.tsv", sep="\t", index=False)
+    runs = tmp_path / "results/tiny/runs/auto"
+    targets = [f"results/tiny/runs/auto/{m}/not_ranked.tsv" for m in ("InQuery", "BM25")]
 
     first = snakemake(tmp_path, tmp_path / "config.yaml", targets)
     assert first.returncode == 0, first.stderr[-3000:]

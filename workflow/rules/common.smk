@@ -33,13 +33,28 @@ if _unknown_models:
     )
 
 
+def config_path(path):
+    """A path named in config: relative to the working directory, else to the workflow's
+    own directory (where config/ lives), so a run in another directory finds config files."""
+    if path is None or os.path.isabs(path) or os.path.exists(path):
+        return path
+    inside = os.path.join(workflow.basedir, path)
+    return inside if os.path.exists(inside) else path
+
+
 def plan_sets(collection):
-    """A collection's plan sets (conditions): name -> {curated, topics}."""
+    """A collection's plan sets (conditions): name -> {curated, topics, description}."""
     sets = config["collections"][collection].get("plan_sets") or {"auto": {}}
     if BASELINE in sets:
         raise ValueError(f"config: collections.{collection}.plan_sets: '{BASELINE}' is reserved")
-    return {name: {"curated": None, "topics": "selected", "description": None, **(spec or {})}
-            for name, spec in sets.items()}
+    resolved = {}
+    for name, spec in sets.items():
+        spec = {"curated": None, "topics": "selected", "description": None, **(spec or {})}
+        spec["curated"] = config_path(spec["curated"])
+        if spec["topics"] not in ("selected", "curated"):
+            spec["topics"] = config_path(spec["topics"])
+        resolved[name] = spec
+    return resolved
 
 
 def _check_curator_agreement(collection):

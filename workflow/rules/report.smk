@@ -11,7 +11,7 @@ rule report_avp_table:
     """Tabulate stratified AvP per level and query type beside the published table."""
     input:
         means=f"{EVALUATION}/means.tsv",
-        published=REPORT["published"],
+        published=config_path(REPORT["published"]),
     output:
         csv=f"{REPORT_DIR}/tables/avp.csv",
         md=f"{REPORT_DIR}/tables/avp.md",
@@ -34,7 +34,7 @@ rule report_testbed_table:
         recall_base=f"{RESULTS}/{{collection}}/recall_base.tsv",
         selected=f"{RESULTS}/{{collection}}/plans/{{planset}}/selected_topics.tsv",
         statistics=f"{RESULTS}/{{collection}}/queries/{{planset}}/statistics.tsv",
-        published=REPORT["published"],
+        published=config_path(REPORT["published"]),
     output:
         csv=f"{REPORT_DIR}/tables/testbed.csv",
         md=f"{REPORT_DIR}/tables/testbed.md",
@@ -55,7 +55,7 @@ rule report_effort_table:
     """Tabulate the documents to scan to reach the ideal gain at rank k (finding 4)."""
     input:
         effort=f"{EVALUATION}/effort.tsv",
-        published=REPORT["published"],
+        published=config_path(REPORT["published"]),
     output:
         csv=f"{REPORT_DIR}/tables/effort.csv",
         md=f"{REPORT_DIR}/tables/effort.md",
@@ -182,7 +182,7 @@ rule report_findings:
         friedman=f"{EVALUATION}/significance_friedman.tsv",
         posthoc=f"{EVALUATION}/significance_posthoc.tsv",
         vs_baseline=f"{EVALUATION}/significance_vs_baseline.tsv",
-        published=REPORT["published"],
+        published=config_path(REPORT["published"]),
     output:
         md=f"{REPORT_DIR}/findings.md",
         html=report(f"{REPORT_DIR}/findings.html", caption="../report/findings.rst",
