@@ -2,7 +2,7 @@
 
 ``evaluate`` takes ranked runs (label → :class:`~gradedrel.runs.RankedRun`) and
 graded :class:`~gradedrel.measures.judgements.Judgements` and returns the tables
-that :func:`write_tables` writes to ``results/{c}/evaluation/{model}/``:
+that :func:`write_tables` writes to ``results/{c}/evaluation/{planset}/{model}/``:
 
 - ``per_topic.tsv``  run, qid, measure, value (a measure undefined for a topic —
   empty recall base, ideal 0 — has no row);

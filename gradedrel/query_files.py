@@ -1,6 +1,6 @@
 """Query files: one structured query per topic, for one query type.
 
-``results/{c}/queries/{slug}.jsonl`` holds one JSON object per line:
+``results/{c}/queries/{planset}/{slug}.jsonl`` holds one JSON object per line:
 ``{"qid", "query_type", "tree", "matchop"}`` — ``tree`` is a
 :func:`gradedrel.query_tree.to_dict` tree (scored by the InQuery back end),
 ``matchop`` the same query in Terrier's MatchOp language (run by Terrier models).

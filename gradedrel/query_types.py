@@ -80,7 +80,7 @@ def compile_plan(plan: Plan, label: str, pipeline: Pipeline,
 
 
 def read_queries(path) -> "pd.DataFrame":
-    """A query file (``results/{c}/queries/{slug}.jsonl``) as ``qid, query_type, query, tree``.
+    """A query file (``results/{c}/queries/{planset}/{slug}.jsonl``) as ``qid, query_type, query, tree``.
 
     ``query`` is the MatchOp string (ready for ``pt.terrier.Retriever``), ``tree`` the
     engine-neutral tree. A malformed line is an InputError naming file and line.
