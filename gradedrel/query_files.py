@@ -7,13 +7,13 @@
 """
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pandas as pd
 
 from .errors import InputError
 from .query_tree import from_dict
+from .readers import iter_json_lines
 
 QUERY_TYPES = ("SUM/u", "SUM/e", "SSYN-C/u", "SSYN-C/e", "WSYN/u", "WSYN/e")
 FIELDS = ("qid", "query_type", "tree", "matchop")
@@ -42,25 +42,18 @@ def label(structure: str, expanded: bool | None = None) -> str:
 def read_query_file(path: str | Path) -> pd.DataFrame:
     """``qid, query_type, tree (dict), matchop`` per line; a bad line is an InputError."""
     rows, seen = [], set()
-    with open(path, encoding="utf-8") as handle:
-        for number, line in enumerate(handle, start=1):
-            if not line.strip():
-                continue
-            try:
-                record = json.loads(line)
-            except json.JSONDecodeError as error:
-                raise InputError(path, number, "a JSON object", str(error)) from None
-            if not isinstance(record, dict) or any(f not in record for f in FIELDS):
-                raise InputError(path, number, f"a JSON object with {', '.join(FIELDS)}",
-                                 sorted(record) if isinstance(record, dict) else record)
-            try:
-                from_dict(record["tree"])
-            except (ValueError, KeyError, TypeError) as error:
-                raise InputError(path, number, "a query tree (gradedrel.query_tree)",
-                                 str(error)) from None
-            qid = str(record["qid"])
-            if qid in seen:
-                raise InputError(path, number, "one query per topic", f"qid {qid} again")
-            seen.add(qid)
-            rows.append((qid, record["query_type"], record["tree"], str(record["matchop"])))
+    for number, record, _ in iter_json_lines(path):
+        if not isinstance(record, dict) or any(f not in record for f in FIELDS):
+            raise InputError(path, number, f"a JSON object with {', '.join(FIELDS)}",
+                             sorted(record) if isinstance(record, dict) else record)
+        try:
+            from_dict(record["tree"])
+        except (ValueError, KeyError, TypeError) as error:
+            raise InputError(path, number, "a query tree (gradedrel.query_tree)",
+                             str(error)) from None
+        qid = str(record["qid"])
+        if qid in seen:
+            raise InputError(path, number, "one query per topic", f"qid {qid} again")
+        seen.add(qid)
+        rows.append((qid, record["query_type"], record["tree"], str(record["matchop"])))
     return pd.DataFrame(rows, columns=list(FIELDS))

@@ -126,26 +126,32 @@ def _split_tags(body: str) -> dict[str, str]:
     return parts
 
 
-def iter_docs_jsonl(path: str | Path, id_field: str = "docno",
-                    text_fields: tuple[str, ...] = ("text",)) -> Iterator[tuple[int, dict]]:
-    """JSONL documents → ``(line, {"docno", "text"})``; text fields are joined by newlines."""
+def iter_json_lines(path: str | Path) -> Iterator[tuple[int, object, str]]:
+    """``(line number, parsed value, raw line)`` for every non-blank line of a JSONL file;
+    a line that is not JSON is an :class:`InputError` at its line."""
     with _open_text(path) as handle:
         for number, line in enumerate(handle, start=1):
             if not line.strip():
                 continue
             try:
-                record = json.loads(line)
+                yield number, json.loads(line), line
             except json.JSONDecodeError as error:
                 raise InputError(path, number, "a JSON object per line", str(error)) from None
-            if not isinstance(record, dict) or id_field not in record:
-                raise InputError(path, number, f"a JSON object with the id field {id_field!r}",
-                                 line.strip()[:80])
-            missing = [f for f in text_fields if f not in record]
-            if missing:
-                raise InputError(path, number, f"text fields {list(text_fields)}",
-                                 f"missing {missing}")
-            text = "\n".join(str(record[f] or "") for f in text_fields)
-            yield number, {"docno": str(record[id_field]).strip(), "text": text}
+
+
+def iter_docs_jsonl(path: str | Path, id_field: str = "docno",
+                    text_fields: tuple[str, ...] = ("text",)) -> Iterator[tuple[int, dict]]:
+    """JSONL documents → ``(line, {"docno", "text"})``; text fields are joined by newlines."""
+    for number, record, line in iter_json_lines(path):
+        if not isinstance(record, dict) or id_field not in record:
+            raise InputError(path, number, f"a JSON object with the id field {id_field!r}",
+                             line.strip()[:80])
+        missing = [f for f in text_fields if f not in record]
+        if missing:
+            raise InputError(path, number, f"text fields {list(text_fields)}",
+                             f"missing {missing}")
+        text = "\n".join(str(record[f] or "") for f in text_fields)
+        yield number, {"docno": str(record[id_field]).strip(), "text": text}
 
 
 def iter_docs_trec(path: str | Path) -> Iterator[tuple[int, dict]]:
