@@ -48,6 +48,9 @@ def main() -> None:
     parser.add_argument("--cores", type=int, default=2)
     parser.add_argument("--config", nargs="*", default=[],
                         help="extra snakemake --config items (e.g. to restrict the grid)")
+    parser.add_argument("--configfile", default=None,
+                        help="an extra config file (e.g. benchmarks/one_plan_set.yaml: the "
+                             "automatic plan set only, the peer's 18 runs)")
     args = parser.parse_args()
     python = sys.executable
     snakemake = str(Path(python).with_name("snakemake"))
@@ -59,6 +62,8 @@ def main() -> None:
             cmd = [snakemake, "--cores", str(args.cores)]
             if args.config:
                 cmd += ["--config", *args.config]
+            if args.configfile:
+                cmd += ["--configfile", str(Path(args.configfile).resolve())]
             times["cold pipeline"].append(timed(cmd, tree, env))
             times["no-op re-run"].append(timed(cmd, tree, env))
             times["plain PyTerrier script"].append(
