@@ -26,8 +26,10 @@ def test_fixture_workflow_runs_end_to_end_and_reruns_as_a_no_op(tiny_workdir):
     excluded = pd.read_csv(results / "baseline" / "BM25.excluded.tsv", sep="\t", dtype=str)
     assert excluded.values.tolist() == [
         ["5", "no query terms after tokenisation and stopword removal"]]
-    means = pd.read_csv(results / "baseline" / "BM25.measures.tsv", sep="\t")
-    assert means["topics"].tolist() == [5] * len(means)  # the unrunnable topic counts as 0
+    means = pd.read_csv(results / "evaluation" / "baseline" / "BM25" / "means.tsv", sep="\t")
+    standard = means[means["measure"].isin(["nDCG@10", "AP(rel=1)", "AP(rel=3)", "P@10"])]
+    assert len(standard) == 4
+    assert standard["topics"].tolist() == [5] * 4  # the unrunnable topic counts as 0
     assert "documents: 12 (0 empty" in (results / "testbed.md").read_text()
     # the experiment: plans -> the selected topics -> six query types -> runs -> evaluation
     selected = pd.read_csv(results / "plans" / "auto" / "selected_topics.tsv", sep="\t",

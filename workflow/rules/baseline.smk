@@ -23,25 +23,3 @@ rule baseline_run:
     script:
         "../../scripts/baseline_run.py"
 
-
-rule standard_measures:
-    """Evaluate a run with standard ir_measures measures (a placeholder for the paper's)."""
-    input:
-        run=f"{RESULTS}/{{collection}}/baseline/{{wmodel}}.run",
-        qrels=f"{RESULTS}/{{collection}}/qrels.tsv",
-        topics=f"{RESULTS}/{{collection}}/topics.tsv",
-    output:
-        per_topic=f"{RESULTS}/{{collection}}/baseline/{{wmodel}}.measures_per_topic.tsv",
-        means=report(
-            f"{RESULTS}/{{collection}}/baseline/{{wmodel}}.measures.tsv",
-            caption="../report/standard_measures.rst",
-            category="Baseline",
-        ),
-    params:
-        measures=config["standard_measures"],
-    log:
-        f"{RESULTS}/logs/{{collection}}/standard_measures_{{wmodel}}.log",
-    conda:
-        "../../environment.yml"
-    script:
-        "../../scripts/standard_measures.py"

@@ -57,27 +57,28 @@ def plan_sets(collection):
     return resolved
 
 
-def _check_curator_agreement(collection):
+def _check_plan_sets(collection):
+    """Files a plan set names exist; topics 'curated' has a curated file; the curator
+    agreement names plan sets that exist."""
+    sets = plan_sets(collection)
+    for name, spec in sets.items():
+        named = [spec["topics"]] if spec["topics"] not in ("selected", "curated") else []
+        for path in [spec["curated"]] + named:
+            if path and not os.path.exists(path):
+                raise ValueError(f"config: collections.{collection}.plan_sets.{name}: "
+                                 f"no file {path}")
+        if spec["topics"] == "curated" and not spec["curated"]:
+            raise ValueError(f"config: collections.{collection}.plan_sets.{name}: topics "
+                             "'curated' needs a curated plan file")
     pair = config["collections"][collection].get("curator_agreement")
-    missing = [p for p in (pair or {}).values() if p not in plan_sets(collection)]
+    missing = [p for p in (pair or {}).values() if p not in sets]
     if missing:
         raise ValueError(f"config: collections.{collection}.curator_agreement names plan sets "
                          f"{missing}, which are not under its plan_sets")
 
 
 for _c in COLLECTIONS:
-    for _name, _spec in plan_sets(_c).items():
-        for _path in [_spec["curated"]] + ([_spec["topics"]] if _spec["topics"] not in
-                                           ("selected", "curated") else []):
-            if _path and not os.path.exists(_path):
-                raise ValueError(f"config: collections.{_c}.plan_sets.{_name}: no file {_path}")
-        if _spec["topics"] == "curated" and not _spec["curated"]:
-            raise ValueError(f"config: collections.{_c}.plan_sets.{_name}: topics 'curated' "
-                             "needs a curated plan file")
-
-
-for _c in COLLECTIONS:
-    _check_curator_agreement(_c)
+    _check_plan_sets(_c)
 
 
 def thesaurus_name(collection):
@@ -252,7 +253,6 @@ def all_targets():
     for c in COLLECTIONS:
         targets += [
             f"{RESULTS}/{c}/testbed.md",
-            f"{RESULTS}/{c}/baseline/{wmodel}.measures.tsv",
             f"{RESULTS}/{c}/evaluation/{BASELINE}/{wmodel}/means.tsv",
         ]
         targets.append(f"{RESULTS}/{c}/curation/summary.md")
