@@ -33,3 +33,17 @@ def seeded_sample(qids: list[str], size: int, seed: int) -> list[str]:
 
 def _numeric_first(qid: str):
     return (0, int(qid), qid) if qid.isdigit() else (1, 0, qid)
+
+
+def seeded_order(qids: list[str], seed: int) -> list[str]:
+    """``qids`` ranked by sha256(f"{seed}:{qid}") (the order ``seeded_sample`` draws from)."""
+    return sorted(qids, key=lambda q: hashlib.sha256(f"{seed}:{q}".encode()).hexdigest())
+
+
+def deal(qids: list[str], curators: list[str], seed: int) -> dict[str, str]:
+    """Deal requests to curators in turn, in the seeded order: qid -> curator.
+
+    With n requests and k curators each gets n // k or n // k + 1 requests; the batches
+    depend only on the qids, the curators' order and the seed.
+    """
+    return {qid: curators[i % len(curators)] for i, qid in enumerate(seeded_order(qids, seed))}

@@ -1,0 +1,244 @@
+"""Verdicts on the paper's findings under the pre-registered rules (docs/preregistration.md).
+
+Three verdicts: ``holds``, ``does not hold`` and ``inconclusive``. Every verdict rests on an
+effect with its bootstrap interval (paired, requests resampled) and, where the paper claims
+significance, a test; never on a rank order alone.
+
+- A *directional claim* with published effect Δp (its sign is the claimed direction) and our
+  95 % interval [lo, hi]: holds if the interval excludes 0 on the paper's side; does not hold
+  if it excludes Δp and does not exclude 0 on the paper's side (a reversal included);
+  inconclusive if it contains both 0 and Δp.
+- A claim of *negligible* differences (equivalence, margin δ): holds if every 90 % interval
+  lies inside (−δ, δ) (two one-sided tests at α = 0.05 each; Schuirmann 1987); does not hold
+  if any lies entirely outside it; otherwise inconclusive.
+- *Effort*: the first rank at which a mean cumulated-gain curve reaches a share of the mean
+  ideal curve's maximum; the effect is the ratio of two runs' efforts, judged as a
+  directional claim on the log scale.
+
+The power analysis uses the normal approximation: the smallest paired difference detectable
+with a two-sided test at α and power 1 − β over n requests is (z_{1−α/2} + z_{1−β}) · SD / √n.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from statistics import NormalDist
+from typing import Iterable, Sequence
+
+import numpy as np
+
+from .measures.significance import resample_counts
+
+HOLDS = "holds"
+DOES_NOT_HOLD = "does not hold"
+INCONCLUSIVE = "inconclusive"
+VERDICTS = (HOLDS, DOES_NOT_HOLD, INCONCLUSIVE)
+
+# Size of an effect that holds, against the published one.
+AS_PUBLISHED = "as large as published"
+SMALLER = "smaller than published"
+LARGER = "larger than published"
+
+
+@dataclass(frozen=True)
+class Interval:
+    """A point estimate with its percentile bootstrap interval."""
+    estimate: float
+    low: float
+    high: float
+    confidence: float
+
+    def contains(self, value: float) -> bool:
+        return self.low <= value <= self.high
+
+
+@dataclass(frozen=True)
+class Verdict:
+    verdict: str
+    size: str = ""          # for a directional claim that holds: against the published effect
+    reason: str = ""
+
+    def __str__(self) -> str:
+        return f"{self.verdict} ({self.size})" if self.size else self.verdict
+
+
+# --- rules --------------------------------------------------------------------------------
+
+def directional(interval: Interval, published: float) -> Verdict:
+    """The verdict on a claim that the effect has the sign of ``published`` (the paper's Δp)."""
+    if published == 0 or not math.isfinite(published):
+        raise ValueError(f"a directional claim needs a non-zero published effect, not {published}")
+    if not (math.isfinite(interval.low) and math.isfinite(interval.high)):
+        return Verdict(INCONCLUSIVE, reason="no interval (too few requests)")
+    sign = 1.0 if published > 0 else -1.0
+    lo, hi = sorted((sign * interval.low, sign * interval.high))   # claimed direction: positive
+    target = sign * published
+    if lo > 0:
+        size = AS_PUBLISHED if lo <= target <= hi else (SMALLER if hi < target else LARGER)
+        return Verdict(HOLDS, size, "the interval excludes 0 on the paper's side")
+    if hi < target:
+        why = ("the interval lies on the opposite side of 0" if hi < 0 else
+               "the interval excludes the published effect and does not exclude 0")
+        return Verdict(DOES_NOT_HOLD, reason=why)
+    return Verdict(INCONCLUSIVE, reason="the interval contains both 0 and the published effect")
+
+
+def equivalence(intervals: Iterable[Interval], margin: float) -> Verdict:
+    """Negligible differences: every (90 %) interval inside (−margin, +margin)."""
+    intervals = list(intervals)
+    if not intervals:
+        return Verdict(INCONCLUSIVE, reason="no comparison")
+    if any(not (math.isfinite(i.low) and math.isfinite(i.high)) for i in intervals):
+        return Verdict(INCONCLUSIVE, reason="an interval is undefined")
+    outside = [i for i in intervals if i.low >= margin or i.high <= -margin]
+    if outside:
+        return Verdict(DOES_NOT_HOLD, reason=f"{len(outside)} difference(s) beyond ±{margin:g}")
+    if all(-margin < i.low and i.high < margin for i in intervals):
+        return Verdict(HOLDS, reason=f"every difference within ±{margin:g}")
+    return Verdict(INCONCLUSIVE, reason=f"some interval crosses ±{margin:g}")
+
+
+def large_spread(spread: Interval, friedman_p: float, margin: float, published: float,
+                 alpha: float = 0.05) -> Verdict:
+    """Large and significant differences among query types (finding 1b).
+
+    Holds if Friedman rejects at ``alpha`` and the spread's interval lies above ``margin``;
+    does not hold if the interval lies below the published spread and either its lower bound
+    is at most ``margin`` or Friedman does not reject; otherwise inconclusive.
+    """
+    significant = math.isfinite(friedman_p) and friedman_p < alpha
+    if significant and spread.low > margin:
+        return Verdict(HOLDS, reason="Friedman rejects and the spread exceeds the margin")
+    if spread.high < published and (spread.low <= margin or not significant):
+        return Verdict(DOES_NOT_HOLD, reason="the published spread is excluded and a large "
+                       "significant spread is not shown")
+    return Verdict(INCONCLUSIVE, reason="neither a large significant spread nor its absence is shown")
+
+
+def all_of(verdicts: Iterable[Verdict]) -> Verdict:
+    """Holds if every part holds; does not hold if any part does not; else inconclusive."""
+    verdicts = list(verdicts)
+    names = [v.verdict for v in verdicts]
+    if not names:
+        return Verdict(INCONCLUSIVE, reason="no part")
+    if DOES_NOT_HOLD in names:
+        return Verdict(DOES_NOT_HOLD, reason=f"{names.count(DOES_NOT_HOLD)} of {len(names)} "
+                       "parts do not hold")
+    if all(n == HOLDS for n in names):
+        return Verdict(HOLDS, reason=f"all {len(names)} parts hold")
+    return Verdict(INCONCLUSIVE, reason=f"{names.count(INCONCLUSIVE)} of {len(names)} parts "
+                   "inconclusive, none does not hold")
+
+
+# --- intervals and power -------------------------------------------------------------------
+
+def paired_difference(a: Sequence[float], b: Sequence[float], resamples: int, confidence: float,
+                      seed: int) -> Interval:
+    """Mean of a − b over paired requests with its percentile bootstrap interval."""
+    diff = np.asarray(a, dtype=np.float64) - np.asarray(b, dtype=np.float64)
+    n = len(diff)
+    if n < 2:
+        return Interval(float(diff.mean()) if n else math.nan, math.nan, math.nan, confidence)
+    means = resample_counts(n, resamples, seed) @ diff / n
+    low, high = _percentiles(means, confidence)
+    return Interval(float(diff.mean()), low, high, confidence)
+
+
+def spread(values: np.ndarray, resamples: int, confidence: float, seed: int) -> Interval:
+    """Largest minus smallest column mean of a ``(requests, query types)`` matrix, with the
+    percentile interval of the same statistic over resampled requests."""
+    values = np.asarray(values, dtype=np.float64)
+    n = values.shape[0]
+    means = values.mean(axis=0)
+    estimate = float(means.max() - means.min())
+    if n < 2:
+        return Interval(estimate, math.nan, math.nan, confidence)
+    boot = resample_counts(n, resamples, seed) @ values / n
+    low, high = _percentiles(boot.max(axis=1) - boot.min(axis=1), confidence)
+    return Interval(estimate, low, high, confidence)
+
+
+def minimum_detectable_effect(sd: float, n: int, alpha: float = 0.05, power: float = 0.8) -> float:
+    """Smallest paired mean difference a two-sided test at ``alpha`` detects with ``power``
+    over ``n`` requests whose paired differences have standard deviation ``sd``."""
+    if n < 2 or not math.isfinite(sd):
+        return math.nan
+    z = NormalDist().inv_cdf
+    return (z(1 - alpha / 2) + z(power)) * sd / math.sqrt(n)
+
+
+def _percentiles(values: np.ndarray, confidence: float) -> tuple[float, float]:
+    tail = (1.0 - confidence) / 2.0 * 100.0
+    low, high = np.percentile(values, [tail, 100.0 - tail])
+    return float(low), float(high)
+
+
+# --- effort --------------------------------------------------------------------------------
+
+def effort_rank(curve: np.ndarray, target: float) -> int:
+    """First rank (1-based) at which ``curve`` reaches ``target``; len(curve) + 1 if never
+    (censored). A relative tolerance of 1e-9 absorbs float summation, as the evaluation's."""
+    curve = np.asarray(curve, dtype=np.float64)
+    reached = np.flatnonzero(curve >= target * (1 - 1e-9))
+    return int(reached[0]) + 1 if reached.size else len(curve) + 1
+
+
+def effort_ranks(curves: np.ndarray, targets: np.ndarray) -> np.ndarray:
+    """``effort_rank`` row by row for a ``(resamples, depth)`` matrix of mean curves."""
+    curves = np.asarray(curves, dtype=np.float64)
+    reached = curves >= np.asarray(targets, dtype=np.float64)[:, None] * (1 - 1e-9)
+    first = reached.argmax(axis=1) + 1
+    return np.where(reached.any(axis=1), first, curves.shape[1] + 1)
+
+
+def saturated(ideal_mean: np.ndarray, rank: int = 10, share: float = 0.95) -> bool:
+    """Whether the mean ideal curve at ``rank`` is already at least ``share`` of its value at
+    the last rank: then the paper's effort reading (reach the ideal's value at ``rank``) has
+    nothing to measure."""
+    ideal_mean = np.asarray(ideal_mean, dtype=np.float64)
+    top = ideal_mean[-1]
+    return bool(top > 0 and ideal_mean[rank - 1] >= share * top)
+
+
+@dataclass(frozen=True)
+class Effort:
+    """Proportional effort of two runs and their ratio ``first / second``."""
+    first: int
+    second: int
+    ratio: Interval
+    censored: bool          # some rank (observed) not reached within the depth
+
+
+def effort_ratio(first: np.ndarray, second: np.ndarray, ideal: np.ndarray, share: float,
+                 resamples: int, confidence: float, seed: int) -> Effort:
+    """Proportional effort of two runs from per-request CG curves ``(requests, depth)``.
+
+    Effort = the first rank at which the run's mean curve reaches ``share`` × the mean ideal
+    curve's value at the last rank; the interval of the ratio comes from resampling requests
+    (curves, target and ranks recomputed in every resample).
+    """
+    first, second, ideal = (np.asarray(m, dtype=np.float64) for m in (first, second, ideal))
+    n = first.shape[0]
+    target = share * ideal.mean(axis=0)[-1]
+    e1 = effort_rank(first.mean(axis=0), target)
+    e2 = effort_rank(second.mean(axis=0), target)
+    depth = first.shape[1]
+    estimate = e1 / e2
+    if n < 2:
+        return Effort(e1, e2, Interval(estimate, math.nan, math.nan, confidence),
+                      max(e1, e2) > depth)
+    counts = resample_counts(n, resamples, seed)
+    targets = share * (counts @ ideal[:, -1]) / n
+    r1 = effort_ranks(counts @ first / n, targets)
+    r2 = effort_ranks(counts @ second / n, targets)
+    low, high = _percentiles(r1 / r2, confidence)
+    return Effort(e1, e2, Interval(estimate, low, high, confidence), max(e1, e2) > depth)
+
+
+def ratio_verdict(ratio: Interval, published: float) -> Verdict:
+    """A claim that a ratio is below 1 (published ratio ``published`` < 1), judged as a
+    directional claim on the log scale."""
+    log = Interval(math.log(ratio.estimate), math.log(ratio.low), math.log(ratio.high),
+                   ratio.confidence) if ratio.low > 0 else Interval(math.nan, math.nan,
+                                                                    math.nan, ratio.confidence)
+    return directional(log, math.log(published))

@@ -1,0 +1,120 @@
+"""The findings assessed under the pre-registered rules, on constructed data whose verdicts
+are known in advance."""
+import numpy as np
+import pandas as pd
+import pytest
+
+from gradedrel import assessment as a
+from gradedrel import verdicts as v
+
+TYPES = a.Rules().query_types
+PAPER = a.Published(
+    avp={1: {"SUM/u": 12.8, "SUM/e": 10.1, "SSYN-C/u": 12.4, "SSYN-C/e": 13.3, "WSYN/u": 13.8,
+             "WSYN/e": 14.3},
+         2: {"SUM/u": 22.4, "SUM/e": 21.1, "SSYN-C/u": 21.5, "SSYN-C/e": 27.4, "WSYN/u": 22.9,
+             "WSYN/e": 29.3},
+         3: {"SUM/u": 25.9, "SUM/e": 22.2, "SSYN-C/u": 23.5, "SSYN-C/e": 39.1, "WSYN/u": 25.7,
+             "WSYN/e": 41.0}},
+    effort_ratio={"3": 34 / 62, "2+3": 20 / 26})
+FAST = a.Rules(resamples=2000, trials=2000)
+
+
+def per_topic(shifts: dict, n=150, seed=0, noise=0.02):
+    """Long per-topic AvP table: a common per-request base plus a shift per (level, type)."""
+    rng = np.random.default_rng(seed)
+    rows = []
+    for level in (1, 2, 3):
+        base = rng.uniform(0.1, 0.5, size=n)
+        for t in TYPES:
+            values = np.clip(base + shifts.get((level, t), 0.0) + rng.normal(0, noise, n), 0, 1)
+            rows += [{"run": t, "qid": str(q), "measure": f"AvP(level={level})", "value": x}
+                     for q, x in enumerate(values)]
+    return pd.DataFrame(rows)
+
+
+def matrices(frame):
+    return {level: a.avp_matrix(frame, level, TYPES) for level in (1, 2, 3)}
+
+
+def test_paper_like_data_give_holds_for_findings_1_to_3():
+    shifts = {(3, "SSYN-C/e"): 0.15, (3, "WSYN/e"): 0.15, (2, "SSYN-C/e"): 0.06,
+              (2, "WSYN/e"): 0.06, (3, "SUM/e"): -0.04, (2, "SUM/e"): -0.03, (1, "SUM/e"): -0.03}
+    avp = matrices(per_topic(shifts))
+    rows, verdict, _ = a.finding1(avp, PAPER, FAST)
+    assert verdict.verdict == v.HOLDS
+    rows, verdict, reason = a.finding2(avp, PAPER, FAST)
+    assert verdict.verdict == v.HOLDS and rows[0]["estimate"] == pytest.approx(15, abs=0.6)
+    assert "+15.1" in reason
+    rows, verdict, _ = a.finding3(avp, PAPER, FAST)
+    assert verdict.verdict == v.HOLDS
+    assert [r["deciding"] for r in rows] == [True, False, False] + [True] * 6
+
+
+def test_no_effect_with_many_requests_does_not_hold():
+    avp = matrices(per_topic({}, n=300))
+    rows, verdict, _ = a.finding2(avp, PAPER, FAST)
+    assert verdict.verdict == v.DOES_NOT_HOLD
+    assert rows[0]["low"] <= 0 <= rows[0]["high"]
+    _, verdict, reason = a.finding1(avp, PAPER, FAST)
+    assert verdict.verdict == v.DOES_NOT_HOLD and "level 1: holds" in reason
+
+
+def test_noisy_small_sample_is_inconclusive():
+    shifts = {(3, "WSYN/e"): 0.07}
+    avp = matrices(per_topic(shifts, n=12, noise=0.25, seed=3))
+    rows, verdict, _ = a.finding2(avp, PAPER, FAST)
+    assert verdict.verdict == v.INCONCLUSIVE
+    assert rows[0]["mde"] > 15
+
+
+def test_level1_difference_beyond_the_margin_fails_negligibility():
+    avp = matrices(per_topic({(1, "WSYN/u"): 0.12}))
+    _, verdict, reason = a.finding1(avp, PAPER, FAST)
+    assert verdict.verdict == v.DOES_NOT_HOLD and "level 1: does not hold" in reason
+
+
+def test_holm_is_reported_beside_raw():
+    avp = matrices(per_topic({(3, "WSYN/e"): 0.01}, noise=0.1))
+    rows, _, _ = a.finding2(avp, PAPER, FAST)
+    for row in rows:
+        assert row["p_holm"] >= row["p_value"]
+
+
+def gains(n, depth, hits, seed):
+    """Gain vectors with a 3 at the given ranks (1-based) for every request."""
+    g = np.zeros((n, depth))
+    for r in hits:
+        g[:, r - 1] = 3
+    return g
+
+
+def test_effort_finding_and_saturation_note():
+    n, depth = 20, 100
+    ideal = gains(n, depth, [1, 2, 3, 4], 0)              # 4 highly relevant: saturated by 10
+    fast = gains(n, depth, [1, 5, 20, 40], 0)               # reaches 50 % (6 of 12) at rank 5
+    slow = gains(n, depth, [10, 30, 60, 90], 0)             # reaches 6 at rank 30
+    curves = {"3": {"WSYN/e": fast, "SUM/u": slow}, "2+3": {"WSYN/e": fast, "SUM/u": slow}}
+    ideals = {"3": ideal, "2+3": ideal}
+    rows, verdict, reason = a.finding4(curves, ideals, PAPER, FAST)
+    effort = rows[0]
+    assert effort["estimate"] == pytest.approx(5 / 30)
+    assert effort["ranks"] == "5 vs 30"
+    assert verdict.verdict == v.HOLDS           # identical requests: a degenerate interval
+    assert "not measurable" in reason
+    # J&K DCG at rank 50, b = 2: hits at 1, 5, 20, 40 vs 10, 30 (60, 90 beyond 50)
+    d = np.log(np.arange(1, 101)) / np.log(2)
+    d[0] = 1
+    fast_dcg = sum(3 / d[r - 1] for r in (1, 5, 20, 40))
+    slow_dcg = sum(3 / d[r - 1] for r in (10, 30))
+    dcg_row = [r for r in rows if r["measure"].startswith("JK_DCG(b=2")][0]
+    assert dcg_row["estimate"] == pytest.approx(fast_dcg - slow_dcg)
+
+
+def test_assess_tables():
+    avp = matrices(per_topic({}, n=40))
+    g = gains(40, 100, [3, 8], 0)
+    curves = {p: {"WSYN/e": g, "SUM/u": g} for p in ("3", "2+3")}
+    comparisons, findings = a.assess(avp, curves, {"3": g, "2+3": g}, PAPER, FAST)
+    assert list(findings["finding"]) == [1, 2, 3, 4]
+    assert set(findings["verdict"].str.split(" \\(").str[0]) <= set(v.VERDICTS)
+    assert list(comparisons.columns[:len(a.COMPARISON_COLUMNS)]) == a.COMPARISON_COLUMNS

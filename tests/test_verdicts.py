@@ -1,0 +1,129 @@
+"""The pre-registered verdict rules (docs/preregistration.md), on hand-worked cases."""
+import math
+
+import numpy as np
+import pytest
+from scipy import stats
+
+from gradedrel import verdicts as v
+from gradedrel.verdicts import Interval
+
+
+def iv(lo, hi, est=None):
+    return Interval((lo + hi) / 2 if est is None else est, lo, hi, 0.95)
+
+
+@pytest.mark.parametrize("lo,hi,published,verdict,size", [
+    (2.0, 9.0, 15.1, v.HOLDS, v.SMALLER),          # excludes 0 and the published effect
+    (2.0, 20.0, 15.1, v.HOLDS, v.AS_PUBLISHED),
+    (16.0, 20.0, 15.1, v.HOLDS, v.LARGER),
+    (-3.7, 10.9, 15.1, v.DOES_NOT_HOLD, ""),        # the pilot: 0 inside, +15.1 outside
+    (-3.7, 18.0, 15.1, v.INCONCLUSIVE, ""),
+    (-9.0, -1.0, 15.1, v.DOES_NOT_HOLD, ""),        # a reversal
+    (-5.0, -1.0, -3.7, v.HOLDS, v.AS_PUBLISHED),   # a claimed decrease (SUM/e below SUM/u)
+    (-1.0, 2.0, -3.7, v.DOES_NOT_HOLD, ""),
+    (-4.0, 2.0, -3.7, v.INCONCLUSIVE, ""),
+    (1.0, 3.0, -3.7, v.DOES_NOT_HOLD, ""),
+    (0.0, 20.0, 15.1, v.INCONCLUSIVE, ""),           # lo = 0 does not exclude 0
+])
+def test_directional(lo, hi, published, verdict, size):
+    got = v.directional(iv(lo, hi), published)
+    assert (got.verdict, got.size) == (verdict, size)
+
+
+def test_directional_needs_a_published_direction():
+    with pytest.raises(ValueError):
+        v.directional(iv(1, 2), 0.0)
+    assert v.directional(Interval(1.0, math.nan, math.nan, 0.95), 5.0).verdict == v.INCONCLUSIVE
+
+
+def test_equivalence():
+    inside = [iv(-2, 3), iv(-4.9, 4.9)]
+    assert v.equivalence(inside, 5).verdict == v.HOLDS
+    assert v.equivalence(inside + [iv(-1, 6)], 5).verdict == v.INCONCLUSIVE
+    assert v.equivalence(inside + [iv(5.5, 9)], 5).verdict == v.DOES_NOT_HOLD
+    assert v.equivalence(inside + [iv(-9, -5)], 5).verdict == v.DOES_NOT_HOLD
+    assert v.equivalence([], 5).verdict == v.INCONCLUSIVE
+
+
+@pytest.mark.parametrize("low,high,p,verdict", [
+    (6.0, 20.0, 0.001, v.HOLDS),
+    (6.0, 20.0, 0.2, v.INCONCLUSIVE),      # interval reaches the published 18.8
+    (6.0, 15.0, 0.2, v.DOES_NOT_HOLD),     # not significant and 18.8 excluded
+    (3.0, 15.0, 0.001, v.DOES_NOT_HOLD),   # significant but not shown large, 18.8 excluded
+    (3.0, 25.0, 0.001, v.INCONCLUSIVE),
+])
+def test_large_spread(low, high, p, verdict):
+    assert v.large_spread(iv(low, high), p, margin=5, published=18.8).verdict == verdict
+
+
+def test_all_of():
+    h, n, i = (v.Verdict(x) for x in (v.HOLDS, v.DOES_NOT_HOLD, v.INCONCLUSIVE))
+    assert v.all_of([h, h]).verdict == v.HOLDS
+    assert v.all_of([h, i]).verdict == v.INCONCLUSIVE
+    assert v.all_of([h, i, n]).verdict == v.DOES_NOT_HOLD
+    assert v.all_of([]).verdict == v.INCONCLUSIVE
+
+
+def test_minimum_detectable_effect_by_hand():
+    # (1.959964 + 0.841621) * 20 / sqrt(142) = 4.7021
+    assert v.minimum_detectable_effect(20.0, 142) == pytest.approx(4.7021, abs=1e-4)
+    assert v.minimum_detectable_effect(20.0, 30) == pytest.approx(10.2299, abs=1e-4)
+    # agrees with the normal quantiles of scipy
+    z = stats.norm.ppf(0.975) + stats.norm.ppf(0.8)
+    assert v.minimum_detectable_effect(7.5, 50) == pytest.approx(z * 7.5 / math.sqrt(50))
+
+
+def test_paired_difference_interval():
+    rng = np.random.default_rng(1)
+    a = rng.normal(0.3, 0.2, size=200)
+    b = a - 0.05 + rng.normal(0, 0.01, size=200)
+    got = v.paired_difference(a, b, resamples=2000, confidence=0.95, seed=7)
+    assert got.estimate == pytest.approx(np.mean(a - b))
+    assert got.low < got.estimate < got.high
+    # the percentile interval is close to the normal-theory interval for this mean
+    se = np.std(a - b, ddof=1) / math.sqrt(200)
+    assert got.low == pytest.approx(got.estimate - 1.96 * se, abs=0.3 * se)
+    assert got.high == pytest.approx(got.estimate + 1.96 * se, abs=0.3 * se)
+    # a constant difference has a degenerate interval
+    const = v.paired_difference([1, 2, 3], [0, 1, 2], 100, 0.95, 1)
+    assert (const.low, const.estimate, const.high) == (1.0, 1.0, 1.0)
+
+
+def test_spread():
+    values = np.array([[0.1, 0.3, 0.2], [0.3, 0.5, 0.2], [0.2, 0.4, 0.2]])
+    got = v.spread(values, 500, 0.95, 3)
+    assert got.estimate == pytest.approx(0.4 - 0.2)
+    assert got.low <= got.estimate <= got.high
+
+
+def test_effort_rank_by_hand():
+    curve = np.array([0, 1, 1, 3, 6, 6], dtype=float)
+    assert v.effort_rank(curve, 3) == 4
+    assert v.effort_rank(curve, 0.5) == 2
+    assert v.effort_rank(curve, 7) == 7            # never: censored at depth + 1
+    assert list(v.effort_ranks(np.vstack([curve, curve * 2]), np.array([3, 2]))) == [4, 2]
+
+
+def test_saturation():
+    assert v.saturated(np.r_[np.arange(1, 10), np.full(91, 9.5)])   # at its maximum by rank 10
+    assert not v.saturated(np.arange(1, 101, dtype=float))
+
+
+def test_effort_ratio_by_hand():
+    # two requests, depth 4; ideal maxima 6 and 2 -> mean 4, target 50 % = 2
+    ideal = np.array([[3, 6, 6, 6], [2, 2, 2, 2]], dtype=float)
+    first = np.array([[3, 3, 6, 6], [0, 2, 2, 2]], dtype=float)    # mean 1.5, 2.5: rank 2
+    second = np.array([[0, 0, 3, 3], [0, 0, 0, 2]], dtype=float)   # mean 0, 0, 1.5, 2.5: rank 4
+    got = v.effort_ratio(first, second, ideal, 0.5, resamples=200, confidence=0.95, seed=1)
+    assert (got.first, got.second) == (2, 4)
+    assert got.ratio.estimate == pytest.approx(0.5)
+    assert got.ratio.low <= 0.5 <= got.ratio.high
+    assert not got.censored
+
+
+def test_ratio_verdict():
+    assert v.ratio_verdict(Interval(0.5, 0.3, 0.8, 0.95), 0.55).verdict == v.HOLDS
+    assert v.ratio_verdict(Interval(0.9, 0.7, 1.2, 0.95), 0.55).verdict == v.DOES_NOT_HOLD
+    assert v.ratio_verdict(Interval(0.8, 0.5, 1.2, 0.95), 0.55).verdict == v.INCONCLUSIVE
+    assert v.ratio_verdict(Interval(1.0, 0.0, 1.2, 0.95), 0.55).verdict == v.INCONCLUSIVE
