@@ -257,3 +257,112 @@ def assess(avp: Mapping[int, pd.DataFrame], curves, ideal, published: Published,
     comparisons = pd.DataFrame(rows)
     extra = [c for c in comparisons.columns if c not in COMPARISON_COLUMNS]
     return comparisons[COMPARISON_COLUMNS + extra], pd.DataFrame(findings, columns=FINDING_COLUMNS)
+
+
+# --- from the evaluation's files ----------------------------------------------------------
+
+def published_from(paper) -> Published:
+    """The assessment's view of :class:`gradedrel.published.Published` (AvP in points; the
+    effort ratio strong / others of each CG effort row, by gain profile)."""
+    avp = {int(level): {t: round(float(x) * POINTS, 6) for t, x in row.items()}
+           for level, row in paper.avp.items()}
+    ratios = {e.profile: e.strong / e.others for e in paper.effort
+              if e.kind == "CG" and e.others}
+    return Published(avp, ratios)
+
+
+def gain_vectors_of_runs(runs: Mapping, qrels: pd.DataFrame, topics: Sequence[str],
+                         profiles: Mapping[str, Sequence[int]], gains: Mapping[int, float],
+                         depth: int):
+    """Per-request gain vectors ``(requests, depth)`` of each run and of the ideal, per gain
+    profile, over ``topics`` in that order (a topic a run did not rank has zero gain).
+
+    ``runs`` maps query type -> :class:`gradedrel.runs.RankedRun`; ``qrels`` has columns
+    ``qid, docno, grade``. Returns (curves[profile][type], ideal[profile]).
+    """
+    from .measures.cumulated_gain import GainProfile, gain_vectors, ideal_vectors
+    from .measures.judgements import Judgements, judge
+
+    judgements = Judgements.from_qrels(qrels, list(topics))
+    judged = {name: judge(run, judgements) for name, run in runs.items()}
+    curves, ideal = {}, {}
+    for name, levels in profiles.items():
+        table = GainProfile(name, tuple(int(x) for x in levels),
+                            {int(k): float(x) for k, x in gains.items()}).gain_by_grade
+        ideal[name] = ideal_vectors(judgements, table, depth)
+        curves[name] = {t: gain_vectors(j, table, depth) for t, j in judged.items()}
+    return curves, ideal
+
+
+# --- tables for the report ----------------------------------------------------------------
+
+def _fmt(x, digits=1, signed=True):
+    if x is None or (isinstance(x, float) and not math.isfinite(x)):
+        return "–"
+    return f"{x:+.{digits}f}" if signed else f"{x:.{digits}f}"
+
+
+def _p(x):
+    if x is None or not math.isfinite(x):
+        return "–"
+    return f"{x:.4f}" if x >= 0.0001 else "<0.0001"
+
+
+def comparisons_markdown(comparisons: pd.DataFrame) -> str:
+    """One Markdown table of every comparison: effect, interval, raw and Holm p, MDE, verdict."""
+    lines = ["| finding | part | comparison | measure | n | effect | interval | paper | p (raw) | "
+             "p (Holm) | MDE | verdict | deciding |",
+             "|---|---|---|---|---:|---:|---|---:|---:|---:|---:|---|---|"]
+    for r in comparisons.to_dict("records"):
+        ratio = r["finding"] == 4 and str(r["part"]).startswith("proportional")
+        d = 2 if ratio else 1
+        conf = f"{r['confidence']:.0%}"
+        interval = f"{conf} [{_fmt(r['low'], d, not ratio)}, {_fmt(r['high'], d, not ratio)}]"
+        verdict = r["verdict"] + (f" ({r['size']})" if r["size"] and r["verdict"] else
+                                  (f" {r['size']}" if r["size"] else ""))
+        lines.append(
+            f"| {r['finding']} | {r['part']} | {r['comparison']} | `{r['measure']}` | "
+            f"{r['requests']} | {_fmt(r['estimate'], d, not ratio)} | {interval} | "
+            f"{_fmt(r['published'], d, not ratio)} | {_p(r['p_value'])} | {_p(r['p_holm'])} | "
+            f"{_fmt(r['mde'], 1, False)} | {verdict or '–'} | {'yes' if r['deciding'] else 'no'} |")
+    return "\n".join(lines) + "\n"
+
+
+def findings_markdown(findings: pd.DataFrame) -> str:
+    lines = ["| finding | claim | verdict | why |", "|---|---|---|---|"]
+    for r in findings.to_dict("records"):
+        lines.append(f"| {r['finding']} | {r['claim']} | **{r['verdict']}** | {r['reason']} |")
+    return "\n".join(lines) + "\n"
+
+
+SUMMARY_COLUMNS = ["finding", "collection", "plan_set", "model", "effect", "low", "high",
+                   "requests", "verdict"]
+
+
+def summary_rows(collection: str, plan_set: str, model: str, comparisons: pd.DataFrame,
+                 findings: pd.DataFrame) -> list[dict]:
+    """One row per finding: the deciding effect (finding 1: level-3 spread; 2: the primary
+    comparison; 3: how many deciding components hold; 4: the effort ratio) and the verdict."""
+    rows = []
+    for f in findings.to_dict("records"):
+        n = f["finding"]
+        sub = comparisons[(comparisons["finding"] == n) & comparisons["deciding"].astype(bool)]
+        if n == 1:
+            pick = sub[sub["part"].str.startswith("b:")]
+        elif n == 2:
+            pick = sub[sub["part"] == "primary"]
+        elif n == 4:
+            pick = sub[sub["part"].str.startswith("proportional")]
+        else:
+            pick = sub.iloc[0:0]
+        if len(pick):
+            r = pick.iloc[0]
+            effect, low, high, requests = r["estimate"], r["low"], r["high"], int(r["requests"])
+        else:
+            held = int((sub["verdict"] == v.HOLDS).sum())
+            effect, low, high = f"{held} of {len(sub)} hold", math.nan, math.nan
+            requests = int(sub["requests"].max()) if len(sub) else 0
+        rows.append({"finding": n, "collection": collection, "plan_set": plan_set,
+                     "model": model, "effect": effect, "low": low, "high": high,
+                     "requests": requests, "verdict": f["verdict"]})
+    return rows

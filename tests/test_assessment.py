@@ -118,3 +118,40 @@ def test_assess_tables():
     assert list(findings["finding"]) == [1, 2, 3, 4]
     assert set(findings["verdict"].str.split(" \\(").str[0]) <= set(v.VERDICTS)
     assert list(comparisons.columns[:len(a.COMPARISON_COLUMNS)]) == a.COMPARISON_COLUMNS
+
+
+def test_gain_vectors_of_runs_by_hand():
+    from gradedrel.runs import rank_frame
+    run = rank_frame(pd.DataFrame({"qid": ["1", "1", "1", "2"], "docno": ["a", "b", "c", "x"],
+                                   "score": [3.0, 2.0, 1.0, 1.0]}))
+    qrels = pd.DataFrame({"qid": ["1", "1", "1", "2", "3"], "docno": ["a", "c", "d", "y", "z"],
+                          "grade": [3, 1, 2, 3, 2]})
+    curves, ideal = a.gain_vectors_of_runs({"WSYN/e": run}, qrels, ["1", "2", "3"],
+                                           {"3": [3], "2+3": [2, 3]}, {1: 1, 2: 2, 3: 3}, 4)
+    assert curves["3"]["WSYN/e"].tolist() == [[3, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]]
+    assert curves["2+3"]["WSYN/e"].tolist() == [[3, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]]
+    assert ideal["2+3"].tolist() == [[3, 2, 0, 0], [3, 0, 0, 0], [2, 0, 0, 0]]
+    assert ideal["3"].tolist() == [[3, 0, 0, 0], [3, 0, 0, 0], [0, 0, 0, 0]]
+
+
+def test_published_from_the_reference_file():
+    from conftest import ROOT
+    from gradedrel.published import load
+    paper = a.published_from(load(ROOT / "config" / "published" / "jk2000.yaml"))
+    assert paper.difference("WSYN/e", "SUM/u", 3) == pytest.approx(15.1)
+    assert paper.spread(3) == pytest.approx(18.8)
+    assert paper.effort_ratio == pytest.approx({"3": 34 / 62, "2+3": 20 / 26})
+
+
+def test_markdown_and_summary():
+    avp = matrices(per_topic({(3, "WSYN/e"): 0.15}, n=60))
+    g = gains(60, 100, [3, 8], 0)
+    curves = {p: {"WSYN/e": g, "SUM/u": g} for p in ("3", "2+3")}
+    comparisons, findings = a.assess(avp, curves, {"3": g, "2+3": g}, PAPER, FAST)
+    text = a.comparisons_markdown(comparisons)
+    assert text.count("\n") == len(comparisons) + 2
+    assert "| 2 | primary | WSYN/e - SUM/u |" in text
+    rows = a.summary_rows("cranfield", "expert", "InQuery", comparisons, findings)
+    assert [r["finding"] for r in rows] == [1, 2, 3, 4]
+    assert rows[1]["effect"] == pytest.approx(15, abs=1) and rows[1]["verdict"].startswith("holds")
+    assert rows[2]["effect"].endswith("hold")
