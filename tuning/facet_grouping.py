@@ -53,10 +53,10 @@ def run(value: list[str], work: Path, index_from: Path | None) -> pd.DataFrame:
             elif src.exists():
                 os.link(src, results / "cranfield" / item)
     target = results / "cranfield" / "evaluation" / "dev" / "InQuery" / "per_topic.tsv"
-    subprocess.run([sys.executable, "-m", "snakemake", "--snakefile", str(ROOT / "Snakefile"),
+    subprocess.run([sys.executable, "-m", "snakemake", str(target),
+                    "--snakefile", str(ROOT / "Snakefile"), "--cores", "2",
                     "--configfile", str(ROOT / "config" / "config.yaml"), str(configfile),
-                    "--cores", "2", "--rerun-triggers", "mtime", "--quiet", "rules",
-                    str(target)], check=True, cwd=ROOT)
+                    "--rerun-triggers", "mtime", "--quiet", "rules"], check=True, cwd=ROOT)
     per_topic = pd.read_csv(target, sep="\t", dtype={"qid": str})
     level3 = per_topic[per_topic["measure"] == "AvP(level=3)"]
     means = level3.groupby("run")["value"].mean().reindex(TYPES)
