@@ -366,3 +366,38 @@ def summary_rows(collection: str, plan_set: str, model: str, comparisons: pd.Dat
                      "model": model, "effect": effect, "low": low, "high": high,
                      "requests": requests, "verdict": f["verdict"]})
     return rows
+
+
+def verdicts_markdown(title: str, comparisons: pd.DataFrame, findings: pd.DataFrame) -> str:
+    """The verdict section of a findings report: verdicts, then every comparison."""
+    return "\n".join([
+        f"## {title}", "",
+        "Rules fixed in advance: docs/preregistration.md. Effects in AvP points (finding 4: a "
+        "ratio of ranks); intervals are paired bootstrap percentile intervals over requests; "
+        "p = two-sided paired randomisation test (Friedman for the level-3 spread), raw and "
+        "Holm-adjusted within the finding; MDE = the smallest difference detectable at "
+        "α = 0.05 with power 0.8 for this n.", "",
+        findings_markdown(findings),
+        comparisons_markdown(comparisons)])
+
+
+def summary_markdown(summary: pd.DataFrame, title: str) -> str:
+    """Finding × plan set × model: effect, interval and verdict, one line each."""
+    lines = [f"# {title}", "",
+             "Effect: finding 1 — level-3 spread of mean AvP over the six query types (points); "
+             "2 — WSYN/e − SUM/u at level 3 (points); 3 — deciding components that hold; "
+             "4 — proportional effort ratio WSYN/e / SUM/u (profile 3). Rules: "
+             "docs/preregistration.md.", "",
+             "| finding | plan set | model | requests | effect | 95 % interval | verdict |",
+             "|---|---|---|---:|---:|---|---|"]
+    for r in summary.to_dict("records"):
+        if isinstance(r["effect"], str):
+            effect, interval = r["effect"], "–"
+        else:
+            d = 2 if r["finding"] == 4 else 1
+            signed = r["finding"] != 4
+            effect = _fmt(r["effect"], d, signed)
+            interval = f"[{_fmt(r['low'], d, signed)}, {_fmt(r['high'], d, signed)}]"
+        lines.append(f"| {r['finding']} | {r['plan_set']} | {r['model']} | {r['requests']} | "
+                     f"{effect} | {interval} | {r['verdict']} |")
+    return "\n".join(lines) + "\n"
