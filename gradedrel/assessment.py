@@ -318,8 +318,10 @@ def comparisons_markdown(comparisons: pd.DataFrame) -> str:
         d = 2 if ratio else 1
         conf = f"{r['confidence']:.0%}"
         interval = f"{conf} [{_fmt(r['low'], d, not ratio)}, {_fmt(r['high'], d, not ratio)}]"
-        verdict = r["verdict"] + (f" ({r['size']})" if r["size"] and r["verdict"] else
-                                  (f" {r['size']}" if r["size"] else ""))
+        if r["verdict"]:
+            verdict = r["verdict"] + (f" ({r['size']})" if r["size"] else "")
+        else:
+            verdict = r["size"]
         lines.append(
             f"| {r['finding']} | {r['part']} | {r['comparison']} | `{r['measure']}` | "
             f"{r['requests']} | {_fmt(r['estimate'], d, not ratio)} | {interval} | "
