@@ -20,12 +20,29 @@ from .errors import InputError
 from .grades import LEVEL_NAMES, LEVELS, GradeMap
 
 
+#: The settings of ``collections.<c>`` that the documents (and so the index) depend on.
+DOCUMENT_KEYS = ("ir_datasets", "docs", "docs_format", "doc_id_field", "doc_text_fields")
+#: The settings that topics and judgements depend on.
+JUDGEMENT_KEYS = ("ir_datasets", "topics", "topics_format", "qrels", "topic_field", "grade_map")
+
+
+def settings(raw: Mapping, keys: tuple[str, ...]) -> dict:
+    """Only the settings ``keys`` of a collection's config (those present), so that a
+    step receives, and is re-run for, exactly what it reads."""
+    return {k: raw[k] for k in keys if k in raw}
+
+
+def local_files(raw: Mapping, keys: tuple[str, ...]) -> dict[str, str]:
+    """The local files (docs, topics, qrels) among ``keys`` that a collection names."""
+    return {k: raw[k] for k in ("docs", "topics", "qrels") if k in keys and raw.get(k)}
+
+
 @dataclass(frozen=True)
 class CollectionSpec:
     """What config says about one collection."""
 
     name: str
-    grade_map: GradeMap
+    grade_map: GradeMap | None
     ir_datasets: str | None = None
     docs: str | None = None
     docs_format: str | None = None
@@ -37,15 +54,20 @@ class CollectionSpec:
     topic_field: str = "text"
 
     @classmethod
-    def from_config(cls, name: str, raw: Mapping, base_dir: str | Path = ".") -> "CollectionSpec":
+    def from_config(cls, name: str, raw: Mapping, base_dir: str | Path = ".",
+                    needs: tuple[str, ...] = ("docs", "topics", "qrels")) -> "CollectionSpec":
+        """``needs``: the local files the caller reads (a step given only the document
+        settings needs only ``docs``); the grade map is required with qrels."""
         source = f"config: collections.{name}"
-        grade_map = GradeMap.from_config(raw["grade_map"], source=f"{source}.grade_map")
+        grade_map = None
+        if "qrels" in needs or "grade_map" in raw:
+            grade_map = GradeMap.from_config(raw["grade_map"], source=f"{source}.grade_map")
         local = {k: raw.get(k) for k in ("docs", "topics", "qrels")}
         if raw.get("ir_datasets") and any(local.values()):
             raise InputError(source, None, "either 'ir_datasets' or local files, not both")
-        if not raw.get("ir_datasets") and not all(local.values()):
-            raise InputError(source, None, "an 'ir_datasets' id, or all of docs, topics, qrels",
-                             sorted(k for k, v in local.items() if v))
+        if not raw.get("ir_datasets") and not all(local[k] for k in needs):
+            raise InputError(source, None, "an 'ir_datasets' id, or all of "
+                             + ", ".join(needs), sorted(k for k, v in local.items() if v))
 
         def resolve(path):
             return None if path is None else str(Path(base_dir, path))

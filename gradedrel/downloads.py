@@ -89,3 +89,15 @@ def fetch(url: str, path: str | Path, sha256: str, timeout: float = 60.0) -> Pat
         raise
     return path
 
+
+
+def fetch_logged(url: str, path: str | Path, sha256: str, log_path: str | Path) -> Path:
+    """:func:`fetch`, with what happened (or the one-line error) written to ``log_path``."""
+    with open(log_path, "w", encoding="utf-8") as log_file:
+        try:
+            done = fetch(url, path, sha256)
+        except (ChecksumError, DownloadError) as error:
+            log_file.write(f"ERROR {error}\n")
+            raise
+        log_file.write(f"INFO {done}: sha256 {sha256}\n")
+    return done

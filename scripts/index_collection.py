@@ -11,7 +11,7 @@ log = logging.getLogger("gradedrel")
 
 def main():
     spec = collection.CollectionSpec.from_config(snakemake.wildcards.collection,
-                                                 snakemake.params.collection)
+                                                 snakemake.params.documents, needs=("docs",))
     collection.use_ir_datasets_home(snakemake.params.ir_datasets_home)
     version = terrier.start(**snakemake.params.terrier)
     census = collection.DocumentCensus()

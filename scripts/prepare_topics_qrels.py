@@ -12,7 +12,8 @@ log = logging.getLogger("gradedrel")
 
 def main():
     name = snakemake.wildcards.collection
-    spec = collection.CollectionSpec.from_config(name, snakemake.params.collection)
+    spec = collection.CollectionSpec.from_config(name, snakemake.params.judgements,
+                                                 needs=("topics", "qrels"))
     collection.use_ir_datasets_home(snakemake.params.ir_datasets_home)
     docnos = set(Path(snakemake.input.docnos).read_text(encoding="utf-8").split("\n")) - {""}
     census = json.loads(Path(snakemake.input.census).read_text(encoding="utf-8"))

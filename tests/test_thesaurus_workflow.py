@@ -59,7 +59,7 @@ def test_rule_rejects_wrong_checksum_and_leaves_nothing(tmp_path):
     config = _config(tmp_path, "0" * 64)
     result = _snakemake(tmp_path, config, "results/thesauri/mini/summary.tsv")
     assert result.returncode != 0
-    log = (tmp_path / "results/logs/thesauri/mini/read.log").read_text()
+    log = (tmp_path / "results/logs/thesauri/fetch/.data/thesauri/mini/mini.rdf.log").read_text()
     actual = hashlib.sha256(MINI_RDF.read_bytes()).hexdigest()
     assert f"sha256 mismatch: expected {'0' * 64}, found {actual}" in log
     assert "Traceback" not in log

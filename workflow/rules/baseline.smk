@@ -10,12 +10,7 @@ rule baseline_run:
     params:
         depth=config["baseline"]["depth"],
         terrier=config["terrier"],
-        config=lambda wc: {
-            "collection": config["collections"][wc.collection],
-            "index": config["index"],
-            "terrier": config["terrier"],
-            "baseline": config["baseline"],
-        },
+        config={"terrier": config["terrier"], "baseline": config["baseline"]},
     log:
         f"{RESULTS}/logs/{{collection}}/baseline_run_{{wmodel}}.log",
     conda:

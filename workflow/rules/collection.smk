@@ -1,6 +1,7 @@
 rule prepare_topics_qrels:
     """Map raw labels to levels 0-3, reconcile topics with qrels, describe the testbed."""
     input:
+        unpack(collection_files(collection.JUDGEMENT_KEYS)),
         docnos=f"{RESULTS}/{{collection}}/docnos.txt",
         census=f"{RESULTS}/{{collection}}/documents.json",
     output:
@@ -15,7 +16,7 @@ rule prepare_topics_qrels:
             category="Testbed",
         ),
     params:
-        collection=lambda wc: config["collections"][wc.collection],
+        judgements=collection_settings(collection.JUDGEMENT_KEYS),
         ir_datasets_home=config["data"]["ir_datasets_home"],
     log:
         f"{RESULTS}/logs/{{collection}}/prepare_topics_qrels.log",

@@ -1,11 +1,13 @@
 # Helpers shared across the workflow (config validation, paths, targets).
 import os
+import re
 import sys
 
 from snakemake.utils import validate
 
 sys.path.insert(0, workflow.basedir)  # the gradedrel package, without installing it
 
+from gradedrel import collection, downloads
 from gradedrel.grid import Model
 from gradedrel.query_files import slug as query_type_slug
 
@@ -35,11 +37,23 @@ if _unknown_models:
 
 def config_path(path):
     """A path named in config: relative to the working directory, else to the workflow's
-    own directory (where config/ lives), so a run in another directory finds config files."""
+    own directory (where config/ lives), so a run in another directory finds config files.
+    Always relative (never absolute): a project moved with its results re-runs nothing."""
     if path is None or os.path.isabs(path) or os.path.exists(path):
         return path
     inside = os.path.join(workflow.basedir, path)
-    return inside if os.path.exists(inside) else path
+    return os.path.relpath(inside) if os.path.exists(inside) else path
+
+
+def collection_settings(keys):
+    """A params function: only the settings ``keys`` of ``collections.<c>``."""
+    return lambda wc: collection.settings(config["collections"][wc.collection], keys)
+
+
+def collection_files(keys):
+    """An input function: the local files (docs, topics, qrels) among ``keys`` that the
+    collection names (none for an ir_datasets collection)."""
+    return lambda wc: collection.local_files(config["collections"][wc.collection], keys)
 
 
 def plan_sets(collection):
@@ -78,6 +92,7 @@ def _check_plan_sets(collection):
 
 
 for _c in COLLECTIONS:
+    collection.CollectionSpec.from_config(_c, config["collections"][_c])  # fails at start
     _check_plan_sets(_c)
 
 
@@ -90,6 +105,17 @@ def thesaurus_source(name):
     if name not in config["thesauri"]:
         raise ValueError(f"config: no thesaurus {name!r} under 'thesauri'")
     return {"base": "", **config["thesauri"][name]}
+
+
+# The local copies of the thesauri (paths named in config), made by thesaurus_fetch.
+THESAURUS_COPIES = {source["path"]: name for name, source in config["thesauri"].items()}
+THESAURUS_COPY_PATTERN = "|".join(re.escape(path) for path in THESAURUS_COPIES)
+
+
+def thesaurus_copy_source(wildcards):
+    """url and sha256 of the thesaurus kept at wildcards.local_copy."""
+    source = thesaurus_source(THESAURUS_COPIES[wildcards.local_copy])
+    return {"url": source["url"], "sha256": source["sha256"]}
 
 
 def thesaurus_cache(wildcards):
@@ -173,14 +199,9 @@ def model_parameters(name):
 
 
 def retrieval_provenance_config(wildcards):
-    """The configuration behind one model's runs on one plan set (hashed in provenance)."""
+    """The configuration one model's runs used (hashed in provenance); what came before
+    (plans, queries, index) is in their files, hashed beside."""
     return {
-        "collection": config["collections"][wildcards.collection],
-        "plan_set": {wildcards.planset: plan_set(wildcards)},
-        "analysis": config["analysis"],
-        "expansion": config["expansion"],
-        "query_types": config["query_types"],
-        "index": config["index"],
         "terrier": config["terrier"],
         "model": {wildcards.model: model_parameters(wildcards.model)},
         "depth": config["retrieval"]["depth"],

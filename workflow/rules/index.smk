@@ -1,11 +1,13 @@
 rule index_collection:
     """Index a collection's documents with Terrier (once; later rules reuse the index)."""
+    input:
+        unpack(collection_files(collection.DOCUMENT_KEYS)),
     output:
         index=directory(f"{RESULTS}/{{collection}}/index"),
         census=f"{RESULTS}/{{collection}}/documents.json",
         docnos=f"{RESULTS}/{{collection}}/docnos.txt",
     params:
-        collection=lambda wc: config["collections"][wc.collection],
+        documents=collection_settings(collection.DOCUMENT_KEYS),
         index=config["index"],
         terrier=config["terrier"],
         ir_datasets_home=config["data"]["ir_datasets_home"],

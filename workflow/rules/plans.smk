@@ -30,8 +30,6 @@ rule merge_curated_plans:
             caption="../report/plans.rst",
             category="Plans",
         ),
-    params:
-        curated=lambda wc: plan_set(wc)["curated"],
     log:
         f"{RESULTS}/logs/{{collection}}/{{planset}}/merge_curated_plans.log",
     conda:
@@ -53,9 +51,8 @@ rule select_topics:
         ),
         topics=f"{RESULTS}/{{collection}}/plans/{{planset}}/topics.tsv",
     params:
-        criteria=config["topic_selection"],
-        topics=lambda wc: plan_set(wc)["topics"],
-        curated=lambda wc: plan_set(wc)["curated"],
+        rule=lambda wc: plan_set(wc)["topics"] if plan_set(wc)["topics"] in ("selected", "curated") else "named",
+        criteria=lambda wc: config["topic_selection"] if plan_set(wc)["topics"] == "selected" else None,
     log:
         f"{RESULTS}/logs/{{collection}}/{{planset}}/select_topics.log",
     conda:
@@ -86,11 +83,9 @@ rule compile_queries:
         weights=config["analysis"]["weights"],
         phrase_operator=config["query_types"]["phrase_operator"],
         terrier=config["terrier"],
-        config=lambda wc: {
-            "analysis": config["analysis"],
-            "expansion": config["expansion"],
+        config={
             "query_types": config["query_types"],
-            "plan_set": plan_set(wc),
+            "weights": config["analysis"]["weights"],
         },
     log:
         f"{RESULTS}/logs/{{collection}}/{{planset}}/compile_queries.log",
