@@ -29,7 +29,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Sequence
 
-from .text import tokenise
+from .text import s_stem, tokenise
 from .thesaurus import Thesaurus
 
 Pipeline = Callable[[str], "str | None"]
@@ -54,26 +54,6 @@ def clean_label(label: str) -> tuple[str, str | None]:
         qualifier = found.group(1).strip().lower()
         text = text[:found.start()].strip()
     return text, qualifier
-
-
-def s_stem(token: str) -> str:
-    """The singular of an English plural, else the token: a plural stripper after
-    Harman's S-stemmer (Harman 1991, "How effective is suffixing?", JASIS 42(1)).
-
-    -ies → -y (not -eies, -aies); -es → '' after s, x, z, ch, sh (gases → gas);
-    -s → '' (not -us, -ss, -is). Only the plural is removed, so words that
-    Porter conflates (solutions/solutes, developed/development) stay apart.
-    """
-    if token.endswith("ies") and not token.endswith(("eies", "aies")) and len(token) > 4:
-        return token[:-3] + "y"
-    if token.endswith("es") and token[:-2].endswith(("s", "x", "z", "ch", "sh")) \
-            and not token.endswith("sses"):
-        return token[:-2]
-    if token.endswith("sses"):
-        return token[:-2]
-    if token.endswith("s") and not token.endswith(("us", "ss", "is")) and len(token) > 3:
-        return token[:-1]
-    return token
 
 
 @dataclass(frozen=True)

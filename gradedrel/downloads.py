@@ -16,6 +16,8 @@ import tempfile
 import urllib.request
 from pathlib import Path
 
+from .io import sha256_of
+
 log = logging.getLogger("gradedrel")
 
 _CHUNK = 1 << 20
@@ -33,14 +35,6 @@ class ChecksumError(ValueError):
 
 class DownloadError(ValueError):
     """A download that failed (network, HTTP status, missing file): names URL and target."""
-
-
-def sha256_of(path: str | Path) -> str:
-    digest = hashlib.sha256()
-    with open(path, "rb") as handle:
-        for block in iter(lambda: handle.read(_CHUNK), b""):
-            digest.update(block)
-    return digest.hexdigest()
 
 
 def verify(path: str | Path, sha256: str) -> None:

@@ -29,7 +29,7 @@ import numpy as np
 import pandas as pd
 
 from . import standard_measures
-from .io import write_tsv
+from .io import sha256_of, write_tsv
 from .measures import cumulated_gain as cg
 from .measures import effort, names, significance, stratified
 from .measures.judgements import Judgements, JudgedRun, judge
@@ -454,7 +454,7 @@ def evaluate_files(run_paths: Mapping[str, str | Path], qrels: pd.DataFrame,
     write_tables(tables, out_dir)
     record = provenance.record(
         "evaluate", {"evaluation": _plain(asdict(settings))},
-        runs={label: {"path": str(path), "sha256": _sha256(path)}
+        runs={label: {"path": str(path), "sha256": sha256_of(path)}
               for label, path in run_paths.items()},
         topics=judgements.n_topics)
     write_text(record, Path(out_dir) / "provenance.json")
@@ -470,11 +470,3 @@ def _plain(value):
     return value
 
 
-def _sha256(path) -> str:
-    import hashlib
-
-    digest = hashlib.sha256()
-    with open(path, "rb") as handle:
-        for block in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()

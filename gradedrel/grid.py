@@ -13,7 +13,6 @@ topic's ranking is withheld rather than written in an arbitrary order).
 """
 from __future__ import annotations
 
-import hashlib
 import logging
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -129,5 +128,3 @@ def run_query_type(transformer, topics: pd.DataFrame, queries: pd.DataFrame, lab
             pd.DataFrame(not_ranked, columns=NOT_RANKED_COLUMNS))
 
 
-def file_sha256(path: str | Path) -> str:
-    return hashlib.sha256(Path(path).read_bytes()).hexdigest()

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import os
 import tempfile
 from pathlib import Path
@@ -46,3 +47,12 @@ def write_csv(frame: pd.DataFrame, path: str | Path, float_format: str = "%.6f")
 def write_text(text: str, path: str | Path) -> None:
     with atomic_open(path) as handle:
         handle.write(text)
+
+
+def sha256_of(path: str | Path) -> str:
+    """The sha256 of a file (hex), read in 1 MiB blocks: the one file digest of the project."""
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()

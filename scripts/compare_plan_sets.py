@@ -2,6 +2,7 @@
 import pandas as pd
 
 from gradedrel import curation, plans, terrier
+from gradedrel.plan_sets import input_key
 from gradedrel.io import write_text, write_tsv
 from gradedrel.steps import run_step
 
@@ -10,18 +11,19 @@ AVP = ["AvP(level=1)", "AvP(level=2)", "AvP(level=3)"]
 
 def main():
     inp, params = snakemake.input, snakemake.params
-    selected = {p: pd.read_csv(t, sep="\t", dtype=str)["qid"].tolist()
-                for p, t in zip(params.plan_sets, inp.topics)}
+    selected = {p: pd.read_csv(inp[input_key("topics", p)], sep="\t", dtype=str)["qid"].tolist()
+                for p in params.plan_sets}
     # each plan set's plans of its own topics only (its file also holds automatic plans
     # of the other topics, which it neither runs nor evaluates)
-    loaded = {p: [plan for plan in plans.read_plans(f) if plan.qid in set(selected[p])]
-              for p, f in zip(params.plan_sets, inp.plans)}
+    loaded = {p: [plan for plan in plans.read_plans(inp[input_key("plans", p)])
+                  if plan.qid in set(selected[p])] for p in params.plan_sets}
     profiles = pd.DataFrame([{"plan_set": p, **curation.profile(loaded[p])}
                              for p in params.plan_sets])
     write_tsv(profiles, snakemake.output.profiles, float_format="%.3f")
 
-    means = pd.concat([pd.read_csv(f, sep="\t").assign(plan_set=p, model=m)
-                       for (p, m), f in zip(params.cells, inp.means)], ignore_index=True)
+    means = pd.concat([pd.read_csv(inp[input_key("means", p, m)], sep="\t")
+                       .assign(plan_set=p, model=m)
+                       for p in params.plan_sets for m in params.models], ignore_index=True)
     means = means[means["measure"].isin(AVP)][["plan_set", "model", "run", "measure", "mean",
                                                "topics"]]
     write_tsv(means, snakemake.output.conditions)
@@ -36,10 +38,11 @@ def main():
         pipeline = terrier.term_pipeline(inp.index)
         agreement = curation.agreement(loaded[first], loaded[second], pipeline)
         common = agreement["qid"].tolist()
-        per_topic = {(p, m): f for (p, m), f in zip(params.cells, inp.per_topic)}
         between = pd.concat([
-            curation.avp_between(pd.read_csv(per_topic[(first, m)], sep="\t", dtype={"qid": str}),
-                                 pd.read_csv(per_topic[(second, m)], sep="\t", dtype={"qid": str}),
+            curation.avp_between(pd.read_csv(inp[input_key("per_topic", first, m)], sep="\t",
+                                             dtype={"qid": str}),
+                                 pd.read_csv(inp[input_key("per_topic", second, m)], sep="\t",
+                                             dtype={"qid": str}),
                                  common, AVP).assign(model=m)
             for m in params.models], ignore_index=True)
         lines += [f"## Agreement: {first} vs {second} ({len(common)} requests)", "",

@@ -1,12 +1,11 @@
 """Compile every plan into the six query types (query tree + Terrier MatchOp)."""
-import hashlib
 import json
 import logging
 
 import pandas as pd
 
 from gradedrel import matchop, plans, provenance, query_statistics, query_tree, query_types, terrier
-from gradedrel.io import atomic_open, write_text, write_tsv
+from gradedrel.io import atomic_open, sha256_of, write_text, write_tsv
 from gradedrel.steps import run_step
 
 log = logging.getLogger("gradedrel")
@@ -42,8 +41,7 @@ def main():
               float_format="%.3f")
     write_tsv(pd.DataFrame(excluded, columns=["qid", "query_type", "reason"]),
               snakemake.output.excluded)
-    with open(snakemake.input.plans, "rb") as handle:
-        digest = hashlib.sha256(handle.read()).hexdigest()
+    digest = sha256_of(snakemake.input.plans)
     write_text(provenance.record("compile_queries", snakemake.params.config, version,
                                  plans_sha256=digest, excluded=len(excluded)),
                snakemake.output.provenance)

@@ -5,7 +5,7 @@ from pathlib import Path
 import pandas as pd
 
 from gradedrel import grid, provenance, query_files, terrier
-from gradedrel.io import write_text, write_tsv
+from gradedrel.io import sha256_of, write_text, write_tsv
 from gradedrel.runs import write_run
 from gradedrel.steps import run_step
 
@@ -34,7 +34,7 @@ def main():
         write_text(provenance.record(
             "retrieve", snakemake.params.config, version, model=model.name,
             backend=model.backend, parameters=dict(model.parameters), query_type=label,
-            query_file=path, query_file_sha256=grid.file_sha256(path), depth=depth,
+            query_file=path, query_file_sha256=sha256_of(path), depth=depth,
             topics=len(topics), ranked=int(run["qid"].nunique()), not_ranked=len(missing)),
             prov_path)
         not_ranked.append(missing)

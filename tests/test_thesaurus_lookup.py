@@ -4,12 +4,14 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+import yaml
 
 from gradedrel.cli import main
 from gradedrel.thesaurus import sources
 from gradedrel.thesaurus.lookup import find, s_stem
 from gradedrel.thesaurus.skos import read_skos
 
+ROOT = Path(__file__).resolve().parents[1]
 MINI_RDF = Path(__file__).parent / "fixtures" / "thesaurus" / "mini_skos.rdf"
 
 
@@ -18,11 +20,22 @@ MINI_RDF = Path(__file__).parent / "fixtures" / "thesaurus" / "mini_skos.rdf"
     ("loads", "load"), ("flows", "flow"), ("shoes", "shoe"), ("toes", "toe"), ("trees", "tree"),
     ("gas", "gas"), ("stress", "stress"), ("radius", "radius"), ("is", "is"),
 ])
-def test_s_stemmer_follows_harman(word, stem):
-    # Harman (1991): -ies -> -y unless -eies/-aies; -es -> -e unless -aes/-ees/-oes;
-    # -s -> "" unless -us/-ss; only the first applicable rule is used (so "toes" passes
-    # rule 2 by its exception and loses its -s by rule 3); words of 3 letters or fewer stay.
+def test_s_stemmer_strips_plurals(word, stem):
     assert s_stem(word) == stem
+
+
+# Words on which the curators' lookup and the automatic analysis once disagreed (two
+# stemmers): one stemmer (gradedrel.text.s_stem) now serves both.
+AGREEMENT = {"gases": "gas", "boxes": "box", "classes": "class", "axis": "axis",
+             "crisis": "crisis", "uses": "us", "analyses": "analys"}
+
+
+def test_lookup_and_analysis_share_one_stem():
+    from gradedrel import analysis, text
+    from gradedrel.thesaurus import lookup
+
+    assert lookup.s_stem is text.s_stem and analysis.s_stem is text.s_stem
+    assert {w: text.s_stem(w) for w in AGREEMENT} == AGREEMENT
 
 
 def test_find_levels_and_order():
@@ -79,13 +92,13 @@ def test_cli_reports_bad_source_in_one_line(tmp_path, capsys):
     assert err.startswith("gradedrel: ") and str(bad) in err and len(err.splitlines()) == 1
 
 
-def test_sources_entry_merges_config_over_default(tmp_path):
-    assert sources.entry("nasa") == sources.NASA
-    config = {"thesauri": {"nasa": {"path": "elsewhere.xml.bz2"},
-                           "mini": {"url": MINI_RDF.as_uri(), "sha256": "0" * 64,
+def test_thesaurus_pins_come_from_config_only(tmp_path):
+    pinned = sources.project_thesauri()["nasa"]  # config/config.yaml, the one place
+    assert pinned["sha256"] == yaml.safe_load(
+        (ROOT / "config" / "config.yaml").read_text())["thesauri"]["nasa"]["sha256"]
+    assert not hasattr(sources, "NASA")
+    config = {"thesauri": {"mini": {"url": MINI_RDF.as_uri(), "sha256": "0" * 64,
                                     "path": "mini.rdf"}}}
-    assert sources.entry("nasa", config)["path"] == "elsewhere.xml.bz2"
-    assert sources.entry("nasa", config)["sha256"] == sources.NASA["sha256"]
     with pytest.raises(ValueError, match="no thesaurus named 'agrovoc'"):
         sources.entry("agrovoc", config)
     with pytest.raises(ValueError, match="sha256 mismatch"):

@@ -22,7 +22,7 @@ import json
 import os
 from pathlib import Path
 
-from ..downloads import sha256_of  # noqa: F401  (re-exported for load())
+from ..io import sha256_of  # noqa: F401  (re-exported for load())
 from ..errors import InputError
 from ..io import atomic_open
 from .model import Concept, Thesaurus

@@ -26,22 +26,10 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..text import tokenise
+from ..text import s_stem, tokenise
 from .model import Thesaurus, normalise_label
 
 LEVELS = ("label", "stem", "prefix")
-
-
-def s_stem(word: str) -> str:
-    """Harman's S-stemmer (1991): strip an English plural ending."""
-    if len(word) > 3:
-        if word.endswith("ies") and not word.endswith(("eies", "aies")):
-            return word[:-3] + "y"
-        if word.endswith("es") and not word.endswith(("aes", "ees", "oes")):
-            return word[:-1]
-        if word.endswith("s") and not word.endswith(("us", "ss")):
-            return word[:-1]
-    return word
 
 
 def _words(label: str) -> list[str]:
@@ -145,7 +133,7 @@ def add_parser(subparsers) -> None:
                         help="a name under 'thesauri' in the config (default: nasa)")
     lookup.add_argument("--config", default="config/config.yaml",
                         help="config file giving the thesaurus (default: %(default)s; "
-                             "built-in NASA default if absent)")
+                             "the project's config/config.yaml if absent)")
     lookup.add_argument("--match", choices=("label", "stem", "prefix", "all"), default="all",
                         help="most lenient level to use (default: all = prefix)")
     lookup.add_argument("--limit", type=int, default=25,
@@ -155,17 +143,12 @@ def add_parser(subparsers) -> None:
 
 def run_lookup(args) -> int:
     from . import load
-    from .sources import ensure
+    from .sources import ensure, project_thesauri
 
     if args.path:
         path = Path(args.path)
     else:
-        config = None
-        if Path(args.config).exists():
-            import yaml
-            with open(args.config, encoding="utf-8") as handle:
-                config = yaml.safe_load(handle)
-        path = ensure(args.thesaurus, config)
+        path = ensure(args.thesaurus, {"thesauri": project_thesauri(args.config)})
     upto = LEVELS.index("prefix" if args.match == "all" else args.match)
     text = lookup_text(load(path), args.term, LEVELS[:upto + 1], args.limit or None)
     sys.stdout.write(text)

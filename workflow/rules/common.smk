@@ -7,7 +7,7 @@ from snakemake.utils import validate
 
 sys.path.insert(0, workflow.basedir)  # the gradedrel package, without installing it
 
-from gradedrel import collection, downloads
+from gradedrel import collection, downloads, plan_sets
 from gradedrel.grid import Model
 from gradedrel.query_files import slug as query_type_slug
 
@@ -19,7 +19,7 @@ QUERY_TYPES = config["query_types"]["labels"]
 QUERY_SLUGS = [query_type_slug(label) for label in QUERY_TYPES]
 RETRIEVAL_MODELS = config["retrieval"]["models"]
 GRID = config["retrieval"]["grid"]
-BASELINE = "baseline"  # the evaluation of the plain baseline run: results/{c}/evaluation/baseline/
+BASELINE = plan_sets.RESERVED  # the plain baseline's evaluation: results/{c}/evaluation/baseline/
 
 _unknown = [c for c in COLLECTIONS if c not in config["collections"]]
 if _unknown:
@@ -56,44 +56,18 @@ def collection_files(keys):
     return lambda wc: collection.local_files(config["collections"][wc.collection], keys)
 
 
-def plan_sets(collection):
-    """A collection's plan sets (conditions): name -> {curated, topics, description}."""
-    sets = config["collections"][collection].get("plan_sets") or {"auto": {}}
-    if BASELINE in sets:
-        raise ValueError(f"config: collections.{collection}.plan_sets: '{BASELINE}' is reserved")
-    resolved = {}
-    for name, spec in sets.items():
-        spec = {"curated": None, "topics": "selected", "description": None, **(spec or {})}
-        spec["curated"] = config_path(spec["curated"])
-        if spec["topics"] not in ("selected", "curated"):
-            spec["topics"] = config_path(spec["topics"])
-        resolved[name] = spec
-    return resolved
+PLAN_SETS = {
+    c: plan_sets.read(c, config["collections"][c], resolve=config_path) for c in COLLECTIONS
+}
 
 
-def _check_plan_sets(collection):
-    """Files a plan set names exist; topics 'curated' has a curated file; the curator
-    agreement names plan sets that exist."""
-    sets = plan_sets(collection)
-    for name, spec in sets.items():
-        named = [spec["topics"]] if spec["topics"] not in ("selected", "curated") else []
-        for path in [spec["curated"]] + named:
-            if path and not os.path.exists(path):
-                raise ValueError(f"config: collections.{collection}.plan_sets.{name}: "
-                                 f"no file {path}")
-        if spec["topics"] == "curated" and not spec["curated"]:
-            raise ValueError(f"config: collections.{collection}.plan_sets.{name}: topics "
-                             "'curated' needs a curated plan file")
-    pair = config["collections"][collection].get("curator_agreement")
-    missing = [p for p in (pair or {}).values() if p not in sets]
-    if missing:
-        raise ValueError(f"config: collections.{collection}.curator_agreement names plan sets "
-                         f"{missing}, which are not under its plan_sets")
+def plan_set(wildcards):
+    """The plan set (gradedrel.plan_sets.PlanSet) of a job's wildcards."""
+    return PLAN_SETS[wildcards.collection][wildcards.planset]
 
 
 for _c in COLLECTIONS:
     collection.CollectionSpec.from_config(_c, config["collections"][_c])  # fails at start
-    _check_plan_sets(_c)
 
 
 def thesaurus_name(collection):
@@ -123,31 +97,19 @@ def thesaurus_cache(wildcards):
     return f"{RESULTS}/thesauri/{name}/{name}.thesaurus.json.gz"
 
 
-def plan_set(wildcards):
-    return plan_sets(wildcards.collection)[wildcards.planset]
-
-
 def plan_set_inputs(wildcards):
     """The automatic plans, and the plan set's curated plan file if it has one."""
-    inputs = {"auto": f"{RESULTS}/{wildcards.collection}/plans/auto.yaml"}
-    if plan_set(wildcards)["curated"]:
-        inputs["curated"] = plan_set(wildcards)["curated"]
-    return inputs
+    return plan_set(wildcards).merge_inputs(f"{RESULTS}/{wildcards.collection}/plans/auto.yaml")
 
 
 def selection_inputs(wildcards):
     c, p = wildcards.collection, wildcards.planset
-    inputs = {
+    return {
         "plans": f"{RESULTS}/{c}/plans/{p}/plans.yaml",
         "recall_base": f"{RESULTS}/{c}/recall_base.tsv",
         "topics": f"{RESULTS}/{c}/topics.tsv",
+        **plan_set(wildcards).selection_files(),
     }
-    spec = plan_set(wildcards)
-    if spec["curated"]:
-        inputs["curated"] = spec["curated"]
-    if spec["topics"] not in ("selected", "curated"):
-        inputs["named"] = spec["topics"]
-    return inputs
 
 
 def evaluation_runs(collection, planset, model):
@@ -209,15 +171,18 @@ def retrieval_provenance_config(wildcards):
 
 
 def comparison_inputs(wildcards):
+    """Each plan set's plans and topics, each (plan set, model)'s evaluation, by name
+    (gradedrel.plan_sets.input_key)."""
     c = wildcards.collection
-    sets = list(plan_sets(c))
-    return {
-        "plans": [f"{RESULTS}/{c}/plans/{p}/plans.yaml" for p in sets],
-        "topics": [f"{RESULTS}/{c}/plans/{p}/topics.tsv" for p in sets],
-        "means": [f"{RESULTS}/{c}/evaluation/{p}/{m}/means.tsv" for p in sets for m in GRID],
-        "per_topic": [f"{RESULTS}/{c}/evaluation/{p}/{m}/per_topic.tsv" for p in sets for m in GRID],
-        "index": f"{RESULTS}/{c}/index",
-    }
+    key = plan_sets.input_key
+    inputs = {"index": f"{RESULTS}/{c}/index"}
+    for p in PLAN_SETS[c]:
+        inputs[key("plans", p)] = f"{RESULTS}/{c}/plans/{p}/plans.yaml"
+        inputs[key("topics", p)] = f"{RESULTS}/{c}/plans/{p}/topics.tsv"
+        for m in GRID:
+            inputs[key("means", p, m)] = f"{RESULTS}/{c}/evaluation/{p}/{m}/means.tsv"
+            inputs[key("per_topic", p, m)] = f"{RESULTS}/{c}/evaluation/{p}/{m}/per_topic.tsv"
+    return inputs
 
 
 REPORT = config["report"]
@@ -250,7 +215,7 @@ def findings_links(wildcards):
 def report_setting(wildcards):
     """How our setting differs from the paper's; the plan set says how its queries were built."""
     setting = dict(REPORT["setting"].get(wildcards.collection, {}))
-    description = plan_set(wildcards).get("description")
+    description = plan_set(wildcards).description
     if description:
         setting["query_construction"] = description
     return setting
@@ -259,7 +224,7 @@ def report_setting(wildcards):
 def report_targets():
     targets = []
     for c in COLLECTIONS:
-        for p in plan_sets(c):
+        for p in PLAN_SETS[c]:
             for m in REPORT["models"]:
                 targets.append(f"{RESULTS}/{c}/report/{p}/{m}/findings.md")
                 targets += [f"{RESULTS}/{c}/report/{p}/{m}/tables/{t}.csv"
@@ -277,7 +242,7 @@ def all_targets():
             f"{RESULTS}/{c}/evaluation/{BASELINE}/{wmodel}/means.tsv",
         ]
         targets.append(f"{RESULTS}/{c}/curation/summary.md")
-        for p in plan_sets(c):
+        for p in PLAN_SETS[c]:
             targets += [
                 f"{RESULTS}/{c}/plans/{p}/selected_topics.tsv",
                 f"{RESULTS}/{c}/queries/{p}/statistics_means.tsv",

@@ -14,9 +14,8 @@ rule compare_plan_sets:
             category="Plans",
         ),
     params:
-        plan_sets=lambda wc: list(plan_sets(wc.collection)),
+        plan_sets=lambda wc: list(PLAN_SETS[wc.collection]),
         models=GRID,
-        cells=lambda wc: [(p, m) for p in plan_sets(wc.collection) for m in GRID],
         agreement=lambda wc: config["collections"][wc.collection].get("curator_agreement"),
         terrier=config["terrier"],
     log:

@@ -51,8 +51,8 @@ rule select_topics:
         ),
         topics=f"{RESULTS}/{{collection}}/plans/{{planset}}/topics.tsv",
     params:
-        rule=lambda wc: plan_set(wc)["topics"] if plan_set(wc)["topics"] in ("selected", "curated") else "named",
-        criteria=lambda wc: config["topic_selection"] if plan_set(wc)["topics"] == "selected" else None,
+        rule=lambda wc: plan_set(wc).topic_rule,
+        criteria=lambda wc: config["topic_selection"] if plan_set(wc).topic_rule == "selected" else None,
     log:
         f"{RESULTS}/logs/{{collection}}/{{planset}}/select_topics.log",
     conda:
