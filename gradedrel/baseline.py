@@ -32,19 +32,20 @@ def baseline_queries(topics: pd.DataFrame,
             pd.DataFrame(excluded, columns=["qid", "reason"]))
 
 
-def retrieve(index, queries: pd.DataFrame, wmodel: str, depth: int,
-             controls: dict | None = None) -> pd.DataFrame:
-    """Run ``queries`` through one Terrier model; returns ``qid, docno, rank, score``."""
-    import pyterrier as pt
+def retrieve(index_dir, queries: pd.DataFrame, wmodel: str, depth: int,
+             index=None) -> pd.DataFrame:
+    """Run ``queries`` through one Terrier model; returns ``qid, docno, rank, score``.
 
-    retriever = pt.terrier.Retriever(index, wmodel=wmodel, num_results=depth,
-                                     controls=controls or {})
+    The grid's retrieval path (:func:`gradedrel.grid.retriever`), ranked in trec_eval's
+    order (:func:`gradedrel.runs.trec_eval_ranking`), as every run of the grid."""
+    from .grid import Model, retriever
+    from .runs import trec_eval_ranking
+
     if len(queries) == 0:
-        return pd.DataFrame(columns=["qid", "docno", "rank", "score"])
-    result = retriever.transform(queries)
-    result = result[["qid", "docno", "rank", "score"]].copy()
-    result["rank"] = result["rank"].astype(int) + 1  # PyTerrier ranks from 0; TREC from 1
-    return result
+        return trec_eval_ranking(pd.DataFrame(columns=["qid", "docno", "score"]))
+    model = Model(wmodel, "terrier", {"wmodel": wmodel})
+    result = retriever(model, index_dir, depth, index=index).transform(queries)
+    return trec_eval_ranking(result[["qid", "docno", "score"]].assign(qid=result["qid"].astype(str)))
 
 
 def unmatched(queries: pd.DataFrame, run: pd.DataFrame) -> pd.DataFrame:

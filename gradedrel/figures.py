@@ -19,7 +19,7 @@ import pandas as pd  # noqa: E402
 
 from .io import atomic_open  # noqa: E402
 
-LEVEL_NAMES = {1: "marginal", 2: "fair", 3: "high"}
+from .grades import LEVEL_SHORT as LEVEL_NAMES  # noqa: E402
 PROFILE_NAMES = {"3": "level 3 only", "2+3": "levels 2+3", "all": "all levels (1–3)"}
 KIND_LABEL = {"CG": "CG", "DCG": "DCG", "nCG": "nCG", "nDCG": "nDCG"}
 

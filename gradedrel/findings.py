@@ -21,8 +21,8 @@ from typing import Mapping, Sequence
 
 import numpy as np
 import pandas as pd
-from scipy import stats
 
+from .measures import names, significance
 from .published import Published
 from .reproducibility import effect_ratio, relative_improvement
 from .tables import effort_group, effort_values, structure_of
@@ -91,7 +91,8 @@ def friedman(matrix: pd.DataFrame) -> FriedmanResult:
         raise ValueError(f"Friedman's test needs >= 2 topics and >= 3 query types; got {n}, {k}")
     if np.all(values == values[:, :1]):          # every topic ties every type: no evidence
         return FriedmanResult(0.0, 1.0, 0.0, n, k)
-    statistic, p = stats.friedmanchisquare(*values.T)
+    result, _ = significance.friedman(values)
+    statistic, p = result.statistic, result.p_value
     return FriedmanResult(float(statistic), float(p), float(statistic) / (n * (k - 1)), n, k)
 
 
@@ -101,9 +102,9 @@ def paired_p(matrix: pd.DataFrame, a: str, b: str, test: str) -> float:
     if np.allclose(x, y):
         return 1.0
     if test == "wilcoxon":
-        return float(stats.wilcoxon(x, y).pvalue)
+        return significance.wilcoxon(x, y).p_value
     if test == "ttest":
-        return float(stats.ttest_rel(x, y).pvalue)
+        return significance.paired_t(x, y).p_value
     raise ValueError(f"report.paired_test: expected wilcoxon or ttest; found {test!r}")
 
 
@@ -119,18 +120,17 @@ class Evidence:
     effort: pd.DataFrame
     gain_curves: pd.DataFrame
     tests: "EvaluationTests | None" = None
-    avp_name: str = "AvP(level={level})"
 
     def friedman(self, level: int) -> FriedmanResult:
         """Friedman's test at a level: the evaluation's, if given, else scipy's here."""
         if self.tests is None:
             return friedman(self.matrices[level])
-        return self.tests.friedman(self.avp_name.format(level=level), len(self.matrices[level].columns))
+        return self.tests.friedman(names.avp(level), len(self.matrices[level].columns))
 
     def paired_p(self, level: int, a: str, b: str, test: str) -> float:
         if self.tests is None:
             return paired_p(self.matrices[level], a, b, test)
-        return self.tests.paired_p(self.avp_name.format(level=level), a, b)
+        return self.tests.paired_p(names.avp(level), a, b)
 
 
 @dataclass(frozen=True)
@@ -347,9 +347,9 @@ def build_evidence(per_topic: pd.DataFrame, means: pd.DataFrame, effort: pd.Data
     """Evidence from the evaluation's frames; also, per level, the topics left out of the
     tests because some query type lacks a value for them (reported, not dropped silently)."""
     from .tables import mean_of
-    levels, qts, name = list(cfg["levels"]), list(cfg["query_types"]), cfg["measures"]["avp"]
-    avp = {(lv, q): mean_of(means, q, name.format(level=lv))[0] for lv in levels for q in qts}
+    levels, qts = list(cfg["levels"]), list(cfg["query_types"])
+    avp = {(lv, q): mean_of(means, q, names.avp(lv))[0] for lv in levels for q in qts}
     matrices, left_out = {}, {}
     for lv in levels:
-        matrices[lv], left_out[lv] = topic_matrix(per_topic, name.format(level=lv), qts)
-    return Evidence(avp, matrices, effort, gain_curves, tests, name), left_out
+        matrices[lv], left_out[lv] = topic_matrix(per_topic, names.avp(lv), qts)
+    return Evidence(avp, matrices, effort, gain_curves, tests), left_out

@@ -15,6 +15,8 @@ from .errors import InputError
 
 LEVELS = (0, 1, 2, 3)
 LEVEL_NAMES = {0: "irrelevant", 1: "marginally", 2: "fairly", 3: "highly"}
+#: The same levels as table rows and figure panels name them ("3 high").
+LEVEL_SHORT = {0: "irrelevant", 1: "marginal", 2: "fair", 3: "high"}
 
 
 def _canonical_label(label: object) -> str:

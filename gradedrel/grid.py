@@ -23,6 +23,7 @@ import pandas as pd
 
 from . import inquery, query_files
 from .query_tree import from_dict
+from .runs import trec_eval_ranking
 
 log = logging.getLogger("gradedrel")
 
@@ -87,14 +88,8 @@ def retriever(model: Model, index_dir: str | Path, depth: int, index=None):
 
 
 def order_like_trec_eval(run: pd.DataFrame) -> pd.DataFrame:
-    """Ranks 1..n per topic by score as written (10 significant digits) descending, then docno
-    descending — the order trec_eval itself imposes on a run file."""
-    if run.empty:
-        return run.assign(rank=pd.Series(dtype=int))
-    run = run.assign(score=inquery.round_scores(run["score"].to_numpy(np.float64)))
-    run = run.sort_values(["qid", "score", "docno"], ascending=[True, False, False],
-                          kind="stable")
-    return run.assign(rank=run.groupby("qid").cumcount() + 1)
+    """:func:`gradedrel.runs.trec_eval_ranking` (kept under this name for callers)."""
+    return trec_eval_ranking(run)
 
 
 def run_query_type(transformer, topics: pd.DataFrame, queries: pd.DataFrame, label: str,
@@ -118,7 +113,7 @@ def run_query_type(transformer, topics: pd.DataFrame, queries: pd.DataFrame, lab
         run = pd.DataFrame(columns=["qid", "docno", "score"])
     run = run.assign(qid=run["qid"].astype(str))
     unscored = set(run.loc[run["score"].isna(), "qid"])
-    run = order_like_trec_eval(run[~run["qid"].isin(unscored)])
+    run = trec_eval_ranking(run[~run["qid"].isin(unscored)])
     ranked = set(run["qid"])
     not_ranked += [(q, label, NAN_SCORES if q in unscored else NO_MATCH)
                    for q in runnable if q not in ranked]

@@ -56,11 +56,11 @@ import numpy as np
 
 from .postings import PostingArrays
 from .query_tree import Key, Node, Sum, Syn, WSum
+from .runs import SCORE_DIGITS, round_scores  # noqa: F401 (the run file's precision)
 
 DEFAULT_BELIEF = 0.4
 TF_K = 0.5        # T's constant term (Callan et al. 1992, 1995)
 DL_K = 1.5        # T's document-length factor (Callan et al. 1992, 1995)
-SCORE_DIGITS = 10  # significant digits of a score in a run file (gradedrel.runs)
 
 Pipeline = Callable[[str], "str | None"]
 
@@ -208,8 +208,3 @@ class Scorer:
         rounded = round_scores(beliefs[candidates])
         order = np.lexsort((self._docno_desc[candidates], -rounded))[:depth]
         return candidates[order], rounded[order]
-
-
-def round_scores(scores: np.ndarray, digits: int = SCORE_DIGITS) -> np.ndarray:
-    """Scores as a run file holds them (``%.{digits}g``), so ranks agree with trec_eval's order."""
-    return np.array([float(f"{s:.{digits}g}") for s in scores], dtype=np.float64)

@@ -14,8 +14,7 @@ from typing import Mapping
 import yaml
 
 from .errors import InputError
-
-QUERY_TYPES = ("SUM/u", "SUM/e", "SSYN-C/u", "SSYN-C/e", "WSYN/u", "WSYN/e")
+from .query_types import LABELS as QUERY_TYPES
 
 
 @dataclass(frozen=True)

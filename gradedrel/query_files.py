@@ -13,30 +13,10 @@ import pandas as pd
 
 from .errors import InputError
 from .query_tree import from_dict
+from .query_types import LABELS as QUERY_TYPES, SLUGS, label, slug  # noqa: F401 (the vocabulary)
 from .readers import iter_json_lines
 
-QUERY_TYPES = ("SUM/u", "SUM/e", "SSYN-C/u", "SSYN-C/e", "WSYN/u", "WSYN/e")
 FIELDS = ("qid", "query_type", "tree", "matchop")
-
-
-def slug(label: str) -> str:
-    """File slug of a query-type label: ``WSYN/e`` → ``WSYN-e``."""
-    return label.replace("/", "-")
-
-
-SLUGS = tuple(slug(label) for label in QUERY_TYPES)
-LABELS = dict(zip(SLUGS, QUERY_TYPES))
-
-
-def label(structure: str, expanded: bool | None = None) -> str:
-    """The query-type label from ``("WSYN", True)``, or a label/slug passed through checked."""
-    if expanded is not None:
-        name = f"{structure.upper()}/{'e' if expanded else 'u'}"
-    else:
-        name = structure.replace("-u", "/u").replace("-e", "/e") if "/" not in structure else structure
-    if name not in QUERY_TYPES:
-        raise ValueError(f"unknown query type {name!r}; known: {', '.join(QUERY_TYPES)}")
-    return name
 
 
 def read_query_file(path: str | Path) -> pd.DataFrame:

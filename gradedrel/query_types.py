@@ -22,8 +22,10 @@ from .plans import Plan, PlanKey
 from .query_tree import Key, Node, Sum, Syn, WSum
 from .text import tokenise
 
+#: The six query types (the one place they are defined): structure/expansion, u or e.
 LABELS = ("SUM/u", "SUM/e", "SSYN-C/u", "SSYN-C/e", "WSYN/u", "WSYN/e")
 STRUCTURES = ("SUM", "SSYN-C", "WSYN")
+#: Facet weights of WSYN (the paper's: major 10, minor 7); config analysis.weights.
 WEIGHTS = {"major": 10.0, "minor": 7.0}
 
 Pipeline = Callable[[str], "str | None"]
@@ -32,6 +34,29 @@ Pipeline = Callable[[str], "str | None"]
 def slug(label: str) -> str:
     """File slug of a query-type label: ``WSYN/e`` → ``WSYN-e``."""
     return label.replace("/", "-")
+
+
+SLUGS = tuple(slug(label) for label in LABELS)
+
+
+def label(structure: str, expanded: bool | None = None) -> str:
+    """The query-type label from ``("WSYN", True)``, or a label/slug passed through checked."""
+    if expanded is not None:
+        name = f"{structure.upper()}/{'e' if expanded else 'u'}"
+    else:
+        name = structure if "/" in structure else \
+            structure.replace("-u", "/u").replace("-e", "/e")
+    if name not in LABELS:
+        raise ValueError(f"unknown query type {name!r}; known: {', '.join(LABELS)}")
+    return name
+
+
+def structure_of(query_type: str) -> tuple[str, str]:
+    """'SSYN-C/e' -> ('SSYN-C', 'e'): the structure and u (unexpanded) / e (expanded)."""
+    structure, _, expansion = query_type.partition("/")
+    if expansion not in ("u", "e"):
+        raise ValueError(f"query type {query_type!r}: expected STRUCTURE/u or STRUCTURE/e")
+    return structure, expansion
 
 
 def parse_label(label: str) -> tuple[str, bool]:
@@ -77,29 +102,3 @@ def compile_plan(plan: Plan, label: str, pipeline: Pipeline,
     if not pairs:
         return None
     return WSum(tuple(w for w, _ in pairs), tuple(s for _, s in pairs))
-
-
-def read_queries(path) -> "pd.DataFrame":
-    """A query file (``results/{c}/queries/{planset}/{slug}.jsonl``) as ``qid, query_type, query, tree``.
-
-    ``query`` is the MatchOp string (ready for ``pt.terrier.Retriever``), ``tree`` the
-    engine-neutral tree. A malformed line is an InputError naming file and line.
-    """
-    import json
-
-    import pandas as pd
-
-    from .errors import InputError
-    from .query_tree import from_dict
-
-    rows = []
-    with open(path, encoding="utf-8") as handle:
-        for number, line in enumerate(handle, start=1):
-            try:
-                record = json.loads(line)
-                rows.append((str(record["qid"]), record["query_type"], record["matchop"],
-                             from_dict(record["tree"])))
-            except (ValueError, KeyError, TypeError) as error:
-                raise InputError(path, number, "a JSON object with qid, query_type, tree, "
-                                 "matchop", f"{type(error).__name__}: {error}") from None
-    return pd.DataFrame(rows, columns=["qid", "query_type", "query", "tree"])

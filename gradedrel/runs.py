@@ -106,6 +106,26 @@ def read_run(path: str | Path) -> RankedRun:
         raise
 
 
+#: Significant digits of a score in a run file (``%.10g``): ranks are set on scores as written.
+SCORE_DIGITS = 10
+
+
+def round_scores(scores: np.ndarray, digits: int = SCORE_DIGITS) -> np.ndarray:
+    """Scores as a run file holds them (``%.{digits}g``), so ranks agree with trec_eval's order."""
+    return np.array([float(f"{s:.{digits}g}") for s in scores], dtype=np.float64)
+
+
+def trec_eval_ranking(run: pd.DataFrame) -> pd.DataFrame:
+    """``qid, docno, rank, score``: ranks 1..n per topic by score as written (10 significant
+    digits) descending, then docno descending — the order trec_eval imposes on a run file.
+    The one ranking helper: every back end and the baseline rank with it."""
+    if run.empty:
+        return pd.DataFrame({"qid": pd.Series(dtype=str), "docno": pd.Series(dtype=str),
+                             "rank": pd.Series(dtype=int), "score": pd.Series(dtype=float)})
+    run = run.assign(score=round_scores(run["score"].to_numpy(np.float64)))
+    return rank_frame(run).to_frame()
+
+
 def rank_frame(run: pd.DataFrame, source: str = "<run>") -> RankedRun:
     """Rank an in-memory run (columns ``qid, docno, score``) as :func:`read_run` does."""
     score = pd.to_numeric(run["score"], errors="coerce").to_numpy(dtype=np.float64)

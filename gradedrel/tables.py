@@ -19,17 +19,11 @@ import numpy as np
 import pandas as pd
 
 from .io import write_text
+from .measures import names
 from .published import EffortSpec, Published
 
-LEVEL_NAMES = {0: "irrelevant", 1: "marginal", 2: "fair", 3: "high"}
-
-
-def structure_of(query_type: str) -> tuple[str, str]:
-    """'SSYN-C/e' -> ('SSYN-C', 'e'): the query structure and u (unexpanded) / e (expanded)."""
-    structure, _, expansion = query_type.partition("/")
-    if expansion not in ("u", "e"):
-        raise ValueError(f"query type {query_type!r}: expected STRUCTURE/u or STRUCTURE/e")
-    return structure, expansion
+from .grades import LEVEL_SHORT as LEVEL_NAMES
+from .query_types import structure_of  # noqa: F401 (used here and by the findings)
 
 
 @dataclass
@@ -128,13 +122,13 @@ def mean_of(means: pd.DataFrame, run: str, measure: str) -> tuple[float, int]:
 
 
 def avp_table(means: pd.DataFrame, published: Published, query_types: Sequence[str],
-              levels: Sequence[int], avp_name: str, title: str) -> Table:
+              levels: Sequence[int], title: str) -> Table:
     """Stratified AvP (%) in the paper's layout: rows level x (u, e); per structure ours,
     published and ours - published; topics (with >= 1 document at the level) per row."""
     structures = list(dict.fromkeys(structure_of(q)[0] for q in query_types))
     rows, counts = [], {}
     for level in sorted(levels):
-        measure = avp_name.format(level=level)
+        measure = names.avp(level)
         for expansion in ("u", "e"):
             row = {"level": f"{level} {LEVEL_NAMES[level]}", "exp.": expansion}
             for structure in structures:

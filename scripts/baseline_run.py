@@ -18,7 +18,8 @@ def main():
     queries, excluded = baseline.baseline_queries(topics,
                                                   terrier.term_pipeline(snakemake.input.index))
     wmodel = snakemake.wildcards.wmodel
-    run = baseline.retrieve(index, queries, wmodel, snakemake.params.depth)
+    run = baseline.retrieve(snakemake.input.index, queries, wmodel, snakemake.params.depth,
+                            index=index)
     excluded = pd.concat([excluded, baseline.unmatched(queries, run)], ignore_index=True)
     for row in excluded.itertuples():
         log.warning("topic %s: %s", row.qid, row.reason)

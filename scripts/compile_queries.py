@@ -19,7 +19,8 @@ def main():
     chosen = set(pd.read_csv(snakemake.input.topics, sep="\t", dtype=str)["qid"])
     all_plans = [p for p in plans.read_plans(snakemake.input.plans) if p.qid in chosen]
     rows, excluded = [], []
-    for label, path in zip(snakemake.params.labels, snakemake.output.queries):
+    for label in snakemake.params.labels:
+        path = snakemake.output[f"queries/{label}"]
         with atomic_open(path) as out:
             for plan in all_plans:
                 tree = query_types.compile_plan(plan, label, pipeline, snakemake.params.weights)

@@ -9,7 +9,7 @@ def main():
     qrels = pd.read_csv(snakemake.input.qrels, sep="\t", dtype=str, keep_default_na=False)
     settings = Settings.from_config(snakemake.params.evaluation,
                                     snakemake.params.standard_measures)
-    runs = dict(zip(snakemake.params.labels, snakemake.input.runs))
+    runs = {label: snakemake.input[f"run/{label}"] for label in snakemake.params.labels}
     out_dir = snakemake.output.means.rsplit("/", 1)[0]
     topics = None  # the baseline is evaluated on every topic with judgements
     if "topics" in snakemake.input.keys():

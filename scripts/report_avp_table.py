@@ -7,7 +7,7 @@ def main():
     p, w, out = snakemake.params.report, snakemake.wildcards, snakemake.output
     table = tables.avp_table(report_io.read(snakemake.input.means, "means"),
                              published.load(snakemake.input.published), p["query_types"],
-                             p["levels"], p["measures"]["avp"],
+                             p["levels"],
                              f"Stratified AvP (%) per relevance level — {w.collection}, {w.planset} plans, {w.model}")
     table.write(out.csv, out.md, out.tex, out.html)
 

@@ -13,7 +13,7 @@ def main():
     bands = bootstrap.difference_bands(
         report_io.read(snakemake.input.per_topic, "per_topic"), kind, base, p["profiles"],
         p["baseline"], p["query_types"], range(1, style["max_rank"] + 1),
-        (p["measures"]["gain_cg"], p["measures"]["gain_dcg"]), boot["resamples"],
+        boot["resamples"],
         boot["confidence"], boot["seed"])
     ranks = sorted(set(bands["rank"]))
     log = logging.getLogger("gradedrel")

@@ -34,7 +34,7 @@ def main():
                                            p["levels"]),
         f"Reproduction measures against {p['baseline']} — {w.collection}, {w.planset} plans, {w.model}")
     repro.write(out.repro_csv, out.repro_md, out.repro_tex, out.repro_html)
-    avp = tables.avp_table(means, pub, p["query_types"], p["levels"], p["measures"]["avp"],
+    avp = tables.avp_table(means, pub, p["query_types"], p["levels"],
                            f"Stratified AvP (%) — {w.collection}, {w.planset} plans, {w.model}")
     here = os.path.dirname(out.md)
     links = {k: os.path.relpath(v, here) for k, v in snakemake.params.links.items()}

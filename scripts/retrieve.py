@@ -1,10 +1,9 @@
 """Run every query type through one retrieval model: one JVM, the index loaded once."""
 import logging
-from pathlib import Path
 
 import pandas as pd
 
-from gradedrel import grid, provenance, query_files, terrier
+from gradedrel import grid, provenance, query_files, query_types, terrier
 from gradedrel.io import sha256_of, write_text, write_tsv
 from gradedrel.runs import write_run
 from gradedrel.steps import run_step
@@ -20,16 +19,17 @@ def main():
     pipeline = terrier.term_pipeline(index_dir)
     transformer = grid.retriever(model, index_dir, depth)
     not_ranked = []
-    for path, run_path, prov_path in zip(snakemake.input.queries, snakemake.output.runs,
-                                         snakemake.output.provenance):
+    for label in snakemake.params.labels:
+        path = snakemake.input[f"queries/{label}"]
+        run_path = snakemake.output[f"run/{label}"]
+        prov_path = snakemake.output[f"provenance/{label}"]
         queries = query_files.read_query_file(path)
-        label = query_files.LABELS[Path(run_path).stem]
         run, missing = grid.run_query_type(transformer, topics, queries, label, pipeline)
         log.info("%s %s: %d of %d topics ranked", model.name, label, run["qid"].nunique(),
                  len(topics))
         for reason, count in missing["reason"].value_counts().sort_index().items():
             log.warning("%s %s: %d topic(s) not ranked: %s", model.name, label, count, reason)
-        write_run(run, run_path, tag=f"{model.name}-{query_files.slug(label)}",
+        write_run(run, run_path, tag=f"{model.name}-{query_types.slug(label)}",
                   topic_order=topics["qid"].tolist())
         write_text(provenance.record(
             "retrieve", snakemake.params.config, version, model=model.name,

@@ -74,16 +74,10 @@ def test_matchop_strings():
     assert matchop.phrase(("a",), "#1") == "a"
 
 
-def test_read_queries(tmp_path):
-    import json
-    from gradedrel.errors import InputError
-    tree = query_types.compile_plan(plan(), "WSYN/u", toy_pipeline)
-    path = tmp_path / "WSYN-u.jsonl"
-    path.write_text(json.dumps({"qid": "1", "query_type": "WSYN/u", "tree": query_tree.to_dict(tree),
-                                "matchop": "#combine(a)"}) + "\n" + '{"qid": "2"}\n')
-    with pytest.raises(InputError, match=r"WSYN-u.jsonl:2: expected a JSON object"):
-        query_types.read_queries(path)
-    path.write_text(path.read_text().splitlines()[0] + "\n")
-    frame = query_types.read_queries(path)
-    assert frame[["qid", "query_type", "query"]].values.tolist() == [["1", "WSYN/u", "#combine(a)"]]
-    assert frame["tree"][0] == tree
+def test_the_vocabulary_is_defined_once():
+    from gradedrel import published, query_files
+
+    assert query_files.QUERY_TYPES is query_types.LABELS is published.QUERY_TYPES
+    assert query_types.SLUGS == ("SUM-u", "SUM-e", "SSYN-C-u", "SSYN-C-e", "WSYN-u", "WSYN-e")
+    assert query_types.label("WSYN", True) == query_types.label("WSYN-e") == "WSYN/e"
+    assert query_types.structure_of("SSYN-C/u") == ("SSYN-C", "u")

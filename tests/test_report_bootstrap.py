@@ -19,14 +19,13 @@ def test_interval_width_matches_the_normal_approximation():
     assert bootstrap.paired_ci(d, 4000, 0.95, 3) == (lo, hi)        # seeded
 
 
-def test_bands_pair_topics_and_use_the_measure_templates():
+def test_bands_pair_topics_and_use_the_measure_names():
     rows = [(run, str(q), "JK_DCG(b=2,profile='3')@10", v)
             for q in range(1, 6) for run, v in (("SUM/u", q), ("WSYN/e", q + 2.0))]
     rows.append(("WSYN/e", "6", "JK_DCG(b=2,profile='3')@10", 100.0))   # no baseline value
     frame = pd.DataFrame(rows, columns=["run", "qid", "measure", "value"])
     bands = bootstrap.difference_bands(
         frame, "DCG", 2, ["3"], "SUM/u", ["SUM/u", "WSYN/e"], range(1, 101),
-        ("JK_{kind}(profile='{profile}')@{rank}", "JK_{kind}(b={base},profile='{profile}')@{rank}"),
         200, 0.9, 0)
     assert bands.to_dict("records") == [{"run": "WSYN/e", "profile": "3", "kind": "DCG",
                                          "base": 2, "rank": 10, "lo": 2.0, "hi": 2.0,

@@ -27,7 +27,7 @@ def test_avp_table_layout_and_differences():
     per_topic = paper_like_per_topic(pub)
     means = means_of(per_topic)
     means.loc[(means.run == "WSYN/e") & (means.measure == "AvP(level=3)"), "mean"] -= 0.05
-    t = tables.avp_table(means, pub, QTS, [1, 2, 3], cfg["measures"]["avp"], "AvP")
+    t = tables.avp_table(means, pub, QTS, [1, 2, 3], "AvP")
     f = t.frame
     assert list(f["level"]) == ["1 marginal"] * 2 + ["2 fair"] * 2 + ["3 high"] * 2
     assert list(f["exp."]) == ["u", "e"] * 3
@@ -47,7 +47,7 @@ def test_missing_measure_is_a_clear_error():
     means = means_of(paper_like_per_topic(pub))
     with pytest.raises(ValueError, match=r"WSYN/e.*AvP\(level=3\)"):
         tables.avp_table(means[~((means.run == "WSYN/e") & (means.measure == "AvP(level=3)"))],
-                         pub, QTS, [1, 2, 3], "AvP(level={level})", "AvP")
+                         pub, QTS, [1, 2, 3], "AvP")
 
 
 def test_testbed_table_totals_and_means():

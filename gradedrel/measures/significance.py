@@ -108,6 +108,18 @@ def bootstrap_ci(values: np.ndarray, resamples: int, confidence: float,
     return mean, low, high
 
 
+def paired_bootstrap_ci(differences: np.ndarray, resamples: int, confidence: float,
+                        seed: int) -> tuple[float, float]:
+    """Percentile bootstrap interval of the mean of paired per-topic differences (the
+    difference figures' bands): :func:`bootstrap_ci` of one column, the evaluation's
+    resampling and seed."""
+    d = np.asarray(differences, dtype=float)
+    if d.size == 0:
+        raise ValueError("paired bootstrap: no topics")
+    _, low, high = bootstrap_ci(d, resamples, confidence, seed)
+    return float(low[0]), float(high[0])
+
+
 @lru_cache(maxsize=32)
 def resample_counts(n: int, resamples: int, seed: int) -> np.ndarray:
     """How often each of n topics is drawn in each bootstrap resample, ``(resamples, n)``,

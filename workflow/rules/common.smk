@@ -9,7 +9,8 @@ sys.path.insert(0, workflow.basedir)  # the gradedrel package, without installin
 
 from gradedrel import collection, downloads, plan_sets
 from gradedrel.grid import Model
-from gradedrel.query_files import slug as query_type_slug
+from gradedrel.query_types import slug as query_type_slug
+from gradedrel.report_settings import report_settings
 
 validate(config, os.path.join(workflow.basedir, "config/schema/config.schema.yaml"))
 
@@ -17,6 +18,16 @@ RESULTS = config["results_dir"]
 COLLECTIONS = config["active_collections"]
 QUERY_TYPES = config["query_types"]["labels"]
 QUERY_SLUGS = [query_type_slug(label) for label in QUERY_TYPES]
+# Named files per query type ("queries/SUM/u", "run/SUM/u"): scripts look a file up by its
+# query type, never pair lists by position.
+QUERY_FILES = {f"queries/{q}": f"{RESULTS}/{{collection}}/queries/{{planset}}/{query_type_slug(q)}.jsonl"
+               for q in QUERY_TYPES}
+RUN_FILES = {f"run/{q}": f"{RESULTS}/{{collection}}/runs/{{planset}}/{{model}}/{query_type_slug(q)}.run"
+             for q in QUERY_TYPES}
+RUN_PROVENANCE = {
+    f"provenance/{q}": f"{RESULTS}/{{collection}}/runs/{{planset}}/{{model}}/{query_type_slug(q)}.provenance.json"
+    for q in QUERY_TYPES
+}
 RETRIEVAL_MODELS = config["retrieval"]["models"]
 GRID = config["retrieval"]["grid"]
 BASELINE = plan_sets.RESERVED  # the plain baseline's evaluation: results/{c}/evaluation/baseline/
@@ -127,11 +138,10 @@ def evaluation_runs(collection, planset, model):
 
 
 def evaluation_inputs(wildcards):
+    """The runs by label ("run/SUM/u"), the qrels and (but for the baseline) the topics."""
     c, p, m = wildcards.collection, wildcards.planset, wildcards.model
-    inputs = {
-        "runs": list(evaluation_runs(c, p, m).values()),
-        "qrels": f"{RESULTS}/{c}/qrels.tsv",
-    }
+    inputs = {f"run/{label}": path for label, path in evaluation_runs(c, p, m).items()}
+    inputs["qrels"] = f"{RESULTS}/{c}/qrels.tsv"
     if p != BASELINE:
         inputs["topics"] = f"{RESULTS}/{c}/plans/{p}/topics.tsv"
     return inputs
@@ -147,7 +157,7 @@ def retrieval_inputs(wildcards):
     inputs = {
         "index": f"{RESULTS}/{c}/index",
         "topics": f"{RESULTS}/{c}/plans/{p}/topics.tsv",
-        "queries": [f"{RESULTS}/{c}/queries/{p}/{s}.jsonl" for s in QUERY_SLUGS],
+        **{key: path.format(collection=c, planset=p) for key, path in QUERY_FILES.items()},
     }
     if RETRIEVAL_MODELS[wildcards.model]["backend"] == "inquery":
         inputs["postings"] = f"{RESULTS}/{c}/index_arrays/postings.npz"
@@ -194,8 +204,9 @@ REPORT_TABLES = ["avp", "testbed", "effort", "standard_measures", "significance_
 
 
 def report_params(*keys):
-    """Only the report settings a rule reads, so that changing others does not re-run it."""
-    return {k: REPORT[k] for k in keys}
+    """Only the report settings a rule reads, so that changing others does not re-run it
+    (the evaluation's query types, levels, baseline and standard measures included)."""
+    return report_settings(config, *keys)
 
 
 def report_figures(collection, planset, model):

@@ -69,7 +69,7 @@ rule compile_queries:
         index=f"{RESULTS}/{{collection}}/index",
         selected=f"{RESULTS}/{{collection}}/plans/{{planset}}/selected_topics.tsv",
     output:
-        queries=[f"{RESULTS}/{{collection}}/queries/{{planset}}/{s}.jsonl" for s in QUERY_SLUGS],
+        **QUERY_FILES,
         statistics=f"{RESULTS}/{{collection}}/queries/{{planset}}/statistics.tsv",
         means=report(
             f"{RESULTS}/{{collection}}/queries/{{planset}}/statistics_means.tsv",

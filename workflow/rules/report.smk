@@ -2,9 +2,9 @@
 # Tables read only table settings, figures also the figure style (report.figures), so
 # changing the style re-runs the figure rules only.
 
-TABLE_PARAMS = ("query_types", "levels", "measures", "expanded_strong",
+TABLE_PARAMS = ("query_types", "levels", "standard_measures", "expanded_strong",
                 "significance_columns", "alpha")
-FIGURE_PARAMS = ("query_types", "levels", "measures", "baseline", "profiles", "bootstrap")
+FIGURE_PARAMS = ("query_types", "levels", "pr_reading", "baseline", "profiles", "bootstrap")
 
 
 rule report_avp_table:
@@ -195,7 +195,7 @@ rule report_findings:
                           subcategory="{collection}, {planset}, {model}"),
     params:
         report=report_params("levels", "query_types", "baseline", "expanded_strong", "weak",
-                             "measures", "alpha", "paired_test", "verdict",
+                             "alpha", "paired_test", "verdict",
                              "significance_columns"),
         setting=report_setting,
         engine=lambda wc: REPORT["engines"].get(

@@ -19,11 +19,8 @@ rule retrieve:
     input:
         unpack(retrieval_inputs),
     output:
-        runs=expand(f"{RESULTS}/{{{{collection}}}}/runs/{{{{planset}}}}/{{{{model}}}}/{{slug}}.run", slug=QUERY_SLUGS),
-        provenance=expand(
-            f"{RESULTS}/{{{{collection}}}}/runs/{{{{planset}}}}/{{{{model}}}}/{{slug}}.provenance.json",
-            slug=QUERY_SLUGS,
-        ),
+        **RUN_FILES,
+        **RUN_PROVENANCE,
         not_ranked=report(
             f"{RESULTS}/{{collection}}/runs/{{planset}}/{{model}}/not_ranked.tsv",
             caption="../report/not_ranked.rst",
@@ -31,6 +28,7 @@ rule retrieve:
             subcategory="{planset} {model}",
         ),
     params:
+        labels=QUERY_TYPES,
         model=lambda wc: model_parameters(wc.model),
         depth=config["retrieval"]["depth"],
         terrier=config["terrier"],
