@@ -15,9 +15,9 @@ import json
 from pathlib import Path
 from typing import Callable
 
-from gradedrel.query_files import QUERY_TYPES, slug
-from gradedrel.query_tree import Key, Node, Sum, Syn, WSum, to_dict
-from gradedrel.text import tokenise
+from gradedrel.queries.query_files import QUERY_TYPES, slug
+from gradedrel.queries.query_tree import Key, Node, Sum, Syn, WSum, to_dict
+from gradedrel.core.text import tokenise
 
 
 def matchop(node: Node) -> str:
@@ -89,7 +89,7 @@ if __name__ == "__main__":  # python benchmarks/query_generator.py results/cranf
 
     import pandas as pd
 
-    from gradedrel import terrier
+    from gradedrel.core import terrier
 
     collection_dir = Path(sys.argv[1])
     terrier.start("5.11", "0.0.8")

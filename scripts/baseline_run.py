@@ -3,10 +3,11 @@ import logging
 
 import pandas as pd
 
-from gradedrel import baseline, provenance, terrier
-from gradedrel.io import write_text, write_tsv
-from gradedrel.runs import write_run
-from gradedrel.steps import run_step
+from gradedrel.core import provenance, terrier
+from gradedrel.retrieval import baseline
+from gradedrel.core.io import write_text, write_tsv
+from gradedrel.retrieval.runs import write_run
+from gradedrel.core.steps import run_step
 
 log = logging.getLogger("gradedrel")
 

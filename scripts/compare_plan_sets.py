@@ -1,10 +1,12 @@
 """Compare the plan sets of a collection: plan profiles, curator agreement, AvP by condition."""
 import pandas as pd
 
-from gradedrel import curation, plans, terrier
-from gradedrel.plan_sets import input_key
-from gradedrel.io import write_text, write_tsv
-from gradedrel.steps import run_step
+from gradedrel import plans
+from gradedrel.core import terrier
+from gradedrel.report import curation
+from gradedrel.plans.plan_sets import input_key
+from gradedrel.core.io import write_text, write_tsv
+from gradedrel.core.steps import run_step
 
 AVP = ["AvP(level=1)", "AvP(level=2)", "AvP(level=3)"]
 

@@ -4,9 +4,11 @@ import logging
 
 import pandas as pd
 
-from gradedrel import matchop, plans, provenance, query_statistics, query_tree, query_types, terrier
-from gradedrel.io import atomic_open, sha256_of, write_text, write_tsv
-from gradedrel.steps import run_step
+from gradedrel import plans
+from gradedrel.core import provenance, terrier
+from gradedrel.queries import matchop, query_statistics, query_tree, query_types
+from gradedrel.core.io import atomic_open, sha256_of, write_text, write_tsv
+from gradedrel.core.steps import run_step
 
 log = logging.getLogger("gradedrel")
 

@@ -1,8 +1,9 @@
 """Evaluate a set of runs with the paper's graded measures (the code behind `gradedrel evaluate`)."""
 import pandas as pd
 
-from gradedrel.evaluate import Settings, evaluate_files
-from gradedrel.steps import run_step
+from gradedrel.evaluation.files import evaluate_files
+from gradedrel.evaluation.settings import Settings
+from gradedrel.core.steps import run_step
 
 
 def main():

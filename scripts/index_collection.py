@@ -2,9 +2,10 @@
 import json
 import logging
 
-from gradedrel import collection, terrier
-from gradedrel.io import write_text
-from gradedrel.steps import run_step
+from gradedrel import collection
+from gradedrel.core import terrier
+from gradedrel.core.io import write_text
+from gradedrel.core.steps import run_step
 
 log = logging.getLogger("gradedrel")
 

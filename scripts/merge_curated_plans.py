@@ -2,7 +2,7 @@
 import logging
 
 from gradedrel import plans
-from gradedrel.steps import run_step
+from gradedrel.core.steps import run_step
 
 log = logging.getLogger("gradedrel")
 

@@ -1,9 +1,11 @@
 """Analyse each request into an automatic plan (facets, concepts, keys, expansion)."""
 import pandas as pd
 
-from gradedrel import key_stats, planner, plans, provenance, terrier, thesaurus
-from gradedrel.io import sha256_of, write_text
-from gradedrel.steps import run_step
+from gradedrel import plans, thesaurus
+from gradedrel.core import provenance, terrier
+from gradedrel.plans import key_stats, planner
+from gradedrel.core.io import sha256_of, write_text
+from gradedrel.core.steps import run_step
 
 
 def main():

@@ -4,8 +4,8 @@ import logging
 from pathlib import Path
 
 from gradedrel import collection
-from gradedrel.io import write_text, write_tsv
-from gradedrel.steps import run_step
+from gradedrel.core.io import write_text, write_tsv
+from gradedrel.core.steps import run_step
 
 log = logging.getLogger("gradedrel")
 

@@ -2,8 +2,8 @@
 intervals at the ranks where per-topic gain values exist."""
 import logging
 
-from gradedrel import bootstrap, figures, report_io
-from gradedrel.steps import run_step
+from gradedrel.report import bootstrap, figures, evaluation_files as report_io
+from gradedrel.core.steps import run_step
 
 
 def main():

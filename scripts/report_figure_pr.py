@@ -1,6 +1,6 @@
 """Draw the P-R curves per relevance level (one panel per level, six query types)."""
-from gradedrel import figures, report_io
-from gradedrel.steps import run_step
+from gradedrel.report import figures, evaluation_files as report_io
+from gradedrel.core.steps import run_step
 
 
 def main():

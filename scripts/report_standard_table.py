@@ -1,6 +1,6 @@
 """Write the standard measures (ir_measures names) per query type."""
-from gradedrel import report_io, tables
-from gradedrel.steps import run_step
+from gradedrel.report import evaluation_files as report_io, tables
+from gradedrel.core.steps import run_step
 
 
 def main():

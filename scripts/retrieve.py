@@ -3,10 +3,12 @@ import logging
 
 import pandas as pd
 
-from gradedrel import grid, provenance, query_files, query_types, terrier
-from gradedrel.io import sha256_of, write_text, write_tsv
-from gradedrel.runs import write_run
-from gradedrel.steps import run_step
+from gradedrel.core import provenance, terrier
+from gradedrel.queries import query_files, query_types
+from gradedrel.retrieval import grid
+from gradedrel.core.io import sha256_of, write_text, write_tsv
+from gradedrel.retrieval.runs import write_run
+from gradedrel.core.steps import run_step
 
 log = logging.getLogger("gradedrel")
 

@@ -3,10 +3,11 @@ import logging
 
 import pandas as pd
 
-from gradedrel import plans, selection
+from gradedrel import plans
+from gradedrel.plans import selection
 from gradedrel.cli import read_topic_list
-from gradedrel.io import write_tsv
-from gradedrel.steps import run_step
+from gradedrel.core.io import write_tsv
+from gradedrel.core.steps import run_step
 
 log = logging.getLogger("gradedrel")
 

@@ -3,9 +3,10 @@ import json
 
 import pandas as pd
 
-from gradedrel import matchop, query_tree, syn_statistics, terrier
-from gradedrel.io import write_tsv
-from gradedrel.steps import run_step
+from gradedrel.core import terrier
+from gradedrel.queries import matchop, query_tree, syn_statistics
+from gradedrel.core.io import write_tsv
+from gradedrel.core.steps import run_step
 
 
 def main():

@@ -1,9 +1,9 @@
 """Verify a SKOS thesaurus copy; write its cached form, summary, provenance."""
 import logging
 
-from gradedrel import downloads, provenance
-from gradedrel.io import write_text, write_tsv
-from gradedrel.steps import run_step
+from gradedrel.core import downloads, provenance
+from gradedrel.core.io import write_text, write_tsv
+from gradedrel.core.steps import run_step
 from gradedrel.thesaurus import cache, skos, summary
 
 log = logging.getLogger("gradedrel")

@@ -132,14 +132,15 @@ def thesaurus() -> Thesaurus:
 
 @pytest.fixture(scope="session")
 def terrier_started():
-    from gradedrel import terrier
+    from gradedrel.core import terrier
     return terrier.start("5.11", "0.0.8")
 
 
 @pytest.fixture(scope="session")
 def cranfield_index(tmp_path_factory, terrier_started):
     """A Terrier index of Cranfield built as the workflow builds it (blocks, porter, terrier stopwords)."""
-    from gradedrel import collection, terrier
+    from gradedrel import collection
+    from gradedrel.core import terrier
 
     spec = collection.CollectionSpec.from_config(
         "cranfield", {"ir_datasets": "cranfield", "grade_map": {"1": 3, "2": 3, "3": 2, "4": 1, "-1": 0}})

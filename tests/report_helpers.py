@@ -7,8 +7,8 @@ import numpy as np
 import pandas as pd
 import yaml
 
-from gradedrel import published as published_mod
-from gradedrel import query_types
+from gradedrel.report import published as published_mod
+from gradedrel.queries import query_types
 
 ROOT = Path(__file__).resolve().parent.parent
 QTS = list(query_types.LABELS)
@@ -16,7 +16,7 @@ QTS = list(query_types.LABELS)
 
 def report_config() -> dict:
     """Every report setting, the evaluation's shared ones included (as the rules get them)."""
-    from gradedrel.report_settings import SHARED, report_settings
+    from gradedrel.report.settings import SHARED, report_settings
 
     config = yaml.safe_load((ROOT / "config" / "config.yaml").read_text())
     return report_settings(config, *config["report"], *SHARED)

@@ -15,6 +15,8 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from gradedrel.queries import query_types
+
 QUERY_TYPES = list(query_types.LABELS)
 STRENGTH = {"SUM/u": 1.0, "SUM/e": 0.85, "SSYN-C/u": 1.0, "SSYN-C/e": 1.6, "WSYN/u": 1.05,
             "WSYN/e": 1.7}

@@ -1,5 +1,5 @@
 """Request analysis: label matching, boilerplate, unknown words (hand-worked cases)."""
-from gradedrel import analysis
+from gradedrel.plans import analysis
 from tests.conftest import toy_pipeline
 
 

@@ -3,7 +3,7 @@ import pandas as pd
 import pytest
 
 from gradedrel import collection
-from gradedrel.errors import InputError
+from gradedrel.core.errors import InputError
 
 from conftest import TINY
 

@@ -2,8 +2,8 @@
 import pandas as pd
 import pytest
 
-from gradedrel import curation
-from gradedrel.plans import Facet, Plan, PlanConcept, PlanKey
+from gradedrel.report import curation
+from gradedrel.plans.model import Facet, Plan, PlanConcept, PlanKey
 
 
 def stem(token):

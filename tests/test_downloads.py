@@ -8,7 +8,7 @@ from functools import partial
 
 import pytest
 
-from gradedrel.downloads import ChecksumError, DownloadError, fetch, verify
+from gradedrel.core.downloads import ChecksumError, DownloadError, fetch, verify
 
 PAYLOAD = b"<rdf:RDF/>\n" * 1000
 DIGEST = hashlib.sha256(PAYLOAD).hexdigest()

@@ -6,7 +6,7 @@ import pytest
 import pytrec_eval
 
 from gradedrel.cli import main
-from gradedrel.measures import irm, names
+from gradedrel.evaluation.measures import irm, names
 
 from helpers_eval import synthetic_collection, write_trec_qrels, write_trec_run
 

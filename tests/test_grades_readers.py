@@ -3,9 +3,9 @@ import json
 
 import pytest
 
-from gradedrel.errors import InputError
-from gradedrel.grades import GradeMap
-from gradedrel import readers
+from gradedrel.core.errors import InputError
+from gradedrel.collection.grades import GradeMap
+from gradedrel.collection import readers
 
 CRANFIELD = GradeMap.from_config({"1": 3, "2": 3, "3": 2, "4": 1, "-1": 0})
 

@@ -7,8 +7,9 @@ import pandas as pd
 import pytest
 import yaml
 
-from gradedrel import grid, query_files
-from gradedrel.query_tree import Key, Sum, Syn, to_dict
+from gradedrel.queries import query_files
+from gradedrel.retrieval import grid
+from gradedrel.queries.query_tree import Key, Sum, Syn, to_dict
 from tiny_index import FIXTURES, index_dir
 
 ROOT = Path(__file__).parents[1]
@@ -18,7 +19,7 @@ from benchmarks.query_generator import matchop  # noqa: E402
 
 @pytest.fixture(scope="module")
 def tiny(tmp_path_factory):
-    from gradedrel import terrier
+    from gradedrel.core import terrier
 
     directory = index_dir("tiny", str(tmp_path_factory.mktemp("idx")))
     return directory, terrier.term_pipeline(directory)
@@ -51,7 +52,7 @@ def test_terrier_model_runs_matchop_like_its_plain_query(tiny, tmp_path, model):
     """#combine of plain terms scores exactly as the plain query; #syn retrieves the union."""
     import pyterrier as pt
 
-    from gradedrel import terrier
+    from gradedrel.core import terrier
 
     directory, pipeline = tiny
     topics = pd.DataFrame({"qid": ["1", "2"], "query": ["", ""]})
@@ -112,7 +113,7 @@ def test_ties_are_ordered_as_trec_eval_orders_them():
 
 
 def test_bad_query_file_line_is_one_clear_error(tmp_path):
-    from gradedrel.errors import InputError
+    from gradedrel.core.errors import InputError
 
     path = tmp_path / "q.jsonl"
     path.write_text('{"qid": "1", "query_type": "SUM/u", "tree": {"op": "key", "tokens": ["a"]},'

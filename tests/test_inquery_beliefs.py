@@ -9,9 +9,9 @@ import math
 import numpy as np
 import pytest
 
-from gradedrel import postings
-from gradedrel.inquery import Scorer
-from gradedrel.query_tree import Key, Sum, Syn, WSum
+from gradedrel.collection import postings
+from gradedrel.retrieval.inquery import Scorer
+from gradedrel.queries.query_tree import Key, Sum, Syn, WSum
 from tiny_index import TERRIER, index_dir
 
 N, AVG_DL = 6, 25 / 6
@@ -33,7 +33,7 @@ def hand_key(tfs: dict, df: int) -> np.ndarray:
 
 @pytest.fixture(scope="module")
 def scorer(tmp_path_factory):
-    from gradedrel import terrier
+    from gradedrel.core import terrier
 
     directory = index_dir("inquery", str(tmp_path_factory.mktemp("idx")))
     arrays = postings.cached(directory)
@@ -79,7 +79,7 @@ def test_phrase_is_ordered_adjacent_and_skips_stopwords(scorer):
 def test_phrase_documents_agree_with_terrier(scorer, tmp_path_factory):
     import pyterrier as pt
 
-    from gradedrel import terrier
+    from gradedrel.core import terrier
 
     terrier.start(**TERRIER)
     directory = index_dir("inquery", str(tmp_path_factory.mktemp("idx")))

@@ -11,9 +11,9 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gradedrel import postings
-from gradedrel.inquery import Scorer
-from gradedrel.query_tree import Key, Sum, Syn, WSum
+from gradedrel.collection import postings
+from gradedrel.retrieval.inquery import Scorer
+from gradedrel.queries.query_tree import Key, Sum, Syn, WSum
 
 VOCAB = ["a", "b", "c", "d", "e"]
 

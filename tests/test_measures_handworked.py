@@ -4,8 +4,8 @@ import math
 import numpy as np
 import pytest
 
-from gradedrel.measures import cumulated_gain as cg
-from gradedrel.measures import effort, stratified
+from gradedrel.evaluation.measures import cumulated_gain as cg
+from gradedrel.evaluation.measures import effort, stratified
 
 from helpers_eval import judged, ranked_by_grade
 

@@ -4,10 +4,11 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from gradedrel.evaluate import Settings, evaluate
-from gradedrel.measures import irm
-from gradedrel.measures.judgements import Judgements
-from gradedrel.runs import rank_frame
+from gradedrel.evaluation.evaluate import evaluate
+from gradedrel.evaluation.settings import Settings
+from gradedrel.evaluation.measures import irm
+from gradedrel.evaluation.measures.judgements import Judgements
+from gradedrel.retrieval.runs import rank_frame
 
 from helpers_eval import synthetic_collection
 

@@ -3,8 +3,8 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gradedrel.measures import cumulated_gain as cg
-from gradedrel.measures import effort, stratified
+from gradedrel.evaluation.measures import cumulated_gain as cg
+from gradedrel.evaluation.measures import effort, stratified
 
 from helpers_eval import judged
 

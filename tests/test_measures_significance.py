@@ -5,7 +5,7 @@ import math
 import numpy as np
 import pytest
 
-from gradedrel.measures import significance
+from gradedrel.evaluation.measures import significance
 
 
 def test_friedman_by_hand():

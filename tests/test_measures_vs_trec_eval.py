@@ -10,10 +10,10 @@ import pandas as pd
 import pytest
 import pytrec_eval
 
-from gradedrel.measures import cumulated_gain as cg
-from gradedrel.measures import stratified
-from gradedrel.measures.judgements import Judgements, judge
-from gradedrel.runs import rank_frame
+from gradedrel.evaluation.measures import cumulated_gain as cg
+from gradedrel.evaluation.measures import stratified
+from gradedrel.evaluation.measures.judgements import Judgements, judge
+from gradedrel.retrieval.runs import rank_frame
 
 from helpers_eval import synthetic_collection
 

@@ -1,7 +1,7 @@
 """Plan sets read from config: defaults, paths resolved, validation naming the key."""
 import pytest
 
-from gradedrel import plan_sets
+from gradedrel.plans import plan_sets
 
 
 def test_default_is_auto_on_the_selected_topics():

@@ -4,9 +4,10 @@ import math
 import pandas as pd
 import pytest
 
-from gradedrel import expansion, facets, planner, plans, selection
-from gradedrel.errors import InputError
-from gradedrel.key_stats import KeyStatistics
+from gradedrel import plans
+from gradedrel.plans import expansion, facets, planner, selection
+from gradedrel.core.errors import InputError
+from gradedrel.plans.key_stats import KeyStatistics
 from tests.conftest import toy_pipeline
 
 DF = {"boundary": 300, "layer": 320, "turbulent": 90, "laminar": 80, "flow": 700, "separation": 40,
@@ -153,7 +154,7 @@ def test_yaml_round_trip_of_arbitrary_text(request, label, key, via, relation, d
 
 
 def test_a_request_without_concepts_keeps_its_plan(thesaurus):
-    from gradedrel import query_types
+    from gradedrel.queries import query_types
     model = planner.Planner.build(thesaurus, toy_pipeline, stats(), {}, {})
     plan = model.plan("9", "what is there?")
     assert plan.facets == []

@@ -2,14 +2,14 @@
 import numpy as np
 import pytest
 
-from gradedrel import postings
-from gradedrel.text import tokenise
+from gradedrel.collection import postings
+from gradedrel.core.text import tokenise
 from tiny_index import documents, index_dir
 
 
 @pytest.fixture(scope="module")
 def tiny(tmp_path_factory):
-    from gradedrel import terrier
+    from gradedrel.core import terrier
 
     directory = index_dir("tiny", str(tmp_path_factory.mktemp("idx")))
     return directory, terrier.term_pipeline(directory)

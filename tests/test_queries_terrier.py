@@ -15,9 +15,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import gradedrel.thesaurus
-from gradedrel import (collection, key_stats, matchop, planner, plans, query_types,
-                       syn_statistics, terrier)
-from gradedrel.text import tokenise
+from gradedrel import collection, plans
+from gradedrel.core import terrier
+from gradedrel.plans import key_stats, planner
+from gradedrel.queries import matchop, query_types, syn_statistics
+from gradedrel.core.text import tokenise
 from tests.conftest import small_thesaurus
 
 ROOT = Path(__file__).resolve().parents[1]

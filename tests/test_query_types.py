@@ -1,8 +1,9 @@
 """Query structures against the brief, and their MatchOp strings (hand-written expectations)."""
 import pytest
 
-from gradedrel import matchop, plans, query_tree, query_types
-from gradedrel.query_tree import Key, Sum, Syn, WSum
+from gradedrel import plans
+from gradedrel.queries import matchop, query_tree, query_types
+from gradedrel.queries.query_tree import Key, Sum, Syn, WSum
 from tests.conftest import toy_pipeline
 
 
@@ -75,7 +76,8 @@ def test_matchop_strings():
 
 
 def test_the_vocabulary_is_defined_once():
-    from gradedrel import published, query_files
+    from gradedrel.queries import query_files
+    from gradedrel.report import published
 
     assert query_files.QUERY_TYPES is query_types.LABELS is published.QUERY_TYPES
     assert query_types.SLUGS == ("SUM-u", "SUM-e", "SSYN-C-u", "SSYN-C-e", "WSYN-u", "WSYN-e")

@@ -3,7 +3,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from gradedrel import bootstrap
+from gradedrel.report import bootstrap
 
 
 def test_constant_differences_give_a_point_interval():

@@ -3,7 +3,7 @@ tables and figures byte-identical across two runs on the same inputs."""
 import matplotlib.colors as mcolors
 import pytest
 
-from gradedrel import bootstrap, figures, tables
+from gradedrel.report import bootstrap, figures, tables
 import synthetic
 from report_helpers import QTS, published, report_config
 

@@ -3,8 +3,8 @@ import pandas as pd
 import pytest
 from scipy import stats
 
-from gradedrel import findings as fnd
-from gradedrel.findings import Condition, Evidence, verdict
+from gradedrel.report import findings as fnd
+from gradedrel.report.findings import Condition, Evidence, verdict
 from report_helpers import QTS, paper_like_per_topic, published, report_config
 
 
@@ -128,7 +128,7 @@ def test_p_values_can_come_from_the_evaluations_significance_files():
 def test_a_level_without_a_friedman_row_cannot_hold():
     import math
 
-    from gradedrel.findings import EvaluationTests
+    from gradedrel.report.findings import EvaluationTests
 
     empty = pd.DataFrame(columns=["measure", "statistic", "topics", "p_value"])
     tests = EvaluationTests(empty, empty, empty, {"friedman": "p_value"})

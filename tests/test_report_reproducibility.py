@@ -3,7 +3,7 @@ import math
 
 import pytest
 
-from gradedrel.reproducibility import (delta_ri, effect_ratio, relative_improvement,
+from gradedrel.report.reproducibility import (delta_ri, effect_ratio, relative_improvement,
                                        reproduction_table)
 from report_helpers import QTS, published
 

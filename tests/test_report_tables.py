@@ -5,8 +5,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from gradedrel import published as published_mod, report_io, tables
-from gradedrel.errors import InputError
+from gradedrel.report import published as published_mod, evaluation_files as report_io, tables
+from gradedrel.core.errors import InputError
 from report_helpers import QTS, means_of, paper_like_per_topic, published, report_config
 
 
@@ -109,7 +109,7 @@ def test_report_io_names_the_missing_column(tmp_path):
 
 
 def test_html_for_the_snakemake_report_escapes_and_aligns():
-    from gradedrel.report_html import markdown_to_html
+    from gradedrel.report.html import markdown_to_html
     text = "# T <1>\n\n| a | b |\n|---|---:|\n| x<y | 1.5 |\n\n- [x] done\n- [ ] not **yet**\n"
     page = markdown_to_html(text, "T")
     assert "<h1>T &lt;1&gt;</h1>" in page and "<td>x&lt;y</td>" in page
@@ -118,7 +118,7 @@ def test_html_for_the_snakemake_report_escapes_and_aligns():
 
 
 def test_curve_names():
-    from gradedrel.figures import parse_curve
+    from gradedrel.report.figures import parse_curve
     assert parse_curve("ndcg_b10") == ("nDCG", 10) and parse_curve("cg") == ("CG", 0)
     for bad in ("dcg", "cg_b2", "ndcg_bx", "map"):
         with pytest.raises(ValueError, match="expected cg, ncg"):

@@ -2,7 +2,7 @@
 import pandas as pd
 import pytest
 
-from gradedrel.request_sample import candidates, seeded_sample
+from gradedrel.plans.request_sample import candidates, seeded_sample
 
 from conftest import ROOT
 

@@ -4,8 +4,8 @@ import pandas as pd
 import pytest
 import pytrec_eval
 
-from gradedrel.errors import InputError
-from gradedrel.runs import rank_frame, read_run
+from gradedrel.core.errors import InputError
+from gradedrel.retrieval.runs import rank_frame, read_run
 
 from helpers_eval import synthetic_collection, write_trec_run
 

@@ -2,8 +2,8 @@
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from gradedrel import terrier
-from gradedrel.text import query_text, tokenise
+from gradedrel.core import terrier
+from gradedrel.core.text import query_text, tokenise
 
 
 @pytest.fixture(scope="module")

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 import gradedrel.thesaurus as thesaurus_pkg
-from gradedrel.errors import InputError
+from gradedrel.core.errors import InputError
 from gradedrel.thesaurus import cache, load
 from gradedrel.thesaurus.skos import READER_VERSION, read_skos
 

@@ -12,7 +12,7 @@ import rdflib
 from rdflib.compare import isomorphic
 from rdflib.namespace import RDF, SKOS
 
-from gradedrel.errors import InputError
+from gradedrel.core.errors import InputError
 from gradedrel.thesaurus import normalise_label, rdfxml
 from gradedrel.thesaurus.skos import byte_chunks, read_skos
 

@@ -5,7 +5,8 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from gradedrel import grid, query_files
+from gradedrel.queries import query_files
+from gradedrel.retrieval import grid
 from tiny_index import FIXTURES, index_dir
 
 sys.path.insert(0, str(Path(__file__).parents[1]))
@@ -14,7 +15,7 @@ from benchmarks.query_generator import write_query_files  # noqa: E402
 
 @pytest.fixture(scope="module")
 def setting(tmp_path_factory):
-    from gradedrel import terrier
+    from gradedrel.core import terrier
 
     root = tmp_path_factory.mktemp("tiny")
     directory = index_dir("tiny", str(root))
@@ -31,8 +32,8 @@ def test_structure_then_inquery_in_pt_experiment(setting):
     import pyterrier as pt
     from ir_measures import AP, nDCG
 
-    from gradedrel import terrier
-    from gradedrel.transformers import InQuery, structure
+    from gradedrel.core import terrier
+    from gradedrel.retrieval.transformers import InQuery, structure
 
     directory, queries, topics, qrels, pipeline = setting
     wsyn_e = structure("WSYN", expanded=True, queries=queries)
@@ -58,7 +59,7 @@ def test_structure_then_inquery_in_pt_experiment(setting):
 
 
 def test_structure_reports_topics_without_a_query(setting):
-    from gradedrel.transformers import structure
+    from gradedrel.retrieval.transformers import structure
 
     _, queries, topics, _, _ = setting
     more = pd.concat([topics, pd.DataFrame({"qid": ["99"], "query": ["the of"]})])

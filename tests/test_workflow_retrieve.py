@@ -11,7 +11,7 @@ import pandas as pd
 import pytest
 import yaml
 
-from gradedrel.query_files import SLUGS
+from gradedrel.queries.query_files import SLUGS
 from tiny_index import FIXTURES, index_dir
 
 sys.path.insert(0, str(Path(__file__).parents[1]))
@@ -32,7 +32,7 @@ def snakemake(workdir, config, targets):
 
 
 def test_retrieve_rules_write_every_cell_with_provenance_and_reasons(tmp_path):
-    from gradedrel import terrier
+    from gradedrel.core import terrier
 
     fixture = tmp_path / "fixture"
     shutil.copytree(FIXTURES / "tiny", fixture)

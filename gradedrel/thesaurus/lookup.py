@@ -5,7 +5,7 @@ its UF (alternative labels), BT, NT and RT, and its definition.
 
 A label matches the term at the first of three levels that applies, compared
 on labels normalised by :func:`~.model.normalise_label` (``~`` mark stripped,
-case folded) and tokenised like the index (:func:`gradedrel.text.tokenise`):
+case folded) and tokenised like the index (:func:`gradedrel.core.text.tokenise`):
 
 1. ``label``  – the whole label equals the term;
 2. ``stem``   – the labels' words equal the term's words after Harman's
@@ -26,8 +26,8 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..text import s_stem, tokenise
-from .model import Thesaurus, normalise_label
+from gradedrel.core.text import s_stem, tokenise
+from gradedrel.thesaurus.model import Thesaurus, normalise_label
 
 LEVELS = ("label", "stem", "prefix")
 
@@ -142,8 +142,8 @@ def add_parser(subparsers) -> None:
 
 
 def run_lookup(args) -> int:
-    from . import load
-    from .sources import ensure, project_thesauri
+    from gradedrel.thesaurus import load
+    from gradedrel.thesaurus.sources import ensure, project_thesauri
 
     if args.path:
         path = Path(args.path)

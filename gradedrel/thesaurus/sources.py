@@ -3,7 +3,7 @@ URLs and sha256 pins are written; the NASA Thesaurus is pinned in config/config.
 
 Each entry names a download URL, its sha256, and the local path the project
 keeps it at. :func:`ensure` makes the local copy exist and verifies it
-(:func:`gradedrel.downloads.fetch`).
+(:func:`gradedrel.core.downloads.fetch`).
 """
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from typing import Mapping
 
 import yaml
 
-from ..downloads import fetch
+from gradedrel.core.downloads import fetch
 
 #: The project's own config, beside the package (used when no other config is given).
 PROJECT_CONFIG = Path(__file__).resolve().parents[2] / "config" / "config.yaml"

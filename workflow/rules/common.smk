@@ -7,10 +7,12 @@ from snakemake.utils import validate
 
 sys.path.insert(0, workflow.basedir)  # the gradedrel package, without installing it
 
-from gradedrel import collection, downloads, plan_sets
-from gradedrel.grid import Model
-from gradedrel.query_types import slug as query_type_slug
-from gradedrel.report_settings import report_settings
+from gradedrel import collection
+from gradedrel.core import downloads
+from gradedrel.plans import plan_sets
+from gradedrel.retrieval.grid import Model
+from gradedrel.queries.query_types import slug as query_type_slug
+from gradedrel.report.settings import report_settings
 
 validate(config, os.path.join(workflow.basedir, "config/schema/config.schema.yaml"))
 
@@ -73,7 +75,7 @@ PLAN_SETS = {
 
 
 def plan_set(wildcards):
-    """The plan set (gradedrel.plan_sets.PlanSet) of a job's wildcards."""
+    """The plan set (gradedrel.plans.plan_sets.PlanSet) of a job's wildcards."""
     return PLAN_SETS[wildcards.collection][wildcards.planset]
 
 
@@ -182,7 +184,7 @@ def retrieval_provenance_config(wildcards):
 
 def comparison_inputs(wildcards):
     """Each plan set's plans and topics, each (plan set, model)'s evaluation, by name
-    (gradedrel.plan_sets.input_key)."""
+    (gradedrel.plans.plan_sets.input_key)."""
     c = wildcards.collection
     key = plan_sets.input_key
     inputs = {"index": f"{RESULTS}/{c}/index"}
