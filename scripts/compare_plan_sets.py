@@ -7,8 +7,9 @@ from gradedrel.report import curation
 from gradedrel.plans.plan_sets import input_key
 from gradedrel.core.io import write_text, write_tsv
 from gradedrel.core.steps import run_step
+from gradedrel.evaluation.measures import names
 
-AVP = ["AvP(level=1)", "AvP(level=2)", "AvP(level=3)"]
+AVP = [names.avp(level) for level in (1, 2, 3)]
 
 
 def main():
@@ -30,8 +31,6 @@ def main():
                                                "topics"]]
     write_tsv(means, snakemake.output.conditions)
 
-    lines = ["# Plan sets compared", "", "Plan profiles (means per plan over each plan set's "
-             "topics):", "", profiles.to_markdown(index=False, floatfmt=".2f"), ""]
     agreement = pd.DataFrame()
     between = pd.DataFrame()
     if params.agreement:
@@ -47,15 +46,12 @@ def main():
                                              dtype={"qid": str}),
                                  common, AVP).assign(model=m)
             for m in params.models], ignore_index=True)
-        lines += [f"## Agreement: {first} vs {second} ({len(common)} requests)", "",
-                  agreement.to_markdown(index=False, floatfmt=".2f"), "",
-                  "Means: " + ", ".join(f"{c} {agreement[c].mean():.2f}" for c in
-                                        agreement.columns if c != "qid"), "",
-                  f"AvP moved between the two curations ({first} − {second}):", "",
-                  between.to_markdown(index=False, floatfmt=".3f"), ""]
     write_tsv(agreement, snakemake.output.agreement, float_format="%.3f")
     write_tsv(between, snakemake.output.between)
-    write_text("\n".join(lines) + "\n", snakemake.output.summary)
+    pair = params.agreement or {}
+    write_text(curation.summary_markdown(profiles, agreement if pair else None, between,
+                                         pair.get("first", ""), pair.get("second", "")),
+               snakemake.output.summary)
 
 
 run_step(snakemake.log[0], main)

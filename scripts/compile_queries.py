@@ -1,13 +1,12 @@
 """Compile every plan into the six query types (query tree + Terrier MatchOp)."""
-import json
 import logging
 
 import pandas as pd
 
 from gradedrel import plans
 from gradedrel.core import provenance, terrier
-from gradedrel.queries import matchop, query_statistics, query_tree, query_types
-from gradedrel.core.io import atomic_open, sha256_of, write_text, write_tsv
+from gradedrel.core.io import sha256_of, write_text, write_tsv
+from gradedrel.queries import matchop, query_files, query_statistics
 from gradedrel.core.steps import run_step
 
 log = logging.getLogger("gradedrel")
@@ -20,20 +19,9 @@ def main():
     # only the plan set's topics (the expandable requests, or those it names)
     chosen = set(pd.read_csv(snakemake.input.topics, sep="\t", dtype=str)["qid"])
     all_plans = [p for p in plans.read_plans(snakemake.input.plans) if p.qid in chosen]
-    rows, excluded = [], []
-    for label in snakemake.params.labels:
-        path = snakemake.output[f"queries/{label}"]
-        with atomic_open(path) as out:
-            for plan in all_plans:
-                tree = query_types.compile_plan(plan, label, pipeline, snakemake.params.weights)
-                text = None if tree is None else writer.query(tree)
-                if text is None:
-                    excluded.append((plan.qid, label, "no search key left after stopwords"))
-                    continue
-                rows.append(query_statistics.row(plan.qid, label, tree, len(plan.facets),
-                                                 len(plan.concepts())))
-                out.write(json.dumps({"qid": plan.qid, "query_type": label,
-                                      "tree": query_tree.to_dict(tree), "matchop": text}) + "\n")
+    paths = {label: snakemake.output[f"queries/{label}"] for label in snakemake.params.labels}
+    rows, excluded = query_files.write_query_files(all_plans, paths, pipeline, writer,
+                                                   snakemake.params.weights)
     for qid, label, reason in excluded:
         log.warning("topic %s, %s: %s", qid, label, reason)
     per_topic = pd.DataFrame(rows)

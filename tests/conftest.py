@@ -12,12 +12,22 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 TINY = ROOT / "tests" / "fixtures" / "tiny"
+# Tests live in one folder per stage (tests/<stage>/, as gradedrel/<stage>/); the shared
+# helpers beside this file stay importable from all of them.
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 # ir_datasets fixes its cache paths on import: choose them before any import of it.
 # CI points IR_DATASETS_HOME at a seeded copy; elsewhere the project's own .data/.
 os.environ.setdefault("IR_DATASETS_HOME", str(ROOT / ".data" / "ir_datasets"))
 
 from gradedrel.thesaurus import Concept, Thesaurus  # noqa: E402
+
+
+def pytest_collection_modifyitems(items):
+    """Tests that start Java/Terrier are marked ``terrier`` (left out of ``make test-fast``)."""
+    for item in items:
+        if {"terrier_started", "cranfield_index"} & set(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.terrier)
 
 
 @pytest.fixture

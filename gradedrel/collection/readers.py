@@ -20,7 +20,7 @@ from typing import Iterator
 
 import pandas as pd
 
-from gradedrel.core.errors import InputError
+from gradedrel.core.errors import InputError, once
 from gradedrel.collection.grades import GradeMap
 
 
@@ -49,12 +49,8 @@ def read_qrels(path: str | Path, grade_map: GradeMap) -> pd.DataFrame:
                                  line.rstrip("\n"))
             qid, _, docno, label = parts
             grade = grade_map.level(label, str(path), number)
-            key = (qid, docno)
-            if key in seen:
-                raise InputError(path, number,
-                                 f"one judgement per (topic, document); first at line {seen[key]}",
-                                 f"{qid} {docno}")
-            seen[key] = number
+            once(seen, (qid, docno), path, number, "one judgement per (topic, document)",
+                 f"{qid} {docno}")
             rows.append((qid, docno, label, grade))
     return pd.DataFrame(rows, columns=["qid", "docno", "label", "grade"])
 

@@ -24,3 +24,11 @@ class InputError(ValueError):
         if found is not None:
             message += f"; found {found!r}"
         super().__init__(message)
+
+
+def once(seen: dict, key, path: str | Path, line: int, expected: str, found: object) -> None:
+    """Record ``key`` first seen at ``line``; a key seen again is an :class:`InputError`
+    (``expected …; first at line n``) — one judgement, one ranked document per pair."""
+    if key in seen:
+        raise InputError(path, line, f"{expected}; first at line {seen[key]}", found)
+    seen[key] = line

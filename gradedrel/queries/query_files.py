@@ -37,3 +37,31 @@ def read_query_file(path: str | Path) -> pd.DataFrame:
         seen.add(qid)
         rows.append((qid, record["query_type"], record["tree"], str(record["matchop"])))
     return pd.DataFrame(rows, columns=list(FIELDS))
+
+
+NO_KEY = "no search key left after stopwords"
+
+
+def write_query_files(plans, paths: dict, pipeline, writer, weights) -> tuple[list, list]:
+    """Compile every plan into each query type and write one query file per type
+    (``paths``: label → file). Returns (statistics rows, excluded ``(qid, label, reason)``)."""
+    import json
+
+    from gradedrel.core.io import atomic_open
+    from gradedrel.queries import query_statistics, query_tree
+    from gradedrel.queries.query_types import compile_plan
+
+    rows, excluded = [], []
+    for label, path in paths.items():
+        with atomic_open(path) as out:
+            for plan in plans:
+                tree = compile_plan(plan, label, pipeline, weights)
+                text = None if tree is None else writer.query(tree)
+                if text is None:
+                    excluded.append((plan.qid, label, NO_KEY))
+                    continue
+                rows.append(query_statistics.row(plan.qid, label, tree, len(plan.facets),
+                                                 len(plan.concepts())))
+                out.write(json.dumps({"qid": plan.qid, "query_type": label,
+                                      "tree": query_tree.to_dict(tree), "matchop": text}) + "\n")
+    return rows, excluded

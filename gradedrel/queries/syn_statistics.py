@@ -78,3 +78,40 @@ def summary(rows: pd.DataFrame, documents: int, selected: set[str] | None = None
                     "crosses_half_n": int(part["over_half"].sum()),
                     "above_n": int(part["over_n"].sum())})
     return pd.DataFrame(out, columns=SUMMARY_COLUMNS)
+
+
+GROUP_COLUMNS = ["qid", "query_type", "group", "members", "summed_df", "union_df", "ratio",
+                 "over_half", "over_n"]
+
+
+def document_counter(index, documents: int) -> Callable[[str], int]:
+    """How many documents a MatchOp query matches (Terrier's Tf model, every document
+    retrieved), cached per query."""
+    import pyterrier as pt
+
+    counter = pt.terrier.Retriever(index, wmodel="Tf", num_results=documents + 1)
+    cache: dict[str, int] = {}
+
+    def count(query: str) -> int:
+        if query not in cache:
+            cache[query] = len(counter.search(query))
+        return cache[query]
+
+    return count
+
+
+def query_file_rows(paths, writer: MatchOpWriter, count: Callable[[str], int],
+                    documents: int) -> pd.DataFrame:
+    """:func:`group_rows` of every query in the query files ``paths``."""
+    import json
+
+    from gradedrel.queries.query_tree import from_dict
+
+    rows = []
+    for path in paths:
+        with open(path, encoding="utf-8") as handle:
+            for line in handle:
+                record = json.loads(line)
+                rows += group_rows(record["qid"], record["query_type"], from_dict(record["tree"]),
+                                   writer, count, documents)
+    return pd.DataFrame(rows, columns=GROUP_COLUMNS)

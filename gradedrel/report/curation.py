@@ -106,3 +106,20 @@ def avp_between(first: pd.DataFrame, second: pd.DataFrame, qids: Iterable[str],
         mean_second=("value_second", "mean"), mean_diff=("diff", "mean"),
         mean_abs_diff=("absdiff", "mean")).reset_index()
     return table
+
+
+def summary_markdown(profiles: pd.DataFrame, agreement: pd.DataFrame | None = None,
+                     between: pd.DataFrame | None = None, first: str = "",
+                     second: str = "") -> str:
+    """The comparison of plan sets as Markdown: plan profiles and, for two curations of
+    the same requests, their agreement and how AvP moved between them."""
+    lines = ["# Plan sets compared", "", "Plan profiles (means per plan over each plan set's "
+             "topics):", "", profiles.to_markdown(index=False, floatfmt=".2f"), ""]
+    if agreement is not None:
+        lines += [f"## Agreement: {first} vs {second} ({len(agreement)} requests)", "",
+                  agreement.to_markdown(index=False, floatfmt=".2f"), "",
+                  "Means: " + ", ".join(f"{c} {agreement[c].mean():.2f}" for c in
+                                        agreement.columns if c != "qid"), "",
+                  f"AvP moved between the two curations ({first} − {second}):", "",
+                  between.to_markdown(index=False, floatfmt=".3f"), ""]
+    return "\n".join(lines) + "\n"

@@ -88,11 +88,6 @@ def retriever(model: Model, index_dir: str | Path, depth: int, index=None):
                                 controls=as_text("controls"), properties=as_text("properties"))
 
 
-def order_like_trec_eval(run: pd.DataFrame) -> pd.DataFrame:
-    """:func:`gradedrel.retrieval.runs.trec_eval_ranking` (kept under this name for callers)."""
-    return trec_eval_ranking(run)
-
-
 def run_query_type(transformer, topics: pd.DataFrame, queries: pd.DataFrame, label: str,
                    pipeline) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Run one query type: ``(run qid, docno, rank, score; not_ranked qid, query_type, reason)``."""

@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from gradedrel.core.errors import InputError
+from gradedrel.core.errors import InputError, once
 from gradedrel.core.io import atomic_open
 
 RUN_COLUMNS = ["qid", "docno", "rank", "score"]
@@ -217,11 +217,7 @@ def locate_run_error(path: str | Path) -> None:
                 raise InputError(path, number, "a numeric score (field 5)", score) from None
             if not np.isfinite(value):
                 raise InputError(path, number, "a finite score (field 5)", score)
-            key = (qid, docno)
-            if key in seen:
-                raise InputError(path, number,
-                                 f"each document once per topic; first at line {seen[key]}",
-                                 f"topic {qid} document {docno}")
-            seen[key] = number
+            once(seen, (qid, docno), path, number, "each document once per topic",
+                 f"topic {qid} document {docno}")
     if lines == 0:
         raise InputError(path, None, "at least one TREC run line", "an empty file")

@@ -14,21 +14,18 @@ import yaml
 from gradedrel.queries.query_files import SLUGS
 from tiny_index import FIXTURES, index_dir
 
-sys.path.insert(0, str(Path(__file__).parents[1]))
-from benchmarks.query_generator import write_query_files  # noqa: E402
+from conftest import run_snakemake
+from stand_in_queries import write_query_files
 
 pytestmark = pytest.mark.workflow
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 RULES = ["index_collection", "prepare_topics_qrels", "index_arrays", "retrieve"]
 
 
 def snakemake(workdir, config, targets):
-    env = {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
     # --allowed-rules: the query files are given here, whichever rule makes them elsewhere
-    command = [sys.executable, "-m", "snakemake", "-s", str(ROOT / "Snakefile"), "--directory",
-               str(workdir), "--cores", "1", "--nocolor", "--configfile", str(config),
-               "--allowed-rules", *RULES, "--", *targets]
-    return subprocess.run(command, capture_output=True, text=True, env=env, timeout=600)
+    return run_snakemake(workdir, "--configfile", str(config), "--allowed-rules", *RULES,
+                         "--", *targets)
 
 
 def test_retrieve_rules_write_every_cell_with_provenance_and_reasons(tmp_path):

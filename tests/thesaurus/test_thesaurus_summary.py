@@ -4,7 +4,7 @@ from pathlib import Path
 from gradedrel.thesaurus.skos import read_skos
 from gradedrel.thesaurus.summary import statistics
 
-MINI_RDF = Path(__file__).parent / "fixtures" / "thesaurus" / "mini_skos.rdf"
+MINI_RDF = Path(__file__).parents[1] / "fixtures" / "thesaurus" / "mini_skos.rdf"
 
 
 def test_summary_of_fixture_matches_hand_count():

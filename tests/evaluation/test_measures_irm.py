@@ -49,6 +49,7 @@ def test_undefined_topics_are_nan_per_topic_and_left_out_of_the_mean(case):
     assert means.loc["AvP(level=3)", "topics"] == len(with_base)
 
 
+@pytest.mark.terrier
 def test_pt_experiment_accepts_the_measures_beside_ndcg10(case):
     import pyterrier as pt
     qrels, run, means, _, _ = case

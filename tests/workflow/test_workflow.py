@@ -7,16 +7,10 @@ from conftest import ROOT, run_snakemake
 pytestmark = pytest.mark.workflow
 
 
-def test_fixture_workflow_runs_end_to_end_and_reruns_as_a_no_op(tiny_workdir):
-    config = tiny_workdir / "fixture" / "config.yaml"
-    # a topic whose text is all stopwords and punctuation: counted, reported, not run
-    with open(tiny_workdir / "fixture" / "topics.tsv", "a") as handle:
-        handle.write("5\twhat are the ... of it?\n")
-    with open(tiny_workdir / "fixture" / "qrels.txt", "a") as handle:
-        handle.write("5 0 d01 2\n")
-    first = run_snakemake(tiny_workdir, configfile=config)
-    assert first.returncode == 0, first.stderr[-3000:]
-    results = tiny_workdir / "results" / "tiny"
+def test_fixture_workflow_runs_end_to_end_and_reruns_as_a_no_op(finished_project):
+    # finished_project: the whole workflow run once, with a fifth topic whose text is all
+    # stopwords and punctuation (counted, reported, not run)
+    results = finished_project / "results" / "tiny"
     topics = pd.read_csv(results / "topics.tsv", sep="\t", dtype=str)
     assert topics["qid"].tolist() == ["1", "2", "3", "4", "5"]
     qrels = pd.read_csv(results / "qrels.tsv", sep="\t", dtype={"qid": str})
@@ -46,7 +40,8 @@ def test_fixture_workflow_runs_end_to_end_and_reruns_as_a_no_op(tiny_workdir):
                                      "WSYN/e"}
         assert means["topics"].max() == len(chosen)
 
-    again = run_snakemake(tiny_workdir, configfile=config)
+    again = run_snakemake(finished_project, "-n", snakefile=finished_project / "Snakefile",
+                          configfile=finished_project / "fixture" / "config.yaml")
     assert again.returncode == 0
     assert "Nothing to be done" in again.stdout + again.stderr
 

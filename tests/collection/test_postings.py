@@ -6,6 +6,8 @@ from gradedrel.collection import postings
 from gradedrel.core.text import tokenise
 from tiny_index import documents, index_dir
 
+pytestmark = pytest.mark.terrier  # starts Java and Terrier
+
 
 @pytest.fixture(scope="module")
 def tiny(tmp_path_factory):

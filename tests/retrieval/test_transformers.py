@@ -9,8 +9,9 @@ from gradedrel.queries import query_files
 from gradedrel.retrieval import grid
 from tiny_index import FIXTURES, index_dir
 
-sys.path.insert(0, str(Path(__file__).parents[1]))
-from benchmarks.query_generator import write_query_files  # noqa: E402
+from stand_in_queries import write_query_files
+
+pytestmark = pytest.mark.terrier  # starts Java and Terrier
 
 
 @pytest.fixture(scope="module")

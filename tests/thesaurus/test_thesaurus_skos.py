@@ -16,11 +16,11 @@ from gradedrel.core.errors import InputError
 from gradedrel.thesaurus import normalise_label, rdfxml
 from gradedrel.thesaurus.skos import byte_chunks, read_skos
 
-FIXTURES = Path(__file__).parent / "fixtures" / "thesaurus"
+FIXTURES = Path(__file__).parents[1] / "fixtures" / "thesaurus"
 MINI_RDF = FIXTURES / "mini_skos.rdf"
 MINI_TTL = FIXTURES / "mini_skos.ttl"
 SKM = rdflib.Namespace("http://synaptica.net/skm/")
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 NASA_CANDIDATES = [
     REPO / ".data/thesauri/nasa/NASA_Thesaurus_Alpha_SKOS.xml.bz2",
     Path("/work/shared/data/thesauri/nasa/NASA_Thesaurus_Alpha_SKOS.xml.bz2"),

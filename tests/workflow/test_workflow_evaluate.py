@@ -8,9 +8,10 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
+from conftest import run_snakemake
 from gradedrel.cli import main
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 TINY = ROOT / "tests" / "fixtures" / "tiny"
 CONFIG = (TINY / "config.yaml").read_text()  # includes a small evaluation section
 
@@ -20,13 +21,8 @@ pytestmark = pytest.mark.workflow
 def test_evaluation_rule_writes_the_tables_the_cli_writes(tmp_path):
     shutil.copytree(TINY, tmp_path / "fixture")
     (tmp_path / "config.yaml").write_text(CONFIG)
-    env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
     target = "results/tiny/evaluation/baseline/BM25/means.tsv"
-    result = subprocess.run(
-        [sys.executable, "-m", "snakemake", target, "-s", str(ROOT / "Snakefile"),
-         "--directory", str(tmp_path), "--cores", "1", "--nocolor", "--configfile",
-         str(tmp_path / "config.yaml")],
-        capture_output=True, text=True, env=env, timeout=600)
+    result = run_snakemake(tmp_path, target, configfile=tmp_path / "config.yaml")
     assert result.returncode == 0, result.stderr[-3000:]
     out = tmp_path / "results" / "tiny" / "evaluation" / "baseline" / "BM25"
     means = pd.read_csv(out / "means.tsv", sep="\t")

@@ -84,7 +84,7 @@ def write_query_files(topics, out_dir: str | Path, is_stopword: Callable[[str], 
     return paths
 
 
-if __name__ == "__main__":  # python benchmarks/query_generator.py results/cranfield
+if __name__ == "__main__":  # python tests/stand_in_queries.py results/cranfield
     import sys
 
     import pandas as pd

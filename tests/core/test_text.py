@@ -23,5 +23,6 @@ def test_rules_by_hand():
 
 @settings(max_examples=300, deadline=None)
 @given(st.text(alphabet=st.characters(codec="utf-8", exclude_categories=("Cs",)), max_size=60))
+@pytest.mark.terrier
 def test_same_tokens_as_terrier(terrier_tokeniser, text):
     assert tokenise(text) == [str(t) for t in terrier_tokeniser.getTokens(text)]

@@ -14,6 +14,8 @@ from gradedrel.retrieval.inquery import Scorer
 from gradedrel.queries.query_tree import Key, Sum, Syn, WSum
 from tiny_index import TERRIER, index_dir
 
+pytestmark = pytest.mark.terrier  # starts Java and Terrier
+
 N, AVG_DL = 6, 25 / 6
 DL = {"a": 4, "b": 3, "c": 5, "d": 6, "e": 2, "f": 5}
 DOCS = "abcdef"

@@ -11,8 +11,8 @@ from gradedrel.thesaurus import sources
 from gradedrel.thesaurus.lookup import find, s_stem
 from gradedrel.thesaurus.skos import read_skos
 
-ROOT = Path(__file__).resolve().parents[1]
-MINI_RDF = Path(__file__).parent / "fixtures" / "thesaurus" / "mini_skos.rdf"
+ROOT = Path(__file__).resolve().parents[2]
+MINI_RDF = Path(__file__).parents[1] / "fixtures" / "thesaurus" / "mini_skos.rdf"
 
 
 @pytest.mark.parametrize("word, stem", [

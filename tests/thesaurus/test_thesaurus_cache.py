@@ -14,7 +14,7 @@ from gradedrel.core.errors import InputError
 from gradedrel.thesaurus import cache, load
 from gradedrel.thesaurus.skos import READER_VERSION, read_skos
 
-MINI_RDF = Path(__file__).parent / "fixtures" / "thesaurus" / "mini_skos.rdf"
+MINI_RDF = Path(__file__).parents[1] / "fixtures" / "thesaurus" / "mini_skos.rdf"
 
 
 @pytest.fixture

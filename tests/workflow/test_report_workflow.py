@@ -9,9 +9,9 @@ import pandas as pd
 import pytest
 
 import synthetic
+from conftest import run_snakemake
 
-ROOT = Path(__file__).resolve().parent.parent
-SNAKEMAKE = Path(sys.executable).with_name("snakemake")
+ROOT = Path(__file__).resolve().parents[2]
 RULES = ["report_avp_table", "report_testbed_table", "report_effort_table",
          "report_significance_table", "report_standard_table", "report_findings",
          "report_figure_pr", "report_figure_gain", "report_figure_difference"]
@@ -27,15 +27,13 @@ def _targets(base: Path) -> list[str]:
 
 
 def _run(base: Path, dry: bool = False, extra: str = "") -> str:
-    cmd = [str(SNAKEMAKE), "--cores", "2", "--snakefile", str(ROOT / "Snakefile"),
-           "--config", f"results_dir={base / 'results'}",
-           f'report={{"figures_dir": "{base / "figures"}", "curves": ["cg"], '
-           f'"difference_curves": ["cg"]{extra}}}',
-           "--allowed-rules", *RULES, "--"] + _targets(base)
-    if dry:
-        cmd.insert(1, "-n")
-    env = dict(os.environ, PYTHONPATH=str(ROOT))
-    done = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True)
+    # run in `base`, never in the checkout (no .snakemake/ written there)
+    args = (["-n"] if dry else []) + [
+        "--config", f"results_dir={base / 'results'}",
+        f'report={{"figures_dir": "{base / "figures"}", "curves": ["cg"], '
+        f'"difference_curves": ["cg"]{extra}}}',
+        "--allowed-rules", *RULES, "--"] + _targets(base)
+    done = run_snakemake(base, *args, cores=2)
     assert done.returncode == 0, done.stderr[-3000:]
     return done.stdout + done.stderr
 

@@ -11,22 +11,18 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
+from conftest import run_snakemake
 from gradedrel.thesaurus import load
 from gradedrel.thesaurus.skos import read_skos
 
 pytestmark = pytest.mark.workflow
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 MINI_RDF = ROOT / "tests" / "fixtures" / "thesaurus" / "mini_skos.rdf"
 
 
 def _snakemake(workdir: Path, config: Path, *targets: str) -> subprocess.CompletedProcess:
-    env = {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
-    return subprocess.run(
-        # Targets first: --configfile takes several values.
-        [sys.executable, "-m", "snakemake", *targets, "-s", str(ROOT / "Snakefile"),
-         "--directory", str(workdir), "--cores", "1", "--nocolor", "--configfile", str(config)],
-        capture_output=True, text=True, env=env, timeout=600)
+    return run_snakemake(workdir, *targets, configfile=config)
 
 
 def _config(workdir: Path, sha256: str) -> Path:

@@ -9,12 +9,15 @@ import yaml
 
 from gradedrel.queries import query_files
 from gradedrel.retrieval import grid
+from gradedrel.retrieval.runs import trec_eval_ranking
 from gradedrel.queries.query_tree import Key, Sum, Syn, to_dict
 from tiny_index import FIXTURES, index_dir
 
-ROOT = Path(__file__).parents[1]
-sys.path.insert(0, str(ROOT))
-from benchmarks.query_generator import matchop  # noqa: E402
+from stand_in_queries import matchop
+
+pytestmark = pytest.mark.terrier  # starts Java and Terrier
+
+ROOT = Path(__file__).parents[2]
 
 
 @pytest.fixture(scope="module")
@@ -106,7 +109,7 @@ def test_every_topic_is_ranked_or_has_a_reason(tiny, tmp_path):
 def test_ties_are_ordered_as_trec_eval_orders_them():
     run = pd.DataFrame({"qid": ["1"] * 4, "docno": ["d1", "d3", "d2", "d4"],
                         "score": [2.0, 1.0, 1.0 + 1e-13, 0.5]})
-    ordered = grid.order_like_trec_eval(run)
+    ordered = trec_eval_ranking(run)
     # 1.0 and 1.0 + 1e-13 are one score in a run file (10 digits): docno descending decides
     assert ordered["docno"].tolist() == ["d1", "d3", "d2", "d4"]
     assert ordered["rank"].tolist() == [1, 2, 3, 4]

@@ -22,7 +22,9 @@ from gradedrel.queries import matchop, query_types, syn_statistics
 from gradedrel.core.text import tokenise
 from tests.conftest import small_thesaurus
 
-ROOT = Path(__file__).resolve().parents[1]
+pytestmark = pytest.mark.terrier  # starts Java and Terrier
+
+ROOT = Path(__file__).resolve().parents[2]
 CONFIG = yaml.safe_load((ROOT / "config/config.yaml").read_text())
 SPEC = collection.CollectionSpec.from_config(
     "cranfield", {"ir_datasets": "cranfield", "grade_map": {"1": 3, "2": 3, "3": 2, "4": 1, "-1": 0}})
