@@ -5,7 +5,7 @@ VENV ?= .venv
 CORES ?= 2
 BIN := $(VENV)/bin
 
-.PHONY: setup reproduce test lint clean
+.PHONY: setup reproduce test test-fast lint clean
 
 setup: $(VENV)/.installed
 
@@ -22,6 +22,10 @@ reproduce: setup
 
 test: setup
 	$(BIN)/python -m pytest
+
+# The package's own tests, no workflow run and no Java (under a minute).
+test-fast: setup
+	$(BIN)/python -m pytest -q -m "not workflow and not terrier"
 
 lint: setup
 	$(BIN)/snakemake --lint

@@ -23,14 +23,13 @@ wildcard_constraints:
     test="friedman|posthoc|vs_baseline",
 
 
+# The stages, as the data flows (each rule file has its folder in gradedrel/).
 include: "workflow/rules/thesaurus.smk"
 include: "workflow/rules/collection.smk"
-include: "workflow/rules/index.smk"
-include: "workflow/rules/baseline.smk"
 include: "workflow/rules/plans.smk"
-include: "workflow/rules/evaluate.smk"
-include: "workflow/rules/retrieve.smk"
-include: "workflow/rules/curation.smk"
+include: "workflow/rules/queries.smk"
+include: "workflow/rules/retrieval.smk"
+include: "workflow/rules/evaluation.smk"
 include: "workflow/rules/report.smk"
 
 

@@ -24,10 +24,13 @@ import numpy as np
 import pandas as pd
 import pytrec_eval
 
-from gradedrel.evaluate import Settings, evaluate, evaluate_run, read_runs, tidy_tables
-from gradedrel.grades import GradeMap
-from gradedrel.measures.judgements import Judgements
-from gradedrel.readers import read_qrels
+from gradedrel.evaluation.evaluate import evaluate, evaluate_run
+from gradedrel.evaluation.files import read_runs
+from gradedrel.evaluation.settings import Settings
+from gradedrel.evaluation.tables import tidy_tables
+from gradedrel.collection.grades import GradeMap
+from gradedrel.evaluation.measures.judgements import Judgements
+from gradedrel.collection.readers import read_qrels
 
 RUNS, TOPICS, DEPTH, DOCS = 6, 225, 1000, 1400
 GRADE_MAP = {"1": 3, "2": 3, "3": 2, "4": 1, "-1": 0}

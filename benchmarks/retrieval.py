@@ -5,7 +5,7 @@
 Two settings, side by side in one process:
 
 - Cranfield (``results/cranfield/index``, from the workflow) with the six stand-in
-  query files of :mod:`benchmarks.query_generator` (225 topics each);
+  query files of :mod:`tests.stand_in_queries` (225 topics each);
 - a synthetic collection of ``--docs`` documents whose words are drawn from a
   Zipfian vocabulary (50,000 pseudo-words, exponent 1.0, document length
   1 + Poisson(40)), indexed by Terrier exactly as the workflow indexes
@@ -35,8 +35,10 @@ import pandas as pd
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.query_generator import write_query_files  # noqa: E402
-from gradedrel import postings, query_files, terrier  # noqa: E402
+from tests.stand_in_queries import write_query_files  # noqa: E402
+from gradedrel.collection import postings  # noqa: E402
+from gradedrel.core import terrier
+from gradedrel.queries import query_files
 
 PINS = {"version": "5.11", "helper_version": "0.0.8"}
 DEPTH = 1000
@@ -47,7 +49,7 @@ _JVM_PROBE = """
 import time
 t0 = time.perf_counter()
 import pyterrier as pt
-from gradedrel import terrier
+from gradedrel.core import terrier
 t1 = time.perf_counter()
 terrier.start("5.11", "0.0.8")
 t2 = time.perf_counter()
@@ -121,7 +123,7 @@ def compare(name: str, index_dir: Path, topics: pd.DataFrame, queries_dir: Path,
             repeats: int) -> list[dict]:
     import pyterrier as pt
 
-    from gradedrel.transformers import InQuery
+    from gradedrel.retrieval.transformers import InQuery
 
     pipeline = terrier.term_pipeline(index_dir)
     write_query_files(topics, queries_dir, lambda t: pipeline(t) is None)

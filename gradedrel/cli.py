@@ -16,7 +16,7 @@ import sys
 from pathlib import Path
 from typing import Callable
 
-from .errors import InputError
+from gradedrel.core.errors import InputError
 
 Registrar = Callable[[argparse._SubParsersAction], None]
 
@@ -25,7 +25,7 @@ Registrar = Callable[[argparse._SubParsersAction], None]
 
 def parse_grade_map(text: str | None):
     """``1=3,2=3,3=2,4=1,-1=0`` or a JSON object → GradeMap (default: levels 0–3 as given)."""
-    from .grades import GradeMap
+    from gradedrel.collection.grades import GradeMap
 
     if not text:
         return GradeMap.from_config({"0": 0, "1": 1, "2": 2, "3": 3}, source="--grade-map")
@@ -77,7 +77,7 @@ def load_qrels(path: str, grade_map, fmt: str | None = None):
     """TREC qrels (mapped through the grade map) or a graded ``qid docno label grade`` TSV."""
     import pandas as pd
 
-    from .readers import read_qrels
+    from gradedrel.collection.readers import read_qrels
 
     fmt = fmt or ("tsv" if path.endswith(".tsv") else "trec")
     if fmt == "trec":
@@ -90,7 +90,8 @@ def load_qrels(path: str, grade_map, fmt: str | None = None):
 
 
 def run_evaluate(args: argparse.Namespace) -> int:
-    from .evaluate import Settings, evaluate_files
+    from gradedrel.evaluation.files import evaluate_files
+    from gradedrel.evaluation.settings import Settings
 
     section, standard = {}, []
     if args.config:
@@ -149,7 +150,7 @@ def register_evaluate(subparsers) -> None:
 # --- the command ----------------------------------------------------------------------------
 
 def register_thesaurus(subparsers) -> None:
-    from .thesaurus import lookup
+    from gradedrel.thesaurus import lookup
 
     lookup.add_parser(subparsers)
 

@@ -3,10 +3,11 @@ import logging
 
 import pandas as pd
 
-from gradedrel import baseline, provenance, terrier
-from gradedrel.io import write_text, write_tsv
-from gradedrel.runs import write_run
-from gradedrel.steps import run_step
+from gradedrel.core import provenance, terrier
+from gradedrel.retrieval import baseline
+from gradedrel.core.io import write_text, write_tsv
+from gradedrel.retrieval.runs import write_run
+from gradedrel.core.steps import run_step
 
 log = logging.getLogger("gradedrel")
 
@@ -18,7 +19,8 @@ def main():
     queries, excluded = baseline.baseline_queries(topics,
                                                   terrier.term_pipeline(snakemake.input.index))
     wmodel = snakemake.wildcards.wmodel
-    run = baseline.retrieve(index, queries, wmodel, snakemake.params.depth)
+    run = baseline.retrieve(snakemake.input.index, queries, wmodel, snakemake.params.depth,
+                            index=index)
     excluded = pd.concat([excluded, baseline.unmatched(queries, run)], ignore_index=True)
     for row in excluded.itertuples():
         log.warning("topic %s: %s", row.qid, row.reason)

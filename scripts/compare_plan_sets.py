@@ -1,33 +1,36 @@
 """Compare the plan sets of a collection: plan profiles, curator agreement, AvP by condition."""
 import pandas as pd
 
-from gradedrel import curation, plans, terrier
-from gradedrel.io import write_text, write_tsv
-from gradedrel.steps import run_step
+from gradedrel import plans
+from gradedrel.core import terrier
+from gradedrel.report import curation
+from gradedrel.plans.plan_sets import input_key
+from gradedrel.core.io import write_text, write_tsv
+from gradedrel.core.steps import run_step
+from gradedrel.evaluation.measures import names
 
-AVP = ["AvP(level=1)", "AvP(level=2)", "AvP(level=3)"]
+AVP = [names.avp(level) for level in (1, 2, 3)]
 
 
 def main():
     inp, params = snakemake.input, snakemake.params
-    selected = {p: pd.read_csv(t, sep="\t", dtype=str)["qid"].tolist()
-                for p, t in zip(params.plan_sets, inp.topics)}
+    selected = {p: pd.read_csv(inp[input_key("topics", p)], sep="\t", dtype=str)["qid"].tolist()
+                for p in params.plan_sets}
     # each plan set's plans of its own topics only (its file also holds automatic plans
     # of the other topics, which it neither runs nor evaluates)
-    loaded = {p: [plan for plan in plans.read_plans(f) if plan.qid in set(selected[p])]
-              for p, f in zip(params.plan_sets, inp.plans)}
+    loaded = {p: [plan for plan in plans.read_plans(inp[input_key("plans", p)])
+                  if plan.qid in set(selected[p])] for p in params.plan_sets}
     profiles = pd.DataFrame([{"plan_set": p, **curation.profile(loaded[p])}
                              for p in params.plan_sets])
     write_tsv(profiles, snakemake.output.profiles, float_format="%.3f")
 
-    means = pd.concat([pd.read_csv(f, sep="\t").assign(plan_set=p, model=m)
-                       for (p, m), f in zip(params.cells, inp.means)], ignore_index=True)
+    means = pd.concat([pd.read_csv(inp[input_key("means", p, m)], sep="\t")
+                       .assign(plan_set=p, model=m)
+                       for p in params.plan_sets for m in params.models], ignore_index=True)
     means = means[means["measure"].isin(AVP)][["plan_set", "model", "run", "measure", "mean",
                                                "topics"]]
     write_tsv(means, snakemake.output.conditions)
 
-    lines = ["# Plan sets compared", "", "Plan profiles (means per plan over each plan set's "
-             "topics):", "", profiles.to_markdown(index=False, floatfmt=".2f"), ""]
     agreement = pd.DataFrame()
     between = pd.DataFrame()
     if params.agreement:
@@ -36,21 +39,19 @@ def main():
         pipeline = terrier.term_pipeline(inp.index)
         agreement = curation.agreement(loaded[first], loaded[second], pipeline)
         common = agreement["qid"].tolist()
-        per_topic = {(p, m): f for (p, m), f in zip(params.cells, inp.per_topic)}
         between = pd.concat([
-            curation.avp_between(pd.read_csv(per_topic[(first, m)], sep="\t", dtype={"qid": str}),
-                                 pd.read_csv(per_topic[(second, m)], sep="\t", dtype={"qid": str}),
+            curation.avp_between(pd.read_csv(inp[input_key("per_topic", first, m)], sep="\t",
+                                             dtype={"qid": str}),
+                                 pd.read_csv(inp[input_key("per_topic", second, m)], sep="\t",
+                                             dtype={"qid": str}),
                                  common, AVP).assign(model=m)
             for m in params.models], ignore_index=True)
-        lines += [f"## Agreement: {first} vs {second} ({len(common)} requests)", "",
-                  agreement.to_markdown(index=False, floatfmt=".2f"), "",
-                  "Means: " + ", ".join(f"{c} {agreement[c].mean():.2f}" for c in
-                                        agreement.columns if c != "qid"), "",
-                  f"AvP moved between the two curations ({first} − {second}):", "",
-                  between.to_markdown(index=False, floatfmt=".3f"), ""]
     write_tsv(agreement, snakemake.output.agreement, float_format="%.3f")
     write_tsv(between, snakemake.output.between)
-    write_text("\n".join(lines) + "\n", snakemake.output.summary)
+    pair = params.agreement or {}
+    write_text(curation.summary_markdown(profiles, agreement if pair else None, between,
+                                         pair.get("first", ""), pair.get("second", "")),
+               snakemake.output.summary)
 
 
 run_step(snakemake.log[0], main)

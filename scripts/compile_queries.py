@@ -1,13 +1,13 @@
 """Compile every plan into the six query types (query tree + Terrier MatchOp)."""
-import hashlib
-import json
 import logging
 
 import pandas as pd
 
-from gradedrel import matchop, plans, provenance, query_statistics, query_tree, query_types, terrier
-from gradedrel.io import atomic_open, write_text, write_tsv
-from gradedrel.steps import run_step
+from gradedrel import plans
+from gradedrel.core import provenance, terrier
+from gradedrel.core.io import sha256_of, write_text, write_tsv
+from gradedrel.queries import matchop, query_files, query_statistics
+from gradedrel.core.steps import run_step
 
 log = logging.getLogger("gradedrel")
 
@@ -19,19 +19,9 @@ def main():
     # only the plan set's topics (the expandable requests, or those it names)
     chosen = set(pd.read_csv(snakemake.input.topics, sep="\t", dtype=str)["qid"])
     all_plans = [p for p in plans.read_plans(snakemake.input.plans) if p.qid in chosen]
-    rows, excluded = [], []
-    for label, path in zip(snakemake.params.labels, snakemake.output.queries):
-        with atomic_open(path) as out:
-            for plan in all_plans:
-                tree = query_types.compile_plan(plan, label, pipeline, snakemake.params.weights)
-                text = None if tree is None else writer.query(tree)
-                if text is None:
-                    excluded.append((plan.qid, label, "no search key left after stopwords"))
-                    continue
-                rows.append(query_statistics.row(plan.qid, label, tree, len(plan.facets),
-                                                 len(plan.concepts())))
-                out.write(json.dumps({"qid": plan.qid, "query_type": label,
-                                      "tree": query_tree.to_dict(tree), "matchop": text}) + "\n")
+    paths = {label: snakemake.output[f"queries/{label}"] for label in snakemake.params.labels}
+    rows, excluded = query_files.write_query_files(all_plans, paths, pipeline, writer,
+                                                   snakemake.params.weights)
     for qid, label, reason in excluded:
         log.warning("topic %s, %s: %s", qid, label, reason)
     per_topic = pd.DataFrame(rows)
@@ -42,8 +32,7 @@ def main():
               float_format="%.3f")
     write_tsv(pd.DataFrame(excluded, columns=["qid", "query_type", "reason"]),
               snakemake.output.excluded)
-    with open(snakemake.input.plans, "rb") as handle:
-        digest = hashlib.sha256(handle.read()).hexdigest()
+    digest = sha256_of(snakemake.input.plans)
     write_text(provenance.record("compile_queries", snakemake.params.config, version,
                                  plans_sha256=digest, excluded=len(excluded)),
                snakemake.output.provenance)

@@ -1,15 +1,16 @@
 """Evaluate a set of runs with the paper's graded measures (the code behind `gradedrel evaluate`)."""
 import pandas as pd
 
-from gradedrel.evaluate import Settings, evaluate_files
-from gradedrel.steps import run_step
+from gradedrel.evaluation.files import evaluate_files
+from gradedrel.evaluation.settings import Settings
+from gradedrel.core.steps import run_step
 
 
 def main():
     qrels = pd.read_csv(snakemake.input.qrels, sep="\t", dtype=str, keep_default_na=False)
     settings = Settings.from_config(snakemake.params.evaluation,
                                     snakemake.params.standard_measures)
-    runs = dict(zip(snakemake.params.labels, snakemake.input.runs))
+    runs = {label: snakemake.input[f"run/{label}"] for label in snakemake.params.labels}
     out_dir = snakemake.output.means.rsplit("/", 1)[0]
     topics = None  # the baseline is evaluated on every topic with judgements
     if "topics" in snakemake.input.keys():

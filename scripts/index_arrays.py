@@ -2,8 +2,9 @@
 import logging
 from pathlib import Path
 
-from gradedrel import postings, terrier
-from gradedrel.steps import run_step
+from gradedrel.collection import postings
+from gradedrel.core import terrier
+from gradedrel.core.steps import run_step
 
 
 def main():

@@ -2,16 +2,17 @@
 import json
 import logging
 
-from gradedrel import collection, terrier
-from gradedrel.io import write_text
-from gradedrel.steps import run_step
+from gradedrel import collection
+from gradedrel.core import terrier
+from gradedrel.core.io import write_text
+from gradedrel.core.steps import run_step
 
 log = logging.getLogger("gradedrel")
 
 
 def main():
     spec = collection.CollectionSpec.from_config(snakemake.wildcards.collection,
-                                                 snakemake.params.collection)
+                                                 snakemake.params.documents, needs=("docs",))
     collection.use_ir_datasets_home(snakemake.params.ir_datasets_home)
     version = terrier.start(**snakemake.params.terrier)
     census = collection.DocumentCensus()

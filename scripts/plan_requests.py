@@ -1,11 +1,11 @@
 """Analyse each request into an automatic plan (facets, concepts, keys, expansion)."""
 import pandas as pd
 
-import hashlib
-
-from gradedrel import key_stats, planner, plans, provenance, terrier, thesaurus
-from gradedrel.io import write_text
-from gradedrel.steps import run_step
+from gradedrel import plans, thesaurus
+from gradedrel.core import provenance, terrier
+from gradedrel.plans import key_stats, planner
+from gradedrel.core.io import sha256_of, write_text
+from gradedrel.core.steps import run_step
 
 
 def main():
@@ -21,8 +21,7 @@ def main():
     topics = pd.read_csv(snakemake.input.topics, sep="\t", dtype=str, keep_default_na=False)
     plans.write_plans([model.plan(q, text) for q, text in zip(topics["qid"], topics["query"])],
                       snakemake.output.plans)
-    with open(snakemake.input.thesaurus, "rb") as handle:
-        digest = hashlib.sha256(handle.read()).hexdigest()
+    digest = sha256_of(snakemake.input.thesaurus)
     write_text(provenance.record("plan_requests", {"analysis": snakemake.params.analysis,
                                                    "expansion": snakemake.params.expansion},
                                  version, thesaurus_sha256=digest, topics=len(topics)),

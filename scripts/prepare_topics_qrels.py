@@ -4,15 +4,16 @@ import logging
 from pathlib import Path
 
 from gradedrel import collection
-from gradedrel.io import write_text, write_tsv
-from gradedrel.steps import run_step
+from gradedrel.core.io import write_text, write_tsv
+from gradedrel.core.steps import run_step
 
 log = logging.getLogger("gradedrel")
 
 
 def main():
     name = snakemake.wildcards.collection
-    spec = collection.CollectionSpec.from_config(name, snakemake.params.collection)
+    spec = collection.CollectionSpec.from_config(name, snakemake.params.judgements,
+                                                 needs=("topics", "qrels"))
     collection.use_ir_datasets_home(snakemake.params.ir_datasets_home)
     docnos = set(Path(snakemake.input.docnos).read_text(encoding="utf-8").split("\n")) - {""}
     census = json.loads(Path(snakemake.input.census).read_text(encoding="utf-8"))

@@ -1,6 +1,6 @@
 """Write the effort table (documents to scan to reach the ideal gain at rank k)."""
-from gradedrel import published, report_io, tables
-from gradedrel.steps import run_step
+from gradedrel.report import published, evaluation_files as report_io, tables
+from gradedrel.core.steps import run_step
 
 
 def main():

@@ -2,8 +2,8 @@
 intervals at the ranks where per-topic gain values exist."""
 import logging
 
-from gradedrel import bootstrap, figures, report_io
-from gradedrel.steps import run_step
+from gradedrel.report import bootstrap, figures, evaluation_files as report_io
+from gradedrel.core.steps import run_step
 
 
 def main():
@@ -13,7 +13,7 @@ def main():
     bands = bootstrap.difference_bands(
         report_io.read(snakemake.input.per_topic, "per_topic"), kind, base, p["profiles"],
         p["baseline"], p["query_types"], range(1, style["max_rank"] + 1),
-        (p["measures"]["gain_cg"], p["measures"]["gain_dcg"]), boot["resamples"],
+        boot["resamples"],
         boot["confidence"], boot["seed"])
     ranks = sorted(set(bands["rank"]))
     log = logging.getLogger("gradedrel")

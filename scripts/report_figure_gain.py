@@ -1,6 +1,6 @@
 """Draw mean gain vectors (CG, DCG, nCG or nDCG) per gain profile, with the ideal vector."""
-from gradedrel import figures, report_io
-from gradedrel.steps import run_step
+from gradedrel.report import figures, evaluation_files as report_io
+from gradedrel.core.steps import run_step
 
 NAMES = {"CG": "Cumulated gain", "DCG": "Discounted cumulated gain",
          "nCG": "Normalised cumulated gain", "nDCG": "Normalised discounted cumulated gain"}

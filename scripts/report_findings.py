@@ -3,10 +3,10 @@ with the reproduction measures (Breuer et al. 2020) as a table."""
 import logging
 import os
 
-from gradedrel import findings, published, report_io, report_md, reproducibility, tables
-from gradedrel.io import write_text
-from gradedrel.report_html import markdown_to_html
-from gradedrel.steps import run_step
+from gradedrel.report import findings, published, evaluation_files as report_io, markdown as report_md, reproducibility, tables
+from gradedrel.core.io import write_text
+from gradedrel.report.html import markdown_to_html
+from gradedrel.core.steps import run_step
 
 
 def main():
@@ -34,7 +34,7 @@ def main():
                                            p["levels"]),
         f"Reproduction measures against {p['baseline']} — {w.collection}, {w.planset} plans, {w.model}")
     repro.write(out.repro_csv, out.repro_md, out.repro_tex, out.repro_html)
-    avp = tables.avp_table(means, pub, p["query_types"], p["levels"], p["measures"]["avp"],
+    avp = tables.avp_table(means, pub, p["query_types"], p["levels"],
                            f"Stratified AvP (%) — {w.collection}, {w.planset} plans, {w.model}")
     here = os.path.dirname(out.md)
     links = {k: os.path.relpath(v, here) for k, v in snakemake.params.links.items()}

@@ -1,6 +1,6 @@
 """Write one of the evaluation's significance files as a table (p < alpha marked)."""
-from gradedrel import report_io, tables
-from gradedrel.steps import run_step
+from gradedrel.report import evaluation_files as report_io, tables
+from gradedrel.core.steps import run_step
 
 TITLES = {"friedman": "Friedman test per relevance level",
           "posthoc": "Post-hoc pairwise comparisons",

@@ -1,6 +1,6 @@
 """Write the testbed table: topics, recall base per level, mean keys per query type."""
-from gradedrel import published, report_io, tables
-from gradedrel.steps import run_step
+from gradedrel.report import published, evaluation_files as report_io, tables
+from gradedrel.core.steps import run_step
 
 
 def main():

@@ -3,25 +3,28 @@ import logging
 
 import pandas as pd
 
-from gradedrel import plans, selection
+from gradedrel import plans
+from gradedrel.plans import selection
 from gradedrel.cli import read_topic_list
-from gradedrel.io import write_tsv
-from gradedrel.steps import run_step
+from gradedrel.core.io import write_tsv
+from gradedrel.core.steps import run_step
 
 log = logging.getLogger("gradedrel")
 
 
 def main():
     recall_base = pd.read_csv(snakemake.input.recall_base, sep="\t", dtype={"qid": str})
-    rule, curated = snakemake.params.topics, snakemake.params.curated
+    rule, inp = snakemake.params.rule, snakemake.input
     if rule == "selected":  # the expandable requests, by the topic_selection criteria
-        table = selection.select(plans.read_plans(snakemake.input.plans), recall_base,
+        table = selection.select(plans.read_plans(inp.plans), recall_base,
                                  selection.Criteria.from_config(snakemake.params.criteria))
     elif rule == "curated":  # the topics that have a curated plan
-        table = selection.named(recall_base, [p.qid for p in plans.read_plans(curated)], curated)
+        table = selection.named(recall_base, [p.qid for p in plans.read_plans(inp.curated)],
+                                inp.curated)
     else:  # a file naming the topics
-        table = selection.named(recall_base, read_topic_list(rule), rule)
-    log.info("%d of %d topics selected (%s)", int(table["selected"].sum()), len(table), rule)
+        table = selection.named(recall_base, read_topic_list(inp.named), inp.named)
+    log.info("%d of %d topics selected (%s)", int(table["selected"].sum()), len(table),
+             inp.get("named", rule))
     topics = pd.read_csv(snakemake.input.topics, sep="\t", dtype=str, keep_default_na=False)
     chosen = set(table.loc[table["selected"] == 1, "qid"])
     write_tsv(table, snakemake.output.selected)

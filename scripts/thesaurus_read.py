@@ -1,18 +1,17 @@
-"""Fetch (if absent) and verify a SKOS thesaurus; write its cached form, summary, provenance."""
+"""Verify a SKOS thesaurus copy; write its cached form, summary, provenance."""
 import logging
 
-from gradedrel import provenance
-from gradedrel.io import write_text, write_tsv
-from gradedrel.steps import run_step
-from gradedrel.thesaurus import cache, skos, sources, summary
+from gradedrel.core import downloads, provenance
+from gradedrel.core.io import write_text, write_tsv
+from gradedrel.core.steps import run_step
+from gradedrel.thesaurus import cache, skos, summary
 
 log = logging.getLogger("gradedrel")
 
 
 def main():
-    name, source = snakemake.params.name, snakemake.params.source
-    # Downloaded when absent; a local copy is used only if it has the pinned sha256.
-    path = sources.ensure(name, {"thesauri": {name: source}})
+    source, path = snakemake.params.source, snakemake.input.local
+    downloads.verify(path, source["sha256"])  # a local copy is used only with the pinned sha256
     base = source.get("base", "")
     thesaurus = skos.read_skos(path, base=base)
     log.info("%s: %d concepts", path, len(thesaurus))

@@ -12,12 +12,22 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 TINY = ROOT / "tests" / "fixtures" / "tiny"
+# Tests live in one folder per stage (tests/<stage>/, as gradedrel/<stage>/); the shared
+# helpers beside this file stay importable from all of them.
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 # ir_datasets fixes its cache paths on import: choose them before any import of it.
 # CI points IR_DATASETS_HOME at a seeded copy; elsewhere the project's own .data/.
 os.environ.setdefault("IR_DATASETS_HOME", str(ROOT / ".data" / "ir_datasets"))
 
 from gradedrel.thesaurus import Concept, Thesaurus  # noqa: E402
+
+
+def pytest_collection_modifyitems(items):
+    """Tests that start Java/Terrier are marked ``terrier`` (left out of ``make test-fast``)."""
+    for item in items:
+        if {"terrier_started", "cranfield_index"} & set(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.terrier)
 
 
 @pytest.fixture
@@ -27,17 +37,65 @@ def tiny_workdir(tmp_path: Path) -> Path:
     return tmp_path
 
 
-def run_snakemake(workdir: Path, *args: str, configfile: Path | None = None,
-                  timeout: int = 600) -> subprocess.CompletedProcess:
-    """Run the project's Snakefile in ``workdir`` (the package imported from this checkout)."""
+def run_snakemake(workdir: Path, *args: str, configfile: Path | list | None = None,
+                  snakefile: Path | None = None, cores: int = 1,
+                  timeout: int = 900) -> subprocess.CompletedProcess:
+    """The one Snakemake runner of the tests: the project's Snakefile (or ``snakefile``)
+    run in ``workdir`` (never in the checkout, so no .snakemake/ is written there), the
+    package imported from beside the Snakefile. ``args`` are targets and options."""
+    snakefile = Path(snakefile or ROOT / "Snakefile")
     env = dict(os.environ)
-    env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
-    command = [sys.executable, "-m", "snakemake", "-s", str(ROOT / "Snakefile"),
-               "--directory", str(workdir), "--cores", "1", "--nocolor"]
-    command += list(args)  # before --configfile, which takes every value after it
-    if configfile is not None:
-        command += ["--configfile", str(configfile)]
+    env["PYTHONPATH"] = str(snakefile.parent) + os.pathsep + env.get("PYTHONPATH", "")
+    command = [sys.executable, "-m", "snakemake", "-s", str(snakefile),
+               "--directory", str(workdir), "--cores", str(cores), "--nocolor"]
+    command += list(args)
+    if configfile is not None:  # last: --configfile takes every value after it
+        files = configfile if isinstance(configfile, list) else [configfile]
+        command += ["--configfile", *map(str, files)]
     return subprocess.run(command, capture_output=True, text=True, env=env, timeout=timeout)
+
+
+def planned_rules(result: subprocess.CompletedProcess) -> set[str]:
+    """The rules a dry run (``-n``) would run."""
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+    lines = (result.stdout + result.stderr).splitlines()
+    return {line.split()[1].rstrip(":") for line in lines
+            if line.startswith(("rule ", "localrule ")) and line.rstrip().endswith(":")}
+
+
+# What a finished project holds besides its results: the workflow and the package.
+PROJECT_FILES = ["Snakefile", "environment.yml", "workflow", "scripts", "config", "gradedrel"]
+
+
+def copy_project(source: Path, target: Path) -> Path:
+    """Copy a project with its results and .snakemake/ as `cp -a` does (times kept)."""
+    shutil.copytree(source, target, symlinks=True,
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    return target
+
+
+@pytest.fixture(scope="session")
+def finished_project(tmp_path_factory) -> Path:
+    """A copy of this project with the tiny fixture collection, the whole workflow run
+    once (with a fifth topic that has no query terms); tests copy it, never change it."""
+    project = tmp_path_factory.mktemp("finished") / "project"
+    project.mkdir()
+    for name in PROJECT_FILES:
+        source = ROOT / name
+        if source.is_dir():
+            shutil.copytree(source, project / name, ignore=shutil.ignore_patterns("__pycache__"))
+        else:
+            shutil.copy2(source, project / name)
+    shutil.copytree(TINY, project / "fixture")
+    with open(project / "fixture" / "topics.tsv", "a") as handle:
+        handle.write("5\twhat are the ... of it?\n")
+    with open(project / "fixture" / "qrels.txt", "a") as handle:
+        handle.write("5 0 d01 2\n")
+    result = run_snakemake(project, snakefile=project / "Snakefile", cores=2,
+                           configfile=project / "fixture" / "config.yaml")
+    assert result.returncode == 0, result.stderr[-3000:]
+    return project
+
 
 STOPWORDS = {"a", "an", "and", "are", "any", "at", "be", "for", "in", "is", "of", "on", "the",
              "there", "to", "what", "with", "how", "can", "over"}
@@ -84,14 +142,15 @@ def thesaurus() -> Thesaurus:
 
 @pytest.fixture(scope="session")
 def terrier_started():
-    from gradedrel import terrier
+    from gradedrel.core import terrier
     return terrier.start("5.11", "0.0.8")
 
 
 @pytest.fixture(scope="session")
 def cranfield_index(tmp_path_factory, terrier_started):
     """A Terrier index of Cranfield built as the workflow builds it (blocks, porter, terrier stopwords)."""
-    from gradedrel import collection, terrier
+    from gradedrel import collection
+    from gradedrel.core import terrier
 
     spec = collection.CollectionSpec.from_config(
         "cranfield", {"ir_datasets": "cranfield", "grade_map": {"1": 3, "2": 3, "3": 2, "4": 1, "-1": 0}})

@@ -4,8 +4,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from gradedrel.measures.judgements import Judgements, judge
-from gradedrel.runs import rank_frame
+from gradedrel.evaluation.measures.judgements import Judgements, judge
+from gradedrel.retrieval.runs import rank_frame
 
 
 def judged(qrels_rows, run_rows, topics=None):

@@ -7,14 +7,19 @@ import numpy as np
 import pandas as pd
 import yaml
 
-from gradedrel import published as published_mod
+from gradedrel.report import published as published_mod
+from gradedrel.queries import query_types
 
 ROOT = Path(__file__).resolve().parent.parent
-QTS = ["SUM/u", "SUM/e", "SSYN-C/u", "SSYN-C/e", "WSYN/u", "WSYN/e"]
+QTS = list(query_types.LABELS)
 
 
 def report_config() -> dict:
-    return yaml.safe_load((ROOT / "config" / "config.yaml").read_text())["report"]
+    """Every report setting, the evaluation's shared ones included (as the rules get them)."""
+    from gradedrel.report.settings import SHARED, report_settings
+
+    config = yaml.safe_load((ROOT / "config" / "config.yaml").read_text())
+    return report_settings(config, *config["report"], *SHARED)
 
 
 def published():

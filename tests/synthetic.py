@@ -15,7 +15,9 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-QUERY_TYPES = ["SUM/u", "SUM/e", "SSYN-C/u", "SSYN-C/e", "WSYN/u", "WSYN/e"]
+from gradedrel.queries import query_types
+
+QUERY_TYPES = list(query_types.LABELS)
 STRENGTH = {"SUM/u": 1.0, "SUM/e": 0.85, "SSYN-C/u": 1.0, "SSYN-C/e": 1.6, "WSYN/u": 1.05,
             "WSYN/e": 1.7}
 PROFILES = {"3": lambda g: np.where(g == 3, 3, 0), "2+3": lambda g: np.where(g >= 2, g, 0),

@@ -17,7 +17,7 @@ def documents(name: str) -> list[dict]:
 @lru_cache(maxsize=None)
 def index_dir(name: str, root: str) -> Path:
     """Index ``tests/fixtures/{name}/docs.jsonl`` (porter, terrier stopwords, blocks) under ``root``."""
-    from gradedrel import terrier
+    from gradedrel.core import terrier
 
     terrier.start(**TERRIER)
     out = Path(root) / name / "index"

@@ -11,9 +11,9 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 
-from . import cache as _cache
-from .model import Concept, Thesaurus, normalise_label
-from .skos import READER_VERSION, read_skos
+from gradedrel.thesaurus import cache as _cache
+from gradedrel.thesaurus.model import Concept, Thesaurus, normalise_label
+from gradedrel.thesaurus.skos import READER_VERSION, read_skos
 
 __all__ = ["Concept", "Thesaurus", "load", "normalise_label"]
 

@@ -22,10 +22,10 @@ import json
 import os
 from pathlib import Path
 
-from ..downloads import sha256_of  # noqa: F401  (re-exported for load())
-from ..errors import InputError
-from ..io import atomic_open
-from .model import Concept, Thesaurus
+from gradedrel.core.io import sha256_of  # noqa: F401  (re-exported for load())
+from gradedrel.core.errors import InputError
+from gradedrel.core.io import atomic_open
+from gradedrel.thesaurus.model import Concept, Thesaurus
 
 FORMAT = "gradedrel-thesaurus"
 FORMAT_VERSION = 1

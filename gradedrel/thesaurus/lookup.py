@@ -5,7 +5,7 @@ its UF (alternative labels), BT, NT and RT, and its definition.
 
 A label matches the term at the first of three levels that applies, compared
 on labels normalised by :func:`~.model.normalise_label` (``~`` mark stripped,
-case folded) and tokenised like the index (:func:`gradedrel.text.tokenise`):
+case folded) and tokenised like the index (:func:`gradedrel.core.text.tokenise`):
 
 1. ``label``  – the whole label equals the term;
 2. ``stem``   – the labels' words equal the term's words after Harman's
@@ -26,22 +26,10 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..text import tokenise
-from .model import Thesaurus, normalise_label
+from gradedrel.core.text import s_stem, tokenise
+from gradedrel.thesaurus.model import Thesaurus, normalise_label
 
 LEVELS = ("label", "stem", "prefix")
-
-
-def s_stem(word: str) -> str:
-    """Harman's S-stemmer (1991): strip an English plural ending."""
-    if len(word) > 3:
-        if word.endswith("ies") and not word.endswith(("eies", "aies")):
-            return word[:-3] + "y"
-        if word.endswith("es") and not word.endswith(("aes", "ees", "oes")):
-            return word[:-1]
-        if word.endswith("s") and not word.endswith(("us", "ss")):
-            return word[:-1]
-    return word
 
 
 def _words(label: str) -> list[str]:
@@ -145,7 +133,7 @@ def add_parser(subparsers) -> None:
                         help="a name under 'thesauri' in the config (default: nasa)")
     lookup.add_argument("--config", default="config/config.yaml",
                         help="config file giving the thesaurus (default: %(default)s; "
-                             "built-in NASA default if absent)")
+                             "the project's config/config.yaml if absent)")
     lookup.add_argument("--match", choices=("label", "stem", "prefix", "all"), default="all",
                         help="most lenient level to use (default: all = prefix)")
     lookup.add_argument("--limit", type=int, default=25,
@@ -154,18 +142,13 @@ def add_parser(subparsers) -> None:
 
 
 def run_lookup(args) -> int:
-    from . import load
-    from .sources import ensure
+    from gradedrel.thesaurus import load
+    from gradedrel.thesaurus.sources import ensure, project_thesauri
 
     if args.path:
         path = Path(args.path)
     else:
-        config = None
-        if Path(args.config).exists():
-            import yaml
-            with open(args.config, encoding="utf-8") as handle:
-                config = yaml.safe_load(handle)
-        path = ensure(args.thesaurus, config)
+        path = ensure(args.thesaurus, {"thesauri": project_thesauri(args.config)})
     upto = LEVELS.index("prefix" if args.match == "all" else args.match)
     text = lookup_text(load(path), args.term, LEVELS[:upto + 1], args.limit or None)
     sys.stdout.write(text)

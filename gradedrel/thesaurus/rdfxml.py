@@ -241,7 +241,7 @@ def triples(source: "BinaryIO | Iterable[bytes]", base: str = "", name: str = "<
                 yield from out
                 out.clear()
     except etree.XMLSyntaxError as error:
-        from ..errors import InputError
+        from gradedrel.core.errors import InputError
         raise InputError(name, error.lineno, "well-formed RDF/XML", error.msg) from None
 
 

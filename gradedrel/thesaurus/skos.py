@@ -23,10 +23,10 @@ import zlib
 from pathlib import Path
 from typing import BinaryIO, Iterable, Iterator
 
-from ..errors import InputError
-from . import rdfxml
-from .model import Concept, Thesaurus
-from .rdfxml import Literal
+from gradedrel.core.errors import InputError
+from gradedrel.thesaurus import rdfxml
+from gradedrel.thesaurus.model import Concept, Thesaurus
+from gradedrel.thesaurus.rdfxml import Literal
 
 #: Bump when the reader's output can change: it keys the cache.
 READER_VERSION = 1

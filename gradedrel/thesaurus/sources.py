@@ -1,38 +1,39 @@
-"""Where thesauri come from: the ``thesauri:`` config section, with the NASA default.
+"""Where thesauri come from: the ``thesauri:`` config section (the only place their
+URLs and sha256 pins are written; the NASA Thesaurus is pinned in config/config.yaml).
 
 Each entry names a download URL, its sha256, and the local path the project
 keeps it at. :func:`ensure` makes the local copy exist and verifies it
-(:func:`gradedrel.downloads.fetch`).
+(:func:`gradedrel.core.downloads.fetch`).
 """
 from __future__ import annotations
 
 from pathlib import Path
 from typing import Mapping
 
-from ..downloads import fetch
+import yaml
 
-#: The NASA Thesaurus in SKOS (NASA STI Program, github.com/nasa/dictionaries),
-#: pinned to one commit; see the project's data README.
-NASA = {
-    "url": ("https://github.com/nasa/dictionaries/raw/"
-            "7cfa4ff370a1190dbe770ba86098d0b5ab40e3a8/thesauri/STI/"
-            "NASA_Thesaurus_Alpha_SKOS.xml.bz2"),
-    "sha256": "d0c979aa8ce75344e5d6d2459e5e4e4cbec473b30eff4281133bea54772d9102",
-    "path": ".data/thesauri/nasa/NASA_Thesaurus_Alpha_SKOS.xml.bz2",
-}
-DEFAULTS = {"nasa": NASA}
+from gradedrel.core.downloads import fetch
+
+#: The project's own config, beside the package (used when no other config is given).
+PROJECT_CONFIG = Path(__file__).resolve().parents[2] / "config" / "config.yaml"
+
+
+def project_thesauri(config_path: str | Path | None = None) -> dict:
+    """The ``thesauri`` section of ``config_path`` if it exists, else of the project's config."""
+    for path in (config_path, PROJECT_CONFIG):
+        if path is not None and Path(path).exists():
+            with open(path, encoding="utf-8") as handle:
+                return dict((yaml.safe_load(handle) or {}).get("thesauri") or {})
+    return {}
 
 
 def entry(name: str, config: Mapping | None = None) -> dict:
-    """The config entry for thesaurus ``name`` (``config["thesauri"][name]``),
-    falling back to the built-in default of that name."""
+    """The config entry for thesaurus ``name`` (``config["thesauri"][name]``)."""
     configured = dict((config or {}).get("thesauri", {}) or {})
     if name in configured:
-        return {**DEFAULTS.get(name, {}), **configured[name]}
-    if name in DEFAULTS:
-        return dict(DEFAULTS[name])
-    known = sorted(set(configured) | set(DEFAULTS))
-    raise ValueError(f"config: no thesaurus named {name!r} under 'thesauri' (known: {known})")
+        return dict(configured[name])
+    raise ValueError(f"config: no thesaurus named {name!r} under 'thesauri' "
+                     f"(known: {sorted(configured)})")
 
 
 def ensure(name: str, config: Mapping | None = None, root: str | Path = ".") -> Path:

@@ -11,7 +11,7 @@ from collections import Counter
 
 import pandas as pd
 
-from .model import Thesaurus, normalise_label
+from gradedrel.thesaurus.model import Thesaurus, normalise_label
 
 _INVERSE = {"broader": "narrower", "narrower": "broader", "related": "related",
             "use": "used_for", "used_for": "use"}

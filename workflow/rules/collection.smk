@@ -1,6 +1,47 @@
+# Stage "collection" (gradedrel/collection/): the documents indexed with Terrier,
+# topics and judgements mapped to levels 0-3, the testbed.
+
+rule index_collection:
+    """Index a collection's documents with Terrier (once; later rules reuse the index)."""
+    input:
+        unpack(collection_files(collection.DOCUMENT_KEYS)),
+    output:
+        index=directory(f"{RESULTS}/{{collection}}/index"),
+        census=f"{RESULTS}/{{collection}}/documents.json",
+        docnos=f"{RESULTS}/{{collection}}/docnos.txt",
+    params:
+        documents=collection_settings(collection.DOCUMENT_KEYS),
+        index=config["index"],
+        terrier=config["terrier"],
+        ir_datasets_home=config["data"]["ir_datasets_home"],
+    log:
+        f"{RESULTS}/logs/{{collection}}/index_collection.log",
+    conda:
+        "../../environment.yml"
+    script:
+        "../../scripts/index_collection.py"
+
+
+rule index_arrays:
+    """Read the index's postings with positions once into numpy arrays (InQuery back end)."""
+    input:
+        index=f"{RESULTS}/{{collection}}/index",
+    output:
+        postings=f"{RESULTS}/{{collection}}/index_arrays/postings.npz",
+    params:
+        terrier=config["terrier"],
+    log:
+        f"{RESULTS}/logs/{{collection}}/index_arrays.log",
+    conda:
+        "../../environment.yml"
+    script:
+        "../../scripts/index_arrays.py"
+
+
 rule prepare_topics_qrels:
     """Map raw labels to levels 0-3, reconcile topics with qrels, describe the testbed."""
     input:
+        unpack(collection_files(collection.JUDGEMENT_KEYS)),
         docnos=f"{RESULTS}/{{collection}}/docnos.txt",
         census=f"{RESULTS}/{{collection}}/documents.json",
     output:
@@ -15,7 +56,7 @@ rule prepare_topics_qrels:
             category="Testbed",
         ),
     params:
-        collection=lambda wc: config["collections"][wc.collection],
+        judgements=collection_settings(collection.JUDGEMENT_KEYS),
         ir_datasets_home=config["data"]["ir_datasets_home"],
     log:
         f"{RESULTS}/logs/{{collection}}/prepare_topics_qrels.log",

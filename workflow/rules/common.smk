@@ -1,13 +1,18 @@
 # Helpers shared across the workflow (config validation, paths, targets).
 import os
+import re
 import sys
 
 from snakemake.utils import validate
 
 sys.path.insert(0, workflow.basedir)  # the gradedrel package, without installing it
 
-from gradedrel.grid import Model
-from gradedrel.query_files import slug as query_type_slug
+from gradedrel import collection
+from gradedrel.core import downloads
+from gradedrel.plans import plan_sets
+from gradedrel.retrieval.grid import Model
+from gradedrel.queries.query_types import slug as query_type_slug
+from gradedrel.report.settings import report_settings
 
 validate(config, os.path.join(workflow.basedir, "config/schema/config.schema.yaml"))
 
@@ -15,9 +20,19 @@ RESULTS = config["results_dir"]
 COLLECTIONS = config["active_collections"]
 QUERY_TYPES = config["query_types"]["labels"]
 QUERY_SLUGS = [query_type_slug(label) for label in QUERY_TYPES]
+# Named files per query type ("queries/SUM/u", "run/SUM/u"): scripts look a file up by its
+# query type, never pair lists by position.
+QUERY_FILES = {f"queries/{q}": f"{RESULTS}/{{collection}}/queries/{{planset}}/{query_type_slug(q)}.jsonl"
+               for q in QUERY_TYPES}
+RUN_FILES = {f"run/{q}": f"{RESULTS}/{{collection}}/runs/{{planset}}/{{model}}/{query_type_slug(q)}.run"
+             for q in QUERY_TYPES}
+RUN_PROVENANCE = {
+    f"provenance/{q}": f"{RESULTS}/{{collection}}/runs/{{planset}}/{{model}}/{query_type_slug(q)}.provenance.json"
+    for q in QUERY_TYPES
+}
 RETRIEVAL_MODELS = config["retrieval"]["models"]
 GRID = config["retrieval"]["grid"]
-BASELINE = "baseline"  # the evaluation of the plain baseline run: results/{c}/evaluation/baseline/
+BASELINE = plan_sets.RESERVED  # the plain baseline's evaluation: results/{c}/evaluation/baseline/
 
 _unknown = [c for c in COLLECTIONS if c not in config["collections"]]
 if _unknown:
@@ -35,50 +50,37 @@ if _unknown_models:
 
 def config_path(path):
     """A path named in config: relative to the working directory, else to the workflow's
-    own directory (where config/ lives), so a run in another directory finds config files."""
+    own directory (where config/ lives), so a run in another directory finds config files.
+    Always relative (never absolute): a project moved with its results re-runs nothing."""
     if path is None or os.path.isabs(path) or os.path.exists(path):
         return path
     inside = os.path.join(workflow.basedir, path)
-    return inside if os.path.exists(inside) else path
+    return os.path.relpath(inside) if os.path.exists(inside) else path
 
 
-def plan_sets(collection):
-    """A collection's plan sets (conditions): name -> {curated, topics, description}."""
-    sets = config["collections"][collection].get("plan_sets") or {"auto": {}}
-    if BASELINE in sets:
-        raise ValueError(f"config: collections.{collection}.plan_sets: '{BASELINE}' is reserved")
-    resolved = {}
-    for name, spec in sets.items():
-        spec = {"curated": None, "topics": "selected", "description": None, **(spec or {})}
-        spec["curated"] = config_path(spec["curated"])
-        if spec["topics"] not in ("selected", "curated"):
-            spec["topics"] = config_path(spec["topics"])
-        resolved[name] = spec
-    return resolved
+def collection_settings(keys):
+    """A params function: only the settings ``keys`` of ``collections.<c>``."""
+    return lambda wc: collection.settings(config["collections"][wc.collection], keys)
 
 
-def _check_plan_sets(collection):
-    """Files a plan set names exist; topics 'curated' has a curated file; the curator
-    agreement names plan sets that exist."""
-    sets = plan_sets(collection)
-    for name, spec in sets.items():
-        named = [spec["topics"]] if spec["topics"] not in ("selected", "curated") else []
-        for path in [spec["curated"]] + named:
-            if path and not os.path.exists(path):
-                raise ValueError(f"config: collections.{collection}.plan_sets.{name}: "
-                                 f"no file {path}")
-        if spec["topics"] == "curated" and not spec["curated"]:
-            raise ValueError(f"config: collections.{collection}.plan_sets.{name}: topics "
-                             "'curated' needs a curated plan file")
-    pair = config["collections"][collection].get("curator_agreement")
-    missing = [p for p in (pair or {}).values() if p not in sets]
-    if missing:
-        raise ValueError(f"config: collections.{collection}.curator_agreement names plan sets "
-                         f"{missing}, which are not under its plan_sets")
+def collection_files(keys):
+    """An input function: the local files (docs, topics, qrels) among ``keys`` that the
+    collection names (none for an ir_datasets collection)."""
+    return lambda wc: collection.local_files(config["collections"][wc.collection], keys)
+
+
+PLAN_SETS = {
+    c: plan_sets.read(c, config["collections"][c], resolve=config_path) for c in COLLECTIONS
+}
+
+
+def plan_set(wildcards):
+    """The plan set (gradedrel.plans.plan_sets.PlanSet) of a job's wildcards."""
+    return PLAN_SETS[wildcards.collection][wildcards.planset]
 
 
 for _c in COLLECTIONS:
-    _check_plan_sets(_c)
+    collection.CollectionSpec.from_config(_c, config["collections"][_c])  # fails at start
 
 
 def thesaurus_name(collection):
@@ -92,36 +94,35 @@ def thesaurus_source(name):
     return {"base": "", **config["thesauri"][name]}
 
 
+# The local copies of the thesauri (paths named in config), made by thesaurus_fetch.
+THESAURUS_COPIES = {source["path"]: name for name, source in config["thesauri"].items()}
+THESAURUS_COPY_PATTERN = "|".join(re.escape(path) for path in THESAURUS_COPIES)
+
+
+def thesaurus_copy_source(wildcards):
+    """url and sha256 of the thesaurus kept at wildcards.local_copy."""
+    source = thesaurus_source(THESAURUS_COPIES[wildcards.local_copy])
+    return {"url": source["url"], "sha256": source["sha256"]}
+
+
 def thesaurus_cache(wildcards):
     name = thesaurus_name(wildcards.collection)
     return f"{RESULTS}/thesauri/{name}/{name}.thesaurus.json.gz"
 
 
-def plan_set(wildcards):
-    return plan_sets(wildcards.collection)[wildcards.planset]
-
-
 def plan_set_inputs(wildcards):
     """The automatic plans, and the plan set's curated plan file if it has one."""
-    inputs = {"auto": f"{RESULTS}/{wildcards.collection}/plans/auto.yaml"}
-    if plan_set(wildcards)["curated"]:
-        inputs["curated"] = plan_set(wildcards)["curated"]
-    return inputs
+    return plan_set(wildcards).merge_inputs(f"{RESULTS}/{wildcards.collection}/plans/auto.yaml")
 
 
 def selection_inputs(wildcards):
     c, p = wildcards.collection, wildcards.planset
-    inputs = {
+    return {
         "plans": f"{RESULTS}/{c}/plans/{p}/plans.yaml",
         "recall_base": f"{RESULTS}/{c}/recall_base.tsv",
         "topics": f"{RESULTS}/{c}/topics.tsv",
+        **plan_set(wildcards).selection_files(),
     }
-    spec = plan_set(wildcards)
-    if spec["curated"]:
-        inputs["curated"] = spec["curated"]
-    if spec["topics"] not in ("selected", "curated"):
-        inputs["named"] = spec["topics"]
-    return inputs
 
 
 def evaluation_runs(collection, planset, model):
@@ -139,11 +140,10 @@ def evaluation_runs(collection, planset, model):
 
 
 def evaluation_inputs(wildcards):
+    """The runs by label ("run/SUM/u"), the qrels and (but for the baseline) the topics."""
     c, p, m = wildcards.collection, wildcards.planset, wildcards.model
-    inputs = {
-        "runs": list(evaluation_runs(c, p, m).values()),
-        "qrels": f"{RESULTS}/{c}/qrels.tsv",
-    }
+    inputs = {f"run/{label}": path for label, path in evaluation_runs(c, p, m).items()}
+    inputs["qrels"] = f"{RESULTS}/{c}/qrels.tsv"
     if p != BASELINE:
         inputs["topics"] = f"{RESULTS}/{c}/plans/{p}/topics.tsv"
     return inputs
@@ -159,7 +159,7 @@ def retrieval_inputs(wildcards):
     inputs = {
         "index": f"{RESULTS}/{c}/index",
         "topics": f"{RESULTS}/{c}/plans/{p}/topics.tsv",
-        "queries": [f"{RESULTS}/{c}/queries/{p}/{s}.jsonl" for s in QUERY_SLUGS],
+        **{key: path.format(collection=c, planset=p) for key, path in QUERY_FILES.items()},
     }
     if RETRIEVAL_MODELS[wildcards.model]["backend"] == "inquery":
         inputs["postings"] = f"{RESULTS}/{c}/index_arrays/postings.npz"
@@ -173,14 +173,9 @@ def model_parameters(name):
 
 
 def retrieval_provenance_config(wildcards):
-    """The configuration behind one model's runs on one plan set (hashed in provenance)."""
+    """The configuration one model's runs used (hashed in provenance); what came before
+    (plans, queries, index) is in their files, hashed beside."""
     return {
-        "collection": config["collections"][wildcards.collection],
-        "plan_set": {wildcards.planset: plan_set(wildcards)},
-        "analysis": config["analysis"],
-        "expansion": config["expansion"],
-        "query_types": config["query_types"],
-        "index": config["index"],
         "terrier": config["terrier"],
         "model": {wildcards.model: model_parameters(wildcards.model)},
         "depth": config["retrieval"]["depth"],
@@ -188,15 +183,18 @@ def retrieval_provenance_config(wildcards):
 
 
 def comparison_inputs(wildcards):
+    """Each plan set's plans and topics, each (plan set, model)'s evaluation, by name
+    (gradedrel.plans.plan_sets.input_key)."""
     c = wildcards.collection
-    sets = list(plan_sets(c))
-    return {
-        "plans": [f"{RESULTS}/{c}/plans/{p}/plans.yaml" for p in sets],
-        "topics": [f"{RESULTS}/{c}/plans/{p}/topics.tsv" for p in sets],
-        "means": [f"{RESULTS}/{c}/evaluation/{p}/{m}/means.tsv" for p in sets for m in GRID],
-        "per_topic": [f"{RESULTS}/{c}/evaluation/{p}/{m}/per_topic.tsv" for p in sets for m in GRID],
-        "index": f"{RESULTS}/{c}/index",
-    }
+    key = plan_sets.input_key
+    inputs = {"index": f"{RESULTS}/{c}/index"}
+    for p in PLAN_SETS[c]:
+        inputs[key("plans", p)] = f"{RESULTS}/{c}/plans/{p}/plans.yaml"
+        inputs[key("topics", p)] = f"{RESULTS}/{c}/plans/{p}/topics.tsv"
+        for m in GRID:
+            inputs[key("means", p, m)] = f"{RESULTS}/{c}/evaluation/{p}/{m}/means.tsv"
+            inputs[key("per_topic", p, m)] = f"{RESULTS}/{c}/evaluation/{p}/{m}/per_topic.tsv"
+    return inputs
 
 
 REPORT = config["report"]
@@ -208,8 +206,9 @@ REPORT_TABLES = ["avp", "testbed", "effort", "standard_measures", "significance_
 
 
 def report_params(*keys):
-    """Only the report settings a rule reads, so that changing others does not re-run it."""
-    return {k: REPORT[k] for k in keys}
+    """Only the report settings a rule reads, so that changing others does not re-run it
+    (the evaluation's query types, levels, baseline and standard measures included)."""
+    return report_settings(config, *keys)
 
 
 def report_figures(collection, planset, model):
@@ -229,7 +228,7 @@ def findings_links(wildcards):
 def report_setting(wildcards):
     """How our setting differs from the paper's; the plan set says how its queries were built."""
     setting = dict(REPORT["setting"].get(wildcards.collection, {}))
-    description = plan_set(wildcards).get("description")
+    description = plan_set(wildcards).description
     if description:
         setting["query_construction"] = description
     return setting
@@ -238,7 +237,7 @@ def report_setting(wildcards):
 def report_targets():
     targets = []
     for c in COLLECTIONS:
-        for p in plan_sets(c):
+        for p in PLAN_SETS[c]:
             for m in REPORT["models"]:
                 targets.append(f"{RESULTS}/{c}/report/{p}/{m}/findings.md")
                 targets += [f"{RESULTS}/{c}/report/{p}/{m}/tables/{t}.csv"
@@ -256,7 +255,7 @@ def all_targets():
             f"{RESULTS}/{c}/evaluation/{BASELINE}/{wmodel}/means.tsv",
         ]
         targets.append(f"{RESULTS}/{c}/curation/summary.md")
-        for p in plan_sets(c):
+        for p in PLAN_SETS[c]:
             targets += [
                 f"{RESULTS}/{c}/plans/{p}/selected_topics.tsv",
                 f"{RESULTS}/{c}/queries/{p}/statistics_means.tsv",

@@ -1,10 +1,39 @@
-# The paper's tables, figures and findings report, per collection and model.
+# Stage "report" (gradedrel/report/): the paper's tables, figures and findings report per
+# collection, plan set and model; the comparison of plan sets.
 # Tables read only table settings, figures also the figure style (report.figures), so
 # changing the style re-runs the figure rules only.
 
-TABLE_PARAMS = ("query_types", "levels", "measures", "expanded_strong",
+TABLE_PARAMS = ("query_types", "levels", "standard_measures", "expanded_strong",
                 "significance_columns", "alpha")
-FIGURE_PARAMS = ("query_types", "levels", "measures", "baseline", "profiles", "bootstrap")
+FIGURE_PARAMS = ("query_types", "levels", "pr_reading", "baseline", "profiles", "bootstrap")
+
+
+rule compare_plan_sets:
+    """Compare a collection's plan sets: what the plans look like, how far two curators
+    agree, and how AvP moves between conditions (docs/expert-plans.md)."""
+    input:
+        unpack(comparison_inputs),
+    output:
+        profiles=f"{RESULTS}/{{collection}}/curation/plan_profiles.tsv",
+        conditions=f"{RESULTS}/{{collection}}/curation/avp_by_plan_set.tsv",
+        agreement=f"{RESULTS}/{{collection}}/curation/agreement.tsv",
+        between=f"{RESULTS}/{{collection}}/curation/avp_between_curators.tsv",
+        summary=report(
+            f"{RESULTS}/{{collection}}/curation/summary.md",
+            caption="../report/curation.rst",
+            category="Plans",
+        ),
+    params:
+        plan_sets=lambda wc: list(PLAN_SETS[wc.collection]),
+        models=GRID,
+        agreement=lambda wc: config["collections"][wc.collection].get("curator_agreement"),
+        terrier=config["terrier"],
+    log:
+        f"{RESULTS}/logs/{{collection}}/compare_plan_sets.log",
+    conda:
+        "../../environment.yml"
+    script:
+        "../../scripts/compare_plan_sets.py"
 
 
 rule report_avp_table:
@@ -195,7 +224,7 @@ rule report_findings:
                           subcategory="{collection}, {planset}, {model}"),
     params:
         report=report_params("levels", "query_types", "baseline", "expanded_strong", "weak",
-                             "measures", "alpha", "paired_test", "verdict",
+                             "alpha", "paired_test", "verdict",
                              "significance_columns"),
         setting=report_setting,
         engine=lambda wc: REPORT["engines"].get(

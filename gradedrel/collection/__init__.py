@@ -1,0 +1,13 @@
+"""Stage "collection" (workflow/rules/collection.smk): a test collection with graded
+judgements — what config says about it (:mod:`.spec`), its documents on their way to the
+Terrier index (:mod:`.documents`, :mod:`.postings`), topics and judgements mapped to the
+paper's levels by a grade map (:mod:`.judgements`, :mod:`.grades`, :mod:`.readers`) and
+the testbed they make (:mod:`.testbed`)."""
+from gradedrel.collection.documents import (DOCNO_MAX_LENGTH, DocumentCensus,  # noqa: F401
+                                            checked_documents, iter_documents)
+from gradedrel.collection.judgements import (EXCLUSION_COLUMNS, Assembled, assemble,  # noqa: F401
+                                             load_qrels, load_topics)
+from gradedrel.collection.spec import (DOCUMENT_KEYS, JUDGEMENT_KEYS, CollectionSpec,  # noqa: F401
+                                       local_files, settings, use_ir_datasets_home)
+from gradedrel.collection.testbed import (recall_base, testbed_markdown,  # noqa: F401
+                                          testbed_summary)

@@ -1,0 +1,101 @@
+"""Topics and judgements of a collection, and their reconciliation: :func:`assemble`
+says what it excluded and why (nothing is dropped silently)."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pandas as pd
+
+from gradedrel.collection import readers
+from gradedrel.core.errors import InputError
+from gradedrel.collection.spec import CollectionSpec
+
+
+def _ir_dataset(spec: CollectionSpec):
+    import ir_datasets  # imported late: IR_DATASETS_HOME must be set first
+
+    return ir_datasets.load(spec.ir_datasets)
+
+
+def load_topics(spec: CollectionSpec) -> pd.DataFrame:
+    """Topics as ``qid, query`` (the request text as given)."""
+    if spec.ir_datasets:
+        dataset = _ir_dataset(spec)
+        rows = []
+        for query in dataset.queries_iter():
+            text = getattr(query, spec.topic_field, None)
+            if text is None:
+                raise InputError(f"ir_datasets:{spec.ir_datasets} queries", None,
+                                 f"a query field {spec.topic_field!r}", list(query._fields))
+            rows.append((str(query.query_id), " ".join(str(text).split())))
+        return pd.DataFrame(rows, columns=["qid", "query"])
+    fmt = spec.topics_format or ("tsv" if spec.topics.endswith((".tsv", ".tsv.gz")) else "trec")
+    if fmt == "tsv":
+        frame = readers.read_topics_tsv(spec.topics)
+        frame["query"] = [" ".join(q.split()) for q in frame["query"]]
+        return frame
+    return readers.read_topics_trec(spec.topics, field=spec.topic_field
+                                    if spec.topic_field in ("title", "desc", "narr") else "title")
+
+
+def load_qrels(spec: CollectionSpec) -> pd.DataFrame:
+    """Judgements as ``qid, docno, label, grade``."""
+    if spec.ir_datasets:
+        dataset = _ir_dataset(spec)
+        where = f"ir_datasets:{spec.ir_datasets} qrels"
+        rows = []
+        seen: dict[tuple[str, str], int] = {}
+        for number, qrel in enumerate(dataset.qrels_iter(), start=1):
+            key = (str(qrel.query_id), str(qrel.doc_id))
+            if key in seen:
+                raise InputError(where, number,
+                                 f"one judgement per (topic, document); first at record {seen[key]}",
+                                 " ".join(key))
+            seen[key] = number
+            rows.append((*key, str(qrel.relevance),
+                         spec.grade_map.level(qrel.relevance, where, number)))
+        return pd.DataFrame(rows, columns=["qid", "docno", "label", "grade"])
+    return readers.read_qrels(spec.qrels, spec.grade_map)
+
+
+@dataclass
+class Assembled:
+    """Topics and qrels that agree with each other and with the documents."""
+
+    topics: pd.DataFrame
+    qrels: pd.DataFrame
+    exclusions: pd.DataFrame  # kind, id, reason
+
+
+EXCLUSION_COLUMNS = ["kind", "id", "reason"]
+
+
+def assemble(topics: pd.DataFrame, qrels: pd.DataFrame,
+             docnos: set[str] | None = None) -> Assembled:
+    """Reconcile topics with qrels (and qrels with documents), recording every exclusion.
+
+    - a judgement whose topic is not among the topics is excluded
+      (reason ``topic not in topics``);
+    - a judgement of a document not in the collection is excluded
+      (``document not in collection``);
+    - a topic with no judgements left is excluded (``no judgements``): it has no
+      recall base, so no graded measure is defined for it.
+    """
+    excluded = []
+    topic_ids = set(topics["qid"])
+    orphan = ~qrels["qid"].isin(topic_ids)
+    for row in qrels[orphan].itertuples():
+        excluded.append(("judgement", f"{row.qid} {row.docno}", "topic not in topics"))
+    qrels = qrels[~orphan]
+    if docnos is not None:
+        unknown = ~qrels["docno"].isin(docnos)
+        for row in qrels[unknown].itertuples():
+            excluded.append(("judgement", f"{row.qid} {row.docno}", "document not in collection"))
+        qrels = qrels[~unknown]
+    judged = set(qrels["qid"])
+    unjudged = ~topics["qid"].isin(judged)
+    for qid in topics.loc[unjudged, "qid"]:
+        excluded.append(("topic", qid, "no judgements"))
+    topics = topics[~unjudged]
+    return Assembled(topics.reset_index(drop=True), qrels.reset_index(drop=True),
+                     pd.DataFrame(excluded, columns=EXCLUSION_COLUMNS))

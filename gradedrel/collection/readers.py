@@ -1,0 +1,169 @@
+"""Readers for the file formats a collection may come in.
+
+Each reader checks every line and raises :class:`~gradedrel.core.errors.InputError`
+naming the file and line of the first bad one.
+
+- qrels: TREC format, ``qid iteration docno label`` (whitespace separated);
+- topics: TSV ``qid<TAB>text`` (an optional ``qid<TAB>query`` header), or a TREC
+  topic file (``<top> <num> <title> <desc> <narr>``);
+- documents: JSONL (one object per line, id and text fields named in config) or
+  TREC SGML (``<DOC><DOCNO>…</DOCNO>…</DOC>``).
+"""
+from __future__ import annotations
+
+import gzip
+import html
+import json
+import re
+from pathlib import Path
+from typing import Iterator
+
+import pandas as pd
+
+from gradedrel.core.errors import InputError, once
+from gradedrel.collection.grades import GradeMap
+
+
+def _open_text(path: str | Path):
+    path = Path(path)
+    if path.suffix == ".gz":
+        return gzip.open(path, "rt", encoding="utf-8")
+    return open(path, encoding="utf-8")
+
+
+def read_qrels(path: str | Path, grade_map: GradeMap) -> pd.DataFrame:
+    """TREC qrels → ``qid, docno, label, grade`` (grade = the paper's level 0–3).
+
+    A qrels pair judged twice is an error: its grade would be ambiguous.
+    """
+    rows = []
+    seen: dict[tuple[str, str], int] = {}
+    with _open_text(path) as handle:
+        for number, line in enumerate(handle, start=1):
+            if not line.strip():
+                continue
+            parts = line.split()
+            if len(parts) != 4:
+                raise InputError(path, number,
+                                 "a TREC qrels line 'qid iteration docno label' (4 fields)",
+                                 line.rstrip("\n"))
+            qid, _, docno, label = parts
+            grade = grade_map.level(label, str(path), number)
+            once(seen, (qid, docno), path, number, "one judgement per (topic, document)",
+                 f"{qid} {docno}")
+            rows.append((qid, docno, label, grade))
+    return pd.DataFrame(rows, columns=["qid", "docno", "label", "grade"])
+
+
+def read_topics_tsv(path: str | Path) -> pd.DataFrame:
+    """TSV topics ``qid<TAB>text`` → ``qid, query``."""
+    rows = []
+    seen: dict[str, int] = {}
+    with _open_text(path) as handle:
+        for number, line in enumerate(handle, start=1):
+            line = line.rstrip("\n").rstrip("\r")
+            if not line.strip():
+                continue
+            parts = line.split("\t")
+            if number == 1 and [p.strip().lower() for p in parts] == ["qid", "query"]:
+                continue
+            if len(parts) != 2 or not parts[0].strip():
+                raise InputError(path, number, "a topic line 'qid<TAB>text' (2 fields)", line)
+            qid = parts[0].strip()
+            if qid in seen:
+                raise InputError(path, number, f"a unique topic id; first at line {seen[qid]}",
+                                 qid)
+            seen[qid] = number
+            rows.append((qid, parts[1].strip()))
+    return pd.DataFrame(rows, columns=["qid", "query"])
+
+
+_TREC_TOPIC_FIELDS = ("title", "desc", "narr")
+_TREC_TOPIC_PREFIX = {"num": r"^\s*Number:\s*", "desc": r"^\s*Description:\s*",
+                      "narr": r"^\s*Narrative:\s*", "title": r"^\s*Topic:\s*"}
+
+
+def read_topics_trec(path: str | Path, field: str = "title") -> pd.DataFrame:
+    """A TREC topic file → ``qid, query`` from one field (title, desc or narr).
+
+    Tags may be closed or not (old TREC files leave them open).
+    """
+    if field not in _TREC_TOPIC_FIELDS:
+        raise InputError(path, None, f"a TREC topic field in {_TREC_TOPIC_FIELDS}", field)
+    text = Path(path).read_text(encoding="utf-8")
+    rows = []
+    seen: dict[str, int] = {}
+    for match in re.finditer(r"<top>(.*?)</top>", text, flags=re.S | re.I):
+        body = match.group(1)
+        line = text.count("\n", 0, match.start()) + 1
+        parts = _split_tags(body)
+        qid = re.sub(_TREC_TOPIC_PREFIX["num"], "", parts.get("num", ""), flags=re.I).strip()
+        if not qid:
+            raise InputError(path, line, "a <num> in every <top>", body.strip()[:60])
+        value = re.sub(_TREC_TOPIC_PREFIX.get(field, "^"), "", parts.get(field, ""),
+                       flags=re.I).strip()
+        if qid in seen:
+            raise InputError(path, line, f"a unique topic number; first at line {seen[qid]}", qid)
+        seen[qid] = line
+        rows.append((qid, " ".join(value.split())))
+    if not rows:
+        raise InputError(path, 1, "at least one <top> … </top> topic")
+    return pd.DataFrame(rows, columns=["qid", "query"])
+
+
+def _split_tags(body: str) -> dict[str, str]:
+    parts: dict[str, str] = {}
+    pieces = re.split(r"<(/?)(num|title|desc|narr)>", body, flags=re.I)
+    # pieces: [before, slash, tag, text, slash, tag, text, ...]
+    for i in range(1, len(pieces) - 2, 3):
+        slash, tag, content = pieces[i], pieces[i + 1].lower(), pieces[i + 2]
+        if not slash:
+            parts[tag] = content
+    return parts
+
+
+def iter_json_lines(path: str | Path) -> Iterator[tuple[int, object, str]]:
+    """``(line number, parsed value, raw line)`` for every non-blank line of a JSONL file;
+    a line that is not JSON is an :class:`InputError` at its line."""
+    with _open_text(path) as handle:
+        for number, line in enumerate(handle, start=1):
+            if not line.strip():
+                continue
+            try:
+                yield number, json.loads(line), line
+            except json.JSONDecodeError as error:
+                raise InputError(path, number, "a JSON object per line", str(error)) from None
+
+
+def iter_docs_jsonl(path: str | Path, id_field: str = "docno",
+                    text_fields: tuple[str, ...] = ("text",)) -> Iterator[tuple[int, dict]]:
+    """JSONL documents → ``(line, {"docno", "text"})``; text fields are joined by newlines."""
+    for number, record, line in iter_json_lines(path):
+        if not isinstance(record, dict) or id_field not in record:
+            raise InputError(path, number, f"a JSON object with the id field {id_field!r}",
+                             line.strip()[:80])
+        missing = [f for f in text_fields if f not in record]
+        if missing:
+            raise InputError(path, number, f"text fields {list(text_fields)}",
+                             f"missing {missing}")
+        text = "\n".join(str(record[f] or "") for f in text_fields)
+        yield number, {"docno": str(record[id_field]).strip(), "text": text}
+
+
+def iter_docs_trec(path: str | Path) -> Iterator[tuple[int, dict]]:
+    """TREC SGML documents → ``(line, {"docno", "text"})``; markup is stripped from the text."""
+    text = Path(path).read_text(encoding="utf-8") if not str(path).endswith(".gz") else \
+        _open_text(path).read()
+    count = 0
+    for match in re.finditer(r"<DOC>(.*?)</DOC>", text, flags=re.S | re.I):
+        count += 1
+        line = text.count("\n", 0, match.start()) + 1
+        body = match.group(1)
+        docno = re.search(r"<DOCNO>\s*(.*?)\s*</DOCNO>", body, flags=re.S | re.I)
+        if not docno or not docno.group(1):
+            raise InputError(path, line, "a <DOCNO> in every <DOC>", body.strip()[:60])
+        rest = body[:docno.start()] + body[docno.end():]
+        plain = html.unescape(re.sub(r"<[^>]+>", " ", rest))
+        yield line, {"docno": docno.group(1), "text": " ".join(plain.split())}
+    if count == 0:
+        raise InputError(path, 1, "at least one <DOC> … </DOC> document")

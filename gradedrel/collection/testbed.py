@@ -1,0 +1,55 @@
+"""The testbed: recall base per topic and level, its summary and description."""
+from __future__ import annotations
+
+import pandas as pd
+
+from gradedrel.collection.grades import LEVEL_NAMES, LEVELS, GradeMap
+
+
+def recall_base(qrels: pd.DataFrame, topics: pd.DataFrame) -> pd.DataFrame:
+    """Judged documents per topic and level: ``qid, n_0, n_1, n_2, n_3``."""
+    counts = (qrels.groupby(["qid", "grade"]).size().unstack(fill_value=0)
+              .reindex(columns=list(LEVELS), fill_value=0))
+    counts = counts.reindex(topics["qid"], fill_value=0)
+    counts.columns = [f"n_{level}" for level in LEVELS]
+    return counts.reset_index().rename(columns={"index": "qid"})
+
+
+def testbed_summary(per_topic: pd.DataFrame, n_documents: int) -> pd.DataFrame:
+    """The paper's testbed description: recall base per level, total and per topic."""
+    rows = []
+    for level in sorted(LEVELS, reverse=True):
+        column = per_topic[f"n_{level}"]
+        rows.append({
+            "level": level, "name": LEVEL_NAMES[level], "judged_total": int(column.sum()),
+            "mean_per_topic": float(column.mean()) if len(column) else 0.0,
+            "min_per_topic": int(column.min()) if len(column) else 0,
+            "max_per_topic": int(column.max()) if len(column) else 0,
+            "topics_with_any": int((column > 0).sum()),
+        })
+    summary = pd.DataFrame(rows)
+    summary.attrs["n_topics"] = len(per_topic)
+    summary.attrs["n_documents"] = n_documents
+    return summary
+
+
+def testbed_markdown(name: str, summary: pd.DataFrame, n_topics: int, n_documents: int,
+                     n_empty_documents: int, exclusions: pd.DataFrame,
+                     grade_map: GradeMap) -> str:
+    lines = [f"# Testbed: {name}", "",
+             f"- documents: {n_documents} ({n_empty_documents} empty, kept in the index)",
+             f"- topics with judgements: {n_topics}", "",
+             "| level | judged (total) | per topic (mean) | min | max | topics with any |",
+             "|---|---:|---:|---:|---:|---:|"]
+    for row in summary.itertuples():
+        lines.append(f"| {row.level} {row.name} | {row.judged_total} | {row.mean_per_topic:.2f} "
+                     f"| {row.min_per_topic} | {row.max_per_topic} | {row.topics_with_any} |")
+    lines += ["", "Grade map (level: raw labels):", "", "```", grade_map.describe(), "```", ""]
+    if len(exclusions):
+        lines.append("Excluded (see exclusions.tsv):")
+        lines.append("")
+        for (kind, reason), group in exclusions.groupby(["kind", "reason"], sort=True):
+            lines.append(f"- {len(group)} {kind}(s): {reason}")
+    else:
+        lines.append("Excluded: nothing.")
+    return "\n".join(lines) + "\n"

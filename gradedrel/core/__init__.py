@@ -1,0 +1,1 @@
+"""The small core every stage uses: errors naming file and line, atomic writes and the one file digest (io), the step runner of scripts (steps), provenance records, Terrier's tokeniser and the S-stemmer (text), Terrier itself (terrier), verified downloads."""

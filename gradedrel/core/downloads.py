@@ -1,0 +1,97 @@
+"""Fetching data files: download when absent, always verify the sha256, write atomically.
+
+A local copy is trusted only after its digest matches: a file that is present but
+different (a truncated download, another version) is an error, not silently
+used. A download goes to a temporary file beside the target and is renamed onto
+it only after its digest matched, so an interrupted or wrong download leaves
+nothing behind.
+"""
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import logging
+import os
+import tempfile
+import urllib.request
+from pathlib import Path
+
+from gradedrel.core.io import sha256_of
+
+log = logging.getLogger("gradedrel")
+
+_CHUNK = 1 << 20
+
+
+class ChecksumError(ValueError):
+    """A file whose sha256 is not the expected one: names the file and both digests."""
+
+    def __init__(self, path: str | Path, expected: str, actual: str, source: str | None = None):
+        self.path, self.expected, self.actual = str(path), expected, actual
+        origin = f" (downloaded from {source})" if source else ""
+        super().__init__(f"{path}{origin}: sha256 mismatch: expected {expected}, "
+                         f"found {actual}")
+
+
+class DownloadError(ValueError):
+    """A download that failed (network, HTTP status, missing file): names URL and target."""
+
+
+def verify(path: str | Path, sha256: str) -> None:
+    """Raise :class:`ChecksumError` unless ``path`` has digest ``sha256``."""
+    actual = sha256_of(path)
+    if actual != sha256.lower():
+        raise ChecksumError(path, sha256.lower(), actual)
+
+
+def fetch(url: str, path: str | Path, sha256: str, timeout: float = 60.0) -> Path:
+    """Make sure ``path`` holds the file at ``url`` with digest ``sha256``.
+
+    An existing ``path`` is verified and kept (no network). Otherwise ``url``
+    (``https://``, ``http://`` or ``file://``) is downloaded to a temporary file
+    in the same directory, hashed while it streams, and renamed onto ``path``
+    only if the digest matches. Returns ``path``.
+    """
+    path = Path(path)
+    if path.exists():
+        verify(path, sha256)
+        return path
+    path.parent.mkdir(parents=True, exist_ok=True)
+    log.info("downloading %s -> %s", url, path)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=path.parent)
+    try:
+        digest = hashlib.sha256()
+        with os.fdopen(fd, "wb") as out:
+            try:
+                with urllib.request.urlopen(url, timeout=timeout) as response:
+                    while True:
+                        block = response.read(_CHUNK)
+                        if not block:
+                            break
+                        digest.update(block)
+                        out.write(block)
+            except OSError as error:  # URLError, HTTPError, timeouts are OSErrors
+                reason = getattr(error, "reason", None) or error
+                raise DownloadError(f"{path}: could not download {url}: {reason}") from None
+        actual = digest.hexdigest()
+        if actual != sha256.lower():
+            raise ChecksumError(path, sha256.lower(), actual, source=url)
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp)
+        raise
+    return path
+
+
+
+def fetch_logged(url: str, path: str | Path, sha256: str, log_path: str | Path) -> Path:
+    """:func:`fetch`, with what happened (or the one-line error) written to ``log_path``."""
+    with open(log_path, "w", encoding="utf-8") as log_file:
+        try:
+            done = fetch(url, path, sha256)
+        except (ChecksumError, DownloadError) as error:
+            log_file.write(f"ERROR {error}\n")
+            raise
+        log_file.write(f"INFO {done}: sha256 {sha256}\n")
+    return done

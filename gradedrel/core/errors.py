@@ -1,0 +1,34 @@
+"""One error type for bad input: it names the file, the line and what was expected.
+
+Scripts catch it and print its one-line message; nothing else in the package
+prints or exits.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+
+class InputError(ValueError):
+    """Bad input, located: ``path:line: expected …, found …``."""
+
+    def __init__(self, path: str | Path | None, line: int | None, expected: str,
+                 found: object = None):
+        self.path = None if path is None else str(path)
+        self.line = line
+        self.expected = expected
+        self.found = found
+        where = self.path or "<input>"
+        if line is not None:
+            where = f"{where}:{line}"
+        message = f"{where}: expected {expected}"
+        if found is not None:
+            message += f"; found {found!r}"
+        super().__init__(message)
+
+
+def once(seen: dict, key, path: str | Path, line: int, expected: str, found: object) -> None:
+    """Record ``key`` first seen at ``line``; a key seen again is an :class:`InputError`
+    (``expected …; first at line n``) — one judgement, one ranked document per pair."""
+    if key in seen:
+        raise InputError(path, line, f"{expected}; first at line {seen[key]}", found)
+    seen[key] = line

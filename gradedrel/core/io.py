@@ -1,0 +1,58 @@
+"""Writing outputs atomically, so that a failed job leaves nothing half-written."""
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import os
+import tempfile
+from pathlib import Path
+from typing import Iterator, TextIO
+
+import pandas as pd
+
+
+@contextlib.contextmanager
+def atomic_open(path: str | Path, mode: str = "w") -> Iterator[TextIO]:
+    """Open a temporary file beside ``path``; rename it onto ``path`` only on success."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=path.parent)
+    try:
+        with os.fdopen(fd, mode, encoding=None if "b" in mode else "utf-8",
+                       newline=None if "b" in mode else "\n") as handle:
+            yield handle
+        # mkstemp creates 0600; give the output the permissions of an ordinary new file
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp)
+        raise
+
+
+def write_tsv(frame: pd.DataFrame, path: str | Path, float_format: str = "%.6f") -> None:
+    """Write a table deterministically: fixed float format, LF line ends, no index."""
+    with atomic_open(path) as handle:
+        frame.to_csv(handle, sep="\t", index=False, float_format=float_format,
+                     lineterminator="\n")
+
+
+def write_csv(frame: pd.DataFrame, path: str | Path, float_format: str = "%.6f") -> None:
+    with atomic_open(path) as handle:
+        frame.to_csv(handle, index=False, float_format=float_format, lineterminator="\n")
+
+
+def write_text(text: str, path: str | Path) -> None:
+    with atomic_open(path) as handle:
+        handle.write(text)
+
+
+def sha256_of(path: str | Path) -> str:
+    """The sha256 of a file (hex), read in 1 MiB blocks: the one file digest of the project."""
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()

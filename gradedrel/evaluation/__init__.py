@@ -1,0 +1,1 @@
+"""Stage "evaluation" (workflow/rules/evaluation.smk): the paper's graded measures (measures/), standard measures through ir_measures (standard_measures), the evaluation of a set of runs (evaluate) and the columns of every file it writes (contract)."""

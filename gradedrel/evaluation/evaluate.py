@@ -1,0 +1,163 @@
+"""Evaluating a set of runs with the paper's measures, topic by topic (:func:`evaluate`).
+
+``evaluate`` takes ranked runs (label → :class:`~gradedrel.retrieval.runs.RankedRun`) and
+graded :class:`~gradedrel.evaluation.measures.judgements.Judgements` and returns the tables
+that :func:`write_tables` writes to ``results/{c}/evaluation/{planset}/{model}/``:
+
+- ``per_topic.tsv``  run, qid, measure, value (a measure undefined for a topic —
+  empty recall base, ideal 0 — has no row);
+- ``means.tsv``      run, measure, mean, topics (the topics the mean covers);
+- ``pr_curves.tsv``  run, level, reading, recall, precision, topics;
+- ``pr_per_topic.tsv`` run, qid, level, reading, recall, precision (defined topics only);
+- ``gain_curves.tsv`` run, profile, kind, base, rank, value, ideal;
+- ``effort.tsv``     run, profile, kind, base, k, ideal_at_k, rank_reached, reached;
+- ``significance_friedman.tsv``, ``significance_posthoc.tsv``,
+  ``significance_vs_baseline.tsv``, ``bootstrap_ci.tsv``;
+- ``coverage.tsv``   what was evaluated, missing or ignored, per run.
+
+Measures and conventions: docs/measures.md.
+"""
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+from typing import Mapping
+
+import numpy as np
+import pandas as pd
+
+from gradedrel.evaluation import standard_measures
+from gradedrel.evaluation.measures import cumulated_gain as cg
+from gradedrel.evaluation.measures import effort, names, stratified
+from gradedrel.evaluation.measures.judgements import Judgements, JudgedRun, judge
+from gradedrel.evaluation.settings import Settings
+from gradedrel.retrieval.runs import RankedRun
+
+log = logging.getLogger("gradedrel")
+
+
+@dataclass
+class RunResult:
+    """One run's measures: per-topic values and averaged curves."""
+
+    label: str
+    per_topic: dict[str, np.ndarray]          # measure → (T,), NaN = undefined
+    pr: list[tuple]                            # level, reading, recall, precision, topics
+    pr_topics: dict[tuple[int, str], np.ndarray]  # (level, reading) → (topics, P) defined rows
+    pr_topic_index: dict[tuple[int, str], np.ndarray]  # … and which topics those rows are
+    gain: list[tuple]                          # profile, kind, base, rank, value, ideal
+    gain_topics: dict[tuple[str, str, int], np.ndarray]  # per-topic curves, defined rows
+    effort: list[tuple]
+    coverage: dict
+
+
+def evaluate_run(label: str, run: RankedRun, judgements: Judgements, settings: Settings,
+                 ) -> RunResult:
+    """All of the paper's measures for one run (vectorised over topics and ranks)."""
+    judged = judge(run, judgements)
+    counted = judged.evaluated(settings.missing_topics)
+    per_topic: dict[str, np.ndarray] = {}
+    pr, pr_topics, pr_topic_index = [], {}, {}
+    for level in settings.levels:
+        for reading in settings.readings:
+            avp = stratified.average_precision(judged, judgements, level, reading)
+            per_topic[names.avp(level, reading)] = np.where(counted, avp, np.nan)
+            ip = stratified.interpolated_precision(judged, judgements, level, reading,
+                                                   settings.recall_points)
+            defined = counted & ~np.isnan(ip[:, 0])
+            pr_topics[(level, reading)] = ip[defined]
+            pr_topic_index[(level, reading)] = np.flatnonzero(defined)
+            means = ip[defined].mean(axis=0) if defined.any() else \
+                np.full(len(settings.recall_points), np.nan)
+            pr += [(level, reading, point, value, int(defined.sum()))
+                   for point, value in zip(settings.recall_points, means)]
+    gain, gain_topics, effort_rows = _cumulated_gain(judged, judgements, settings, counted,
+                                                     per_topic)
+    for gain_name in settings.ndcg_log2_gains:
+        for cutoff in settings.ndcg_log2_cutoffs:
+            values = cg.ndcg_log2(judged, judgements, cutoff, gain_name)
+            per_topic[names.ndcg_log2(gain_name, cutoff)] = np.where(counted, values, np.nan)
+    coverage = {"run": label, "evaluated_topics": judgements.n_topics,
+                "ranked": int(judged.present.sum()),
+                "missing_from_run": int((~judged.present).sum()),
+                "missing_topics": settings.missing_topics,
+                "ignored_not_in_qrels": len(judged.ignored_topics)}
+    if coverage["missing_from_run"]:
+        log.warning("run %s: %d evaluated topic(s) not in the run (%s): %s", label,
+                    coverage["missing_from_run"], settings.missing_topics,
+                    ", ".join(judgements.topics[~judged.present][:10]))
+    if judged.ignored_topics:
+        log.warning("run %s: %d topic(s) not in the qrels, ignored: %s", label,
+                    len(judged.ignored_topics), ", ".join(judged.ignored_topics[:10]))
+    return RunResult(label, per_topic, pr, pr_topics, pr_topic_index, gain, gain_topics,
+                     effort_rows, coverage)
+
+
+def _cumulated_gain(judged: JudgedRun, judgements: Judgements, settings: Settings,
+                    counted: np.ndarray, per_topic: dict):
+    depth = settings.depth
+    ranks = np.arange(1, depth + 1)
+    gain_rows, gain_topics, effort_rows = [], {}, []
+    grades = judged.topk_grades(depth)
+    for profile in cg.profiles_from(settings.profiles, settings.gains):
+        table = profile.gain_by_grade
+        actual_gains = table[grades][counted]
+        ideal_gains = cg.ideal_vectors(judgements, table, depth)[counted]
+        custom = settings.gains
+        for kind, base in settings.kinds:
+            actual = cg.curve(actual_gains, base)
+            ideal = cg.curve(ideal_gains, base)
+            norm = cg.normalised(actual, ideal)
+            has_ideal = ideal[:, 0] > 0 if len(ideal) else np.zeros(0, bool)
+            norm_kind = "n" + kind
+            mean_actual = actual.mean(axis=0) if len(actual) else np.full(depth, np.nan)
+            mean_ideal = ideal.mean(axis=0) if len(ideal) else np.full(depth, np.nan)
+            mean_norm = norm[has_ideal].mean(axis=0) if has_ideal.any() else \
+                np.full(depth, np.nan)
+            gain_rows += [(profile.name, kind, base, int(r), v, i)
+                          for r, v, i in zip(ranks, mean_actual, mean_ideal)]
+            gain_rows += [(profile.name, norm_kind, base, int(r), v, 1.0)
+                          for r, v in zip(ranks, mean_norm)]
+            gain_topics[(profile.name, kind, base)] = actual
+            gain_topics[(profile.name, norm_kind, base)] = norm[has_ideal]
+            for cutoff in settings.cutoffs:
+                for k_name, matrix in ((kind, actual), (norm_kind, norm)):
+                    full = np.full(judgements.n_topics, np.nan)
+                    full[counted] = matrix[:, cutoff - 1]
+                    per_topic[names.cumulated_gain(k_name, profile.name, base, cutoff,
+                                                   custom)] = full
+            for k in settings.effort_ranks:
+                target = float(mean_ideal[k - 1])
+                reached = effort.rank_reached(mean_actual, target) if target > 0 else None
+                effort_rows.append((profile.name, kind, base, k, target, reached,
+                                    reached is not None))
+    return gain_rows, gain_topics, effort_rows
+
+
+def evaluate(runs: Mapping[str, RankedRun], judgements: Judgements,
+             settings: Settings) -> dict[str, pd.DataFrame]:
+    """Every table of the contract for a set of runs (label → ranked run)."""
+    from gradedrel.evaluation.significance_tables import bootstrap_table, significance_tables
+    from gradedrel.evaluation.tables import tidy_tables
+
+    results = [evaluate_run(label, run, judgements, settings) for label, run in runs.items()]
+    if settings.standard_measures:
+        _add_standard_measures(results, runs, judgements, settings)
+    tables = tidy_tables(results, judgements)
+    tables.update(significance_tables(results, judgements, settings))
+    tables["bootstrap_ci"] = bootstrap_table(results, settings)
+    return tables
+
+
+def _add_standard_measures(results, runs, judgements, settings) -> None:
+    qrels = judgements.qrels
+    for result, run in zip(results, runs.values()):
+        frame = run.to_frame()
+        values = standard_measures.per_topic(qrels, frame, list(judgements.topics),
+                                             list(settings.standard_measures))
+        counted = np.ones(judgements.n_topics, bool) if settings.missing_topics == "zero" \
+            else pd.Index(judgements.topics).isin(pd.unique(frame["qid"]))
+        for name in settings.standard_measures:
+            column = values[values["measure"] == name].set_index("qid")["value"]
+            vector = column.reindex(judgements.topics).to_numpy(dtype=np.float64)
+            result.per_topic[name] = np.where(counted, vector, np.nan)

@@ -1,0 +1,69 @@
+"""Evaluation files: run files in, the contract's tables out (``write_tables``), with
+provenance — the one code path behind ``gradedrel evaluate`` and the workflow's rule."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Mapping
+
+import pandas as pd
+
+from gradedrel.core.io import sha256_of, write_tsv
+from gradedrel.evaluation.contract import SIGNIFICANCE_TABLES, TABLES
+from gradedrel.evaluation.evaluate import evaluate
+from gradedrel.evaluation.measures.judgements import Judgements
+from gradedrel.evaluation.settings import Settings
+from gradedrel.retrieval.runs import RankedRun
+
+
+def write_tables(tables: Mapping[str, pd.DataFrame], out_dir: str | Path) -> list[Path]:
+    """Write every table as ``<name>.tsv`` (deterministic float format)."""
+    out_dir = Path(out_dir)
+    written = []
+    for name in TABLES:
+        path = out_dir / f"{name}.tsv"
+        fmt = "%.6g" if name in SIGNIFICANCE_TABLES else "%.6f"
+        write_tsv(tables[name], path, float_format=fmt)
+        written.append(path)
+    return written
+
+
+def read_runs(paths: Mapping[str, str | Path]) -> dict[str, RankedRun]:
+    """Read and rank every run file (label → path), strictly (see :func:`runs.read_run`)."""
+    from gradedrel.retrieval.runs import read_run
+
+    return {label: read_run(path) for label, path in paths.items()}
+
+
+def evaluate_files(run_paths: Mapping[str, str | Path], qrels: pd.DataFrame,
+                   settings: Settings, out_dir: str | Path, topics: list[str] | None = None,
+                   qrels_source: str = "<qrels>") -> dict[str, pd.DataFrame]:
+    """Read runs, evaluate them against graded qrels, write every table and provenance.json.
+
+    The one code path behind ``gradedrel evaluate`` and the workflow's evaluation rule.
+    """
+    from dataclasses import asdict
+
+    from gradedrel.core import provenance
+    from gradedrel.core.io import write_text
+
+    judgements = Judgements.from_qrels(qrels, topics, source=qrels_source)
+    if judgements.n_topics == 0:
+        raise ValueError(f"{qrels_source}: no topics to evaluate")
+    tables = evaluate(read_runs(run_paths), judgements, settings)
+    write_tables(tables, out_dir)
+    record = provenance.record(
+        "evaluate", {"evaluation": _plain(asdict(settings))},
+        runs={label: {"path": str(path), "sha256": sha256_of(path)}
+              for label, path in run_paths.items()},
+        topics=judgements.n_topics)
+    write_text(record, Path(out_dir) / "provenance.json")
+    return tables
+
+
+def _plain(value):
+    """Settings as JSON-friendly values (tuples → lists, int keys → text)."""
+    if isinstance(value, Mapping):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    return value

@@ -1,0 +1,169 @@
+"""Graded judgements (qrels with levels 0–3) and runs joined to them.
+
+Conventions (docs/measures.md):
+
+- a document the qrels do not judge is not relevant (level 0);
+- the *evaluated topics* are the qrels topics (or a given subset); a run topic
+  absent from them is ignored and counted;
+- an evaluated topic absent from a run has an empty ranking: it scores zero on
+  every measure (``missing_topics="zero"``, the default) or is left out of that
+  run's means (``missing_topics="skip"``).
+"""
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from gradedrel.core.errors import InputError
+from gradedrel.collection.grades import LEVELS
+from gradedrel.retrieval.runs import RankedRun
+
+MISSING_TOPICS = ("zero", "skip")
+
+
+@dataclass(frozen=True)
+class Judgements:
+    """Graded qrels over an ordered set of evaluated topics.
+
+    ``level_counts[t, g]`` is the number of documents judged at level ``g`` for
+    topic ``t`` (the per-level recall bases).
+    """
+
+    topics: np.ndarray        # evaluated qids, in order
+    qrels: pd.DataFrame       # qid, docno, grade (evaluated topics only)
+    level_counts: np.ndarray  # (T, 4) int64
+
+    @classmethod
+    def from_qrels(cls, qrels: pd.DataFrame, topics: list[str] | None = None,
+                   source: str = "<qrels>") -> "Judgements":
+        """``qrels`` has columns ``qid, docno, grade`` (grade 0–3); ``topics`` defaults to
+        the qrels topics in order of first appearance."""
+        grade = pd.to_numeric(qrels["grade"], errors="coerce")
+        bad = ~grade.isin(LEVELS)
+        if bad.any():
+            row = int(np.flatnonzero(bad.to_numpy())[0])
+            raise InputError(source, row + 1, f"a grade in {LEVELS}", qrels["grade"].iloc[row])
+        frame = pd.DataFrame({"qid": qrels["qid"].astype(str).to_numpy(dtype=object),
+                              "docno": qrels["docno"].astype(str).to_numpy(dtype=object),
+                              "grade": grade.to_numpy(dtype=np.int64)})
+        dup = frame.duplicated(["qid", "docno"]).to_numpy()
+        if dup.any():
+            row = int(np.flatnonzero(dup)[0])
+            raise InputError(source, row + 1, "one judgement per (topic, document)",
+                             f"{frame.qid[row]} {frame.docno[row]}")
+        if topics is None:
+            topics = list(pd.unique(frame["qid"]))
+        else:
+            # A requested topic without judgements has no recall base: no measure is
+            # defined for it, so it is left out — and named — rather than scored 0.
+            judged_topics = set(frame["qid"])
+            unjudged = [str(t) for t in topics if str(t) not in judged_topics]
+            if unjudged:
+                logging.getLogger("gradedrel").warning(
+                    "%d requested topic(s) have no judgements and are not evaluated: %s",
+                    len(unjudged), ", ".join(unjudged[:10]))
+            topics = [str(t) for t in topics if str(t) in judged_topics]
+        topics_arr = np.asarray([str(t) for t in topics], dtype=object)
+        index = pd.Index(topics_arr)
+        t = index.get_indexer(frame["qid"])
+        frame = frame[t >= 0].reset_index(drop=True)
+        t = t[t >= 0]
+        counts = np.zeros((len(topics_arr), len(LEVELS)), dtype=np.int64)
+        np.add.at(counts, (t, frame["grade"].to_numpy()), 1)
+        return cls(topics=topics_arr, qrels=frame, level_counts=counts)
+
+    @property
+    def n_topics(self) -> int:
+        return len(self.topics)
+
+    def recall_base(self, level: int, reading: str = "exact") -> np.ndarray:
+        """Per-topic size of the recall base at ``level``: judged exactly ``level``
+        (``reading="exact"``, the paper's definition) or at least ``level`` (``"atleast"``)."""
+        if reading == "exact":
+            return self.level_counts[:, level].copy()
+        if reading == "atleast":
+            return self.level_counts[:, level:].sum(axis=1)
+        raise ValueError(f"reading must be 'exact' or 'atleast', not {reading!r}")
+
+    def ideal_gains(self, gain_by_grade: np.ndarray, depth: int) -> np.ndarray:
+        """Ideal gain vectors ``(T, depth)``: each topic's recall-base gains sorted
+        descending (all highly relevant first, …), padded with zeros."""
+        gains = np.asarray(gain_by_grade, dtype=np.float64)
+        per_grade = self.level_counts  # (T, 4)
+        order = np.argsort(-gains, kind="stable")  # grades by gain, best first
+        ideal = np.zeros((self.n_topics, depth), dtype=np.float64)
+        start = np.zeros(self.n_topics, dtype=np.int64)
+        ranks = np.arange(depth)
+        for grade in order:  # at most four passes, each vectorised over topics
+            if gains[grade] <= 0:
+                break
+            stop = start + per_grade[:, grade]
+            fill = (ranks[None, :] >= start[:, None]) & (ranks[None, :] < stop[:, None])
+            ideal[fill] = gains[grade]
+            start = stop
+        return ideal
+
+
+@dataclass(frozen=True)
+class JudgedRun:
+    """A ranked run restricted to the evaluated topics, with each row's grade.
+
+    Rows stay in ranked order; ``topic`` indexes ``Judgements.topics``.
+    ``present[t]`` says whether the run ranked anything for topic ``t``.
+    """
+
+    topic: np.ndarray     # int64 per row (index into the evaluated topics)
+    position: np.ndarray  # int64 per row, 0-based rank within the topic
+    grade: np.ndarray     # int8 per row, 0 when unjudged
+    present: np.ndarray   # bool (T,)
+    ignored_topics: tuple  # run qids not among the evaluated topics
+    n_topics: int
+
+    def evaluated(self, missing_topics: str = "zero") -> np.ndarray:
+        """Which topics count in this run's means (bool (T,))."""
+        if missing_topics == "zero":
+            return np.ones(self.n_topics, dtype=bool)
+        if missing_topics == "skip":
+            return self.present.copy()
+        raise ValueError(f"missing_topics must be one of {MISSING_TOPICS}, not {missing_topics!r}")
+
+    def topk_grades(self, depth: int) -> np.ndarray:
+        """The grades of the top ``depth`` documents per topic, ``(T, depth)``, 0-padded."""
+        matrix = np.zeros((self.n_topics, depth), dtype=np.int8)
+        keep = self.position < depth
+        matrix[self.topic[keep], self.position[keep]] = self.grade[keep]
+        return matrix
+
+
+def judge(run: RankedRun, judgements: Judgements) -> JudgedRun:
+    """Join a ranked run to the graded qrels (unjudged documents get level 0)."""
+    topic_index = pd.Index(judgements.topics)
+    topic_map = topic_index.get_indexer(run.topics)
+    ignored = tuple(str(q) for q, t in zip(run.topics, topic_map) if t < 0)
+    row_topic = topic_map[run.topic]
+    keep = row_topic >= 0
+    position = (run.rank() - 1)[keep]
+    row_topic = row_topic[keep]
+    # One integer key per (topic, document), through the run's own document codes:
+    # only the (few) qrels ids are looked up as text.
+    qrels = judgements.qrels
+    q_topic = topic_index.get_indexer(qrels["qid"])
+    q_code = pd.Index(run.vocabulary).get_indexer(qrels["docno"])
+    retrieved = (q_code >= 0) & (q_topic >= 0)
+    n_docs = max(len(run.vocabulary), 1)
+    q_key = q_topic[retrieved].astype(np.int64) * n_docs + q_code[retrieved]
+    q_grade = qrels["grade"].to_numpy()[retrieved]
+    by_key = np.argsort(q_key, kind="stable")
+    q_key, q_grade = q_key[by_key], q_grade[by_key]
+    r_key = row_topic.astype(np.int64) * n_docs + run.doc_code[keep]
+    where = np.clip(np.searchsorted(q_key, r_key), 0, max(len(q_key) - 1, 0))
+    found = (q_key[where] == r_key) if len(q_key) else np.zeros(len(r_key), dtype=bool)
+    grade = np.where(found, q_grade[where] if len(q_key) else 0, 0).astype(np.int8)
+    present = np.zeros(judgements.n_topics, dtype=bool)
+    present[row_topic] = True
+    return JudgedRun(topic=row_topic.astype(np.int64), position=position.astype(np.int64),
+                     grade=grade, present=present, ignored_topics=ignored,
+                     n_topics=judgements.n_topics)

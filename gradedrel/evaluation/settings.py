@@ -1,0 +1,107 @@
+"""The evaluation's settings (config section ``evaluation`` and ``standard_measures``)."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Mapping
+
+import numpy as np
+
+from gradedrel.evaluation.measures import cumulated_gain as cg
+from gradedrel.evaluation.measures import names, significance, stratified
+
+
+@dataclass(frozen=True)
+class Settings:
+    """What to compute; defaults are the paper's (config section ``evaluation``)."""
+
+    levels: tuple[int, ...] = (1, 2, 3)
+    readings: tuple[str, ...] = ("exact", "atleast")
+    recall_points: tuple[float, ...] = stratified.RECALL_POINTS
+    gains: Mapping[int, float] = field(default_factory=lambda: dict(cg.DEFAULT_GAINS))
+    profiles: Mapping[str, tuple[int, ...]] = field(
+        default_factory=lambda: dict(cg.DEFAULT_PROFILES))
+    dcg_bases: tuple[int, ...] = (2, 10)
+    depth: int = 100
+    cutoffs: tuple[int, ...] = (10, 50, 100)
+    effort_ranks: tuple[int, ...] = (10,)
+    ndcg_log2_cutoffs: tuple[int, ...] = (10,)
+    ndcg_log2_gains: tuple[str, ...] = ("linear", "exp")
+    missing_topics: str = "zero"
+    significance_measures: tuple[str, ...] | None = None  # None: AvP per level, exact
+    baseline_run: str | None = "SUM/u"
+    correction: str = "holm"
+    randomisation_trials: int = 10000
+    bootstrap_resamples: int = 1000
+    confidence: float = 0.95
+    seed: int = 20000724
+    standard_measures: tuple[str, ...] = ()
+
+    @classmethod
+    def from_config(cls, section: Mapping | None,
+                    standard: list[str] | None = None) -> "Settings":
+        s = dict(section or {})
+        sig = dict(s.get("significance", {}))
+        boot = dict(s.get("bootstrap", {}))
+        modern = dict(s.get("ndcg_log2", {}))
+        d = cls()
+        settings = cls(
+            levels=tuple(int(x) for x in s.get("levels", d.levels)),
+            readings=tuple(s.get("readings", d.readings)),
+            recall_points=tuple(float(x) for x in s.get("recall_points", d.recall_points)),
+            gains={int(k): float(v) for k, v in s.get("gains", d.gains).items()},
+            profiles={str(k): tuple(int(x) for x in v)
+                      for k, v in s.get("profiles", d.profiles).items()},
+            dcg_bases=tuple(int(x) for x in s.get("dcg_bases", d.dcg_bases)),
+            depth=int(s.get("depth", d.depth)),
+            cutoffs=tuple(int(x) for x in s.get("cutoffs", d.cutoffs)),
+            effort_ranks=tuple(int(x) for x in s.get("effort_ranks", d.effort_ranks)),
+            ndcg_log2_cutoffs=tuple(int(x) for x in modern.get("cutoffs", d.ndcg_log2_cutoffs)),
+            ndcg_log2_gains=tuple(modern.get("gains", d.ndcg_log2_gains)),
+            missing_topics=s.get("missing_topics", d.missing_topics),
+            significance_measures=(tuple(sig["measures"]) if sig.get("measures") else None),
+            baseline_run=sig.get("baseline_run", d.baseline_run),
+            correction=sig.get("correction", d.correction),
+            randomisation_trials=int(sig.get("randomisation_trials", d.randomisation_trials)),
+            bootstrap_resamples=int(boot.get("resamples", d.bootstrap_resamples)),
+            confidence=float(boot.get("confidence", d.confidence)),
+            seed=int(s.get("seed", d.seed)),
+            standard_measures=tuple(standard or ()),
+        )
+        settings.check()
+        return settings
+
+    def check(self) -> None:
+        """Settings that cannot work are a ValueError naming the key."""
+        where = "config: evaluation"
+        for level in self.levels:
+            if level not in (1, 2, 3):
+                raise ValueError(f"{where}.levels: {level} is not a relevance level 1-3")
+        for reading in self.readings:
+            if reading not in stratified.READINGS:
+                raise ValueError(f"{where}.readings: {reading!r} not in {stratified.READINGS}")
+        for name, levels in self.profiles.items():
+            missing = [lv for lv in levels if lv not in self.gains]
+            if missing or not levels:
+                raise ValueError(f"{where}.profiles.{name}: levels {missing or '[]'} have no gain")
+        if any(b < 2 for b in self.dcg_bases):
+            raise ValueError(f"{where}.dcg_bases: every base must be >= 2")
+        too_deep = [k for k in (*self.cutoffs, *self.effort_ranks) if not 1 <= k <= self.depth]
+        if too_deep:
+            raise ValueError(f"{where}: cutoffs/effort_ranks {too_deep} outside 1..depth "
+                             f"({self.depth})")
+        if self.missing_topics not in ("zero", "skip"):
+            raise ValueError(f"{where}.missing_topics: 'zero' or 'skip', not "
+                             f"{self.missing_topics!r}")
+        for gain in self.ndcg_log2_gains:
+            if gain not in cg.MODERN_GAINS:
+                raise ValueError(f"{where}.ndcg_log2.gains: {gain!r} not in "
+                                 f"{sorted(cg.MODERN_GAINS)}")
+        significance.adjust(np.array([0.5]), self.correction)
+
+    @property
+    def kinds(self) -> list[tuple[str, int]]:
+        """(kind, base) of the un-normalised curves: CG (base 0), then DCG per base."""
+        return [("CG", 0)] + [("DCG", b) for b in self.dcg_bases]
+
+    def default_significance_measures(self) -> tuple[str, ...]:
+        return self.significance_measures or tuple(names.avp(lv) for lv in self.levels)

@@ -1,0 +1,87 @@
+"""Search keys as the index sees them: their indexed terms and document frequency.
+
+A key's terms are its tokens (:func:`gradedrel.core.text.tokenise`) through the
+index's term pipeline, stopwords dropped. Its document frequency is the df of
+its term for a one-word key; for a multi-word key it is the number of
+documents matching the phrase (``phrase_df``, e.g. Terrier's ``#1``), or, when
+no phrase counter is given, the smallest df of its terms (an upper bound). A
+key is *in the index* when its df is positive.
+"""
+from __future__ import annotations
+
+import math
+from typing import Callable
+
+from gradedrel.core.text import tokenise
+
+Pipeline = Callable[[str], "str | None"]
+
+
+class KeyStatistics:
+    def __init__(self, pipeline: Pipeline, term_df: Callable[[str], int], documents: int,
+                 phrase_df: Callable[[tuple[str, ...]], int] | None = None):
+        self.pipeline = pipeline
+        self.phrase_df = phrase_df
+        self.term_df = term_df
+        self.documents = documents
+        self._terms: dict[str, tuple[str, ...]] = {}
+        self._df: dict[str, int] = {}
+
+    def terms(self, key: str) -> tuple[str, ...]:
+        """Indexed terms of a key, in order (stopwords dropped)."""
+        found = self._terms.get(key)
+        if found is None:
+            found = tuple(t for t in (self.pipeline(tok) for tok in tokenise(key)) if t)
+            self._terms[key] = found
+        return found
+
+    def df(self, key: str) -> int:
+        """min over the key's terms of their df (0 when a term is absent or no terms)."""
+        found = self._df.get(key)
+        if found is None:
+            terms = self.terms(key)
+            found = min((self.term_df(t) for t in terms), default=0)
+            if found and len(terms) > 1 and self.phrase_df is not None:
+                found = self.phrase_df(tuple(t for t in tokenise(key) if self.pipeline(t)))
+            self._df[key] = found
+        return found
+
+    def in_index(self, key: str) -> bool:
+        return self.df(key) > 0
+
+    def idf(self, key: str) -> float:
+        """log(N / df), 0 for a key not in the index (it cannot discriminate)."""
+        df = self.df(key)
+        return math.log(self.documents / df) if df > 0 else 0.0
+
+
+def terrier_term_df(index) -> Callable[[str], int]:
+    """term → document frequency from a Terrier index's lexicon (0 if absent)."""
+    lexicon = index.getLexicon()
+
+    def df(term: str) -> int:
+        entry = lexicon.getLexiconEntry(term)
+        return 0 if entry is None else int(entry.getDocumentFrequency())
+
+    return df
+
+
+def terrier_phrase_df(index, phrase_operator: str = "auto") -> Callable[[tuple[str, ...]], int]:
+    """tokens → number of documents matching the phrase in a Terrier index.
+
+    Counted as the documents Terrier retrieves for the phrase alone (Tf model,
+    every matching document scores > 0), i.e. exactly the documents the
+    compiled queries' phrase operator matches.
+    """
+    import pyterrier as pt
+
+    from gradedrel.queries.matchop import phrase
+
+    documents = int(index.getCollectionStatistics().getNumberOfDocuments())
+    retriever = pt.terrier.Retriever(index, wmodel="Tf", num_results=documents + 1)
+
+    def df(tokens: tuple[str, ...]) -> int:
+        query = f"#combine({phrase(tokens, phrase_operator)})"
+        return int(len(retriever.search(query)))
+
+    return df

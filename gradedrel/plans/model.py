@@ -1,0 +1,328 @@
+"""Query plans: facets → concepts → search keys, with provenance, as editable YAML.
+
+A plan records the conceptual analysis of one request the way the paper's
+searchers did it (Järvelin & Kekäläinen 2000, sec. 3): the request's *facets*
+(major or minor), the *concepts* in each facet, and each concept's *search
+keys* — the unexpanded keys (``keys``) and the keys expansion adds
+(``expansion``). Every key says where it came from (``relation``: ``request``
+for the request's own words, ``UF`` an equivalent label, ``NT``/``BT``/``RT`` a
+narrower/broader/related concept at ``depth``, ``curated`` a person's choice).
+
+File format (docs/plans.md)::
+
+    plans:
+    - qid: '1'
+      request: what similarity laws must be obeyed ...
+      source: auto            # or curated
+      facets:
+      - name: aeroelasticity
+        importance: major     # or minor (weights 10 / 7 in WSYN)
+        specificity: 3.9      # idf of the facet's most specific key (informative)
+        concepts:
+        - label: aeroelasticity
+          uri: '#38009'       # null for a word the thesaurus does not know
+          matched: aeroelastic
+          keys:
+          - {key: aeroelastic, relation: request}
+          expansion:
+          - {key: flutter, relation: NT, depth: 1, via: aeroelasticity}
+
+A key may also be written as a bare string (``- flutter``): relation ``curated``.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterable
+
+import yaml
+
+from gradedrel.core.errors import InputError
+from gradedrel.core.io import write_text
+
+RELATIONS = ("request", "variant", "UF", "NT", "BT", "RT", "curated")
+IMPORTANCE = ("major", "minor")
+SOURCES = ("auto", "curated", "expert")
+
+
+@dataclass(frozen=True)
+class PlanKey:
+    key: str
+    relation: str = "request"
+    depth: int = 0
+    via: str | None = None   # the concept whose relation gave this key
+    reason: str | None = None  # a curator's reason for the key, where not obvious
+
+
+@dataclass
+class PlanConcept:
+    label: str
+    uri: str | None = None
+    matched: str | None = None
+    keys: list[PlanKey] = field(default_factory=list)
+    expansion: list[PlanKey] = field(default_factory=list)
+
+    def all_keys(self, expanded: bool) -> list[PlanKey]:
+        return self.keys + self.expansion if expanded else list(self.keys)
+
+
+@dataclass
+class Facet:
+    name: str
+    importance: str = "major"
+    concepts: list[PlanConcept] = field(default_factory=list)
+    specificity: float | None = None
+    rationale: str | None = None  # a curator's one line: why this facet, why major/minor
+
+
+@dataclass
+class Plan:
+    qid: str
+    request: str
+    facets: list[Facet] = field(default_factory=list)
+    source: str = "auto"
+    note: str | None = None
+    curator: str | None = None
+    version: int | None = None
+
+    def concepts(self) -> list[PlanConcept]:
+        return [c for f in self.facets for c in f.concepts]
+
+
+# ---------------------------------------------------------------- writing
+
+class _Flow(dict):
+    """A mapping written on one line ({key: …, relation: …})."""
+
+
+class _Dumper(yaml.SafeDumper):
+    pass
+
+
+_Dumper.add_representer(_Flow, lambda d, data: d.represent_mapping(
+    "tag:yaml.org,2002:map", data.items(), flow_style=True))
+
+
+def _key_dict(key: PlanKey) -> _Flow:
+    out = _Flow(key=key.key, relation=key.relation)
+    if key.depth:
+        out["depth"] = key.depth
+    if key.via is not None:
+        out["via"] = key.via
+    if key.reason is not None:
+        out["reason"] = key.reason
+    return out
+
+
+def plan_to_dict(plan: Plan) -> dict:
+    out: dict[str, Any] = {"qid": plan.qid, "request": plan.request, "source": plan.source}
+    if plan.curator is not None:
+        out["curator"] = plan.curator
+    if plan.version is not None:
+        out["version"] = plan.version
+    if plan.note:
+        out["note"] = plan.note
+    out["facets"] = []
+    for facet in plan.facets:
+        f: dict[str, Any] = {"name": facet.name, "importance": facet.importance}
+        if facet.specificity is not None:
+            f["specificity"] = round(float(facet.specificity), 3)
+        if facet.rationale is not None:
+            f["rationale"] = facet.rationale
+        f["concepts"] = [{"label": c.label, "uri": c.uri, "matched": c.matched,
+                          "keys": [_key_dict(k) for k in c.keys],
+                          "expansion": [_key_dict(k) for k in c.expansion]}
+                         for c in facet.concepts]
+        out["facets"].append(f)
+    return out
+
+
+def dump_plans(plans: Iterable[Plan]) -> str:
+    return yaml.dump({"plans": [plan_to_dict(p) for p in plans]}, Dumper=_Dumper,
+                     sort_keys=False, allow_unicode=False, width=100, default_flow_style=False)
+
+
+def write_plans(plans: Iterable[Plan], path: str | Path) -> None:
+    write_text(dump_plans(plans), path)
+
+
+# ---------------------------------------------------------------- reading
+
+class _Lined(dict):
+    line: int = 0
+
+
+class _Loader(yaml.SafeLoader):
+    pass
+
+
+def _construct_mapping(loader, node):
+    mapping = _Lined(loader.construct_mapping(node, deep=True))
+    mapping.line = node.start_mark.line + 1
+    return mapping
+
+
+_Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
+
+
+class _Reader:
+    def __init__(self, path: str | Path):
+        self.path = str(path)
+
+    def fail(self, where: Any, expected: str, found: Any = None):
+        raise InputError(self.path, getattr(where, "line", None), expected, found)
+
+    def mapping(self, data: Any, parent: Any, what: str, allowed: set[str]) -> dict:
+        if not isinstance(data, dict):
+            self.fail(parent, f"{what} as a mapping", data)
+        unknown = sorted(set(data) - allowed)
+        if unknown:
+            self.fail(data, f"{what} fields among {sorted(allowed)}", unknown)
+        return data
+
+    def text(self, data: dict, name: str, what: str, required: bool = True,
+             empty: bool = False) -> str | None:
+        value = data.get(name)
+        if value is None:
+            if required:
+                self.fail(data, f"{what} with a '{name}'")
+            return None
+        if not isinstance(value, (str, int, float)) or isinstance(value, bool) \
+                or (str(value) == "" and not empty):
+            self.fail(data, f"{what}.{name} as non-empty text", value)
+        return str(value)
+
+    def items(self, data: dict, name: str, what: str, required: bool = True) -> list:
+        value = data.get(name)
+        if value is None:
+            if required:
+                self.fail(data, f"{what} with a list '{name}'")
+            return []
+        if not isinstance(value, list):
+            self.fail(data, f"{what}.{name} as a list", value)
+        return value
+
+    def key(self, data: Any, parent: Any) -> PlanKey:
+        if isinstance(data, (str, int, float)) and not isinstance(data, bool):
+            if str(data).strip() == "":
+                self.fail(parent, "a non-empty search key", data)
+            return PlanKey(str(data), "curated")
+        data = self.mapping(data, parent, "search key",
+                            {"key", "relation", "depth", "via", "reason"})
+        relation = self.text(data, "relation", "search key", required=False) or "curated"
+        if relation not in RELATIONS:
+            self.fail(data, f"relation one of {list(RELATIONS)}", relation)
+        depth = data.get("depth", 0)
+        if not isinstance(depth, int) or isinstance(depth, bool) or depth < 0:
+            self.fail(data, "depth as a non-negative integer", depth)
+        return PlanKey(self.text(data, "key", "search key"), relation, depth,
+                       self.text(data, "via", "search key", required=False),
+                       self.text(data, "reason", "search key", required=False))
+
+    def concept(self, data: Any, parent: Any) -> PlanConcept:
+        data = self.mapping(data, parent, "concept",
+                            {"label", "uri", "matched", "keys", "expansion"})
+        concept = PlanConcept(self.text(data, "label", "concept"),
+                              self.text(data, "uri", "concept", required=False),
+                              self.text(data, "matched", "concept", required=False),
+                              [self.key(k, data) for k in self.items(data, "keys", "concept")],
+                              [self.key(k, data) for k in
+                               self.items(data, "expansion", "concept", required=False)])
+        if not concept.keys and not concept.expansion:
+            self.fail(data, f"concept {concept.label!r} with at least one search key")
+        return concept
+
+    def facet(self, data: Any, parent: Any) -> Facet:
+        data = self.mapping(data, parent, "facet",
+                            {"name", "importance", "specificity", "concepts", "rationale"})
+        importance = self.text(data, "importance", "facet", required=False) or "major"
+        if importance not in IMPORTANCE:
+            self.fail(data, f"importance one of {list(IMPORTANCE)}", importance)
+        specificity = data.get("specificity")
+        if specificity is not None and (isinstance(specificity, bool)
+                                        or not isinstance(specificity, (int, float))):
+            self.fail(data, "specificity as a number", specificity)
+        concepts = [self.concept(c, data) for c in self.items(data, "concepts", "facet")]
+        if not concepts:
+            self.fail(data, "a facet with at least one concept")
+        return Facet(self.text(data, "name", "facet"), importance, concepts,
+                     None if specificity is None else float(specificity),
+                     self.text(data, "rationale", "facet", required=False))
+
+    def plan(self, data: Any, parent: Any) -> Plan:
+        data = self.mapping(data, parent, "plan",
+                            {"qid", "request", "source", "note", "facets", "curator",
+                             "version"})
+        source = self.text(data, "source", "plan", required=False) or "curated"
+        if source not in SOURCES:
+            self.fail(data, f"source one of {list(SOURCES)}", source)
+        # a plan may have no facet (a request of stopwords only): it compiles to no
+        # query and is reported as excluded, never silently dropped
+        facets = [self.facet(f, data) for f in self.items(data, "facets", "plan")]
+        if not facets and source != "auto":
+            # an automatic plan of a request with no content words has no facet (and is
+            # left out by topic selection, with that reason); a curated plan must have one
+            self.fail(data, "a plan with at least one facet")
+        version = data.get("version")
+        if version is not None and (not isinstance(version, int) or isinstance(version, bool)
+                                    or version < 1):
+            self.fail(data, "version as a positive integer", version)
+        return Plan(self.text(data, "qid", "plan"),
+                    self.text(data, "request", "plan", required=False, empty=True) or "",
+                    facets, source, self.text(data, "note", "plan", required=False),
+                    self.text(data, "curator", "plan", required=False), version)
+
+
+def parse_plans(text: str, path: str | Path = "<plans>") -> list[Plan]:
+    """Plans from YAML text; any error names the file and line (InputError)."""
+    reader = _Reader(path)
+    try:
+        data = yaml.load(text, Loader=_Loader)
+    except yaml.YAMLError as error:
+        mark = getattr(error, "problem_mark", None)
+        raise InputError(str(path), None if mark is None else mark.line + 1,
+                         "valid YAML", str(getattr(error, "problem", error))) from None
+    if data is None:
+        return []
+    data = reader.mapping(data, None, "plan file", {"plans"})
+    plans = [reader.plan(p, data) for p in reader.items(data, "plans", "plan file")]
+    seen: dict[str, int] = {}
+    for raw, plan in zip(data["plans"], plans):
+        if plan.qid in seen:
+            reader.fail(raw, f"one plan per topic (qid {plan.qid} first at line {seen[plan.qid]})",
+                        plan.qid)
+        seen[plan.qid] = getattr(raw, "line", 0)
+    return plans
+
+
+def read_plans(path: str | Path) -> list[Plan]:
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise InputError(str(path), None, "a plan file", "no such file") from None
+    return parse_plans(text, path)
+
+
+def merge_curated(auto: list[Plan], curated: list[Plan], path: str | Path = "<curated>",
+                  known_qids: Iterable[str] | None = None) -> list[Plan]:
+    """Automatic plans with curated ones in their place (curated plans win).
+
+    A curated plan for a topic that the collection does not have is an error,
+    not silently ignored.
+    """
+    known = set(known_qids) if known_qids is not None else {p.qid for p in auto}
+    by_qid = {p.qid: p for p in curated}
+    unknown = sorted(set(by_qid) - known)
+    if unknown:
+        raise InputError(str(path), None, "curated plans only for topics of the collection",
+                         unknown)
+    merged = []
+    for plan in auto:
+        chosen = by_qid.get(plan.qid, plan)
+        if chosen is not plan:
+            chosen = Plan(chosen.qid, chosen.request or plan.request, chosen.facets,
+                          chosen.source, chosen.note,
+                          chosen.curator, chosen.version)
+        merged.append(chosen)
+    return merged

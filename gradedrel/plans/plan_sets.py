@@ -1,0 +1,89 @@
+"""Plan sets: the experiment's conditions (``collections.<c>.plan_sets`` in config).
+
+A plan set is the automatic plans, overridden by a curated plan file for the topics
+it names, evaluated on its topics: the expandable requests (``topics: selected``),
+the topics of its curated file (``curated``) or those a file names (a path). Each
+has its own plans, queries, runs, evaluation and report. Read from config with
+:func:`read` (validated, paths resolved); asked for the files its steps read.
+"""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from typing import Callable, Mapping
+
+#: The name under results/{c}/evaluation/ of the plain baseline's evaluation.
+RESERVED = "baseline"
+TOPIC_RULES = ("selected", "curated")
+
+
+@dataclass(frozen=True)
+class PlanSet:
+    name: str
+    curated: str | None = None        # curated plan file (YAML) or None
+    topics: str = "selected"          # "selected" | "curated" | a topic-list file
+    description: str | None = None    # how its queries were built (findings report)
+
+    @property
+    def topic_rule(self) -> str:
+        """How the topics are chosen: ``selected``, ``curated`` or ``named`` (a file)."""
+        return self.topics if self.topics in TOPIC_RULES else "named"
+
+    @property
+    def topic_list(self) -> str | None:
+        """The file naming the topics, if the plan set names them by a file."""
+        return None if self.topics in TOPIC_RULES else self.topics
+
+    def merge_inputs(self, auto_plans: str) -> dict[str, str]:
+        """Files merge_curated_plans reads: the automatic plans, the curated file if any."""
+        return {"auto": auto_plans, **({"curated": self.curated} if self.curated else {})}
+
+    def selection_files(self) -> dict[str, str]:
+        """Files topic selection reads besides the plans and the recall base."""
+        files = {"curated": self.curated} if self.curated else {}
+        if self.topic_list:
+            files["named"] = self.topic_list
+        return files
+
+    def files(self) -> list[str]:
+        return [p for p in (self.curated, self.topic_list) if p]
+
+
+def read(collection: str, raw: Mapping, resolve: Callable[[str], str] = lambda p: p,
+         check_files: bool = True) -> dict[str, PlanSet]:
+    """A collection's plan sets (default: ``auto`` alone), validated: a reserved name,
+    a missing file, ``topics: curated`` without a curated file and a curator agreement
+    naming unknown plan sets are errors naming the config key."""
+    where = f"config: collections.{collection}.plan_sets"
+    sets = raw.get("plan_sets") or {"auto": {}}
+    if RESERVED in sets:
+        raise ValueError(f"{where}: '{RESERVED}' is reserved")
+    out = {}
+    for name, spec in sets.items():
+        spec = dict(spec or {})
+        unknown = sorted(set(spec) - {"curated", "topics", "description"})
+        if unknown:
+            raise ValueError(f"{where}.{name}: unknown keys {unknown}")
+        curated = spec.get("curated")
+        topics = spec.get("topics") or "selected"
+        plan_set = PlanSet(name, resolve(curated) if curated else None,
+                           topics if topics in TOPIC_RULES else resolve(topics),
+                           spec.get("description"))
+        if plan_set.topics == "curated" and not plan_set.curated:
+            raise ValueError(f"{where}.{name}: topics 'curated' needs a curated plan file")
+        for path in plan_set.files() if check_files else []:
+            if not os.path.exists(path):
+                raise ValueError(f"{where}.{name}: no file {path}")
+        out[name] = plan_set
+    pair = raw.get("curator_agreement")
+    missing = [p for p in (pair or {}).values() if p not in out]
+    if missing:
+        raise ValueError(f"config: collections.{collection}.curator_agreement names plan sets "
+                         f"{missing}, which are not under its plan_sets")
+    return out
+
+
+def input_key(kind: str, plan_set: str, model: str | None = None) -> str:
+    """The name of one plan set's (and model's) file among a rule's named inputs:
+    ``means/expert/InQuery``; the comparison of plan sets looks its files up by name."""
+    return f"{kind}/{plan_set}" if model is None else f"{kind}/{plan_set}/{model}"

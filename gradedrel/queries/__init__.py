@@ -1,0 +1,1 @@
+"""Stage "queries" (workflow/rules/queries.smk): the six query types compiled from the plans (query_types, query_tree), written for Terrier (matchop) into query files (query_files), with statistics (query_statistics, syn_statistics)."""

@@ -1,0 +1,116 @@
+"""Query trees in Terrier's MatchOp query language.
+
+Terrier 5 (``org.terrier.querying.parser`` MatchOpQL, terrier-core): ``#combine``
+with optional per-child weights ``#combine:0=w0:1=w1(…)``, ``#syn(…)`` (its
+members count as one term), ``#1(…)`` (ordered, adjacent) and ``#uwN(…)``
+(unordered window of N) for phrases. Mapping of the paper's InQuery operators:
+``#sum`` → ``#combine``; ``#wsum`` → weighted ``#combine``; ``#syn`` → ``#syn``;
+a multi-word key → ``#1`` or ``#uwN`` (config ``query_types.phrase_operator``,
+:func:`phrase`).
+
+Safety (Terrier's parser breaks on ``- ' : , . / + = ?`` and non-ASCII
+letters): key tokens are already the indexer's tokens (``[a-z0-9]+``); here
+stopwords are dropped (Terrier's pipeline would drop them inside ``#1`` and
+the phrase would match nothing), keys whose indexed terms are identical are
+written once per group (``flow``/``flows``: a ``#syn`` holding both counts
+every occurrence twice and doubles the summed df), and a group of one member
+is written as that member.
+"""
+from __future__ import annotations
+
+import re
+from typing import Callable
+
+from gradedrel.queries.query_tree import Key, Node, Sum, Syn, WSum
+
+Pipeline = Callable[[str], "str | None"]
+
+_PHRASE = re.compile(r"^(#1|#uw|#uw[1-9][0-9]*|auto)$")
+
+
+def phrase(tokens: tuple[str, ...] | list[str], operator: str = "auto") -> str:
+    """A multi-word key as a Terrier proximity operator.
+
+    ``#1``: ordered, adjacent; ``#uwN``: unordered window of N; ``#uw``: unordered
+    window as wide as the key (its words adjacent, any order); ``auto``: ``#1`` for
+    two words, ``#uw`` for more — Terrier 5.11's ``#1`` over three or more terms
+    matched no document for 37 of the 73 such keys of the Cranfield plans although
+    the phrase occurs (docs/query-types.md).
+    """
+    if len(tokens) == 1:
+        return tokens[0]
+    if operator == "auto":
+        operator = "#1" if len(tokens) == 2 else "#uw"
+    if operator == "#uw":
+        operator = f"#uw{len(tokens)}"
+    return f"{operator}({' '.join(tokens)})"
+
+
+def _weight(value: float) -> str:
+    text = f"{float(value):.6g}"
+    if "e" in text or float(value) <= 0:
+        raise ValueError(f"a weight must be a positive plain number, not {value!r}")
+    return text
+
+
+class MatchOpWriter:
+    def __init__(self, pipeline: Pipeline, phrase_operator: str = "auto"):
+        if not _PHRASE.match(phrase_operator):
+            raise ValueError(f"phrase operator must be #1, #uw, #uwN or auto, "
+                             f"not {phrase_operator!r}")
+        self.pipeline = pipeline
+        self.phrase = phrase_operator
+
+    def _terms(self, key: Key) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        """(surface tokens, indexed terms) of a key, stopwords dropped."""
+        kept = [(t, self.pipeline(t)) for t in key.tokens]
+        kept = [(t, s) for t, s in kept if s]
+        return tuple(t for t, _ in kept), tuple(s for _, s in kept)
+
+    def key(self, key: Key) -> tuple[str, tuple[str, ...]] | None:
+        tokens, terms = self._terms(key)
+        if not tokens:
+            return None
+        return phrase(tokens, self.phrase), terms
+
+    def group_members(self, keys) -> list[str]:
+        """MatchOp strings of distinct keys (by indexed terms), in order."""
+        out, seen = [], set()
+        for key in keys:
+            written = self.key(key)
+            if written is None or written[1] in seen:
+                continue
+            seen.add(written[1])
+            out.append(written[0])
+        return out
+
+    def node(self, node: Node) -> str | None:
+        if isinstance(node, Key):
+            written = self.key(node)
+            return None if written is None else written[0]
+        if isinstance(node, Syn):
+            members = self.group_members(node.keys)
+            if not members:
+                return None
+            return members[0] if len(members) == 1 else f"#syn({' '.join(members)})"
+        if isinstance(node, Sum):
+            if all(isinstance(c, Key) for c in node.children):
+                children = self.group_members(node.children)  # a bag: each distinct term once
+            else:
+                children = [c for c in (self.node(c) for c in node.children) if c]
+            return f"#combine({' '.join(children)})" if children else None
+        if isinstance(node, WSum):
+            pairs = [(w, self.node(c)) for w, c in zip(node.weights, node.children)]
+            pairs = [(w, c) for w, c in pairs if c]
+            if not pairs:
+                return None
+            spec = "".join(f":{i}={_weight(w)}" for i, (w, _) in enumerate(pairs))
+            return f"#combine{spec}({' '.join(c for _, c in pairs)})"
+        raise TypeError(f"not a query tree node: {node!r}")
+
+    def query(self, node: Node) -> str | None:
+        """The MatchOp string for a tree; always a ``#combine`` at the top (None if empty)."""
+        text = self.node(node)
+        if text is None:
+            return None
+        return text if text.startswith("#combine") else f"#combine({text})"

@@ -1,0 +1,67 @@
+"""Query files: one structured query per topic, for one query type.
+
+``results/{c}/queries/{planset}/{slug}.jsonl`` holds one JSON object per line:
+``{"qid", "query_type", "tree", "matchop"}`` — ``tree`` is a
+:func:`gradedrel.queries.query_tree.to_dict` tree (scored by the InQuery back end),
+``matchop`` the same query in Terrier's MatchOp language (run by Terrier models).
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pandas as pd
+
+from gradedrel.core.errors import InputError
+from gradedrel.queries.query_tree import from_dict
+from gradedrel.queries.query_types import LABELS as QUERY_TYPES, SLUGS, label, slug  # noqa: F401 (the vocabulary)
+from gradedrel.collection.readers import iter_json_lines
+
+FIELDS = ("qid", "query_type", "tree", "matchop")
+
+
+def read_query_file(path: str | Path) -> pd.DataFrame:
+    """``qid, query_type, tree (dict), matchop`` per line; a bad line is an InputError."""
+    rows, seen = [], set()
+    for number, record, _ in iter_json_lines(path):
+        if not isinstance(record, dict) or any(f not in record for f in FIELDS):
+            raise InputError(path, number, f"a JSON object with {', '.join(FIELDS)}",
+                             sorted(record) if isinstance(record, dict) else record)
+        try:
+            from_dict(record["tree"])
+        except (ValueError, KeyError, TypeError) as error:
+            raise InputError(path, number, "a query tree (gradedrel.queries.query_tree)",
+                             str(error)) from None
+        qid = str(record["qid"])
+        if qid in seen:
+            raise InputError(path, number, "one query per topic", f"qid {qid} again")
+        seen.add(qid)
+        rows.append((qid, record["query_type"], record["tree"], str(record["matchop"])))
+    return pd.DataFrame(rows, columns=list(FIELDS))
+
+
+NO_KEY = "no search key left after stopwords"
+
+
+def write_query_files(plans, paths: dict, pipeline, writer, weights) -> tuple[list, list]:
+    """Compile every plan into each query type and write one query file per type
+    (``paths``: label → file). Returns (statistics rows, excluded ``(qid, label, reason)``)."""
+    import json
+
+    from gradedrel.core.io import atomic_open
+    from gradedrel.queries import query_statistics, query_tree
+    from gradedrel.queries.query_types import compile_plan
+
+    rows, excluded = [], []
+    for label, path in paths.items():
+        with atomic_open(path) as out:
+            for plan in plans:
+                tree = compile_plan(plan, label, pipeline, weights)
+                text = None if tree is None else writer.query(tree)
+                if text is None:
+                    excluded.append((plan.qid, label, NO_KEY))
+                    continue
+                rows.append(query_statistics.row(plan.qid, label, tree, len(plan.facets),
+                                                 len(plan.concepts())))
+                out.write(json.dumps({"qid": plan.qid, "query_type": label,
+                                      "tree": query_tree.to_dict(tree), "matchop": text}) + "\n")
+    return rows, excluded

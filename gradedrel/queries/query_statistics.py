@@ -1,0 +1,50 @@
+"""How big the compiled queries are: facets, concepts, search keys per query.
+
+Per topic and query type, counted in the compiled query tree (after stopword
+removal and de-duplication): ``facets`` and ``concepts`` of the plan that
+reached the query, ``groups`` (#syn groups; SUM has none), ``keys`` (search
+keys, counting a key once per group it appears in). The paper reports that its
+queries grew several-fold on expansion; ``growth`` in the means table is mean
+keys of ``X/e`` over mean keys of ``X/u``.
+"""
+from __future__ import annotations
+
+import pandas as pd
+
+from gradedrel.queries.query_tree import Key, Node, Syn, keys
+
+
+def groups(node: Node) -> int:
+    if isinstance(node, Syn):
+        return 1
+    if isinstance(node, Key):
+        return 0
+    return sum(groups(c) for c in node.children)
+
+
+def row(qid: str, label: str, tree: Node, facets: int, concepts: int) -> dict:
+    return {"qid": qid, "query_type": label, "facets": facets, "concepts": concepts,
+            "groups": groups(tree), "keys": len(keys(tree))}
+
+
+def means(per_topic: pd.DataFrame) -> pd.DataFrame:
+    """Mean facets, concepts, groups, keys per query type (over its topics), with growth."""
+    table = (per_topic.groupby("query_type", sort=False)
+             [["facets", "concepts", "groups", "keys"]].mean().reset_index())
+    table.insert(1, "topics", per_topic.groupby("query_type", sort=False).size().values)
+    base = {lab.split("/")[0]: k for lab, k in zip(table["query_type"], table["keys"])
+            if lab.endswith("/u")}
+    table["growth"] = [k / base[lab.split("/")[0]] if lab.split("/")[0] in base else float("nan")
+                       for lab, k in zip(table["query_type"], table["keys"])]
+    return table
+
+
+def means_by_subset(per_topic: pd.DataFrame, selected: set[str]) -> pd.DataFrame:
+    """:func:`means` over all topics and over the selected topics (column ``subset``)."""
+    parts = []
+    for subset, rows in (("all", per_topic), ("selected", per_topic[per_topic["qid"].isin(selected)])):
+        if len(rows):
+            table = means(rows)
+            table.insert(0, "subset", subset)
+            parts.append(table)
+    return pd.concat(parts, ignore_index=True)

@@ -1,0 +1,117 @@
+"""How far Terrier's ``#syn`` document frequency departs from the true one.
+
+InQuery's ``#syn`` treats its keys as one key: df is the number of documents
+containing *any* member (Callan, Croft & Harding 1992). Terrier 5's ``#syn``
+(``org.terrier.matching.matchops.SynonymOp``, a ``MultiTermOp``) instead adds
+up its members' statistics (``MultiTermOp.addStatistics``), so its df is Σ df(member) — larger than the true
+union df whenever members co-occur. With BM25's idf,
+log((N − df + 0.5)/(df + 0.5)), a summed df above N/2 gives a negative weight
+and one above N gives log of a negative number (NaN scores).
+
+For every ``#syn`` group of the compiled queries this module records the
+summed df (what Terrier uses) and the union df (the documents the group
+matches), both counted by running the members and the group through the index.
+"""
+from __future__ import annotations
+
+from typing import Callable
+
+import pandas as pd
+
+from gradedrel.queries.matchop import MatchOpWriter
+from gradedrel.queries.query_tree import Key, Node, Syn
+
+
+def syn_groups(node: Node) -> list[Syn]:
+    if isinstance(node, Syn):
+        return [node]
+    if isinstance(node, Key):
+        return []
+    return [g for c in node.children for g in syn_groups(c)]
+
+
+def group_rows(qid: str, label: str, tree: Node, writer: MatchOpWriter,
+               count: Callable[[str], int], documents: int) -> list[dict]:
+    """One row per #syn group with two or more distinct members.
+
+    ``count(matchop)`` → number of documents the MatchOp query matches.
+    """
+    rows = []
+    for index, group in enumerate(syn_groups(tree)):
+        members = writer.group_members(group.keys)
+        if len(members) < 2:
+            continue
+        dfs = [count(f"#combine({m})") for m in members]
+        union = count(f"#combine(#syn({' '.join(members)}))")
+        summed = sum(dfs)
+        rows.append({"qid": qid, "query_type": label, "group": index, "members": len(members),
+                     "summed_df": summed, "union_df": union,
+                     "ratio": summed / union if union else float("nan"),
+                     "over_half": int(summed > documents / 2 >= union),
+                     "over_n": int(summed > documents)})
+    return rows
+
+
+SUMMARY_COLUMNS = ["subset", "query_type", "documents", "groups", "departing", "departing_share",
+                   "ratio_median", "ratio_p90", "ratio_max", "excess_df_median",
+                   "crosses_half_n", "above_n"]
+
+
+def summary(rows: pd.DataFrame, documents: int, selected: set[str] | None = None) -> pd.DataFrame:
+    """Per query type (over all topics, and over ``selected`` ones): groups, share
+    departing (summed > union), ratio quantiles, groups whose summed df crosses N/2
+    while the union does not, groups above N."""
+    out = []
+    subsets = [("all", rows)]
+    if selected is not None:
+        subsets.append(("selected", rows[rows["qid"].isin(selected)]))
+    for subset, label, part in ((s, lab, p) for s, r in subsets
+                                for lab, p in r.groupby("query_type", sort=False)):
+        departs = part[part["summed_df"] > part["union_df"]]
+        out.append({"subset": subset, "query_type": label, "documents": documents, "groups": len(part),
+                    "departing": len(departs),
+                    "departing_share": len(departs) / len(part) if len(part) else float("nan"),
+                    "ratio_median": part["ratio"].median(),
+                    "ratio_p90": part["ratio"].quantile(0.9),
+                    "ratio_max": part["ratio"].max(),
+                    "excess_df_median": (part["summed_df"] - part["union_df"]).median(),
+                    "crosses_half_n": int(part["over_half"].sum()),
+                    "above_n": int(part["over_n"].sum())})
+    return pd.DataFrame(out, columns=SUMMARY_COLUMNS)
+
+
+GROUP_COLUMNS = ["qid", "query_type", "group", "members", "summed_df", "union_df", "ratio",
+                 "over_half", "over_n"]
+
+
+def document_counter(index, documents: int) -> Callable[[str], int]:
+    """How many documents a MatchOp query matches (Terrier's Tf model, every document
+    retrieved), cached per query."""
+    import pyterrier as pt
+
+    counter = pt.terrier.Retriever(index, wmodel="Tf", num_results=documents + 1)
+    cache: dict[str, int] = {}
+
+    def count(query: str) -> int:
+        if query not in cache:
+            cache[query] = len(counter.search(query))
+        return cache[query]
+
+    return count
+
+
+def query_file_rows(paths, writer: MatchOpWriter, count: Callable[[str], int],
+                    documents: int) -> pd.DataFrame:
+    """:func:`group_rows` of every query in the query files ``paths``."""
+    import json
+
+    from gradedrel.queries.query_tree import from_dict
+
+    rows = []
+    for path in paths:
+        with open(path, encoding="utf-8") as handle:
+            for line in handle:
+                record = json.loads(line)
+                rows += group_rows(record["qid"], record["query_type"], from_dict(record["tree"]),
+                                   writer, count, documents)
+    return pd.DataFrame(rows, columns=GROUP_COLUMNS)

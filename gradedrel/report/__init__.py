@@ -1,0 +1,1 @@
+"""Stage "report" (workflow/rules/report.smk): the paper's tables (tables, markdown, html), figures (figures, bootstrap), findings (findings, reproducibility) against the published numbers (published), the comparison of plan sets (curation), the report's settings (settings) and the evaluation files it reads (evaluation_files)."""

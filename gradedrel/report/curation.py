@@ -1,0 +1,125 @@
+"""Comparing plans: two curators' plans of the same requests, and what distinguishes
+one set of plans (automatic, expert) from another.
+
+Agreement is measured on *normalised* keys: a key is its tuple of indexed terms
+(tokenised as Terrier tokenises, stopwords out, stemmed by the index's pipeline),
+so that "boundary layers" and "boundary layer" agree. For each request both
+curators planned:
+
+- facets: the number each curator named, and how many of them are major;
+- concepts: Jaccard overlap of the concepts' normalised request expressions
+  (``matched``, else the concept label);
+- unexpanded keys: Jaccard overlap of the normalised ``keys``;
+- all keys: Jaccard overlap of the normalised keys and expansion keys.
+
+Jaccard(A, B) = |A ∩ B| / |A ∪ B| (1 = the same set; both empty counts as 1).
+"""
+from __future__ import annotations
+
+from collections import Counter
+from typing import Callable, Iterable
+
+import pandas as pd
+
+from gradedrel.plans.model import Plan
+from gradedrel.core.text import tokenise
+
+Pipeline = Callable[[str], "str | None"]
+
+
+def normalise(text: str, pipeline: Pipeline) -> tuple[str, ...]:
+    return tuple(t for t in (pipeline(tok) for tok in tokenise(text)) if t)
+
+
+def jaccard(a: set, b: set) -> float:
+    return 1.0 if not a and not b else len(a & b) / len(a | b)
+
+
+def _concepts(plan: Plan, pipeline: Pipeline) -> set:
+    return {normalise(c.matched or c.label, pipeline) for c in plan.concepts()} - {()}
+
+
+def _keys(plan: Plan, pipeline: Pipeline, expanded: bool) -> set:
+    return {normalise(k.key, pipeline) for c in plan.concepts()
+            for k in c.all_keys(expanded)} - {()}
+
+
+def agreement(first: Iterable[Plan], second: Iterable[Plan], pipeline: Pipeline) -> pd.DataFrame:
+    """Per request planned by both: facet counts and Jaccard overlaps (see module doc)."""
+    a, b = {p.qid: p for p in first}, {p.qid: p for p in second}
+    rows = []
+    for qid in [q for q in a if q in b]:
+        pa, pb = a[qid], b[qid]
+        rows.append({
+            "qid": qid,
+            "facets_first": len(pa.facets), "facets_second": len(pb.facets),
+            "major_first": sum(f.importance == "major" for f in pa.facets),
+            "major_second": sum(f.importance == "major" for f in pb.facets),
+            "concepts_jaccard": jaccard(_concepts(pa, pipeline), _concepts(pb, pipeline)),
+            "keys_u_jaccard": jaccard(_keys(pa, pipeline, False), _keys(pb, pipeline, False)),
+            "keys_e_jaccard": jaccard(_keys(pa, pipeline, True), _keys(pb, pipeline, True)),
+        })
+    return pd.DataFrame(rows)
+
+
+def profile(plans: Iterable[Plan], qids: Iterable[str] | None = None) -> dict:
+    """What a set of plans looks like: per plan means of facets (major, minor), concepts,
+    keys unexpanded and expanded, keys per concept, and the share of expansion keys by
+    relation."""
+    wanted = None if qids is None else set(qids)
+    chosen = [p for p in plans if wanted is None or p.qid in wanted]
+    relations: Counter = Counter()
+    totals: Counter = Counter()
+    for plan in chosen:
+        concepts = plan.concepts()
+        totals["facets"] += len(plan.facets)
+        totals["major"] += sum(f.importance == "major" for f in plan.facets)
+        totals["concepts"] += len(concepts)
+        totals["keys_u"] += sum(len(c.keys) for c in concepts)
+        totals["keys_e"] += sum(len(c.keys) + len(c.expansion) for c in concepts)
+        relations.update(k.relation for c in concepts for k in c.expansion)
+    n = max(len(chosen), 1)
+    out = {"plans": len(chosen), "facets": totals["facets"] / n, "major_facets": totals["major"] / n,
+           "minor_facets": (totals["facets"] - totals["major"]) / n,
+           "concepts": totals["concepts"] / n, "keys_u": totals["keys_u"] / n,
+           "keys_e": totals["keys_e"] / n,
+           "keys_per_concept_e": totals["keys_e"] / max(totals["concepts"], 1),
+           "growth": totals["keys_e"] / max(totals["keys_u"], 1)}
+    expansion = sum(relations.values())
+    for relation in ("UF", "NT", "BT", "RT", "variant", "curated", "request"):
+        out[f"share_{relation}"] = relations[relation] / expansion if expansion else 0.0
+    return out
+
+
+def avp_between(first: pd.DataFrame, second: pd.DataFrame, qids: Iterable[str],
+                measures: Iterable[str]) -> pd.DataFrame:
+    """How much AvP moves between two plan sets on the same requests: per run and measure,
+    the mean of first − second and of |first − second| over the requests both cover."""
+    wanted = set(qids)
+    keep = lambda f: f[f["qid"].astype(str).isin(wanted) & f["measure"].isin(list(measures))]
+    merged = keep(first).merge(keep(second), on=["run", "qid", "measure"],
+                               suffixes=("_first", "_second"))
+    merged["diff"] = merged["value_first"] - merged["value_second"]
+    merged["absdiff"] = merged["diff"].abs()
+    table = merged.groupby(["run", "measure"], sort=False).agg(
+        topics=("qid", "nunique"), mean_first=("value_first", "mean"),
+        mean_second=("value_second", "mean"), mean_diff=("diff", "mean"),
+        mean_abs_diff=("absdiff", "mean")).reset_index()
+    return table
+
+
+def summary_markdown(profiles: pd.DataFrame, agreement: pd.DataFrame | None = None,
+                     between: pd.DataFrame | None = None, first: str = "",
+                     second: str = "") -> str:
+    """The comparison of plan sets as Markdown: plan profiles and, for two curations of
+    the same requests, their agreement and how AvP moved between them."""
+    lines = ["# Plan sets compared", "", "Plan profiles (means per plan over each plan set's "
+             "topics):", "", profiles.to_markdown(index=False, floatfmt=".2f"), ""]
+    if agreement is not None:
+        lines += [f"## Agreement: {first} vs {second} ({len(agreement)} requests)", "",
+                  agreement.to_markdown(index=False, floatfmt=".2f"), "",
+                  "Means: " + ", ".join(f"{c} {agreement[c].mean():.2f}" for c in
+                                        agreement.columns if c != "qid"), "",
+                  f"AvP moved between the two curations ({first} − {second}):", "",
+                  between.to_markdown(index=False, floatfmt=".3f"), ""]
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,41 @@
+"""Reading the evaluation's TSV files for the report, with their columns checked.
+
+The shapes are the evaluation contract (common brief): ``means.tsv`` (run, measure,
+mean, topics), ``pr_curves.tsv``, ``gain_curves.tsv``, ``effort.tsv``, ``per_topic.tsv``.
+A missing column is one clear error naming the file and line 1 (the header).
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pandas as pd
+
+from gradedrel.core.errors import InputError
+from gradedrel.evaluation import contract
+
+COLUMNS = {
+    **contract.COLUMNS,  # the evaluation's files: their one statement
+    "recall_base": ["qid", "n_0", "n_1", "n_2", "n_3"],
+    "statistics": ["qid", "query_type"],
+}
+
+# Text columns stay text ("2+3", "3" and qids are names, not numbers).
+_TEXT = {"run": str, "qid": str, "measure": str, "profile": str, "kind": str, "reading": str,
+         "query_type": str}
+
+
+def check_columns(frame: pd.DataFrame, required: list[str], path: str | Path) -> pd.DataFrame:
+    missing = [c for c in required if c not in frame.columns]
+    if missing:
+        raise InputError(path, 1, f"a header with columns {required}",
+                         f"{list(frame.columns)} (missing {missing})")
+    return frame
+
+
+def read(path: str | Path, kind: str | None = None) -> pd.DataFrame:
+    """Read one TSV with a header; check its columns if ``kind`` names a known shape."""
+    frame = pd.read_csv(path, sep="\t", dtype=_TEXT, keep_default_na=False,
+                        na_values={"rank_reached": [""], "p_value": [""]})
+    if kind is not None:
+        check_columns(frame, COLUMNS[kind], path)
+    return frame

@@ -1,0 +1,219 @@
+"""The paper's figures from the evaluation's curves: P–R per relevance level, CG/DCG
+(and nCG/nDCG) vectors against the ideal vector, and differences from the baseline.
+
+Each function returns a matplotlib Figure built from contract frames
+(:mod:`gradedrel.report.evaluation_files`); :func:`save` writes PNG and PDF without timestamps or
+software strings, so that the same inputs give byte-identical files. A query type has one
+colour, marker and line style everywhere (config ``report.figures.style``); the ideal
+vector is drawn as a black dotted line. Legends sit below the panels, never over data.
+"""
+from __future__ import annotations
+
+from typing import Mapping, Sequence
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import pandas as pd  # noqa: E402
+
+from gradedrel.core.io import atomic_open  # noqa: E402
+
+from gradedrel.collection.grades import LEVEL_SHORT as LEVEL_NAMES  # noqa: E402
+PROFILE_NAMES = {"3": "level 3 only", "2+3": "levels 2+3", "all": "all levels (1–3)"}
+KIND_LABEL = {"CG": "CG", "DCG": "DCG", "nCG": "nCG", "nDCG": "nDCG"}
+
+
+def parse_curve(slug: str) -> tuple[str, int]:
+    """'cg' -> ('CG', 0), 'ndcg_b10' -> ('nDCG', 10): a curve's kind and log base."""
+    kinds = {"cg": "CG", "ncg": "nCG", "dcg": "DCG", "ndcg": "nDCG"}
+    name, _, base = slug.partition("_b")
+    if name not in kinds or (name.endswith("dcg") != bool(base)) or (base and not base.isdigit()):
+        raise ValueError(f"config: report curves: expected cg, ncg, dcg_bB or ndcg_bB; "
+                         f"found {slug!r}")
+    return kinds[name], int(base or 0)
+
+
+def _rc(font_size: float) -> dict:
+    return {"font.size": font_size, "axes.titlesize": font_size + 1,
+            "axes.labelsize": font_size, "legend.fontsize": font_size,
+            "xtick.labelsize": font_size - 1, "ytick.labelsize": font_size - 1,
+            "figure.titlesize": font_size + 2, "svg.hashsalt": "gradedrel",
+            "pdf.compression": 6}
+
+
+def _figure(panels: int, figures: Mapping, rows: int = 1):
+    with plt.rc_context(_rc(figures["font_size"])):
+        fig, axes = plt.subplots(rows, panels, figsize=(figures["width"],
+                                                        figures["height"] * rows + 0.5),
+                                 layout="constrained", squeeze=False)
+    return fig, axes.ravel()
+
+
+def _line_kw(style: Mapping, qt: str, i: int, n: int, every: int | None) -> dict:
+    s = style[qt]
+    kw = {"color": s["colour"], "marker": s["marker"], "linestyle": s["linestyle"],
+          "linewidth": 1.4, "markersize": 4.5, "label": qt}
+    if every:   # stagger markers so that curves lying on top of each other stay legible
+        kw["markevery"] = (int(i * every / n), every)
+    return kw
+
+
+def _legend(fig, axes, font_size: float, ncol: int) -> None:
+    handles, labels = axes[0].get_legend_handles_labels()
+    with plt.rc_context(_rc(font_size)):
+        fig.legend(handles, labels, loc="outside lower center", ncol=ncol, frameon=False)
+
+
+def _rows(frame: pd.DataFrame, **where) -> pd.DataFrame:
+    mask = pd.Series(True, index=frame.index)
+    for column, value in where.items():
+        mask &= frame[column].astype(type(value)) == value
+    return frame[mask]
+
+
+def pr_figure(pr_curves: pd.DataFrame, levels: Sequence[int], reading: str,
+              query_types: Sequence[str], figures: Mapping, title: str):
+    """Interpolated precision at the standard recall points, one panel per level
+    (separate recall base per level; J&K 2000, Method 1)."""
+    fig, axes = _figure(len(levels), figures)
+    with plt.rc_context(_rc(figures["font_size"])):
+        for ax, level in zip(axes, levels):
+            rows = _rows(pr_curves, level=int(level), reading=reading)
+            topics = sorted(set(rows["topics"].astype(int)))
+            for i, qt in enumerate(query_types):
+                r = rows[rows["run"] == qt].sort_values("recall")
+                ax.plot(r["recall"], r["precision"], **_line_kw(figures["style"], qt, i,
+                                                                len(query_types), None))
+            word = "exactly" if reading == "exact" else "at least"
+            ax.set_title(f"level {level} ({LEVEL_NAMES[level]}), "
+                         f"n = {'/'.join(map(str, topics))}")
+            ax.set_xlabel(f"recall ({word} level {level})")
+            ax.set_xlim(-0.02, 1.02)    # whole markers at recall 0 and 1
+            ax.set_ylim(0, 1.02)
+            ax.set_xticks([0, 0.2, 0.4, 0.6, 0.8, 1.0])
+            ax.grid(alpha=0.3)
+        axes[0].set_ylabel("interpolated precision")
+        fig.suptitle(title)
+    _legend(fig, axes, figures["font_size"], len(query_types))
+    return fig
+
+
+def gain_figure(gain_curves: pd.DataFrame, kind: str, base: int, profiles: Sequence[str],
+                query_types: Sequence[str], figures: Mapping, title: str):
+    """Mean gain vectors (CG, DCG with log base b, nCG, nDCG) over ranks 1..max_rank, one
+    panel per gain profile, with the ideal vector (J&K 2000 Method 2; J&K 2002 for nCG)."""
+    fig, axes = _figure(len(profiles), figures)
+    max_rank, every = figures["max_rank"], figures["marker_every"]
+    ideal_style = figures["ideal"]
+    with plt.rc_context(_rc(figures["font_size"])):
+        for ax, profile in zip(axes, profiles):
+            rows = _rows(gain_curves, profile=str(profile), kind=kind, base=int(base))
+            rows = rows[rows["rank"].astype(int) <= max_rank]
+            for i, qt in enumerate(query_types):
+                r = rows[rows["run"] == qt].sort_values("rank")
+                ax.plot(r["rank"], r["value"], **_line_kw(figures["style"], qt, i,
+                                                          len(query_types), every))
+            ideal = rows[rows["run"] == query_types[0]].sort_values("rank")
+            ax.plot(ideal["rank"], ideal["ideal"], color=ideal_style["colour"],
+                    linestyle=ideal_style["linestyle"], linewidth=ideal_style["linewidth"],
+                    label="ideal vector")
+            ax.set_title(PROFILE_NAMES.get(str(profile), str(profile)))
+            ax.set_xlabel("rank")
+            ax.set_xlim(*_rank_limits(max_rank))
+            ax.set_xticks(_rank_ticks(max_rank))
+            if kind.startswith("n"):
+                ax.set_ylim(0, 1.05)
+            else:
+                ax.set_ylim(bottom=0)
+            ax.grid(alpha=0.3)
+        axes[0].set_ylabel(f"mean {_kind_name(kind, base)}")
+        fig.suptitle(title)
+    _legend(fig, axes, figures["font_size"], len(query_types) + 1)
+    return fig
+
+
+def _rank_limits(max_rank: int) -> tuple[float, float]:
+    """Ranks 1..max_rank with a little room, so that markers and error bars at the first
+    and last rank are drawn whole."""
+    pad = 0.03 * max_rank
+    return 1 - pad, max_rank + pad
+
+
+def _rank_ticks(max_rank: int, n: int = 5) -> list[int]:
+    """Rank 1 and n evenly spaced round ranks up to max_rank (rank 0 does not exist)."""
+    raw = max_rank / n
+    step = min(m * 10 ** e for e in range(0, 7) for m in (1, 2, 2.5, 5) if m * 10 ** e >= raw)
+    step = max(1, int(step))
+    return [1] + list(range(step, max_rank + 1, step))
+
+
+def _kind_name(kind: str, base: int) -> str:
+    return f"{KIND_LABEL[kind]} (b = {base})" if base else KIND_LABEL[kind]
+
+
+def difference_figure(gain_curves: pd.DataFrame, bands: pd.DataFrame | None, kind: str,
+                      base: int, profiles: Sequence[str], baseline: str,
+                      query_types: Sequence[str], figures: Mapping, title: str,
+                      band_note: str = "bootstrap confidence interval of the mean difference"):
+    """Mean gain of each query type minus the baseline's, per rank, with its bootstrap
+    interval (bands: run, profile, kind, base, rank, lo, hi): a shaded band where it is
+    given at more than five ranks, error bars at the ranks given otherwise.
+    Small multiples: a row per gain profile, a column per query type, shared y per row,
+    so that bands do not overlap each other."""
+    others = [q for q in query_types if q != baseline]
+    max_rank, every = figures["max_rank"], figures["marker_every"]
+    drawn = 0
+    with plt.rc_context(_rc(figures["font_size"])):
+        fig, grid = plt.subplots(len(profiles), len(others), sharex=True, sharey="row",
+                                 figsize=(figures["width"], 0.75 * figures["height"]
+                                          * len(profiles) + 0.6),
+                                 layout="constrained", squeeze=False)
+        for row, profile in enumerate(profiles):
+            rows = _rows(gain_curves, profile=str(profile), kind=kind, base=int(base))
+            rows = rows[rows["rank"].astype(int) <= max_rank]
+            ref = rows[rows["run"] == baseline].set_index("rank")["value"]
+            for col, qt in enumerate(others):
+                ax = grid[row, col]
+                r = rows[rows["run"] == qt].set_index("rank")["value"].sort_index()
+                kw = _line_kw(figures["style"], qt, 0, 1, every)
+                if bands is not None and len(bands):
+                    b = _rows(bands, run=qt, profile=str(profile), kind=kind, base=int(base))
+                    b = b[b["rank"].astype(int) <= max_rank].sort_values("rank")
+                    if len(b) > 5:
+                        ax.fill_between(b["rank"].astype(int), b["lo"], b["hi"],
+                                        color=kw["color"], alpha=0.25, linewidth=0)
+                    elif len(b):
+                        mid = (r - ref.reindex(r.index)).reindex(b["rank"].astype(int))
+                        ax.errorbar(b["rank"].astype(int), mid.to_numpy(),
+                                    yerr=[mid.to_numpy() - b["lo"].to_numpy(),
+                                          b["hi"].to_numpy() - mid.to_numpy()],
+                                    fmt="none", ecolor="#000000", elinewidth=1.0, capsize=2.5,
+                                    zorder=3)
+                    drawn += len(b) > 0
+                ax.plot(r.index, r - ref.reindex(r.index), **kw)
+                ax.axhline(0, color="#000000", linewidth=0.8)
+                ax.set_xlim(*_rank_limits(max_rank))
+                ax.set_xticks(_rank_ticks(max_rank, 3))
+                ax.grid(alpha=0.3)
+                if row == 0:
+                    ax.set_title(f"{qt} − {baseline}")
+                if row == len(profiles) - 1:
+                    ax.set_xlabel("rank")
+            grid[row, 0].set_ylabel(f"{PROFILE_NAMES.get(str(profile), profile)}\n"
+                                    f"Δ mean {_kind_name(kind, base)}")
+        fig.supxlabel(band_note if drawn else
+                      "no bootstrap interval: no per-topic values for this curve",
+                      fontsize=figures["font_size"] - 1)
+        fig.suptitle(title)
+    return fig
+
+
+def save(fig, png: str, pdf: str, dpi: int) -> None:
+    """Write PNG and PDF atomically, without dates or software versions in the metadata."""
+    with atomic_open(png, "wb") as handle:
+        fig.savefig(handle, format="png", dpi=dpi, metadata={"Software": None})
+    with atomic_open(pdf, "wb") as handle:
+        fig.savefig(handle, format="pdf",
+                    metadata={"Creator": None, "Producer": None, "CreationDate": None})
+    plt.close(fig)

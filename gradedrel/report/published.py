@@ -1,0 +1,108 @@
+"""The paper's published numbers, read from a reference file (never written in code).
+
+The file (``config/published/jk2000.yaml``) holds the AvP table of Järvelin &
+Kekäläinen (SIGIR 2000), the effort numbers of finding 4, the DCG advantage at
+rank 50, the testbed and the paper's setting. :func:`load` checks its shape and
+names the file and key on any problem.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Mapping
+
+import yaml
+
+from gradedrel.core.errors import InputError
+from gradedrel.queries.query_types import LABELS as QUERY_TYPES
+
+
+@dataclass(frozen=True)
+class EffortSpec:
+    """One effort row: documents to scan to reach the ideal gain at rank k."""
+
+    id: str
+    profile: str
+    kind: str
+    base: int
+    k: int
+    strong: float
+    others: float
+
+
+@dataclass(frozen=True)
+class Published:
+    source: str
+    setting: Mapping[str, str]
+    requests: int
+    recall_base: Mapping[int, int]
+    avp: Mapping[int, Mapping[str, float]]   # level -> query type -> AvP in 0..1
+    effort: tuple[EffortSpec, ...]
+    advantage_profile: str
+    advantage_rank: int
+    advantage_points: Mapping[int, float]    # base b -> gain points
+    advantage_percent: Mapping[int, float]
+
+    def avp_of(self, level: int, query_type: str) -> float:
+        return self.avp[level][query_type]
+
+
+def _need(raw: Mapping, key: str, path: str, where: str):
+    if not isinstance(raw, Mapping) or key not in raw:
+        raise InputError(path, None, f"key '{where}{key}'", "missing")
+    return raw[key]
+
+
+def _number(value, path: str, where: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise InputError(path, None, f"a number at '{where}'", value)
+    return float(value)
+
+
+def from_mapping(raw: Mapping, path: str = "<published>") -> Published:
+    """Check and convert the reference file's content; AvP is rescaled to 0..1."""
+    scale = _number(_need(raw, "avp_scale", path, ""), path, "avp_scale")
+    avp_raw = _need(raw, "avp", path, "")
+    avp: dict[int, dict[str, float]] = {}
+    for level in (1, 2, 3):
+        row = _need(avp_raw, level, path, "avp.")
+        avp[level] = {}
+        for qt in QUERY_TYPES:
+            value = _need(row, qt, path, f"avp.{level}.")
+            avp[level][qt] = _number(value, path, f"avp.{level}.{qt}") / scale
+    effort = []
+    for i, item in enumerate(_need(raw, "effort", path, "")):
+        where = f"effort[{i}]."
+        effort.append(EffortSpec(
+            id=str(_need(item, "id", path, where)), profile=str(_need(item, "profile", path, where)),
+            kind=str(_need(item, "kind", path, where)), base=int(_need(item, "base", path, where)),
+            k=int(_need(item, "k", path, where)),
+            strong=_number(_need(item, "strong", path, where), path, where + "strong"),
+            others=_number(_need(item, "others", path, where), path, where + "others")))
+    testbed = _need(raw, "testbed", path, "")
+    adv = _need(raw, "dcg_advantage", path, "")
+    return Published(
+        source=str(_need(raw, "source", path, "")),
+        setting={str(k): str(v) for k, v in _need(raw, "setting", path, "").items()},
+        requests=int(_need(testbed, "requests", path, "testbed.")),
+        recall_base={int(k): int(v)
+                     for k, v in _need(testbed, "recall_base", path, "testbed.").items()},
+        avp=avp, effort=tuple(effort),
+        advantage_profile=str(_need(adv, "profile", path, "dcg_advantage.")),
+        advantage_rank=int(_need(adv, "rank", path, "dcg_advantage.")),
+        advantage_points={int(k): float(v)
+                          for k, v in _need(adv, "points", path, "dcg_advantage.").items()},
+        advantage_percent={int(k): float(v)
+                           for k, v in _need(adv, "percent", path, "dcg_advantage.").items()},
+    )
+
+
+def load(path: str | Path) -> Published:
+    with open(path, encoding="utf-8") as handle:
+        try:
+            raw = yaml.safe_load(handle)
+        except yaml.YAMLError as error:
+            line = getattr(getattr(error, "problem_mark", None), "line", None)
+            raise InputError(path, None if line is None else line + 1, "valid YAML",
+                             str(error).splitlines()[0]) from None
+    return from_mapping(raw or {}, str(path))

@@ -1,0 +1,285 @@
+"""The paper's tables, regenerated from the evaluation, beside the published numbers.
+
+Each builder is a pure function from contract-shaped DataFrames (see
+:mod:`gradedrel.report.evaluation_files`) to a :class:`Table`, which renders itself as CSV (for
+machines), Markdown and LaTeX (for people). Rendering is deterministic: fixed
+digits, fixed row and column order, LF line ends, no dates.
+
+AvP values are shown in percent, as in Järvelin & Kekäläinen (SIGIR 2000), Table 1;
+"diff" is ours minus published, in AvP points.
+"""
+from __future__ import annotations
+
+import io
+import math
+from dataclasses import dataclass, field
+from typing import Iterable, Mapping, Sequence
+
+import numpy as np
+import pandas as pd
+
+from gradedrel.core.io import write_text
+from gradedrel.evaluation.measures import names
+from gradedrel.report.published import EffortSpec, Published
+
+from gradedrel.collection.grades import LEVEL_SHORT as LEVEL_NAMES
+from gradedrel.queries.query_types import structure_of  # noqa: F401 (used here and by the findings)
+
+
+@dataclass
+class Table:
+    """A table: the data (CSV), a title, notes printed under it, digits per column."""
+
+    frame: pd.DataFrame
+    title: str
+    notes: list[str] = field(default_factory=list)
+    digits: Mapping[str, int] = field(default_factory=dict)
+    default_digits: int = 4
+    whole_as_int: bool = False     # counts in a float column print without decimals
+
+    def _cell(self, column: str, value) -> str:
+        if isinstance(value, (bool, np.bool_)):
+            return "yes" if value else "no"
+        if isinstance(value, (float, np.floating)):
+            if math.isnan(value):
+                return "–"
+            if math.isinf(value):
+                return "not reached"
+            if self.whole_as_int and float(value).is_integer():
+                return str(int(value))
+            if column in self.digits and self.digits[column] < 0:   # p-values: 3 significant
+                return f"{value:.3g}"
+            text = f"{value:.{self.digits.get(column, self.default_digits)}f}"
+            return text[1:] if text.startswith("-") and not text.strip("-0.") else text
+        return str(value)
+
+    def _rows(self) -> list[list[str]]:
+        return [[self._cell(c, v) for c, v in zip(self.frame.columns, row)]
+                for row in self.frame.itertuples(index=False, name=None)]
+
+    def to_csv(self) -> str:
+        buffer = io.StringIO()
+        self.frame.to_csv(buffer, index=False, float_format="%.6f", lineterminator="\n")
+        return buffer.getvalue()
+
+    def to_markdown(self) -> str:
+        header = [str(c) for c in self.frame.columns]
+        numeric = [pd.api.types.is_numeric_dtype(self.frame[c]) for c in self.frame.columns]
+        lines = [f"**{self.title}**", "",
+                 "| " + " | ".join(header) + " |",
+                 "|" + "|".join("---:" if n else "---" for n in numeric) + "|"]
+        lines += ["| " + " | ".join(row) + " |" for row in self._rows()]
+        if self.notes:
+            lines.append("")
+            lines += self.notes
+        return "\n".join(lines) + "\n"
+
+    def to_latex(self) -> str:
+        numeric = [pd.api.types.is_numeric_dtype(self.frame[c]) for c in self.frame.columns]
+        spec = "".join("r" if n else "l" for n in numeric)
+        lines = ["\\begin{table}[t]", "\\centering", "\\small",
+                 f"\\caption{{{latex_escape(self.title)}}}",
+                 f"\\begin{{tabular}}{{{spec}}}", "\\toprule",
+                 " & ".join(latex_escape(str(c)) for c in self.frame.columns) + " \\\\",
+                 "\\midrule"]
+        lines += [" & ".join(latex_escape(c) for c in row) + " \\\\" for row in self._rows()]
+        lines += ["\\bottomrule", "\\end{tabular}"]
+        if self.notes:
+            lines.append("\\par\\footnotesize " + " ".join(latex_escape(n) for n in self.notes))
+        lines.append("\\end{table}")
+        return "\n".join(lines) + "\n"
+
+
+    def to_html(self) -> str:
+        from gradedrel.report.html import markdown_to_html
+        return markdown_to_html(self.to_markdown(), self.title)
+
+    def write(self, csv: str, md: str, tex: str, html: str | None = None) -> None:
+        """Write the table atomically as CSV, Markdown, LaTeX (and HTML for the report)."""
+        write_text(self.to_csv(), csv)
+        write_text(self.to_markdown(), md)
+        write_text(self.to_latex(), tex)
+        if html is not None:
+            write_text(self.to_html(), html)
+
+
+_LATEX = {"\\": "\\textbackslash{}", "&": "\\&", "%": "\\%", "$": "\\$", "#": "\\#",
+          "_": "\\_", "{": "\\{", "}": "\\}", "~": "\\textasciitilde{}",
+          "^": "\\textasciicircum{}", "–": "--", "Δ": "$\\Delta$", "≥": "$\\geq$"}
+
+
+def latex_escape(text: str) -> str:
+    return "".join(_LATEX.get(ch, ch) for ch in text)
+
+
+def mean_of(means: pd.DataFrame, run: str, measure: str) -> tuple[float, int]:
+    """The (mean, topics) of one run and measure in a means.tsv frame; a clear error if absent."""
+    row = means[(means["run"] == run) & (means["measure"] == measure)]
+    if len(row) != 1:
+        raise ValueError(f"means.tsv: expected one row for run {run!r}, measure {measure!r}; "
+                         f"found {len(row)}")
+    return float(row["mean"].iloc[0]), int(row["topics"].iloc[0])
+
+
+def avp_table(means: pd.DataFrame, published: Published, query_types: Sequence[str],
+              levels: Sequence[int], title: str) -> Table:
+    """Stratified AvP (%) in the paper's layout: rows level x (u, e); per structure ours,
+    published and ours - published; topics (with >= 1 document at the level) per row."""
+    structures = list(dict.fromkeys(structure_of(q)[0] for q in query_types))
+    rows, counts = [], {}
+    for level in sorted(levels):
+        measure = names.avp(level)
+        for expansion in ("u", "e"):
+            row = {"level": f"{level} {LEVEL_NAMES[level]}", "exp.": expansion}
+            for structure in structures:
+                qt = f"{structure}/{expansion}"
+                if qt not in query_types:
+                    continue
+                ours, topics = mean_of(means, qt, measure)
+                counts.setdefault(level, set()).add(topics)
+                paper = published.avp_of(level, qt)
+                row[f"{structure} ours"] = 100 * ours
+                row[f"{structure} paper"] = 100 * paper
+                row[f"{structure} diff"] = 100 * (ours - paper)
+            row["topics"] = _count_text(counts.get(level, set()))
+            rows.append(row)
+    frame = pd.DataFrame(rows)
+    notes = ["AvP in percent; diff = ours − paper, in AvP points. Topics: requests with at least "
+             "one document judged at the level (the level's recall base is not empty)."]
+    notes.append("Topics per level (ours): " + "; ".join(
+        f"level {lv}: {_count_text(c)}" for lv, c in sorted(counts.items()))
+        + f". Paper: {published.requests} requests.")
+    digits = {c: 1 for c in frame.columns if c.endswith(("ours", "paper", "diff"))}
+    return Table(frame, title, notes, digits)
+
+
+def _count_text(counts: Iterable[int]) -> str:
+    values = sorted(set(counts))
+    if not values:
+        return ""
+    return str(values[0]) if len(values) == 1 else f"{values[0]}–{values[-1]}"
+
+
+def testbed_table(recall_base: pd.DataFrame, statistics: pd.DataFrame | None,
+                  published: Published, query_types: Sequence[str], title: str,
+                  topics: Sequence[str] | None = None) -> Table:
+    """Topics, recall base per level (total and mean per topic), and mean facets /
+    concepts / search keys per query for each query type, ours beside the paper's."""
+    base = recall_base.copy()
+    base["qid"] = base["qid"].astype(str)
+    if topics is not None:
+        base = base[base["qid"].isin(set(map(str, topics)))]
+    n = len(base)
+    rows = [("topics (requests)", float(n), float(published.requests))]
+    for level in (3, 2, 1, 0):
+        total = float(base[f"n_{level}"].sum())
+        paper = published.recall_base.get(level)
+        rows.append((f"recall base, level {level} ({LEVEL_NAMES[level]}): total", total,
+                     np.nan if paper is None else float(paper)))
+        rows.append((f"recall base, level {level} ({LEVEL_NAMES[level]}): mean per topic",
+                     total / n if n else np.nan,
+                     np.nan if paper is None else paper / published.requests))
+    if statistics is not None and len(statistics):
+        stats = statistics.copy()
+        stats["qid"] = stats["qid"].astype(str)
+        if topics is not None:
+            stats = stats[stats["qid"].isin(set(map(str, topics)))]
+        quantities = [c for c in stats.columns if c not in ("qid", "query_type")
+                      and pd.api.types.is_numeric_dtype(stats[c])]
+        for quantity in quantities:
+            for qt in query_types:
+                values = stats.loc[stats["query_type"] == qt, quantity]
+                rows.append((f"mean {quantity} per query: {qt}",
+                             float(values.mean()) if len(values) else np.nan, np.nan))
+    frame = pd.DataFrame(rows, columns=["quantity", "ours", "paper"])
+    notes = [f"Paper: {published.requests} requests; {published.setting.get('collection', '')}. "
+             "'–' where the paper gives no number."]
+    return Table(frame, title, notes, {"ours": 2, "paper": 2}, whole_as_int=True)
+
+
+def effort_group(values: Mapping[str, float], group: Sequence[str]) -> float:
+    """Mean rank over a group of query types; a type that never reaches the ideal gain
+    makes the group's value infinite (shown as 'not reached')."""
+    ranks = [values[q] for q in group if q in values]
+    if not ranks:
+        return np.nan
+    return float(np.mean([math.inf if math.isnan(r) else r for r in ranks]))
+
+
+def effort_values(effort: pd.DataFrame, spec: EffortSpec) -> dict[str, float]:
+    """rank_reached per query type for one (profile, kind, base, k); NaN = not reached."""
+    rows = effort[(effort["profile"] == spec.profile) & (effort["kind"] == spec.kind)
+                  & (effort["base"].astype(int) == spec.base) & (effort["k"].astype(int) == spec.k)]
+    if rows.empty:
+        raise ValueError(f"effort.tsv: no rows for profile {spec.profile!r}, kind {spec.kind}, "
+                         f"base {spec.base}, k {spec.k}")
+    return {r.run: float(r.rank_reached) if _reached(r) else math.nan
+            for r in rows.itertuples()}
+
+
+def _reached(row) -> bool:
+    flag = str(row.reached).strip().lower() in ("true", "1", "yes")
+    return flag and not (isinstance(row.rank_reached, float) and math.isnan(row.rank_reached))
+
+
+def effort_table(effort: pd.DataFrame, published: Published, query_types: Sequence[str],
+                 strong: Sequence[str], title: str) -> Table:
+    """Documents to scan until the mean gain vector reaches the ideal gain at rank k
+    (J&K 2000, finding 4), per query type; group means beside the paper's 34/62 etc."""
+    others = [q for q in query_types if q not in strong]
+    rows = []
+    for spec in published.effort:
+        values = effort_values(effort, spec)
+        ideal = effort[(effort["profile"] == spec.profile) & (effort["kind"] == spec.kind)
+                       & (effort["base"].astype(int) == spec.base)
+                       & (effort["k"].astype(int) == spec.k)]["ideal_at_k"].astype(float)
+        row = {"gain": f"{spec.kind}" + (f" b={spec.base}" if spec.base else ""),
+               "levels": spec.profile, "k": spec.k, "ideal at k": float(ideal.iloc[0])}
+        for qt in query_types:
+            row[qt] = values.get(qt, np.nan)
+            if qt in values and math.isnan(values[qt]):
+                row[qt] = math.inf
+        row["ours strong"] = effort_group(values, strong)
+        row["ours others"] = effort_group(values, others)
+        row["paper strong"] = spec.strong
+        row["paper others"] = spec.others
+        rows.append(row)
+    frame = pd.DataFrame(rows)
+    digits = {q: 0 for q in query_types} | {"ours strong": 1, "ours others": 1,
+                                             "paper strong": 0, "paper others": 0,
+                                             "ideal at k": 2}
+    notes = [f"Rank at which the mean gain vector first reaches the ideal vector's gain at "
+             f"rank k. 'strong' = mean over {', '.join(strong)}; 'others' = mean over "
+             f"{', '.join(others)}; 'not reached' = not within the evaluated ranks. "
+             f"Paper: the numbers stated with its finding 4."]
+    return Table(frame, title, notes, digits)
+
+
+def significance_table(frame: pd.DataFrame, title: str, p_column: str, alpha: float) -> Table:
+    """The evaluation's significance file as a table, with a 'significant' column (p < alpha)."""
+    table = frame.copy()
+    if p_column not in table.columns:
+        raise ValueError(f"significance file: expected a p-value column {p_column!r}; "
+                         f"found {list(table.columns)}")
+    p = pd.to_numeric(table[p_column], errors="coerce")
+    table["significant"] = p < alpha
+    digits = {p_column: -1} | {c: -1 for c in table.columns if "p_value" in c or "p_adjusted" in c}
+    return Table(table.reset_index(drop=True), title,
+                 [f"significant: {p_column} < {alpha} (p-values as computed by the evaluation "
+                  "step)."], digits)
+
+
+def standard_measures_table(means: pd.DataFrame, query_types: Sequence[str],
+                            measures: Sequence[str], title: str) -> Table:
+    """Standard measures (ir_measures names, e.g. nDCG@10: gain = grade, discount
+    log2(i+1); not J&K's DCG vectors) per query type."""
+    rows, topics = [], set()
+    for qt in query_types:
+        row = {"query type": qt}
+        for m in measures:
+            row[m], n = mean_of(means, qt, m)
+            topics.add(n)
+        rows.append(row)
+    notes = [f"Means over {_count_text(topics)} topics. Measures as ir_measures names them; "
+             "nDCG@k here is today's nDCG (discount log2(i+1)), not J&K's DCG vector."]
+    return Table(pd.DataFrame(rows), title, notes)

@@ -1,0 +1,1 @@
+"""Stage "retrieval" (workflow/rules/retrieval.smk): the grid of models and query types (grid), InQuery's inference network (inquery), the plain baseline (baseline), PyTerrier transformers (transformers) and TREC run files ranked in trec_eval order (runs)."""

@@ -1,0 +1,54 @@
+"""The plain baseline: a Terrier weighting model over the raw request text.
+
+The request is tokenised as the indexer tokenises (:mod:`gradedrel.core.text`), so
+punctuation cannot break Terrier's query parser. A request with no terms left
+after tokenisation and stopword removal cannot be run: it is excluded from the
+run with that reason, and counted; a request whose terms match no document gets
+an empty ranking, and is reported.
+"""
+from __future__ import annotations
+
+from typing import Callable
+
+import pandas as pd
+
+from gradedrel.core.text import query_text, tokenise
+
+NO_TERMS = "no query terms after tokenisation and stopword removal"
+NO_MATCH = "query matched no document"
+
+
+def baseline_queries(topics: pd.DataFrame,
+                     pipeline: Callable[[str], str | None]) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Topics → (runnable ``qid, query``, excluded ``qid, reason``)."""
+    runnable, excluded = [], []
+    for qid, text in zip(topics["qid"], topics["query"]):
+        tokens = tokenise(text)
+        if not any(pipeline(t) for t in tokens):
+            excluded.append((qid, NO_TERMS))
+        else:
+            runnable.append((qid, query_text(text)))
+    return (pd.DataFrame(runnable, columns=["qid", "query"]),
+            pd.DataFrame(excluded, columns=["qid", "reason"]))
+
+
+def retrieve(index_dir, queries: pd.DataFrame, wmodel: str, depth: int,
+             index=None) -> pd.DataFrame:
+    """Run ``queries`` through one Terrier model; returns ``qid, docno, rank, score``.
+
+    The grid's retrieval path (:func:`gradedrel.retrieval.grid.retriever`), ranked in trec_eval's
+    order (:func:`gradedrel.retrieval.runs.trec_eval_ranking`), as every run of the grid."""
+    from gradedrel.retrieval.grid import Model, retriever
+    from gradedrel.retrieval.runs import trec_eval_ranking
+
+    if len(queries) == 0:
+        return trec_eval_ranking(pd.DataFrame(columns=["qid", "docno", "score"]))
+    model = Model(wmodel, "terrier", {"wmodel": wmodel})
+    result = retriever(model, index_dir, depth, index=index).transform(queries)
+    return trec_eval_ranking(result[["qid", "docno", "score"]].assign(qid=result["qid"].astype(str)))
+
+
+def unmatched(queries: pd.DataFrame, run: pd.DataFrame) -> pd.DataFrame:
+    """Runnable topics that retrieved nothing."""
+    empty = sorted(set(queries["qid"]) - set(run["qid"]), key=queries["qid"].tolist().index)
+    return pd.DataFrame([(qid, NO_MATCH) for qid in empty], columns=["qid", "reason"])

@@ -1,0 +1,210 @@
+"""InQuery's inference network over a Terrier index: beliefs, ``#sum``, ``#wsum``, ``#syn``, phrases.
+
+The paper ran its queries in InQuery 3.1. This back end scores the engine-neutral
+query tree (:mod:`gradedrel.queries.query_tree`) with INQUERY's published belief function
+and operator semantics, over postings read once from the Terrier index
+(:mod:`gradedrel.collection.postings`).
+
+Belief of a search key t in document d (Callan, Croft & Harding 1992, *The
+INQUERY retrieval system*, DEXA; Callan, Croft & Broglio 1995, *TREC and TIPSTER
+experiments with INQUERY*, IP&M 31(3):327-343; Allan et al. 1997, *INQUERY at
+TREC-5*, TREC-5)::
+
+    belief(t, d) = db + (1 - db) * T * I          db = default belief = 0.4
+    T = tf / (tf + 0.5 + 1.5 * dl / avg_dl)
+    I = log((N + 0.5) / df) / log(N + 1)
+
+tf: occurrences of t in d; dl: length of d and avg_dl the collection mean
+(Terrier's document lengths: indexed tokens); N: documents in the collection;
+df: documents containing t. A document without t has belief db for it.
+
+Operators (same sources), over child beliefs b_1..b_n:
+
+- ``#sum(c_1 … c_n)`` = (1/n) Σ b_i;
+- ``#wsum(w_1 c_1 … w_n c_n)`` = Σ w_i b_i / Σ w_i (InQuery's leading scale weight
+  W only multiplies every score, so it is not represented);
+- ``#syn(k_1 … k_m)``: the keys are occurrences of one key — postings merged, tf
+  the sum of the keys' tfs in d, df the number of documents containing *any* key
+  (the size of the union, not the sum of the keys' dfs); keys that the term
+  pipeline maps to the same index terms (``flow``, ``flows``) are one key, so
+  that an occurrence is not counted twice;
+- a multi-word key is an ordered phrase of adjacent words (InQuery ``#1``): each
+  match is an occurrence of a new key with its own tf and df. Terrier counts
+  positions over indexed terms only, so a stopword inside a phrase is skipped.
+
+Key tokens are mapped through the index's own term pipeline (stopwords,
+stemmer). A key left with no terms (all stopwords) is removed from the query, as
+InQuery's parser removes stopwords; an operator left with no children goes too.
+A key absent from the index stays, with belief db everywhere.
+
+Because ``#sum`` and ``#wsum`` are linear and every key's belief is
+db + (something that is zero off its postings), the belief of the whole tree is
+db + Σ_k c_k · (1 - db) T_k I_k, where c_k is the product of the normalised
+weights on the path to key k; it is scored with one ``bincount`` over the keys'
+postings, for all N documents at once.
+
+Ranking: documents that contain at least one key (as InQuery and Terrier return
+them), by score, ties broken by docno descending as trec_eval does, on scores
+rounded to the 10 significant digits written in run files.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+import numpy as np
+
+from gradedrel.collection.postings import PostingArrays
+from gradedrel.queries.query_tree import Key, Node, Sum, Syn, WSum
+from gradedrel.retrieval.runs import SCORE_DIGITS, round_scores  # noqa: F401 (the run file's precision)
+
+DEFAULT_BELIEF = 0.4
+TF_K = 0.5        # T's constant term (Callan et al. 1992, 1995)
+DL_K = 1.5        # T's document-length factor (Callan et al. 1992, 1995)
+
+Pipeline = Callable[[str], "str | None"]
+
+
+def belief(tf, dl, avg_dl: float, df, N: int, default_belief: float = DEFAULT_BELIEF):
+    """INQUERY's belief for a key with ``tf`` occurrences in a document (see module docstring)."""
+    tf = np.asarray(tf, dtype=np.float64)
+    T = tf / (tf + TF_K + DL_K * np.asarray(dl, dtype=np.float64) / avg_dl)
+    I = np.log((N + 0.5) / np.asarray(df, dtype=np.float64)) / np.log(N + 1.0)
+    return default_belief + (1.0 - default_belief) * T * I
+
+
+# -- query preparation: tokens -> index terms, stopword-only keys pruned ------------
+
+@dataclass(frozen=True)
+class TermKey:
+    """A search key as index terms: one term, or an ordered phrase of adjacent terms."""
+    terms: tuple[str, ...]
+
+
+def prepare(node: Node, pipeline: Pipeline):
+    """Map key tokens to index terms; drop keys (and operators) left empty. None if nothing is left."""
+    if isinstance(node, Key):
+        terms = tuple(t for t in (pipeline(tok) for tok in node.tokens) if t)
+        return TermKey(terms) if terms else None
+    if isinstance(node, Syn):
+        # keys with the same index terms (flow, flows) are one key: an occurrence counts once
+        keys = tuple(dict.fromkeys(k for k in (prepare(k, pipeline) for k in node.keys)
+                                   if k is not None))
+        return Syn(keys) if keys else None  # type: ignore[arg-type]
+    if isinstance(node, Sum):
+        children = tuple(c for c in (prepare(c, pipeline) for c in node.children) if c is not None)
+        return Sum(children) if children else None
+    if isinstance(node, WSum):
+        kept = [(w, c) for w, c in zip(node.weights, (prepare(c, pipeline) for c in node.children))
+                if c is not None]
+        if any(w < 0 for w, _ in kept):
+            raise ValueError(f"#wsum weights must not be negative: {node.weights}")
+        if not kept or sum(w for w, _ in kept) <= 0:
+            return None
+        return WSum(tuple(w for w, _ in kept), tuple(c for _, c in kept))
+    raise TypeError(f"not a query tree node: {node!r}")
+
+
+# -- evidence: merged postings (docids ascending, tf) of a key or a #syn ------------
+
+def key_postings(arrays: PostingArrays, key: TermKey) -> tuple[np.ndarray, np.ndarray]:
+    """``(docids, tf)`` of a key; for a phrase, tf counts ordered adjacent matches."""
+    if len(key.terms) == 1:
+        docids, tfs = arrays.postings(key.terms[0])
+        return docids.astype(np.int64), tfs.astype(np.int64)
+    # only documents holding every word can hold the phrase: intersect posting lists first
+    common = arrays.postings(key.terms[0])[0]
+    for term in key.terms[1:]:
+        common = np.intersect1d(common, arrays.postings(term)[0], assume_unique=True)
+    if common.size == 0:
+        return np.zeros(0, np.int64), np.zeros(0, np.int64)
+    occurrences = [arrays.occurrences_in(term, common) for term in key.terms]
+    # an occurrence is (doc, start position); encode as one int64 so sets intersect fast
+    stride = np.int64(max(int(p.max(initial=0)) for _, p in occurrences) + len(key.terms) + 1)
+    starts = np.zeros(0, np.int64)
+    for offset, (docids, positions) in enumerate(occurrences):
+        codes = docids.astype(np.int64) * stride + positions.astype(np.int64) - offset
+        codes = codes[positions >= offset]
+        starts = codes if offset == 0 else starts[np.isin(starts, codes)]
+        if starts.size == 0:
+            break
+    docids, tf = np.unique(starts // stride, return_counts=True)
+    return docids.astype(np.int64), tf.astype(np.int64)
+
+
+def syn_postings(members: list[tuple[np.ndarray, np.ndarray]]) -> tuple[np.ndarray, np.ndarray]:
+    """Merged postings of ``#syn``: tf summed per document over the union of documents."""
+    docids = np.concatenate([d for d, _ in members])
+    tfs = np.concatenate([t for _, t in members])
+    union, inverse = np.unique(docids, return_inverse=True)
+    return union, np.bincount(inverse, weights=tfs, minlength=len(union)).astype(np.int64)
+
+
+class Scorer:
+    """Scores query trees over one index's postings (see the module docstring)."""
+
+    def __init__(self, arrays: PostingArrays, pipeline: Pipeline,
+                 default_belief: float = DEFAULT_BELIEF):
+        if not 0.0 <= default_belief < 1.0:
+            raise ValueError(f"default belief must be in [0, 1), not {default_belief}")
+        self.arrays = arrays
+        self.pipeline = pipeline
+        self.default_belief = float(default_belief)
+        self._dl = arrays.doc_lengths.astype(np.float64)
+        order = np.argsort(arrays.docnos, kind="stable")[::-1]
+        self._docno_desc = np.empty(arrays.N, np.int64)  # 0 = greatest docno
+        self._docno_desc[order] = np.arange(arrays.N)
+
+    def _leaves(self, node, weight: float, out: list) -> None:
+        """Collect (coefficient, docids, tf) for every key or #syn under ``node``."""
+        if isinstance(node, TermKey):
+            out.append((weight, *key_postings(self.arrays, node)))
+        elif isinstance(node, Syn):
+            out.append((weight, *syn_postings([key_postings(self.arrays, k) for k in node.keys])))
+        elif isinstance(node, Sum):
+            for child in node.children:
+                self._leaves(child, weight / len(node.children), out)
+        elif isinstance(node, WSum):
+            total = sum(node.weights)
+            for w, child in zip(node.weights, node.children):
+                self._leaves(child, weight * w / total, out)
+        else:
+            raise TypeError(f"not a prepared query node: {node!r}")
+
+    def score(self, tree: Node) -> tuple[np.ndarray, np.ndarray]:
+        """``(beliefs, matched)`` over all N documents; matched = contains a key.
+
+        A tree with no key left after the term pipeline has no beliefs: both
+        arrays are empty-matched (``matched`` all False).
+        """
+        N, db = self.arrays.N, self.default_belief
+        prepared = prepare(tree, self.pipeline)
+        if prepared is None:
+            return np.full(N, db), np.zeros(N, bool)
+        leaves: list = []
+        self._leaves(prepared, 1.0, leaves)
+        docids = [d for _, d, _ in leaves]
+        values = []
+        for coefficient, d, tf in leaves:
+            if d.size:
+                values.append(coefficient * (belief(tf, self._dl[d], self.arrays.avg_dl, d.size,
+                                                    N, db) - db))
+            else:
+                values.append(np.zeros(0))
+        all_docids = np.concatenate(docids) if docids else np.zeros(0, np.int64)
+        beliefs = db + np.bincount(all_docids, weights=np.concatenate(values), minlength=N)
+        positive = np.concatenate([np.full(d.size, c > 0) for c, d, _ in leaves])
+        matched = np.bincount(all_docids[positive], minlength=N) > 0
+        return beliefs, matched
+
+    def rank(self, tree: Node, depth: int) -> tuple[np.ndarray, np.ndarray]:
+        """Top ``depth`` ``(docids, scores)`` of the documents that contain a key."""
+        beliefs, matched = self.score(tree)
+        candidates = np.flatnonzero(matched)
+        if candidates.size > depth:
+            # keep everything within rounding distance of the depth-th score, then order exactly
+            kth = np.partition(beliefs[candidates], candidates.size - depth)[candidates.size - depth]
+            candidates = candidates[beliefs[candidates] >= kth - 1e-9 * abs(kth)]
+        rounded = round_scores(beliefs[candidates])
+        order = np.lexsort((self._docno_desc[candidates], -rounded))[:depth]
+        return candidates[order], rounded[order]

@@ -1,0 +1,223 @@
+"""TREC run files: ``qid Q0 docno rank score tag``."""
+from __future__ import annotations
+
+import csv
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from gradedrel.core.errors import InputError, once
+from gradedrel.core.io import atomic_open
+
+RUN_COLUMNS = ["qid", "docno", "rank", "score"]
+
+
+def write_run(run: pd.DataFrame, path: str | Path, tag: str, topic_order: list[str]) -> None:
+    """Write ``qid, docno, rank, score`` as a TREC run, topics in ``topic_order``, ranks 1..n.
+
+    Scores are written with 10 significant digits, so equal inputs give equal bytes.
+    """
+    order = {qid: i for i, qid in enumerate(topic_order)}
+    unknown = sorted(set(run["qid"]) - set(order))
+    if unknown:
+        raise ValueError(f"run has topics not in the topic order: {unknown[:5]}")
+    run = run.assign(_order=run["qid"].map(order)).sort_values(["_order", "rank"], kind="stable")
+    with atomic_open(path) as handle:
+        for row in run.itertuples(index=False):
+            handle.write(f"{row.qid} Q0 {row.docno} {int(row.rank)} {row.score:.10g} {tag}\n")
+
+
+# --- Reading: strict, and ranked as trec_eval ranks ----------------------------------------
+
+RUN_FIELDS = ["qid", "q0", "docno", "rank", "score", "tag"]
+
+
+@dataclass(frozen=True)
+class RankedRun:
+    """A run in trec_eval order, as flat arrays, topic after topic.
+
+    Within a topic the documents are ordered by score descending, then by document
+    id descending (byte order), which is how trec_eval ranks (it ignores the rank
+    column of the file). ``topics`` lists the topic ids in the order they first
+    appear; ``topic[i]`` indexes it for row ``i`` and never decreases. Document ids
+    are also kept as codes into ``vocabulary`` (each distinct id once), so that
+    joining the run to the qrels needs no string hashing per row.
+    """
+
+    topics: np.ndarray      # distinct qids (object)
+    topic: np.ndarray       # int64 per row, index into topics, non-decreasing
+    docno: np.ndarray       # object per row
+    score: np.ndarray       # float64 per row
+    doc_code: np.ndarray    # int64 per row, index into vocabulary
+    vocabulary: np.ndarray  # distinct docnos (object)
+    source: str = "<run>"
+
+    def __len__(self) -> int:
+        return len(self.docno)
+
+    def rank(self) -> np.ndarray:
+        """1-based rank of each row within its topic."""
+        starts = np.searchsorted(self.topic, np.arange(len(self.topics)))
+        return np.arange(len(self.topic)) - starts[self.topic] + 1
+
+    def to_frame(self) -> pd.DataFrame:
+        """``qid, docno, rank, score`` in ranked order."""
+        return pd.DataFrame({"qid": self.topics[self.topic], "docno": self.docno,
+                             "rank": self.rank(), "score": self.score})
+
+
+def read_run(path: str | Path) -> RankedRun:
+    """Read a TREC run file ``qid Q0 docno rank score tag`` strictly and rank it.
+
+    Every line must have six whitespace-separated fields and a finite numeric
+    score; a document may appear only once in a topic's ranking. The first
+    violation is an :class:`InputError` naming the file and line (and, for a
+    duplicate, the document and the line where it first appeared).
+    The fast path parses with pandas' C reader; only when it finds something
+    wrong is the file re-read line by line to name the offending line.
+    """
+    path = Path(path)
+    try:
+        # All six fields are read: only then does the C reader reject a seventh.
+        frame = pd.read_csv(path, sep=r"\s+", header=None, names=RUN_FIELDS,
+                            dtype={"qid": str, "q0": str, "docno": str, "rank": str,
+                                   "score": np.float64, "tag": str},
+                            na_filter=False, engine="c", quoting=csv.QUOTE_NONE,
+                            skip_blank_lines=True)
+    except FileNotFoundError:
+        raise
+    except (ValueError, pd.errors.ParserError, pd.errors.EmptyDataError) as error:
+        locate_run_error(path)
+        raise InputError(path, None, "a TREC run 'qid Q0 docno rank score tag'",
+                         str(error)) from None
+    qid = frame["qid"].to_numpy(dtype=object)
+    docno = frame["docno"].to_numpy(dtype=object)
+    score = frame["score"].to_numpy(dtype=np.float64)
+    tag = frame["tag"].to_numpy(dtype=object)
+    bad = (tag == "") | ~np.isfinite(score)
+    if bad.any() or len(frame) == 0:
+        locate_run_error(path)
+    try:
+        return rank_rows(qid, docno, score, source=str(path))
+    except InputError:
+        locate_run_error(path)
+        raise
+
+
+#: Significant digits of a score in a run file (``%.10g``): ranks are set on scores as written.
+SCORE_DIGITS = 10
+
+
+def round_scores(scores: np.ndarray, digits: int = SCORE_DIGITS) -> np.ndarray:
+    """Scores as a run file holds them (``%.{digits}g``), so ranks agree with trec_eval's order."""
+    return np.array([float(f"{s:.{digits}g}") for s in scores], dtype=np.float64)
+
+
+def trec_eval_ranking(run: pd.DataFrame) -> pd.DataFrame:
+    """``qid, docno, rank, score``: ranks 1..n per topic by score as written (10 significant
+    digits) descending, then docno descending — the order trec_eval imposes on a run file.
+    The one ranking helper: every back end and the baseline rank with it."""
+    if run.empty:
+        return pd.DataFrame({"qid": pd.Series(dtype=str), "docno": pd.Series(dtype=str),
+                             "rank": pd.Series(dtype=int), "score": pd.Series(dtype=float)})
+    run = run.assign(score=round_scores(run["score"].to_numpy(np.float64)))
+    return rank_frame(run).to_frame()
+
+
+def rank_frame(run: pd.DataFrame, source: str = "<run>") -> RankedRun:
+    """Rank an in-memory run (columns ``qid, docno, score``) as :func:`read_run` does."""
+    score = pd.to_numeric(run["score"], errors="coerce").to_numpy(dtype=np.float64)
+    if not np.isfinite(score).all():
+        row = int(np.flatnonzero(~np.isfinite(score))[0])
+        raise InputError(source, row + 1, "a finite numeric score", run["score"].iloc[row])
+    return rank_rows(run["qid"].astype(str).to_numpy(dtype=object),
+                     run["docno"].astype(str).to_numpy(dtype=object), score, source=source)
+
+
+def rank_rows(qid: np.ndarray, docno: np.ndarray, score: np.ndarray,
+              source: str = "<run>") -> RankedRun:
+    """Order rows as trec_eval does: topic (first appearance), score desc, docno desc.
+
+    A (topic, document) pair twice is an :class:`InputError` naming the document;
+    ``line`` is the 1-based row (the file line when there are no blank lines).
+    """
+    topic, topics = pd.factorize(qid)
+    doc_code, vocabulary = pd.factorize(docno)
+    topic = topic.astype(np.int64)
+    doc_code = doc_code.astype(np.int64)
+    n_docs = max(len(vocabulary), 1)
+    key = topic * n_docs + doc_code
+    sorted_key = np.sort(key)
+    if len(key) and (sorted_key[1:] == sorted_key[:-1]).any():
+        repeated = sorted_key[1:][sorted_key[1:] == sorted_key[:-1]]
+        rows = np.flatnonzero(np.isin(key, repeated))
+        seen: dict[int, int] = {}
+        for row in rows:  # the first pair that repeats, in file order
+            if key[row] in seen:
+                raise InputError(source, int(row) + 1,
+                                 f"each document once per topic; first at row {seen[key[row]] + 1}",
+                                 f"topic {qid[row]} document {docno[row]}")
+            seen[key[row]] = int(row)
+    # Ties are broken by document id, descending, compared as text: only the distinct
+    # ids need sorting (Python's str order is code-point order = UTF-8 byte order,
+    # which is strcmp's).
+    text_rank = np.empty(len(vocabulary), dtype=np.int64)
+    text_rank[np.argsort(np.asarray(vocabulary, dtype=str), kind="stable")] = \
+        np.arange(len(vocabulary))
+    order = _trec_eval_order(topic, score, text_rank[doc_code])
+    return RankedRun(topics=np.asarray(topics, dtype=object), topic=topic[order],
+                     docno=docno[order], score=score[order], doc_code=doc_code[order],
+                     vocabulary=np.asarray(vocabulary, dtype=object), source=source)
+
+
+def _trec_eval_order(topic: np.ndarray, score: np.ndarray, text_rank: np.ndarray) -> np.ndarray:
+    """Row order by topic, score descending, document id descending.
+
+    Most files are already in this order, which one vectorised pass confirms. Otherwise
+    one stable argsort of a single int64 key (topic, score rank, text rank) is ~3x faster
+    than ``np.lexsort`` over three keys; lexsort remains for keys that would overflow.
+    """
+    if len(topic) < 2:
+        return np.arange(len(topic))
+    same = topic[1:] == topic[:-1]
+    in_order = (topic[1:] >= topic[:-1]) & (
+        ~same | (score[1:] < score[:-1]) |
+        ((score[1:] == score[:-1]) & (text_rank[1:] < text_rank[:-1])))
+    if in_order.all():
+        return np.arange(len(topic))
+    distinct, score_rank = np.unique(score, return_inverse=True)
+    n_scores, n_texts = len(distinct), int(text_rank.max()) + 1
+    n_topics = int(topic.max()) + 1
+    if n_topics * n_scores * n_texts >= 2 ** 62:
+        return np.lexsort((-text_rank, -score, topic))
+    key = (topic * n_scores + (n_scores - 1 - score_rank.reshape(-1))) * n_texts + \
+        (n_texts - 1 - text_rank)
+    return np.argsort(key, kind="stable")
+
+
+def locate_run_error(path: str | Path) -> None:
+    """Re-read a run line by line and raise :class:`InputError` at the first bad line."""
+    seen: dict[tuple[str, str], int] = {}
+    lines = 0
+    with open(path, encoding="utf-8") as handle:
+        for number, line in enumerate(handle, start=1):
+            parts = line.split()
+            if not parts:
+                continue
+            lines += 1
+            if len(parts) != 6:
+                raise InputError(path, number, "a TREC run line 'qid Q0 docno rank score tag' "
+                                 "(6 fields)", line.rstrip("\n"))
+            qid, _, docno, _, score, _ = parts
+            try:
+                value = float(score)
+            except ValueError:
+                raise InputError(path, number, "a numeric score (field 5)", score) from None
+            if not np.isfinite(value):
+                raise InputError(path, number, "a finite score (field 5)", score)
+            once(seen, (qid, docno), path, number, "each document once per topic",
+                 f"topic {qid} document {docno}")
+    if lines == 0:
+        raise InputError(path, None, "at least one TREC run line", "an empty file")

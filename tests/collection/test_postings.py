@@ -1,0 +1,71 @@
+"""Posting arrays read from Terrier against the documents tokenised independently in Python."""
+import numpy as np
+import pytest
+
+from gradedrel.collection import postings
+from gradedrel.core.text import tokenise
+from tiny_index import documents, index_dir
+
+pytestmark = pytest.mark.terrier  # starts Java and Terrier
+
+
+@pytest.fixture(scope="module")
+def tiny(tmp_path_factory):
+    from gradedrel.core import terrier
+
+    directory = index_dir("tiny", str(tmp_path_factory.mktemp("idx")))
+    return directory, terrier.term_pipeline(directory)
+
+
+def expected_postings(pipeline):
+    """term -> {docno: [positions]}, positions counted over indexed (non-stopword) terms."""
+    table = {}
+    for doc in documents("tiny"):
+        terms = [t for t in (pipeline(tok) for tok in tokenise(doc["text"])) if t]
+        for position, term in enumerate(terms):
+            table.setdefault(term, {}).setdefault(doc["docno"], []).append(position)
+    return table
+
+
+def test_arrays_hold_every_posting_with_positions(tiny):
+    directory, pipeline = tiny
+    arrays = postings.cached(directory)
+    expected = expected_postings(pipeline)
+    assert sorted(expected) == arrays.terms.tolist()
+    for term, by_doc in expected.items():
+        docids, positions = arrays.occurrences(term)
+        got = {}
+        for docid, position in zip(docids, positions):
+            got.setdefault(str(arrays.docnos[docid]), []).append(int(position))
+        assert got == by_doc, term
+        assert arrays.postings(term)[1].tolist() == [len(by_doc[d]) for d in
+                                                     sorted(by_doc, key=arrays.docnos.tolist().index)]
+    lengths = {doc["docno"]: sum(1 for t in tokenise(doc["text"]) if pipeline(t))
+               for doc in documents("tiny")}
+    assert dict(zip(arrays.docnos.tolist(), arrays.doc_lengths.tolist())) == lengths
+
+
+def test_cache_is_reused_and_refreshed_when_the_index_changes(tiny, tmp_path):
+    directory, _ = tiny
+    first = postings.cached(directory, tmp_path)
+    cache = tmp_path / postings.CACHE_NAME
+    _, signature = postings.load(cache)
+    assert signature == postings.index_signature(directory)
+    postings.save(first, cache, "stale")
+    again = postings.cached(directory, tmp_path)
+    assert postings.load(cache)[1] == signature
+    for name in postings.PostingArrays.__dataclass_fields__:
+        np.testing.assert_array_equal(getattr(first, name), getattr(again, name))
+
+
+def test_reordering_terms_moves_their_postings():
+    arrays = postings.from_postings({"x": [(0, [0, 2]), (1, [1])], "y": [(1, [0])]}, [3, 2],
+                                    ["d0", "d1"])
+    moved = postings._reorder(arrays.terms, arrays.term_offsets, arrays.docids, arrays.tfs,
+                              arrays.positions, np.array([1, 0]))
+    terms, offsets, docids, tfs, position_offsets, positions = moved
+    assert terms.tolist() == ["y", "x"]
+    assert offsets.tolist() == [0, 1, 3]
+    assert docids.tolist() == [1, 0, 1]
+    assert positions.tolist() == [0, 0, 2, 1]
+    assert position_offsets.tolist() == [0, 1, 3, 4]

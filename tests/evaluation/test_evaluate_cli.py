@@ -1,0 +1,167 @@
+"""`gradedrel evaluate` end to end: files in, the contract's tidy tables out."""
+import ir_measures
+import numpy as np
+import pandas as pd
+import pytest
+import pytrec_eval
+
+from gradedrel.cli import main
+from gradedrel.evaluation.measures import irm, names
+
+from helpers_eval import synthetic_collection, write_trec_qrels, write_trec_run
+
+CONTRACT = {
+    "per_topic": ["run", "qid", "measure", "value"],
+    "means": ["run", "measure", "mean", "topics"],
+    "pr_curves": ["run", "level", "reading", "recall", "precision", "topics"],
+    "gain_curves": ["run", "profile", "kind", "base", "rank", "value", "ideal"],
+    "effort": ["run", "profile", "kind", "base", "k", "ideal_at_k", "rank_reached", "reached"],
+}
+# Cleverdon-style raw labels, as Cranfield's: 1 best
+GRADE_MAP = "1=3,2=3,3=2,4=1,-1=0"
+RAW_LABEL = {3: 1, 2: 3, 1: 4, 0: -1}
+
+
+@pytest.fixture(scope="module")
+def evaluated(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("eval")
+    qrels, run = synthetic_collection(seed=4)
+    qrels = qrels.assign(label=qrels["grade"].map(RAW_LABEL))
+    write_trec_qrels(qrels, tmp / "qrels.txt", label_column="label")
+    rng = np.random.default_rng(0)
+    paths = []
+    for i, label in enumerate(["SUM/u", "SUM/e", "WSYN/e"]):
+        noisy = run.assign(score=run["score"] + rng.normal(0, 0.3 * i, len(run)))
+        path = tmp / f"{label.replace('/', '-')}.run"
+        write_trec_run(noisy, path)
+        paths.append(f"{label}={path}")
+    args = ["evaluate", "--qrels", str(tmp / "qrels.txt"), "--grade-map", GRADE_MAP,
+            "--standard-measures", "nDCG@10;AP(rel=3)"]
+    assert main(args + ["--out", str(tmp / "out")] + paths) == 0
+    assert main(args + ["--out", str(tmp / "again")] + paths) == 0
+    tables = {name: pd.read_csv(tmp / "out" / f"{name}.tsv", sep="\t", dtype={"qid": str})
+              for name in ("per_topic", "means", "pr_curves", "pr_per_topic", "gain_curves",
+                           "effort",
+                           "coverage", "significance_friedman", "significance_posthoc",
+                           "significance_vs_baseline", "bootstrap_ci")}
+    return tmp, qrels, run, tables
+
+
+def test_tables_have_the_contract_columns_and_are_byte_identical_on_rerun(evaluated):
+    tmp, _, _, tables = evaluated
+    for name, columns in CONTRACT.items():
+        assert tables[name].columns.tolist() == columns
+    for path in sorted((tmp / "out").iterdir()):
+        assert path.read_bytes() == (tmp / "again" / path.name).read_bytes(), path.name
+    assert not list(tmp.glob("**/*.part"))
+
+
+def test_means_cover_exactly_the_topics_with_a_recall_base(evaluated):
+    _, qrels, _, tables = evaluated
+    means = tables["means"].set_index(["run", "measure"])
+    for level in (1, 2, 3):
+        with_base = qrels[qrels["grade"] == level]["qid"].nunique()
+        assert means.loc[("SUM/u", names.avp(level)), "topics"] == with_base
+        at_least = qrels[qrels["grade"] >= level]["qid"].nunique()
+        assert means.loc[("SUM/u", names.avp(level, "atleast")), "topics"] == at_least
+    per_topic = tables["per_topic"]
+    rows = per_topic[(per_topic["run"] == "SUM/u") & (per_topic["measure"] == names.avp(3))]
+    assert len(rows) == qrels[qrels["grade"] == 3]["qid"].nunique()  # no row = no value
+
+
+def test_mean_avp_from_files_equals_trec_eval_map_over_the_same_topics(evaluated):
+    tmp, qrels, _, tables = evaluated
+    reduced: dict = {}
+    for qid, docno, grade in zip(qrels["qid"], qrels["docno"], qrels["grade"]):
+        reduced.setdefault(qid, {})[docno] = int(grade == 3)
+    with open(tmp / "SUM-u.run") as handle:
+        run = pytrec_eval.parse_run(handle)
+    theirs = pytrec_eval.RelevanceEvaluator(reduced, {"map"}).evaluate(run)
+    defined = qrels[qrels["grade"] == 3]["qid"].unique()
+    expected = np.mean([theirs[q]["map"] if q in theirs else 0.0 for q in defined])
+    means = tables["means"].set_index(["run", "measure"])
+    assert means.loc[("SUM/u", "AvP(level=3)"), "mean"] == pytest.approx(expected, abs=1e-6)
+    # ir_measures' AP(rel=3) counts topics without highly relevant documents as 0
+    assert means.loc[("SUM/u", "AP(rel=3)"), "topics"] == qrels["qid"].nunique()
+
+
+def test_missing_and_ignored_topics_are_counted(evaluated):
+    _, qrels, run, tables = evaluated
+    coverage = tables["coverage"].set_index("run")
+    assert coverage.loc["SUM/u", "evaluated_topics"] == qrels["qid"].nunique()
+    assert coverage.loc["SUM/u", "missing_from_run"] == 1   # the qrels topic the run lacks
+    assert coverage.loc["SUM/u", "ignored_not_in_qrels"] == 1  # run topic 999
+    assert "999" not in set(tables["per_topic"]["qid"])
+
+
+def test_curves_effort_and_significance_are_complete(evaluated):
+    _, _, _, tables = evaluated
+    gain = tables["gain_curves"]
+    assert len(gain) == 3 * 3 * 6 * 100  # runs x profiles x (CG nCG DCG2 nDCG2 DCG10 nDCG10)
+    assert set(gain["kind"]) == {"CG", "DCG", "nCG", "nDCG"}
+    assert (gain["value"] <= gain["ideal"] + 1e-9).all()
+    pr = tables["pr_curves"]
+    assert len(pr) == 3 * 3 * 2 * 11
+    # the curves are the per-topic interpolated precisions averaged over the defined topics
+    per_topic = tables["pr_per_topic"]
+    averaged = per_topic.groupby(["run", "level", "reading", "recall"], sort=False)[
+        "precision"].agg(["mean", "size"]).reset_index()
+    joined = pr.merge(averaged, on=["run", "level", "reading", "recall"])
+    assert len(joined) == len(pr)
+    assert np.allclose(joined["precision"], joined["mean"], atol=2e-6)
+    assert (joined["topics"] == joined["size"]).all()
+    effort = tables["effort"]
+    assert len(effort) == 3 * 3 * 3  # runs x profiles x (CG, DCG b=2, DCG b=10), k = 10
+    reached = effort[effort["reached"]]
+    assert (reached["rank_reached"] >= 1).all()
+    assert effort.loc[~effort["reached"], "rank_reached"].isna().all()
+    friedman = tables["significance_friedman"]
+    assert friedman["measure"].tolist() == [names.avp(level) for level in (1, 2, 3)]
+    assert (friedman["df"] == 2).all()
+    assert len(tables["significance_posthoc"]) == 3 * 3
+    versus = tables["significance_vs_baseline"]
+    assert set(versus["run"]) == {"SUM/e", "WSYN/e"} and set(versus["baseline"]) == {"SUM/u"}
+    boot = tables["bootstrap_ci"]
+    scalar = boot[boot["at"].isna()]
+    assert ((scalar["low"] <= scalar["mean"]) & (scalar["mean"] <= scalar["high"])).all()
+
+
+def test_skip_policy_leaves_missing_topics_out_of_the_means(evaluated, tmp_path):
+    tmp, qrels, _, _ = evaluated
+    args = ["evaluate", "--qrels", str(tmp / "qrels.txt"), "--grade-map", GRADE_MAP,
+            "--missing-topics", "skip", "--out", str(tmp_path), f"A={tmp / 'SUM-u.run'}"]
+    assert main(args) == 0
+    means = pd.read_csv(tmp_path / "means.tsv", sep="\t").set_index("measure")
+    assert means.loc["JK_CG(profile='all')@10", "topics"] == qrels["qid"].nunique() - 1
+
+
+def test_the_measure_names_parse_back_through_ir_measures(evaluated):
+    _, _, _, tables = evaluated
+    ours = [m for m in tables["means"]["measure"].unique() if m not in ("nDCG@10", "AP(rel=3)")]
+    assert len(ours) > 50
+    for name in ours:
+        assert str(irm.parse(name)) == name
+    assert isinstance(ir_measures.parse_measure("JK_DCG(b=10,profile='3')@10"), irm._JK_DCG)
+
+
+def test_bad_run_exits_1_with_one_line_naming_file_and_line(evaluated, tmp_path, capsys):
+    tmp, _, _, _ = evaluated
+    bad = tmp_path / "bad.run"
+    bad.write_text("1 Q0 D1 1 0.9 t\n1 Q0 D2 2 0.8 t\n1 Q0 D1 3 0.7 t\n")
+    code = main(["evaluate", "--qrels", str(tmp / "qrels.txt"), "--grade-map", GRADE_MAP,
+                 "--out", str(tmp_path / "out"), str(bad)])
+    assert code == 1
+    err = capsys.readouterr().err.strip()
+    assert err == (f"gradedrel: {bad}:3: expected each document once per "
+                   "topic; first at line 1; found 'topic 1 document D1'")
+    assert not (tmp_path / "out").exists()
+
+
+def test_unmapped_qrels_label_is_an_error_with_line(evaluated, tmp_path, capsys):
+    tmp, _, _, _ = evaluated
+    qrels = tmp_path / "q.txt"
+    qrels.write_text("1 0 D1 1\n1 0 D2 9\n")
+    code = main(["evaluate", "--qrels", str(qrels), "--grade-map", GRADE_MAP,
+                 "--out", str(tmp_path / "out"), str(tmp / "SUM-u.run")])
+    assert code == 1
+    assert f"{qrels}:2: expected a relevance label in the grade map" in capsys.readouterr().err

@@ -1,0 +1,46 @@
+"""Plan sets read from config: defaults, paths resolved, validation naming the key."""
+import pytest
+
+from gradedrel.plans import plan_sets
+
+
+def test_default_is_auto_on_the_selected_topics():
+    sets = plan_sets.read("c", {})
+    assert list(sets) == ["auto"]
+    auto = sets["auto"]
+    assert (auto.curated, auto.topic_rule, auto.topic_list) == (None, "selected", None)
+    assert auto.merge_inputs("a.yaml") == {"auto": "a.yaml"}
+    assert auto.selection_files() == {}
+
+
+def test_curated_and_named_topics_are_resolved_inputs(tmp_path):
+    (tmp_path / "plans.yaml").write_text("[]\n")
+    (tmp_path / "list.tsv").write_text("1\n")
+    raw = {"plan_sets": {"expert": {"curated": "plans.yaml", "topics": "curated",
+                                    "description": "by hand"},
+                         "auto-30": {"topics": "list.tsv"}},
+           "curator_agreement": {"first": "expert", "second": "expert"}}
+    sets = plan_sets.read("c", raw, resolve=lambda p: str(tmp_path / p))
+    expert, named = sets["expert"], sets["auto-30"]
+    assert expert.topic_rule == "curated" and expert.description == "by hand"
+    assert expert.merge_inputs("a.yaml") == {"auto": "a.yaml", "curated": str(tmp_path / "plans.yaml")}
+    assert expert.selection_files() == {"curated": str(tmp_path / "plans.yaml")}
+    assert named.topic_rule == "named"
+    assert named.selection_files() == {"named": str(tmp_path / "list.tsv")}
+
+
+@pytest.mark.parametrize("raw, named", [
+    ({"plan_sets": {"baseline": {}}}, "reserved"),
+    ({"plan_sets": {"x": {"topics": "curated"}}}, "plan_sets.x: topics 'curated'"),
+    ({"plan_sets": {"x": {"curated": "nowhere.yaml"}}}, "no file nowhere.yaml"),
+    ({"plan_sets": {"x": {"colour": 1}}}, "unknown keys ['colour']"),
+    ({"plan_sets": {"x": {}}, "curator_agreement": {"first": "x", "second": "y"}}, "['y']"),
+])
+def test_bad_plan_sets_fail_naming_the_key(raw, named):
+    with pytest.raises(ValueError, match=r".*" + __import__("re").escape(named)):
+        plan_sets.read("c", raw)
+
+
+def test_input_keys_name_plan_set_and_model():
+    assert plan_sets.input_key("plans", "expert-B") == "plans/expert-B"
+    assert plan_sets.input_key("means", "expert", "InQuery") == "means/expert/InQuery"

@@ -1,0 +1,165 @@
+"""Facets, expansion provenance, plans (YAML round trip, validation, curated overrides), selection."""
+import math
+
+import pandas as pd
+import pytest
+
+from gradedrel import plans
+from gradedrel.plans import expansion, facets, planner, selection
+from gradedrel.core.errors import InputError
+from gradedrel.plans.key_stats import KeyStatistics
+from tests.conftest import toy_pipeline
+
+DF = {"boundary": 300, "layer": 320, "turbulent": 90, "laminar": 80, "flow": 700, "separation": 40,
+      "heat": 200, "transfer": 180, "convective": 10, "wing": 100, "gas": 150, "gaseou": 20,
+      "state": 60, "high": 400, "angle": 120, "attack": 110, "incidence": 15}
+
+
+def stats(documents=1400):
+    return KeyStatistics(toy_pipeline, lambda t: DF.get(t, 0), documents)
+
+
+def test_facets_group_linked_concepts_and_adjacent_words(thesaurus):
+    uris = ["#bl", "#ht", "#tbl", None, "#wing"]
+    assert facets.group(uris, thesaurus) == [[0, 2], [1, 4], [3]]
+    spans = [[(0, 2)], [(5, 7)], [(9, 12)], [(2, 3)], [(20, 21)]]
+    assert facets.group(uris, thesaurus, spans, ("phrase",)) == [[0, 3], [1], [2], [4]]
+    assert facets.group(uris, thesaurus, spans, ("thesaurus", "phrase")) == [[0, 2, 3], [1, 4]]
+
+
+def test_major_minor_rule():
+    assert facets.importance([1.0, 3.0, 2.0], 0.5) == ["minor", "major", "major"]
+    assert facets.importance([2.0, 2.0], 0.5) == ["major", "minor"]  # tie: request order
+    assert facets.importance([0.5], 0.5) == ["major"]
+
+
+def test_expansion_keys_carry_relation_depth_and_source(thesaurus):
+    rules = expansion.Rules({"UF": 1, "NT": 1, "RT": 1}, None, {}, None)
+    keys = expansion.expand("#bl", ["boundary layers"], thesaurus, rules, stats())
+    assert [(k.key, k.relation, k.depth, k.via) for k in keys] == [
+        # UF "boundary layers" is the request's own key (same terms): left out
+        ("boundary layer flow", "UF", 0, "boundary layers"),
+        ("turbulent boundary layer", "NT", 1, "boundary layers"),  # df 90 before laminar 80
+        ("laminar boundary layer", "NT", 1, "boundary layers"),
+        ("flow separation", "RT", 1, "boundary layers")]
+
+
+def test_expansion_depth_caps_and_index_filter(thesaurus):
+    deep = expansion.Rules({"NT": 2}, None, {}, None)
+    keys = expansion.expand("#flow", ["flow"], thesaurus, deep, stats())
+    assert [(k.key, k.depth, k.via) for k in keys] == [("flow separation", 1, "flow"),
+                                                       ("turbulent boundary layer", 2, "flow separation")]
+    capped = expansion.Rules({"UF": 1, "NT": 1, "RT": 1}, 2, {"UF": 0}, None)
+    keys = expansion.expand("#bl", ["boundary layers"], thesaurus, capped, stats())
+    assert [k.key for k in keys] == ["turbulent boundary layer", "laminar boundary layer"]
+    general = expansion.Rules({"RT": 1}, None, {}, 0.1)  # gases: flow (df 700) is too general
+    assert expansion.expand("#gas", ["gases"], thesaurus, general, stats()) == []
+    assert expansion.expand("#rare", ["zyxwv"], thesaurus, expansion.Rules(), stats()) == []
+    assert expansion.expand(None, ["obeyed"], thesaurus, expansion.Rules(), stats()) == []
+
+
+def test_planner_builds_a_plan_with_specific_facets_major(thesaurus):
+    text = "papers on convective heat transfer and boundary layers at high speed"
+    expansion_config = {"relations": {"UF": 1, "NT": 1}, "max_keys_per_concept": 3}
+    default = planner.Planner.build(thesaurus, toy_pipeline, stats(),
+                                    {"boilerplate_words": ["papers"]}, expansion_config)
+    assert [f.name for f in default.plan("7", text).facets] == [
+        "convective heat transfer", "boundary layers", "high", "speed"]
+    model = planner.Planner.build(thesaurus, toy_pipeline, stats(),
+                                  {"boilerplate_words": ["papers"],
+                                   "facet_grouping": ["thesaurus", "phrase"]}, expansion_config)
+    plan = model.plan("7", text)
+    assert [(f.name, f.importance) for f in plan.facets] == [
+        ("convective heat transfer", "major"), ("boundary layers", "major"), ("high / speed", "minor")]
+    assert plan.facets[0].specificity == pytest.approx(math.log(1400 / 10))
+    bl = plan.facets[1].concepts[0]
+    assert [k.key for k in bl.keys] == ["boundary layers"]
+    assert {k.relation for k in bl.expansion} == {"UF", "NT"}
+
+
+def sample_plan():
+    return plans.Plan("3", "heat transfer in wings", [
+        plans.Facet("heat transfer", "major", [plans.PlanConcept(
+            "heat transfer", "#ht", "heat transfer", [plans.PlanKey("heat transfer")],
+            [plans.PlanKey("convective heat transfer", "NT", 1, "heat transfer")])], 2.5),
+        plans.Facet("wings", "minor", [plans.PlanConcept("wings", "#wing", "wings",
+                                                         [plans.PlanKey("wings")])], 1.25)])
+
+
+def test_yaml_round_trip_is_exact_and_readable():
+    text = plans.dump_plans([sample_plan()])
+    assert "- {key: convective heat transfer, relation: NT, depth: 1, via: heat transfer}" in text
+    assert plans.parse_plans(text) == [sample_plan()]
+    assert plans.dump_plans(plans.parse_plans(text)) == text
+
+
+BAD = """plans:
+- qid: '1'
+  facets:
+  - name: heat
+    importance: very
+    concepts:
+    - label: heat
+      keys: [heat]
+"""
+
+
+def test_validation_names_file_and_line():
+    with pytest.raises(InputError) as error:
+        plans.parse_plans(BAD, "curated.yaml")
+    assert str(error.value).startswith("curated.yaml:4: expected importance one of")
+    with pytest.raises(InputError, match=r"x.yaml:7: expected concept 'heat' with at least"):
+        plans.parse_plans(BAD.replace("very", "major").replace("keys: [heat]", "keys: []"), "x.yaml")
+    with pytest.raises(InputError, match=r"x.yaml:\d+: expected valid YAML"):
+        plans.parse_plans("plans: [\n", "x.yaml")
+    with pytest.raises(InputError, match="one plan per topic"):
+        plans.parse_plans("plans:\n" + BAD.replace("very", "major")[7:] * 2, "x.yaml")
+
+
+def test_curated_plans_override_and_bare_string_keys():
+    curated = plans.parse_plans(BAD.replace("very", "minor").replace("'1'", "'3'"), "c.yaml")
+    assert curated[0].facets[0].concepts[0].keys == [plans.PlanKey("heat", "curated")]
+    other = plans.Plan("4", "x", sample_plan().facets)
+    merged = plans.merge_curated([sample_plan(), other], curated, "c.yaml")
+    assert [(p.qid, p.source) for p in merged] == [("3", "curated"), ("4", "auto")]
+    assert merged[0].request == "heat transfer in wings"  # kept from the automatic plan
+    assert merged[0].facets == curated[0].facets
+    with pytest.raises(InputError, match="c.yaml: expected curated plans only for topics"):
+        plans.merge_curated([other], curated, "c.yaml")
+
+
+def test_selection_gives_every_topic_a_reason():
+    one_facet = plans.Plan("5", "wings", sample_plan().facets[1:])
+    recall = pd.DataFrame({"qid": ["3", "4", "5"], "n_3": [2, 0, 1]})
+    table = selection.select([sample_plan(), one_facet], recall, selection.Criteria())
+    assert table.values.tolist() == [
+        ["3", 1, "selected"], ["4", 0, "no plan"],
+        ["5", 0, "1 facet(s) < 2; expansion adds no key"]]
+
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+TEXT = st.text(min_size=1, max_size=30).filter(lambda s: s.strip() == s and s != "")
+
+
+@settings(max_examples=80, deadline=None)
+@given(request=st.text(max_size=40), label=TEXT, key=TEXT, via=st.none() | TEXT,
+       relation=st.sampled_from(plans.RELATIONS), depth=st.integers(0, 5),
+       importance=st.sampled_from(plans.IMPORTANCE))
+def test_yaml_round_trip_of_arbitrary_text(request, label, key, via, relation, depth, importance):
+    plan = plans.Plan("q:1", request, [plans.Facet(label, importance, [plans.PlanConcept(
+        label, None, key, [plans.PlanKey(key, relation, depth, via)])])])
+    assert plans.parse_plans(plans.dump_plans([plan])) == [plan]
+
+
+def test_a_request_without_concepts_keeps_its_plan(thesaurus):
+    from gradedrel.queries import query_types
+    model = planner.Planner.build(thesaurus, toy_pipeline, stats(), {}, {})
+    plan = model.plan("9", "what is there?")
+    assert plan.facets == []
+    assert plans.parse_plans(plans.dump_plans([plan])) == [plan]
+    assert query_types.compile_plan(plan, "WSYN/e", toy_pipeline) is None
+    recall = pd.DataFrame({"qid": ["9"], "n_3": [1]})
+    assert selection.select([plan], recall, selection.Criteria())["reason"].tolist() == [
+        "0 facet(s) < 2; 0 thesaurus concept(s) < 1; expansion adds no key"]

@@ -1,0 +1,85 @@
+"""Query structures against the brief, and their MatchOp strings (hand-written expectations)."""
+import pytest
+
+from gradedrel import plans
+from gradedrel.queries import matchop, query_tree, query_types
+from gradedrel.queries.query_tree import Key, Sum, Syn, WSum
+from tests.conftest import toy_pipeline
+
+
+def k(*tokens):
+    return Key(tuple(tokens))
+
+
+def plan():
+    c = plans.PlanConcept
+    key = plans.PlanKey
+    return plans.Plan("1", "r", [
+        plans.Facet("heat", "major", [
+            c("heat transfer", "#ht", None, [key("heat transfer")],
+              [key("convective heat-transfer", "NT", 1), key("heat flows", "UF")]),
+            c("heat flow", None, None, [key("heat flow")])]),
+        plans.Facet("wings", "minor", [c("wings", "#wing", None, [key("the wings")],
+                                         [key("wing", "UF")])])])
+
+
+def test_sum_is_a_bag_of_all_keys():
+    assert query_types.compile_plan(plan(), "SUM/u", toy_pipeline) == \
+        Sum((k("heat", "transfer"), k("heat", "flow"), k("wings")))
+    assert query_types.compile_plan(plan(), "SUM/e", toy_pipeline) == \
+        Sum((k("heat", "transfer"), k("convective", "heat", "transfer"), k("heat", "flows"),
+             k("heat", "flow"), k("wings"), k("wing")))
+
+
+def test_ssyn_c_is_one_synonym_group_per_concept():
+    assert query_types.compile_plan(plan(), "SSYN-C/e", toy_pipeline) == Sum((
+        Syn((k("heat", "transfer"), k("convective", "heat", "transfer"), k("heat", "flows"))),
+        Syn((k("heat", "flow"),)), Syn((k("wings"), k("wing")))))
+
+
+def test_wsyn_weights_facets_10_and_7():
+    tree = query_types.compile_plan(plan(), "WSYN/u", toy_pipeline)
+    assert tree == WSum((10.0, 7.0), (Syn((k("heat", "transfer"), k("heat", "flow"))),
+                                      Syn((k("wings"),))))
+    assert query_tree.from_dict(query_tree.to_dict(tree)) == tree
+    custom = query_types.compile_plan(plan(), "WSYN/u", toy_pipeline, {"major": 2, "minor": 1})
+    assert custom.weights == (2.0, 1.0)
+
+
+def test_labels_and_slugs():
+    assert [query_types.slug(x) for x in query_types.LABELS] == [
+        "SUM-u", "SUM-e", "SSYN-C-u", "SSYN-C-e", "WSYN-u", "WSYN-e"]
+    with pytest.raises(ValueError, match="unknown query type"):
+        query_types.parse_label("SUM")
+
+
+def test_matchop_strings():
+    writer = matchop.MatchOpWriter(toy_pipeline)
+    trees = {label: query_types.compile_plan(plan(), label, toy_pipeline)
+             for label in query_types.LABELS}
+    assert writer.query(trees["SUM/u"]) == "#combine(#1(heat transfer) #1(heat flow) wings)"
+    # heat flows / heat flow stem alike: once per group; wings/wing likewise
+    assert writer.query(trees["SSYN-C/e"]) == (
+        "#combine(#syn(#1(heat transfer) #uw3(convective heat transfer) #1(heat flows)) "
+        "#1(heat flow) wings)")
+    assert writer.query(trees["WSYN/e"]) == (
+        "#combine:0=10:1=7(#syn(#1(heat transfer) #uw3(convective heat transfer) #1(heat flows)) "
+        "wings)")
+    assert matchop.MatchOpWriter(toy_pipeline, "#uw8").query(Sum((k("heat", "of", "wings"),))) \
+        == "#combine(#uw8(heat wings))"
+    assert writer.query(Sum((k("the"), k("of")))) is None
+    with pytest.raises(ValueError):
+        matchop.MatchOpWriter(toy_pipeline, "#od(")
+    assert matchop.phrase(("a", "b", "c"), "#1") == "#1(a b c)"
+    assert matchop.phrase(("a", "b", "c"), "#uw") == "#uw3(a b c)"
+    assert matchop.phrase(("a",), "#1") == "a"
+
+
+def test_the_vocabulary_is_defined_once():
+    from gradedrel.queries import query_files
+    from gradedrel.report import published
+
+    assert query_files.QUERY_TYPES is query_types.LABELS is published.QUERY_TYPES
+    assert query_types.SLUGS == ("SUM-u", "SUM-e", "SSYN-C-u", "SSYN-C-e", "WSYN-u", "WSYN-e")
+    assert query_types.label("WSYN", True) == query_types.label("WSYN-e") == "WSYN/e"
+    assert query_types.structure_of("SSYN-C/u") == ("SSYN-C", "u")

@@ -1,0 +1,32 @@
+"""Paired bootstrap intervals of per-topic differences."""
+import numpy as np
+import pandas as pd
+import pytest
+
+from gradedrel.report import bootstrap
+
+
+def test_constant_differences_give_a_point_interval():
+    assert bootstrap.paired_ci(np.full(20, 0.25), 500, 0.95, 1) == pytest.approx((0.25, 0.25))
+
+
+def test_interval_width_matches_the_normal_approximation():
+    d = np.random.default_rng(7).normal(1.0, 1.0, 400)
+    lo, hi = bootstrap.paired_ci(d, 4000, 0.95, 3)
+    se = d.std(ddof=1) / np.sqrt(d.size)
+    assert lo < d.mean() < hi
+    assert hi - lo == pytest.approx(2 * 1.96 * se, rel=0.1)
+    assert bootstrap.paired_ci(d, 4000, 0.95, 3) == (lo, hi)        # seeded
+
+
+def test_bands_pair_topics_and_use_the_measure_names():
+    rows = [(run, str(q), "JK_DCG(b=2,profile='3')@10", v)
+            for q in range(1, 6) for run, v in (("SUM/u", q), ("WSYN/e", q + 2.0))]
+    rows.append(("WSYN/e", "6", "JK_DCG(b=2,profile='3')@10", 100.0))   # no baseline value
+    frame = pd.DataFrame(rows, columns=["run", "qid", "measure", "value"])
+    bands = bootstrap.difference_bands(
+        frame, "DCG", 2, ["3"], "SUM/u", ["SUM/u", "WSYN/e"], range(1, 101),
+        200, 0.9, 0)
+    assert bands.to_dict("records") == [{"run": "WSYN/e", "profile": "3", "kind": "DCG",
+                                         "base": 2, "rank": 10, "lo": 2.0, "hi": 2.0,
+                                         "topics": 5}]

@@ -1,0 +1,92 @@
+"""Figures: one style per query type, ideal curves, titles, legends off the data;
+tables and figures byte-identical across two runs on the same inputs."""
+import matplotlib.colors as mcolors
+import pytest
+
+from gradedrel.report import bootstrap, figures, tables
+import synthetic
+from report_helpers import QTS, published, report_config
+
+
+@pytest.fixture(scope="module")
+def frames():
+    return synthetic.evaluate(synthetic.simulate(n_topics=12, seed=3))
+
+
+def _check_styles(ax, style):
+    for line in ax.get_lines():
+        label = line.get_label()
+        if label in style:
+            assert mcolors.to_hex(line.get_color()).lower() == style[label]["colour"].lower()
+            assert line.get_marker() == style[label]["marker"]
+
+
+def test_pr_figure(frames):
+    cfg = report_config()
+    fig = figures.pr_figure(frames["pr_curves"], [1, 2, 3], "exact", QTS, cfg["figures"],
+                            "P–R — cranfield, InQuery")
+    axes = fig.get_axes()
+    assert len(axes) == 3 and fig._suptitle.get_text() == "P–R — cranfield, InQuery"
+    for ax in axes:
+        assert [l.get_label() for l in ax.get_lines()] == QTS
+        assert ax.get_xlabel().startswith("recall") and len(ax.get_lines()[0].get_xdata()) == 11
+        _check_styles(ax, cfg["figures"]["style"])
+    assert axes[0].get_ylabel() == "interpolated precision"
+    # the legend lies below every panel: it cannot hide data
+    fig.canvas.draw()
+    legend_top = fig.legends[0].get_window_extent().y1
+    assert all(legend_top <= ax.get_window_extent().y0 for ax in axes)
+
+
+def test_gain_figure_draws_the_ideal_vector(frames):
+    cfg = report_config()
+    fig = figures.gain_figure(frames["gain_curves"], "DCG", 10, ["3", "2+3", "all"], QTS,
+                              cfg["figures"], "DCG — cranfield, InQuery")
+    for ax, profile in zip(fig.get_axes(), ["3", "2+3", "all"]):
+        lines = ax.get_lines()
+        assert [l.get_label() for l in lines] == QTS + ["ideal vector"]
+        ideal = lines[-1]
+        expected = frames["gain_curves"].query(
+            "run == 'SUM/u' and profile == @profile and kind == 'DCG' and base == 10")
+        assert list(ideal.get_ydata()) == pytest.approx(list(expected.sort_values("rank")["ideal"]))
+        assert ax.get_xlim() == pytest.approx((-2, 103)) and len(lines[0].get_xdata()) == 100
+        _check_styles(ax, cfg["figures"]["style"])
+
+
+def test_difference_figure_subtracts_the_baseline(frames):
+    cfg = report_config()
+    bands = bootstrap.difference_bands(frames["per_topic"], "CG", 0, ["3", "2+3", "all"],
+                                       "SUM/u", QTS, range(1, 101),
+                                       200, 0.95, 1)
+    assert sorted(set(bands["rank"])) == [10, 50, 100] and len(bands) == 3 * 3 * 5
+    fig = figures.difference_figure(frames["gain_curves"], bands, "CG", 0,
+                                    ["3", "2+3", "all"], "SUM/u", QTS, cfg["figures"], "Δ")
+    axes = fig.get_axes()
+    assert len(axes) == 15 and axes[4].get_title() == "WSYN/e − SUM/u"
+    g = frames["gain_curves"].query("profile == '3' and kind == 'CG' and rank == 10")
+    want = float(g[g.run == "WSYN/e"]["value"].iloc[0] - g[g.run == "SUM/u"]["value"].iloc[0])
+    line = [l for l in axes[4].get_lines() if l.get_label() == "WSYN/e"][0]
+    assert line.get_ydata()[list(line.get_xdata()).index(10)] == pytest.approx(want)
+    assert len(axes[4].collections) == 1        # the error bars at ranks 10, 50, 100
+
+
+def _render_all(frames, out):
+    cfg, pub = report_config(), published()
+    fg = cfg["figures"]
+    t = tables.effort_table(frames["effort"].assign(k=10), pub, QTS, cfg["expanded_strong"], "E")
+    (out / "effort.csv").write_text(t.to_csv())
+    (out / "effort.md").write_text(t.to_markdown())
+    (out / "effort.tex").write_text(t.to_latex())
+    figures.save(figures.gain_figure(frames["gain_curves"], "CG", 0, ["3", "2+3", "all"], QTS,
+                                     fg, "CG"), str(out / "cg.png"), str(out / "cg.pdf"), 80)
+
+
+def test_two_runs_are_byte_identical(frames, tmp_path):
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    _render_all(frames, tmp_path / "a")
+    _render_all(synthetic.evaluate(synthetic.simulate(n_topics=12, seed=3)), tmp_path / "b")
+    for name in ("effort.csv", "effort.md", "effort.tex", "cg.png", "cg.pdf"):
+        a, b = (tmp_path / "a" / name).read_bytes(), (tmp_path / "b" / name).read_bytes()
+        assert a == b, name
+    assert b"CreationDate" not in (tmp_path / "a" / "cg.pdf").read_bytes()

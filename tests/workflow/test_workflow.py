@@ -1,0 +1,92 @@
+"""The whole workflow on the tiny fixture collection, and its failures on bad input."""
+import pandas as pd
+import pytest
+
+from conftest import ROOT, run_snakemake
+
+pytestmark = pytest.mark.workflow
+
+
+def test_fixture_workflow_runs_end_to_end_and_reruns_as_a_no_op(finished_project):
+    # finished_project: the whole workflow run once, with a fifth topic whose text is all
+    # stopwords and punctuation (counted, reported, not run)
+    results = finished_project / "results" / "tiny"
+    topics = pd.read_csv(results / "topics.tsv", sep="\t", dtype=str)
+    assert topics["qid"].tolist() == ["1", "2", "3", "4", "5"]
+    qrels = pd.read_csv(results / "qrels.tsv", sep="\t", dtype={"qid": str})
+    assert sorted(qrels["grade"].unique()) == [0, 1, 2, 3]
+    run = pd.read_csv(results / "baseline" / "BM25.run", sep=" ", header=None, dtype={0: str})
+    assert set(run[0]) == {"1", "2", "3", "4"}
+    excluded = pd.read_csv(results / "baseline" / "BM25.excluded.tsv", sep="\t", dtype=str)
+    assert excluded.values.tolist() == [
+        ["5", "no query terms after tokenisation and stopword removal"]]
+    means = pd.read_csv(results / "evaluation" / "baseline" / "BM25" / "means.tsv", sep="\t")
+    standard = means[means["measure"].isin(["nDCG@10", "AP(rel=1)", "AP(rel=3)", "P@10"])]
+    assert len(standard) == 4
+    assert standard["topics"].tolist() == [5] * 4  # the unrunnable topic counts as 0
+    assert "documents: 12 (0 empty" in (results / "testbed.md").read_text()
+    # the experiment: plans -> the selected topics -> six query types -> runs -> evaluation
+    selected = pd.read_csv(results / "plans" / "auto" / "selected_topics.tsv", sep="\t",
+                           dtype=str)
+    assert selected.set_index("qid").loc["3", "reason"] == "0 highly relevant document(s) < 1"
+    chosen = selected.loc[selected["selected"] == "1", "qid"].tolist()
+    assert chosen and "3" not in chosen and "5" not in chosen
+    for model in ("InQuery", "BM25"):
+        for slug in ("SUM-u", "SUM-e", "SSYN-C-u", "SSYN-C-e", "WSYN-u", "WSYN-e"):
+            run = results / "runs" / "auto" / model / f"{slug}.run"
+            assert set(pd.read_csv(run, sep=" ", header=None, dtype={0: str})[0]) <= set(chosen)
+        means = pd.read_csv(results / "evaluation" / "auto" / model / "means.tsv", sep="\t")
+        assert set(means["run"]) == {"SUM/u", "SUM/e", "SSYN-C/u", "SSYN-C/e", "WSYN/u",
+                                     "WSYN/e"}
+        assert means["topics"].max() == len(chosen)
+
+    again = run_snakemake(finished_project, "-n", snakefile=finished_project / "Snakefile",
+                          configfile=finished_project / "fixture" / "config.yaml")
+    assert again.returncode == 0
+    assert "Nothing to be done" in again.stdout + again.stderr
+
+
+def test_bad_qrels_fail_with_file_and_line_and_leave_no_output(tiny_workdir):
+    with open(tiny_workdir / "fixture" / "qrels.txt", "a") as handle:
+        handle.write("4 0 d09 7\n")
+    result = run_snakemake(tiny_workdir, configfile=tiny_workdir / "fixture" / "config.yaml")
+    assert result.returncode != 0
+    output = result.stdout + result.stderr
+    assert "fixture/qrels.txt:16: expected a relevance label in the grade map" in output
+    assert "found '7'" in output
+    assert "Traceback" not in output
+    results = tiny_workdir / "results" / "tiny"
+    assert not (results / "qrels.tsv").exists() and not (results / "topics.tsv").exists()
+    assert not list(results.glob("**/*.part"))
+
+
+def test_duplicate_document_ids_fail_before_any_index_is_left(tiny_workdir):
+    with open(tiny_workdir / "fixture" / "docs.jsonl", "a") as handle:
+        handle.write('{"docno": "d03", "text": "again"}\n')
+    result = run_snakemake(tiny_workdir, configfile=tiny_workdir / "fixture" / "config.yaml")
+    assert result.returncode != 0
+    assert "docs.jsonl:13: expected a unique document id; first at line 3; found 'd03'" in \
+        result.stdout + result.stderr
+    assert not (tiny_workdir / "results" / "tiny" / "index").exists()
+    assert not (tiny_workdir / "results" / "tiny" / "index.part").exists()
+
+
+@pytest.mark.parametrize("bad, named", [
+    ("baseline:\n  depht: 10\n", "depht"),
+    ("index:\n  stemmer: snowball-klingon\n", "snowball-klingon"),
+    ("active_collections: [nowhere]\n", "nowhere"),
+])
+def test_wrong_config_fails_at_start_naming_the_key(tiny_workdir, bad, named):
+    config = tiny_workdir / "bad.yaml"
+    config.write_text((tiny_workdir / "fixture" / "config.yaml").read_text() + bad)
+    result = run_snakemake(tiny_workdir, "--dry-run", configfile=config)
+    assert result.returncode != 0
+    assert named in result.stdout + result.stderr
+    assert not (tiny_workdir / "results").exists()
+
+
+def test_snakemake_lint_is_clean(tmp_path):
+    result = run_snakemake(tmp_path, "--lint")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "Congratulations, your workflow is in a good condition!" in result.stdout + \
+        result.stderr

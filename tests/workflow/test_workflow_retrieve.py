@@ -1,0 +1,77 @@
+"""The retrieval rules end to end on the tiny fixture: 2 models x 6 query types, provenance,
+not_ranked.tsv, and byte-identical outputs when run again."""
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pandas as pd
+import pytest
+import yaml
+
+from gradedrel.queries.query_files import SLUGS
+from tiny_index import FIXTURES, index_dir
+
+from conftest import run_snakemake
+from stand_in_queries import write_query_files
+
+pytestmark = pytest.mark.workflow
+ROOT = Path(__file__).resolve().parents[2]
+RULES = ["index_collection", "prepare_topics_qrels", "index_arrays", "retrieve"]
+
+
+def snakemake(workdir, config, targets):
+    # --allowed-rules: the query files are given here, whichever rule makes them elsewhere
+    return run_snakemake(workdir, "--configfile", str(config), "--allowed-rules", *RULES,
+                         "--", *targets)
+
+
+def test_retrieve_rules_write_every_cell_with_provenance_and_reasons(tmp_path):
+    from gradedrel.core import terrier
+
+    fixture = tmp_path / "fixture"
+    shutil.copytree(FIXTURES / "tiny", fixture)
+    with open(fixture / "topics.tsv", "a") as handle:  # no search key: no query of any type
+        handle.write("5\twhat are the ... of it?\n")
+    with open(fixture / "qrels.txt", "a") as handle:  # judged, so the topic stays in topics.tsv
+        handle.write("5 0 d01 2\n")
+    config = {"active_collections": ["tiny"],
+              "collections": {"tiny": {"docs": "fixture/docs.jsonl", "topics": "fixture/topics.tsv",
+                                       "qrels": "fixture/qrels.txt",
+                                       "grade_map": {"1": 3, "2": 3, "3": 2, "4": 1, "-1": 0}}},
+              "retrieval": {"grid": ["InQuery", "BM25"]}}
+    (tmp_path / "config.yaml").write_text(yaml.safe_dump(config))
+    pipeline = terrier.term_pipeline(index_dir("tiny", str(tmp_path / "scratch")))
+    topics = pd.read_csv(fixture / "topics.tsv", sep="\t", dtype=str)
+    write_query_files(topics, tmp_path / "results/tiny/queries/auto",
+                      lambda t: pipeline(t) is None)
+    # the plan set's topics, as topic selection would write them (all five here)
+    (tmp_path / "results/tiny/plans/auto").mkdir(parents=True)
+    topics.to_csv(tmp_path / "results/tiny/plans/auto/topics.tsv", sep="\t", index=False)
+    runs = tmp_path / "results/tiny/runs/auto"
+    targets = [f"results/tiny/runs/auto/{m}/not_ranked.tsv" for m in ("InQuery", "BM25")]
+
+    first = snakemake(tmp_path, tmp_path / "config.yaml", targets)
+    assert first.returncode == 0, first.stderr[-3000:]
+    outputs = sorted(p.relative_to(runs).as_posix() for p in runs.rglob("*") if p.is_file())
+    assert outputs == sorted([f"{m}/{s}{ext}" for m in ("InQuery", "BM25") for s in SLUGS
+                              for ext in (".run", ".provenance.json")]
+                             + ["BM25/not_ranked.tsv", "InQuery/not_ranked.tsv"])
+    run = pd.read_csv(runs / "InQuery/WSYN-e.run", sep=" ", header=None, dtype=str)
+    assert sorted(set(run[0])) == ["1", "2", "3", "4"] and set(run[5]) == {"InQuery-WSYN-e"}
+    not_ranked = pd.read_csv(runs / "BM25/not_ranked.tsv", sep="\t", dtype=str)
+    assert not_ranked["qid"].tolist() == ["5"] * 6
+    assert set(not_ranked["reason"]) == {"no query for the topic in the query file"}
+    record = json.loads((runs / "BM25/SSYN-C-e.provenance.json").read_text())
+    assert record["query_type"] == "SSYN-C/e" and record["parameters"]["wmodel"] == "BM25"
+    assert record["versions"]["terrier"].startswith("5.11")
+    assert (record["topics"], record["ranked"], record["not_ranked"]) == (5, 4, 1)
+    assert len(record["config_hash"]) == 16
+
+    before = {p: p.read_bytes() for p in runs.rglob("*") if p.is_file()}
+    shutil.rmtree(runs)
+    again = snakemake(tmp_path, tmp_path / "config.yaml", targets)
+    assert again.returncode == 0, again.stderr[-3000:]
+    assert {p: p.read_bytes() for p in runs.rglob("*") if p.is_file()} == before

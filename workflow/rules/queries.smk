@@ -1,0 +1,60 @@
+# Stage "queries" (gradedrel/queries/): the six query types compiled from the plans.
+
+rule compile_queries:
+    """Compile every plan into the query types (SUM, SSYN-C, WSYN; unexpanded and expanded)."""
+    input:
+        plans=f"{RESULTS}/{{collection}}/plans/{{planset}}/plans.yaml",
+        topics=f"{RESULTS}/{{collection}}/plans/{{planset}}/topics.tsv",
+        index=f"{RESULTS}/{{collection}}/index",
+        selected=f"{RESULTS}/{{collection}}/plans/{{planset}}/selected_topics.tsv",
+    output:
+        **QUERY_FILES,
+        statistics=f"{RESULTS}/{{collection}}/queries/{{planset}}/statistics.tsv",
+        means=report(
+            f"{RESULTS}/{{collection}}/queries/{{planset}}/statistics_means.tsv",
+            caption="../report/query_statistics.rst",
+            category="Plans",
+        ),
+        excluded=f"{RESULTS}/{{collection}}/queries/{{planset}}/excluded.tsv",
+        provenance=f"{RESULTS}/{{collection}}/queries/{{planset}}/provenance.json",
+    params:
+        labels=config["query_types"]["labels"],
+        weights=config["analysis"]["weights"],
+        phrase_operator=config["query_types"]["phrase_operator"],
+        terrier=config["terrier"],
+        config={
+            "query_types": config["query_types"],
+            "weights": config["analysis"]["weights"],
+        },
+    log:
+        f"{RESULTS}/logs/{{collection}}/{{planset}}/compile_queries.log",
+    conda:
+        "../../environment.yml"
+    script:
+        "../../scripts/compile_queries.py"
+
+
+rule syn_statistics:
+    """Measure how far Terrier's summed #syn df departs from the true union df."""
+    input:
+        queries=[
+            f"{RESULTS}/{{collection}}/queries/{{planset}}/{s}.jsonl" for s in QUERY_SLUGS if "SYN" in s
+        ],
+        index=f"{RESULTS}/{{collection}}/index",
+        selected=f"{RESULTS}/{{collection}}/plans/{{planset}}/selected_topics.tsv",
+    output:
+        groups=f"{RESULTS}/{{collection}}/queries/{{planset}}/syn_df.tsv",
+        summary=report(
+            f"{RESULTS}/{{collection}}/queries/{{planset}}/syn_df_summary.tsv",
+            caption="../report/syn_df.rst",
+            category="Plans",
+        ),
+    params:
+        phrase_operator=config["query_types"]["phrase_operator"],
+        terrier=config["terrier"],
+    log:
+        f"{RESULTS}/logs/{{collection}}/{{planset}}/syn_statistics.log",
+    conda:
+        "../../environment.yml"
+    script:
+        "../../scripts/syn_statistics.py"
