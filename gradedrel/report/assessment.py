@@ -15,10 +15,10 @@ from typing import Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from . import verdicts as v
-from .measures import names
-from .measures.cumulated_gain import cumulated_gain, discounted_cumulated_gain
-from .measures.significance import adjust, friedman, randomisation
+from gradedrel.report import verdicts as v
+from gradedrel.evaluation.measures import names
+from gradedrel.evaluation.measures.cumulated_gain import cumulated_gain, discounted_cumulated_gain
+from gradedrel.evaluation.measures.significance import adjust, friedman, randomisation
 
 POINTS = 100.0  # AvP in points (percent), as the paper reports it
 
@@ -280,8 +280,8 @@ def gain_vectors_of_runs(runs: Mapping, qrels: pd.DataFrame, topics: Sequence[st
     ``runs`` maps query type -> :class:`gradedrel.runs.RankedRun`; ``qrels`` has columns
     ``qid, docno, grade``. Returns (curves[profile][type], ideal[profile]).
     """
-    from .measures.cumulated_gain import GainProfile, gain_vectors, ideal_vectors
-    from .measures.judgements import Judgements, judge
+    from gradedrel.evaluation.measures.cumulated_gain import GainProfile, gain_vectors, ideal_vectors
+    from gradedrel.evaluation.measures.judgements import Judgements, judge
 
     judgements = Judgements.from_qrels(qrels, list(topics))
     judged = {name: judge(run, judgements) for name, run in runs.items()}

@@ -4,8 +4,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from gradedrel import assessment as a
-from gradedrel import verdicts as v
+from gradedrel.report import assessment as a
+from gradedrel.report import verdicts as v
 
 TYPES = a.Rules().query_types
 PAPER = a.Published(
@@ -121,7 +121,7 @@ def test_assess_tables():
 
 
 def test_gain_vectors_of_runs_by_hand():
-    from gradedrel.runs import rank_frame
+    from gradedrel.retrieval.runs import rank_frame
     run = rank_frame(pd.DataFrame({"qid": ["1", "1", "1", "2"], "docno": ["a", "b", "c", "x"],
                                    "score": [3.0, 2.0, 1.0, 1.0]}))
     qrels = pd.DataFrame({"qid": ["1", "1", "1", "2", "3"], "docno": ["a", "c", "d", "y", "z"],
@@ -136,7 +136,7 @@ def test_gain_vectors_of_runs_by_hand():
 
 def test_published_from_the_reference_file():
     from conftest import ROOT
-    from gradedrel.published import load
+    from gradedrel.report.published import load
     paper = a.published_from(load(ROOT / "config" / "published" / "jk2000.yaml"))
     assert paper.difference("WSYN/e", "SUM/u", 3) == pytest.approx(15.1)
     assert paper.spread(3) == pytest.approx(18.8)

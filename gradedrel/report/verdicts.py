@@ -27,7 +27,7 @@ from typing import Iterable, Sequence
 
 import numpy as np
 
-from .measures.significance import resample_counts
+from gradedrel.evaluation.measures.significance import resample_counts
 
 HOLDS = "holds"
 DOES_NOT_HOLD = "does not hold"

@@ -5,8 +5,8 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from gradedrel import verdicts as v
-from gradedrel.verdicts import Interval
+from gradedrel.report import verdicts as v
+from gradedrel.report.verdicts import Interval
 
 
 def iv(lo, hi, est=None):

@@ -1,0 +1,66 @@
+"""The README quotes exactly what the verdict tables give (issue 11: claims follow the tables).
+
+The README region is rendered from the frozen copy in docs/results/; CI checks after the main
+job that the frozen copy equals the tables the job wrote (.ci/check_outputs.py)."""
+import re
+
+import pandas as pd
+import pytest
+
+from gradedrel.report import claims
+
+from conftest import ROOT
+
+SNAPSHOT = ROOT / "docs" / "results" / "cranfield"
+
+
+def test_readme_region_is_what_the_tables_give():
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    summary, primary = claims.read_snapshot(SNAPSHOT)
+    assert claims.region(readme) == claims.render(summary, primary)
+
+
+def test_every_number_in_the_region_is_in_the_tables():
+    """An independent check of the rendering: each number the region prints is a table value
+    rounded as printed (so a renderer bug cannot agree with itself)."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    text = claims.region(readme)
+    summary, primary = claims.read_snapshot(SNAPSHOT)
+    values = []
+    for frame in (summary, primary):
+        for column in frame.columns:
+            for cell in frame[column]:
+                try:
+                    values.append(float(cell))
+                except ValueError:
+                    pass
+    allowed = {f"{abs(x):.{d}f}" for x in values for d in (1, 2, 4)} | {"0.8", "2", "3", "4"}
+    body = text.split("\n", 1)[1]  # the marker line names the module, not numbers
+    for number in re.findall(r"\d+\.\d+|\d+", body):
+        if number in {"1", "2", "3", "4", "95", "10"}:   # finding numbers, levels, 95 %
+            continue
+        assert number in allowed or any(number == str(int(float(x))) for x in values
+                                        if float(x).is_integer()), number
+
+
+def test_render_and_replace():
+    summary = pd.DataFrame({"finding": ["1", "2", "3", "4"], "collection": "c",
+                            "plan_set": "expert", "model": "InQuery",
+                            "effect": ["3.5", "1.25", "2 of 7 hold", "0.9"],
+                            "low": ["1.0", "-2.0", "", "0.5"], "high": ["9.0", "4.5", "", "1.3"],
+                            "requests": "142",
+                            "verdict": ["does not hold", "inconclusive", "inconclusive",
+                                        "inconclusive"]})
+    primary = pd.DataFrame([{"comparison": "WSYN/e - SUM/u", "measure": "AvP(level=3)",
+                             "requests": "142", "estimate": "1.25", "low": "-2.0",
+                             "high": "4.5", "p_value": "0.3", "published": "15.1",
+                             "mde": "4.7", "verdict": "does not hold", "size": ""}])
+    text = claims.render(summary, primary, "c")
+    assert "**+1.2 AvP points, 95 % CI [-2.0, +4.5]**" in text or \
+        "**+1.3 AvP points, 95 % CI [-2.0, +4.5]**" in text
+    assert "| 3 | inconclusive: 2 of 7 hold |" in text
+    assert "| 4 | inconclusive: 0.90 [0.50, 1.30] |" in text
+    doc = f"intro\n{claims.BEGIN}\nold\n{claims.END}\nrest\n"
+    assert claims.replace_region(doc, text) == f"intro\n{text}\nrest\n"
+    with pytest.raises(ValueError, match="markers"):
+        claims.region("no markers here")
