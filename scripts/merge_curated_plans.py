@@ -9,10 +9,10 @@ log = logging.getLogger("gradedrel")
 
 def main():
     auto = plans.read_plans(snakemake.input.auto)
-    curated_path = snakemake.input.get("curated")
-    curated = plans.read_plans(curated_path) if curated_path else []
-    merged = plans.merge_curated(auto, curated, curated_path)
-    log.info("%d plans, %d curated (%s)", len(merged), len(curated), curated_path or "none")
+    files = list(snakemake.input.get("curated") or [])
+    curated = plans.read_curated(files)
+    merged = plans.merge_curated(auto, curated, ", ".join(files) or "<none>")
+    log.info("%d plans, %d curated (%s)", len(merged), len(curated), ", ".join(files) or "none")
     plans.write_plans(merged, snakemake.output.plans)
 
 

@@ -19,8 +19,9 @@ def main():
         table = selection.select(plans.read_plans(inp.plans), recall_base,
                                  selection.Criteria.from_config(snakemake.params.criteria))
     elif rule == "curated":  # the topics that have a curated plan
-        table = selection.named(recall_base, [p.qid for p in plans.read_plans(inp.curated)],
-                                inp.curated)
+        files = list(inp.curated)
+        table = selection.named(recall_base, [p.qid for p in plans.read_curated(files)],
+                                ", ".join(files))
     else:  # a file naming the topics
         table = selection.named(recall_base, read_topic_list(inp.named), inp.named)
     log.info("%d of %d topics selected (%s)", int(table["selected"].sum()), len(table),

@@ -304,6 +304,20 @@ def read_plans(path: str | Path) -> list[Plan]:
     return parse_plans(text, path)
 
 
+def read_curated(paths: Iterable[str | Path]) -> list[Plan]:
+    """Curated plans from several files (e.g. one per curator), in file order. A topic
+    curated in two files is an error naming both: a plan set has one plan per topic."""
+    plans, seen = [], {}
+    for path in paths:
+        for plan in read_plans(path):
+            if plan.qid in seen:
+                raise InputError(str(path), None, "each topic curated in one file only",
+                                 f"topic {plan.qid}, also in {seen[plan.qid]}")
+            seen[plan.qid] = str(path)
+            plans.append(plan)
+    return plans
+
+
 def merge_curated(auto: list[Plan], curated: list[Plan], path: str | Path = "<curated>",
                   known_qids: Iterable[str] | None = None) -> list[Plan]:
     """Automatic plans with curated ones in their place (curated plans win).

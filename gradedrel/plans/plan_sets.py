@@ -1,7 +1,7 @@
 """Plan sets: the experiment's conditions (``collections.<c>.plan_sets`` in config).
 
-A plan set is the automatic plans, overridden by a curated plan file for the topics
-it names, evaluated on its topics: the expandable requests (``topics: selected``),
+A plan set is the automatic plans, overridden by curated plan files (one or several,
+e.g. one per curator) for the topics they name, evaluated on its topics: the expandable requests (``topics: selected``),
 the topics of its curated file (``curated``) or those a file names (a path). Each
 has its own plans, queries, runs, evaluation and report. Read from config with
 :func:`read` (validated, paths resolved); asked for the files its steps read.
@@ -20,7 +20,7 @@ TOPIC_RULES = ("selected", "curated")
 @dataclass(frozen=True)
 class PlanSet:
     name: str
-    curated: str | None = None        # curated plan file (YAML) or None
+    curated: tuple[str, ...] = ()     # curated plan files (YAML), one per curator; may be empty
     topics: str = "selected"          # "selected" | "curated" | a topic-list file
     description: str | None = None    # how its queries were built (findings report)
 
@@ -34,19 +34,19 @@ class PlanSet:
         """The file naming the topics, if the plan set names them by a file."""
         return None if self.topics in TOPIC_RULES else self.topics
 
-    def merge_inputs(self, auto_plans: str) -> dict[str, str]:
-        """Files merge_curated_plans reads: the automatic plans, the curated file if any."""
-        return {"auto": auto_plans, **({"curated": self.curated} if self.curated else {})}
+    def merge_inputs(self, auto_plans: str) -> dict:
+        """Files merge_curated_plans reads: the automatic plans, the curated files if any."""
+        return {"auto": auto_plans, **({"curated": list(self.curated)} if self.curated else {})}
 
-    def selection_files(self) -> dict[str, str]:
+    def selection_files(self) -> dict:
         """Files topic selection reads besides the plans and the recall base."""
-        files = {"curated": self.curated} if self.curated else {}
+        files = {"curated": list(self.curated)} if self.curated else {}
         if self.topic_list:
             files["named"] = self.topic_list
         return files
 
     def files(self) -> list[str]:
-        return [p for p in (self.curated, self.topic_list) if p]
+        return [*self.curated, *([self.topic_list] if self.topic_list else [])]
 
 
 def read(collection: str, raw: Mapping, resolve: Callable[[str], str] = lambda p: p,
@@ -64,13 +64,17 @@ def read(collection: str, raw: Mapping, resolve: Callable[[str], str] = lambda p
         unknown = sorted(set(spec) - {"curated", "topics", "description"})
         if unknown:
             raise ValueError(f"{where}.{name}: unknown keys {unknown}")
-        curated = spec.get("curated")
+        curated = spec.get("curated") or ()
+        if isinstance(curated, str):
+            curated = (curated,)
+        if len(set(curated)) != len(curated):
+            raise ValueError(f"{where}.{name}: a curated file is named twice")
         topics = spec.get("topics") or "selected"
-        plan_set = PlanSet(name, resolve(curated) if curated else None,
+        plan_set = PlanSet(name, tuple(resolve(c) for c in curated),
                            topics if topics in TOPIC_RULES else resolve(topics),
                            spec.get("description"))
         if plan_set.topics == "curated" and not plan_set.curated:
-            raise ValueError(f"{where}.{name}: topics 'curated' needs a curated plan file")
+            raise ValueError(f"{where}.{name}: topics 'curated' needs curated plan files")
         for path in plan_set.files() if check_files else []:
             if not os.path.exists(path):
                 raise ValueError(f"{where}.{name}: no file {path}")

@@ -8,7 +8,7 @@ def test_default_is_auto_on_the_selected_topics():
     sets = plan_sets.read("c", {})
     assert list(sets) == ["auto"]
     auto = sets["auto"]
-    assert (auto.curated, auto.topic_rule, auto.topic_list) == (None, "selected", None)
+    assert (auto.curated, auto.topic_rule, auto.topic_list) == ((), "selected", None)
     assert auto.merge_inputs("a.yaml") == {"auto": "a.yaml"}
     assert auto.selection_files() == {}
 
@@ -23,8 +23,9 @@ def test_curated_and_named_topics_are_resolved_inputs(tmp_path):
     sets = plan_sets.read("c", raw, resolve=lambda p: str(tmp_path / p))
     expert, named = sets["expert"], sets["auto-30"]
     assert expert.topic_rule == "curated" and expert.description == "by hand"
-    assert expert.merge_inputs("a.yaml") == {"auto": "a.yaml", "curated": str(tmp_path / "plans.yaml")}
-    assert expert.selection_files() == {"curated": str(tmp_path / "plans.yaml")}
+    assert expert.merge_inputs("a.yaml") == {"auto": "a.yaml",
+                                             "curated": [str(tmp_path / "plans.yaml")]}
+    assert expert.selection_files() == {"curated": [str(tmp_path / "plans.yaml")]}
     assert named.topic_rule == "named"
     assert named.selection_files() == {"named": str(tmp_path / "list.tsv")}
 
@@ -34,6 +35,7 @@ def test_curated_and_named_topics_are_resolved_inputs(tmp_path):
     ({"plan_sets": {"x": {"topics": "curated"}}}, "plan_sets.x: topics 'curated'"),
     ({"plan_sets": {"x": {"curated": "nowhere.yaml"}}}, "no file nowhere.yaml"),
     ({"plan_sets": {"x": {"colour": 1}}}, "unknown keys ['colour']"),
+    ({"plan_sets": {"x": {"curated": ["a.yaml", "a.yaml"]}}}, "named twice"),
     ({"plan_sets": {"x": {}}, "curator_agreement": {"first": "x", "second": "y"}}, "['y']"),
 ])
 def test_bad_plan_sets_fail_naming_the_key(raw, named):
@@ -44,3 +46,15 @@ def test_bad_plan_sets_fail_naming_the_key(raw, named):
 def test_input_keys_name_plan_set_and_model():
     assert plan_sets.input_key("plans", "expert-B") == "plans/expert-B"
     assert plan_sets.input_key("means", "expert", "InQuery") == "means/expert/InQuery"
+
+
+def test_several_curated_files_one_per_curator(tmp_path):
+    for name in ("A", "C"):
+        (tmp_path / f"plans_{name}.yaml").write_text("plans: []\n")
+    raw = {"plan_sets": {"expert": {"curated": ["plans_A.yaml", "plans_C.yaml"],
+                                    "topics": "curated"}}}
+    expert = plan_sets.read("c", raw, resolve=lambda p: str(tmp_path / p))["expert"]
+    files = [str(tmp_path / "plans_A.yaml"), str(tmp_path / "plans_C.yaml")]
+    assert expert.curated == tuple(files)
+    assert expert.merge_inputs("a.yaml") == {"auto": "a.yaml", "curated": files}
+    assert expert.files() == files

@@ -163,3 +163,16 @@ def test_a_request_without_concepts_keeps_its_plan(thesaurus):
     recall = pd.DataFrame({"qid": ["9"], "n_3": [1]})
     assert selection.select([plan], recall, selection.Criteria())["reason"].tolist() == [
         "0 facet(s) < 2; 0 thesaurus concept(s) < 1; expansion adds no key"]
+
+
+def test_read_curated_joins_files_and_refuses_a_topic_curated_twice(tmp_path):
+    from gradedrel.core.errors import InputError
+    from gradedrel.plans import read_curated
+    plan = ("plans:\n- qid: '{q}'\n  facets:\n  - name: f\n    concepts:\n"
+            "    - label: c\n      keys: [c]\n")
+    (tmp_path / "a.yaml").write_text(plan.format(q="1"))
+    (tmp_path / "b.yaml").write_text(plan.format(q="2"))
+    (tmp_path / "c.yaml").write_text(plan.format(q="1"))
+    assert [p.qid for p in read_curated([tmp_path / "a.yaml", tmp_path / "b.yaml"])] == ["1", "2"]
+    with pytest.raises(InputError, match="topic 1, also in .*a.yaml"):
+        read_curated([tmp_path / "a.yaml", tmp_path / "c.yaml"])

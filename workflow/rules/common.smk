@@ -111,7 +111,7 @@ def thesaurus_cache(wildcards):
 
 
 def plan_set_inputs(wildcards):
-    """The automatic plans, and the plan set's curated plan file if it has one."""
+    """The automatic plans, and the plan set's curated plan files if it has any."""
     return plan_set(wildcards).merge_inputs(f"{RESULTS}/{wildcards.collection}/plans/auto.yaml")
 
 
