@@ -222,10 +222,11 @@ def finding4(curves: Mapping[str, Mapping[str, np.ndarray]], ideal: Mapping[str,
                          f"at rank {rules.effort_rank}): {first} {fmt(r1)}, {second} {fmt(r2)}")
     for base in rules.dcg_bases:
         g1, g2 = curves["2+3"][first], curves["2+3"][second]
-        d1 = discounted_cumulated_gain(g1, base)[:, rules.dcg_rank - 1]
-        d2 = discounted_cumulated_gain(g2, base)[:, rules.dcg_rank - 1]
-        row = _row(4, f"DCG advantage at rank {rules.dcg_rank} (reported)", f"{first} - {second}",
-                   names.cumulated_gain("DCG", "2+3", base, rules.dcg_rank), d1, d2, 0.0,
+        rank = min(rules.dcg_rank, g1.shape[1])   # the curves' depth, if shorter
+        d1 = discounted_cumulated_gain(g1, base)[:, rank - 1]
+        d2 = discounted_cumulated_gain(g2, base)[:, rank - 1]
+        row = _row(4, f"DCG advantage at rank {rank} (reported)", f"{first} - {second}",
+                   names.cumulated_gain("DCG", "2+3", base, rank), d1, d2, 0.0,
                    rules, False)
         row["size"] = (f"{row['estimate'] / d2.mean():+.1%} relative" if d2.mean() > 0 else "")
         row["published"] = math.nan

@@ -11,6 +11,8 @@ SHARED = {
     "baseline": ("evaluation", "significance", "baseline_run"),
     "standard_measures": ("standard_measures",),
     "bootstrap": ("evaluation", "bootstrap"),  # with evaluation.seed
+    "gains": ("evaluation", "gains"),          # the findings' gain vectors (effort, DCG)
+    "depth": ("evaluation", "depth"),
 }
 
 

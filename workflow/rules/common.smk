@@ -234,8 +234,24 @@ def report_setting(wildcards):
     return setting
 
 
+def summary_conditions(wildcards):
+    """The (plan set, model) pairs of a collection's report, in config order."""
+    return [[p, m] for p in PLAN_SETS[wildcards.collection] for m in REPORT["models"]]
+
+
+def summary_inputs(wildcards):
+    """Each condition's verdict tables, named ``findings/expert/InQuery`` and
+    ``verdicts/expert/InQuery``."""
+    c = wildcards.collection
+    inputs = {}
+    for p, m in summary_conditions(wildcards):
+        inputs[plan_sets.input_key("findings", p, m)] = f"{RESULTS}/{c}/report/{p}/{m}/findings.tsv"
+        inputs[plan_sets.input_key("verdicts", p, m)] = f"{RESULTS}/{c}/report/{p}/{m}/verdicts.tsv"
+    return inputs
+
+
 def report_targets():
-    targets = []
+    targets = [f"{RESULTS}/{c}/report/summary.md" for c in COLLECTIONS]
     for c in COLLECTIONS:
         for p in PLAN_SETS[c]:
             for m in REPORT["models"]:

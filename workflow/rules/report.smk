@@ -202,20 +202,21 @@ rule report_figure_difference:
 
 
 rule report_findings:
-    """Check the four findings by the documented verdict rules; write the findings report."""
+    """Assess the four findings under the pre-registered rules (docs/preregistration.md);
+    write the verdict tables and the findings report."""
     input:
+        unpack(evaluation_inputs),
         per_topic=f"{EVALUATION}/per_topic.tsv",
         means=f"{EVALUATION}/means.tsv",
-        effort=f"{EVALUATION}/effort.tsv",
-        gain_curves=f"{EVALUATION}/gain_curves.tsv",
-        friedman=f"{EVALUATION}/significance_friedman.tsv",
-        posthoc=f"{EVALUATION}/significance_posthoc.tsv",
-        vs_baseline=f"{EVALUATION}/significance_vs_baseline.tsv",
         published=config_path(REPORT["published"]),
     output:
         md=f"{REPORT_DIR}/findings.md",
         html=report(f"{REPORT_DIR}/findings.html", caption="../report/findings.rst",
                     category="Findings", subcategory="{collection}, {planset}, {model}"),
+        verdicts=report(f"{REPORT_DIR}/verdicts.tsv", caption="../report/verdicts.rst",
+                        category="Findings", subcategory="{collection}, {planset}, {model}"),
+        findings=f"{REPORT_DIR}/findings.tsv",
+        primary=f"{REPORT_DIR}/primary.tsv",
         repro_csv=f"{REPORT_DIR}/tables/reproduction.csv",
         repro_md=f"{REPORT_DIR}/tables/reproduction.md",
         repro_tex=f"{REPORT_DIR}/tables/reproduction.tex",
@@ -223,16 +224,28 @@ rule report_findings:
                           caption="../report/reproduction_table.rst", category="Findings",
                           subcategory="{collection}, {planset}, {model}"),
     params:
-        report=report_params("levels", "query_types", "baseline", "expanded_strong", "weak",
-                             "alpha", "paired_test", "verdict",
-                             "significance_columns"),
+        report=report_params("levels", "query_types", "baseline", "gains", "depth"),
         setting=report_setting,
         engine=lambda wc: REPORT["engines"].get(
             wc.model, f"Terrier {config['terrier']['version']} (PyTerrier), model {wc.model}"),
         links=findings_links,
     log:
         f"{RESULTS}/logs/{{collection}}/{{planset}}/report_findings_{{model}}.log",
-    conda:
-        "../../environment.yml"
     script:
         "../../scripts/report_findings.py"
+
+
+rule report_summary:
+    """One page: each finding's verdict for every plan set and model of a collection."""
+    input:
+        unpack(summary_inputs),
+    output:
+        tsv=f"{RESULTS}/{{collection}}/report/summary.tsv",
+        md=report(f"{RESULTS}/{{collection}}/report/summary.md", caption="../report/summary.rst",
+                  category="Findings", subcategory="{collection}: summary"),
+    params:
+        conditions=summary_conditions,
+    log:
+        f"{RESULTS}/logs/{{collection}}/report_summary.log",
+    script:
+        "../../scripts/report_summary.py"
