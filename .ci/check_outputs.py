@@ -17,3 +17,20 @@ bad = [row[0] for row in rows
 if not rows or bad:
     sys.exit(f"main job outputs missing, empty or stale: {bad or 'no outputs listed'}")
 print(f"main job: {len(rows)} outputs present and up to date; a re-run is a no-op")
+
+# The README's results region is rendered from a frozen copy of the verdict tables
+# (docs/results/, checked against the README by tests/report/test_claims.py); the copy must be
+# what this main job wrote, byte for byte, or a claim in the README is stale.
+
+stale = []
+for collection in sorted(p.name for p in Path("docs/results").iterdir() if p.is_dir()):
+    report = Path("results") / collection / "report"
+    for frozen, fresh in ((f"docs/results/{collection}/summary.tsv", report / "summary.tsv"),
+                          (f"docs/results/{collection}/primary.tsv",
+                           report / "expert" / "InQuery" / "primary.tsv")):
+        if Path(frozen).read_bytes() != Path(fresh).read_bytes():
+            stale.append(f"{frozen} differs from {fresh}")
+if stale:
+    sys.exit("README claims are stale (refresh with python -m gradedrel.report.claims): "
+             + "; ".join(stale))
+print("README claims: the frozen verdict tables equal the main job's")
