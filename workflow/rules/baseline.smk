@@ -18,8 +18,6 @@ rule baseline_run:
         },
     log:
         f"{RESULTS}/logs/{{collection}}/baseline_run_{{wmodel}}.log",
-    conda:
-        "../../environment.yml"
     script:
         "../../scripts/baseline_run.py"
 

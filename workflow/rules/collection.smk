@@ -19,7 +19,5 @@ rule prepare_topics_qrels:
         ir_datasets_home=config["data"]["ir_datasets_home"],
     log:
         f"{RESULTS}/logs/{{collection}}/prepare_topics_qrels.log",
-    conda:
-        "../../environment.yml"
     script:
         "../../scripts/prepare_topics_qrels.py"

@@ -21,7 +21,5 @@ rule compare_plan_sets:
         terrier=config["terrier"],
     log:
         f"{RESULTS}/logs/{{collection}}/compare_plan_sets.log",
-    conda:
-        "../../environment.yml"
     script:
         "../../scripts/compare_plan_sets.py"

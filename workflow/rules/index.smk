@@ -11,7 +11,5 @@ rule index_collection:
         ir_datasets_home=config["data"]["ir_datasets_home"],
     log:
         f"{RESULTS}/logs/{{collection}}/index_collection.log",
-    conda:
-        "../../environment.yml"
     script:
         "../../scripts/index_collection.py"

@@ -14,8 +14,6 @@ rule plan_requests:
         terrier=config["terrier"],
     log:
         f"{RESULTS}/logs/{{collection}}/plan_requests.log",
-    conda:
-        "../../environment.yml"
     script:
         "../../scripts/plan_requests.py"
 
@@ -34,8 +32,6 @@ rule merge_curated_plans:
         curated=lambda wc: plan_set(wc)["curated"],
     log:
         f"{RESULTS}/logs/{{collection}}/{{planset}}/merge_curated_plans.log",
-    conda:
-        "../../environment.yml"
     script:
         "../../scripts/merge_curated_plans.py"
 
@@ -58,8 +54,6 @@ rule select_topics:
         curated=lambda wc: plan_set(wc)["curated"],
     log:
         f"{RESULTS}/logs/{{collection}}/{{planset}}/select_topics.log",
-    conda:
-        "../../environment.yml"
     script:
         "../../scripts/select_topics.py"
 
@@ -94,8 +88,6 @@ rule compile_queries:
         },
     log:
         f"{RESULTS}/logs/{{collection}}/{{planset}}/compile_queries.log",
-    conda:
-        "../../environment.yml"
     script:
         "../../scripts/compile_queries.py"
 
@@ -120,7 +112,5 @@ rule syn_statistics:
         terrier=config["terrier"],
     log:
         f"{RESULTS}/logs/{{collection}}/{{planset}}/syn_statistics.log",
-    conda:
-        "../../environment.yml"
     script:
         "../../scripts/syn_statistics.py"

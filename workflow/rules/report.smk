@@ -22,8 +22,6 @@ rule report_avp_table:
         report=report_params(*TABLE_PARAMS),
     log:
         f"{RESULTS}/logs/{{collection}}/{{planset}}/report_avp_table_{{model}}.log",
-    conda:
-        "../../environment.yml"
     script:
         "../../scripts/report_avp_table.py"
 
@@ -45,8 +43,6 @@ rule report_testbed_table:
         report=report_params(*TABLE_PARAMS),
     log:
         f"{RESULTS}/logs/{{collection}}/{{planset}}/report_testbed_table_{{model}}.log",
-    conda:
-        "../../environment.yml"
     script:
         "../../scripts/report_testbed_table.py"
 
@@ -66,8 +62,6 @@ rule report_effort_table:
         report=report_params(*TABLE_PARAMS),
     log:
         f"{RESULTS}/logs/{{collection}}/{{planset}}/report_effort_table_{{model}}.log",
-    conda:
-        "../../environment.yml"
     script:
         "../../scripts/report_effort_table.py"
 
@@ -87,8 +81,6 @@ rule report_significance_table:
         report=report_params(*TABLE_PARAMS),
     log:
         f"{RESULTS}/logs/{{collection}}/{{planset}}/report_significance_{{test}}_{{model}}.log",
-    conda:
-        "../../environment.yml"
     script:
         "../../scripts/report_significance_table.py"
 
@@ -108,8 +100,6 @@ rule report_standard_table:
         report=report_params(*TABLE_PARAMS),
     log:
         f"{RESULTS}/logs/{{collection}}/{{planset}}/report_standard_table_{{model}}.log",
-    conda:
-        "../../environment.yml"
     script:
         "../../scripts/report_standard_table.py"
 
@@ -127,8 +117,6 @@ rule report_figure_pr:
         style=REPORT["figures"],
     log:
         f"{RESULTS}/logs/{{collection}}/{{planset}}/report_figure_pr_{{model}}.log",
-    conda:
-        "../../environment.yml"
     script:
         "../../scripts/report_figure_pr.py"
 
@@ -146,8 +134,6 @@ rule report_figure_gain:
         style=REPORT["figures"],
     log:
         f"{RESULTS}/logs/{{collection}}/{{planset}}/report_figure_{{curve}}_{{model}}.log",
-    conda:
-        "../../environment.yml"
     script:
         "../../scripts/report_figure_gain.py"
 
@@ -166,8 +152,6 @@ rule report_figure_difference:
         style=REPORT["figures"],
     log:
         f"{RESULTS}/logs/{{collection}}/{{planset}}/report_figure_diff_{{curve}}_{{model}}.log",
-    conda:
-        "../../environment.yml"
     script:
         "../../scripts/report_figure_difference.py"
 
@@ -203,7 +187,5 @@ rule report_findings:
         links=findings_links,
     log:
         f"{RESULTS}/logs/{{collection}}/{{planset}}/report_findings_{{model}}.log",
-    conda:
-        "../../environment.yml"
     script:
         "../../scripts/report_findings.py"

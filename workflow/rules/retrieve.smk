@@ -8,8 +8,6 @@ rule index_arrays:
         terrier=config["terrier"],
     log:
         f"{RESULTS}/logs/{{collection}}/index_arrays.log",
-    conda:
-        "../../environment.yml"
     script:
         "../../scripts/index_arrays.py"
 
@@ -37,7 +35,5 @@ rule retrieve:
         config=retrieval_provenance_config,
     log:
         f"{RESULTS}/logs/{{collection}}/{{planset}}/retrieve_{{model}}.log",
-    conda:
-        "../../environment.yml"
     script:
         "../../scripts/retrieve.py"
