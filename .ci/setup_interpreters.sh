@@ -31,6 +31,17 @@ fi
 
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
+# Run from $WORK, not the repository: the installed package, not the source folder, is imported.
+cat > "$WORK/imports.py" <<'PY'
+import platform
+from importlib.metadata import version
+
+import gradedrel, pyterrier, snakemake, ir_datasets, ir_measures, rdata  # noqa: F401
+
+print("Python {}: gradedrel {}, pyterrier {}, snakemake {}, soupsieve {}".format(
+    platform.python_version(), gradedrel.__version__, version("pyterrier"),
+    version("snakemake"), version("soupsieve")))
+PY
 for PY in /usr/bin/python3 "$SECOND"; do
   start=$SECONDS
   name=$(basename "$(dirname "$(dirname "$PY")")")-$(basename "$PY")
@@ -48,12 +59,8 @@ for PY in /usr/bin/python3 "$SECOND"; do
     echo "setup FAILED on $PY (editable install, or warnings in its output):" >&2
     cat "$log.e" >&2; exit 1
   fi
-  summary=$(cd "$WORK" && "$venv/bin/python" -c '
-import platform, importlib.metadata as m
-import gradedrel, pyterrier, snakemake, ir_datasets, ir_measures, rdata
-print(f"Python {platform.python_version()}: gradedrel {gradedrel.__version__}, "
-      f"python-terrier {m.version(\"python-terrier\")}, snakemake {m.version(\"snakemake\")}, "
-      f"soupsieve {m.version(\"soupsieve\")}")') || { echo "import FAILED on $PY" >&2; exit 1; }
+  summary=$(cd "$WORK" && "$venv/bin/python" "$WORK/imports.py") \
+    || { echo "import FAILED on $PY" >&2; exit 1; }
   version=$("$venv/bin/gradedrel" --version)
   echo "setup ok on $PY: $summary; '$version'; lock installed and imported in $((SECONDS - start)) s"
 done
