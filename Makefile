@@ -1,23 +1,34 @@
 # Two entry points (see README): `make reproduce` and `make test`.
-# Both create .venv with the pinned dependencies on first use.
+# Both create .venv with the pinned dependencies on first use, after a set-up check
+# (tools/check_setup.py: Python >= 3.11, the venv module, Java 17) that says in one line
+# what to install when something is missing. PYTHON picks the interpreter for .venv.
 PYTHON ?= python3
 VENV ?= .venv
 CORES ?= 2
 BIN := $(VENV)/bin
+# setuptools prints an informational notice on every editable install; silence only that one.
+QUIET_EDITABLE := PYTHONWARNINGS="ignore:Editable installation"
 
-.PHONY: setup reproduce test test-fast lint clean
+.PHONY: check setup reproduce test test-fast lint clean
 
-setup: $(VENV)/.installed
+check:
+	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "setup: $(PYTHON) not found: install Python 3.11 or newer (tested: 3.11, 3.12, 3.13) and run make PYTHON=python3.11 (or 3.12, 3.13)" >&2; exit 1; }
+	@$(PYTHON) tools/check_setup.py
 
-$(VENV)/.installed: requirements.lock pyproject.toml
+setup: check $(VENV)/.installed
+
+$(VENV)/.installed: requirements.lock pyproject.toml | check
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade "pip>=24"
 	$(BIN)/python -m pip install --quiet -r requirements.lock
-	$(BIN)/python -m pip install --quiet --no-deps -e .
+	$(QUIET_EDITABLE) $(BIN)/python -m pip install --quiet --no-deps -e .
 	touch $@
 
+# Resumes an interrupted run: tools/recover.py clears the stale lock of a dead run (never
+# the lock of a live one), and --rerun-incomplete re-runs the jobs it left half-done.
 reproduce: setup
-	$(BIN)/snakemake --cores $(CORES)
+	$(BIN)/python tools/recover.py --snakemake $(BIN)/snakemake
+	$(BIN)/snakemake --cores $(CORES) --rerun-incomplete
 	$(BIN)/snakemake --report results/report.html
 
 test: setup

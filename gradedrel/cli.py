@@ -158,10 +158,17 @@ def register_thesaurus(subparsers) -> None:
 REGISTRARS: list[Registrar] = [register_evaluate, register_thesaurus]
 
 
+def _package_version() -> str:
+    from . import __version__
+
+    return __version__
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="gradedrel",
         description="Graded-relevance IR evaluation after Järvelin & Kekäläinen (SIGIR 2000).")
+    parser.add_argument("--version", action="version", version=f"gradedrel {_package_version()}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     for register in REGISTRARS:
         register(subparsers)

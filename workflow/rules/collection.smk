@@ -16,8 +16,6 @@ rule index_collection:
         ir_datasets_home=config["data"]["ir_datasets_home"],
     log:
         f"{RESULTS}/logs/{{collection}}/index_collection.log",
-    conda:
-        "../../environment.yml"
     script:
         "../../scripts/index_collection.py"
 
@@ -32,8 +30,6 @@ rule index_arrays:
         terrier=config["terrier"],
     log:
         f"{RESULTS}/logs/{{collection}}/index_arrays.log",
-    conda:
-        "../../environment.yml"
     script:
         "../../scripts/index_arrays.py"
 
@@ -60,7 +56,5 @@ rule prepare_topics_qrels:
         ir_datasets_home=config["data"]["ir_datasets_home"],
     log:
         f"{RESULTS}/logs/{{collection}}/prepare_topics_qrels.log",
-    conda:
-        "../../environment.yml"
     script:
         "../../scripts/prepare_topics_qrels.py"

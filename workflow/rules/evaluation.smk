@@ -34,7 +34,5 @@ rule evaluate_runs:
         standard_measures=config["standard_measures"],
     log:
         f"{RESULTS}/logs/{{collection}}/{{planset}}/evaluate_runs_{{model}}.log",
-    conda:
-        "../../environment.yml"
     script:
         "../../scripts/evaluate_runs.py"

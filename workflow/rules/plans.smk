@@ -17,8 +17,6 @@ rule plan_requests:
         terrier=config["terrier"],
     log:
         f"{RESULTS}/logs/{{collection}}/plan_requests.log",
-    conda:
-        "../../environment.yml"
     script:
         "../../scripts/plan_requests.py"
 
@@ -35,8 +33,6 @@ rule merge_curated_plans:
         ),
     log:
         f"{RESULTS}/logs/{{collection}}/{{planset}}/merge_curated_plans.log",
-    conda:
-        "../../environment.yml"
     script:
         "../../scripts/merge_curated_plans.py"
 
@@ -58,7 +54,5 @@ rule select_topics:
         criteria=lambda wc: config["topic_selection"] if plan_set(wc).topic_rule == "selected" else None,
     log:
         f"{RESULTS}/logs/{{collection}}/{{planset}}/select_topics.log",
-    conda:
-        "../../environment.yml"
     script:
         "../../scripts/select_topics.py"

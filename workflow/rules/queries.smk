@@ -28,8 +28,6 @@ rule compile_queries:
         },
     log:
         f"{RESULTS}/logs/{{collection}}/{{planset}}/compile_queries.log",
-    conda:
-        "../../environment.yml"
     script:
         "../../scripts/compile_queries.py"
 
@@ -54,7 +52,5 @@ rule syn_statistics:
         terrier=config["terrier"],
     log:
         f"{RESULTS}/logs/{{collection}}/{{planset}}/syn_statistics.log",
-    conda:
-        "../../environment.yml"
     script:
         "../../scripts/syn_statistics.py"

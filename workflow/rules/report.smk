@@ -30,8 +30,6 @@ rule compare_plan_sets:
         terrier=config["terrier"],
     log:
         f"{RESULTS}/logs/{{collection}}/compare_plan_sets.log",
-    conda:
-        "../../environment.yml"
     script:
         "../../scripts/compare_plan_sets.py"
 
@@ -51,8 +49,6 @@ rule report_avp_table:
         report=report_params(*TABLE_PARAMS),
     log:
         f"{RESULTS}/logs/{{collection}}/{{planset}}/report_avp_table_{{model}}.log",
-    conda:
-        "../../environment.yml"
     script:
         "../../scripts/report_avp_table.py"
 
@@ -74,8 +70,6 @@ rule report_testbed_table:
         report=report_params(*TABLE_PARAMS),
     log:
         f"{RESULTS}/logs/{{collection}}/{{planset}}/report_testbed_table_{{model}}.log",
-    conda:
-        "../../environment.yml"
     script:
         "../../scripts/report_testbed_table.py"
 
@@ -95,8 +89,6 @@ rule report_effort_table:
         report=report_params(*TABLE_PARAMS),
     log:
         f"{RESULTS}/logs/{{collection}}/{{planset}}/report_effort_table_{{model}}.log",
-    conda:
-        "../../environment.yml"
     script:
         "../../scripts/report_effort_table.py"
 
@@ -116,8 +108,6 @@ rule report_significance_table:
         report=report_params(*TABLE_PARAMS),
     log:
         f"{RESULTS}/logs/{{collection}}/{{planset}}/report_significance_{{test}}_{{model}}.log",
-    conda:
-        "../../environment.yml"
     script:
         "../../scripts/report_significance_table.py"
 
@@ -137,8 +127,6 @@ rule report_standard_table:
         report=report_params(*TABLE_PARAMS),
     log:
         f"{RESULTS}/logs/{{collection}}/{{planset}}/report_standard_table_{{model}}.log",
-    conda:
-        "../../environment.yml"
     script:
         "../../scripts/report_standard_table.py"
 
@@ -156,8 +144,6 @@ rule report_figure_pr:
         style=REPORT["figures"],
     log:
         f"{RESULTS}/logs/{{collection}}/{{planset}}/report_figure_pr_{{model}}.log",
-    conda:
-        "../../environment.yml"
     script:
         "../../scripts/report_figure_pr.py"
 
@@ -175,8 +161,6 @@ rule report_figure_gain:
         style=REPORT["figures"],
     log:
         f"{RESULTS}/logs/{{collection}}/{{planset}}/report_figure_{{curve}}_{{model}}.log",
-    conda:
-        "../../environment.yml"
     script:
         "../../scripts/report_figure_gain.py"
 
@@ -195,8 +179,6 @@ rule report_figure_difference:
         style=REPORT["figures"],
     log:
         f"{RESULTS}/logs/{{collection}}/{{planset}}/report_figure_diff_{{curve}}_{{model}}.log",
-    conda:
-        "../../environment.yml"
     script:
         "../../scripts/report_figure_difference.py"
 

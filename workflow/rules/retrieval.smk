@@ -16,8 +16,6 @@ rule baseline_run:
         config={"terrier": config["terrier"], "baseline": config["baseline"]},
     log:
         f"{RESULTS}/logs/{{collection}}/baseline_run_{{wmodel}}.log",
-    conda:
-        "../../environment.yml"
     script:
         "../../scripts/baseline_run.py"
 
@@ -43,7 +41,5 @@ rule retrieve:
         config=retrieval_provenance_config,
     log:
         f"{RESULTS}/logs/{{collection}}/{{planset}}/retrieve_{{model}}.log",
-    conda:
-        "../../environment.yml"
     script:
         "../../scripts/retrieve.py"

@@ -29,7 +29,5 @@ rule thesaurus_read:
         source=lambda wc: thesaurus_source(wc.thesaurus),
     log:
         f"{RESULTS}/logs/thesauri/{{thesaurus}}/read.log",
-    conda:
-        "../../environment.yml"
     script:
         "../../scripts/thesaurus_read.py"

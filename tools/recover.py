@@ -1,0 +1,121 @@
+"""Make an interrupted run resumable; `make reproduce` runs this before Snakemake.
+
+After a run is killed (SIGKILL, a lost terminal, a reboot), Snakemake leaves its lock
+(`.snakemake/locks/`) and refuses to start ("Directory cannot be locked"). This clears that
+lock with `snakemake --unlock`, but only when no Snakemake process - the main one or a job
+it started - is still working in this directory; if one is, it refuses in one line and
+exits 1, touching nothing. (Incomplete outputs are then re-run by `--rerun-incomplete`,
+which the Makefile passes.)
+
+    python tools/recover.py [--directory DIR] [--snakemake PATH]
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import psutil
+
+
+def _same_or_inside(path: str | None, root: Path) -> bool:
+    if not path:
+        return False
+    try:
+        resolved = Path(path).resolve()
+    except OSError:
+        return False
+    return resolved == root or root in resolved.parents
+
+
+def _directory_argument(cmdline: list[str], cwd: str | None) -> str | None:
+    """The value of Snakemake's --directory/-d, made absolute against the process's cwd."""
+    for i, arg in enumerate(cmdline):
+        value = None
+        if arg in ("-d", "--directory") and i + 1 < len(cmdline):
+            value = cmdline[i + 1]
+        elif arg.startswith("--directory="):
+            value = arg.split("=", 1)[1]
+        if value is not None:
+            return os.path.join(cwd or "/", value)
+    return None
+
+
+def _ancestors() -> set[int]:
+    pids, process = set(), psutil.Process()
+    while process is not None:
+        pids.add(process.pid)
+        try:
+            process = process.parent()
+        except psutil.Error:
+            break
+    return pids
+
+
+def live_snakemake(root: Path) -> list[tuple[int, str]]:
+    """(pid, command) of every live process that mentions snakemake and works in ``root``.
+
+    A process whose working directory cannot be read counts as working here: a lock is never
+    cleared on a guess.
+    """
+    root = root.resolve()
+    mine = _ancestors()
+    found = []
+    for process in psutil.process_iter(["pid", "cmdline", "status"]):
+        info = process.info
+        cmdline = info.get("cmdline") or []
+        if info["pid"] in mine or info.get("status") == psutil.STATUS_ZOMBIE:
+            continue
+        if not any("snakemake" in arg for arg in cmdline):
+            continue
+        try:
+            cwd = process.cwd()
+        except psutil.NoSuchProcess:
+            continue
+        except psutil.Error:
+            cwd = None  # unreadable: assume it may be ours
+        here = (cwd is None or _same_or_inside(cwd, root)
+                or _same_or_inside(_directory_argument(cmdline, cwd), root))
+        if here:
+            found.append((info["pid"], " ".join(cmdline)))
+    return found
+
+
+def lock_files(root: Path) -> list[Path]:
+    folder = root / ".snakemake" / "locks"
+    return sorted(folder.glob("*.lock")) if folder.is_dir() else []
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--directory", default=".", help="the workflow's directory")
+    parser.add_argument("--snakemake", default=str(Path(sys.executable).with_name("snakemake")),
+                        help="the snakemake executable")
+    args = parser.parse_args(argv)
+    root = Path(args.directory).resolve()
+
+    live = live_snakemake(root)
+    if live:
+        pid, command = live[0]
+        print(f"recover: a Snakemake run is still working in {root} (pid {pid}: "
+              f"{command[:80]}); wait for it or stop it (kill {pid}), then run make reproduce "
+              "again", file=sys.stderr)
+        return 1
+    locks = lock_files(root)
+    if not locks:
+        return 0
+    result = subprocess.run([args.snakemake, "--unlock", "--nocolor"], cwd=root,
+                            capture_output=True, text=True)
+    if result.returncode != 0 or lock_files(root):
+        tail = (result.stderr or result.stdout).strip().splitlines()[-1:] or ["no output"]
+        print(f"recover: snakemake --unlock failed in {root}: {tail[0]}", file=sys.stderr)
+        return 1
+    print(f"recover: cleared the lock of an interrupted run ({len(locks)} lock files; "
+          "no Snakemake process is working here); incomplete outputs will be re-run")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
