@@ -1,0 +1,208 @@
+"""The fixture workflow through a real SLURM (issue 14): the same results as a local run.
+
+Runs the tiny fixture collection twice, into two temporary directories: once locally
+(``--cores 2``) and once through ``profiles/slurm`` (snakemake-executor-plugin-slurm, every
+job submitted to slurmctld with sbatch). Asserts that every job except the target rule
+``all`` ran as a SLURM job that completed (from ``sacct``), and that every file under
+``results/`` and ``figures/`` is byte-identical between the two runs, except for the two
+named below, which hold a path or a time by design.
+
+Needs a running SLURM: ``tools/slurm/start.sh`` (as root) starts a single-node one, and
+``.ci/slurm-test`` installs, starts, runs this test and stops. Without SLURM the test
+fails with one message; it never skips. Selected with ``-m slurm``; the marker is set here
+with ``pytestmark`` (register it in pyproject's ``markers`` to silence pytest's warning).
+Measured figures (wall times, per-job overhead) are printed and, when
+``GRADEDREL_SLURM_MEASUREMENTS`` names a file, written there as JSON.
+"""
+from __future__ import annotations
+
+import io
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+import zipfile
+from datetime import datetime
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.slurm
+
+ROOT = Path(__file__).resolve().parents[1]
+TINY = ROOT / "tests" / "fixtures" / "tiny"
+PROFILE = ROOT / "profiles" / "slurm"
+TIMEOUT = 1800  # seconds per workflow run; the SLURM run takes ~7 min on a loaded 2-core box
+
+
+def slurm_problem() -> str | None:
+    """Why SLURM cannot take jobs here, or None when it can."""
+    for tool in ("sinfo", "sbatch", "squeue", "sacct", "scontrol"):
+        if shutil.which(tool) is None:
+            return f"no '{tool}' on PATH (apt-get install slurm-client)"
+    ping = subprocess.run(["scontrol", "ping"], capture_output=True, text=True, timeout=30)
+    if ping.returncode != 0 or "UP" not in ping.stdout:
+        return f"slurmctld does not answer: {(ping.stdout + ping.stderr).strip()!r}"
+    nodes = subprocess.run(["sinfo", "-h", "-N", "-o", "%T"], capture_output=True, text=True,
+                           timeout=30).stdout.split()
+    if not any(s.rstrip("*~#") in ("idle", "mixed", "allocated") for s in nodes):
+        return f"no node can run jobs (sinfo node states: {nodes or 'none'})"
+    return None
+
+
+def run_snakemake(workdir: Path, *args: str) -> tuple[subprocess.CompletedProcess, float]:
+    """Run the project's Snakefile on the fixture config in ``workdir``; (result, seconds)."""
+    env = dict(os.environ)
+    env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
+    env.setdefault("IR_DATASETS_HOME", str(ROOT / ".data" / "ir_datasets"))
+    command = [sys.executable, "-m", "snakemake", "-s", str(ROOT / "Snakefile"),
+               "--directory", str(workdir), "--nocolor", *args,
+               "--configfile", str(workdir / "fixture" / "config.yaml")]
+    start = time.monotonic()
+    result = subprocess.run(command, capture_output=True, text=True, env=env, timeout=TIMEOUT,
+                            cwd=workdir)
+    return result, time.monotonic() - start
+
+
+def job_times(log: str) -> dict[int, tuple[str, float]]:
+    """Snakemake's own view of each job: jobid -> (rule, seconds from start to finished),
+    from the log's ``[timestamp]`` lines (one-second resolution)."""
+    stamp, rule, started, jobs = None, None, {}, {}
+    for line in log.splitlines():
+        if re.fullmatch(r"\[\w{3} \w{3} +\d+ [\d:]+ \d{4}\]", line.strip()):
+            stamp = datetime.strptime(line.strip()[1:-1], "%a %b %d %H:%M:%S %Y")
+        elif m := re.fullmatch(r"(?:local)?rule (\w+):", line.strip()):
+            rule = m.group(1)
+        elif (m := re.fullmatch(r"jobid: (\d+)", line.strip())) and rule:
+            started[int(m.group(1))] = (rule, stamp)
+            rule = None
+        elif m := re.match(r"Finished jobid: (\d+)", line.strip()):
+            name, begun = started[int(m.group(1))]
+            jobs[int(m.group(1))] = (name, (stamp - begun).total_seconds())
+    return jobs
+
+
+# Files that legitimately differ between two runs of the same workflow, wherever they run,
+# each compared with the differing part left out (nothing else is excluded):
+def _terrier_properties(data: bytes) -> bytes:
+    """Terrier's index/data.properties records the absolute path the index was built in
+    (first comment line), the build time (second comment line) and ``index.created``
+    (epoch ms): drop those three, compare every other line."""
+    return b"\n".join(line for line in data.split(b"\n")
+                      if not line.startswith(b"#") and not line.startswith(b"index.created="))
+
+
+def _posting_arrays(data: bytes) -> dict[str, bytes]:
+    """index_arrays/postings.npz stores ``signature``, a hash of the index files' sizes and
+    mtimes (the cache key that tells a stale cache), so it differs with the build time:
+    compare every other array member byte for byte."""
+    with zipfile.ZipFile(io.BytesIO(data)) as npz:
+        return {n: npz.read(n) for n in npz.namelist() if n != "signature.npy"}
+
+
+NORMALISE = {
+    re.compile(r"results/[^/]+/index/data\.properties"): _terrier_properties,
+    re.compile(r"results/[^/]+/index_arrays/postings\.npz"): _posting_arrays,
+}
+
+
+def outputs(workdir: Path) -> dict[str, Path]:
+    found = {}
+    for top in ("results", "figures"):
+        for path in sorted((workdir / top).rglob("*")):
+            if path.is_file():
+                found[path.relative_to(workdir).as_posix()] = path
+    return found
+
+
+def sacct_jobs(ids: list[int]) -> dict[int, dict[str, str]]:
+    """SLURM's own record of the jobs: from the accounting database if there is one, else
+    from the job-completion file (``sacct -c``, JobCompType=jobcomp/filetxt)."""
+    fields = "JobID,JobName,State,Submit,Start,End"
+    for extra in ([], ["-c"]):
+        out = subprocess.run(["sacct", *extra, "-X", "-n", "-P", "-o", fields,
+                              "-j", ",".join(map(str, ids))],
+                             capture_output=True, text=True, timeout=60)
+        rows = {}
+        for line in out.stdout.splitlines():
+            values = dict(zip(fields.split(","), line.split("|")))
+            if values.get("JobID", "").isdigit():
+                rows[int(values["JobID"])] = values
+        if rows:
+            return rows
+    return {}
+
+
+def test_fixture_workflow_through_slurm_matches_a_local_run(tmp_path):
+    problem = slurm_problem()
+    if problem:
+        pytest.fail(f"SLURM is not running here: {problem}. Start a single-node SLURM with "
+                    "'tools/slurm/start.sh' (as root), or run '.ci/slurm-test'.", pytrace=False)
+
+    local, cluster = tmp_path / "local", tmp_path / "slurm"
+    for workdir in (local, cluster):
+        shutil.copytree(TINY, workdir / "fixture")
+
+    first, local_seconds = run_snakemake(local, "--cores", "2")
+    assert first.returncode == 0, first.stderr[-3000:]
+    second, slurm_seconds = run_snakemake(cluster, "--profile", str(PROFILE))
+    assert second.returncode == 0, second.stderr[-3000:]
+    log = second.stdout + second.stderr
+
+    # every job but the target rule 'all' was submitted to SLURM and completed there
+    local_jobs = job_times(first.stdout + first.stderr)
+    submitted = {int(j): int(s) for j, s in
+                 re.findall(r"Job (\d+) has been submitted with SLURM jobid (\d+)", log)}
+    expected = {j for j, (rule, _) in local_jobs.items() if rule != "all"}
+    assert len(expected) >= 30, f"the fixture workflow ran only {len(expected)} jobs locally"
+    assert len(submitted) == len(expected), (
+        f"{len(submitted)} jobs submitted to SLURM, {len(expected)} expected:\n{log[-3000:]}")
+    accounted = sacct_jobs(sorted(submitted.values()))
+    assert set(accounted) == set(submitted.values()), (
+        f"sacct knows {len(accounted)} of the {len(submitted)} submitted SLURM jobs")
+    states = {row["State"] for row in accounted.values()}
+    assert states == {"COMPLETED"}, f"SLURM job states: {states}"
+
+    # the same files, byte for byte (two named files with the differing part left out)
+    a, b = outputs(local), outputs(cluster)
+    assert sorted(a) == sorted(b), (
+        f"only local: {sorted(set(a) - set(b))}; only SLURM: {sorted(set(b) - set(a))}")
+    differing = []
+    for name in a:
+        x, y = a[name].read_bytes(), b[name].read_bytes()
+        for pattern, normalise in NORMALISE.items():
+            if pattern.fullmatch(name):
+                x, y = normalise(x), normalise(y)
+        if x != y:
+            differing.append(name)
+    assert not differing, f"files that differ between the local and the SLURM run: {differing}"
+    assert any(n.endswith(".run") for n in a) and any(n.endswith(".md") for n in a)
+
+    # measured in this run: wall times, and what a SLURM job costs over a local one
+    slurm_jobs = job_times(log)
+    def seconds(stamp: str) -> datetime:
+        return datetime.fromisoformat(stamp)
+    rows = list(accounted.values())
+    in_allocation = [(seconds(r["End"]) - seconds(r["Start"])).total_seconds() for r in rows]
+    waiting = [(seconds(r["Start"]) - seconds(r["Submit"])).total_seconds() for r in rows]
+    local_mean = sum(t for j, (_, t) in local_jobs.items() if j in expected) / len(expected)
+    slurm_mean = sum(t for j, (_, t) in slurm_jobs.items() if j in expected) / len(expected)
+    figures = {
+        "jobs": len(expected),
+        "files_compared": len(a),
+        "local_wall_s": round(local_seconds, 1),
+        "slurm_wall_s": round(slurm_seconds, 1),
+        "ratio_slurm_over_local": round(slurm_seconds / local_seconds, 2),
+        "wall_overhead_per_job_s": round((slurm_seconds - local_seconds) * 2 / len(expected), 1),
+        "local_job_mean_s": round(local_mean, 1),
+        "slurm_job_mean_s_seen_by_snakemake": round(slurm_mean, 1),
+        "slurm_job_mean_s_in_allocation": round(sum(in_allocation) / len(rows), 1),
+        "slurm_queue_wait_mean_s": round(sum(waiting) / len(rows), 1),
+    }
+    print("\nSLURM vs local, fixture workflow:", json.dumps(figures, indent=1))
+    if os.environ.get("GRADEDREL_SLURM_MEASUREMENTS"):
+        Path(os.environ["GRADEDREL_SLURM_MEASUREMENTS"]).write_text(
+            json.dumps(figures, indent=1) + "\n")
