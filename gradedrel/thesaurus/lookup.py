@@ -133,16 +133,20 @@ def lookup_text(thesaurus: Thesaurus, term: str, levels: tuple[str, ...] = LEVEL
 
 def add_parser(subparsers) -> None:
     """Register ``thesaurus lookup`` on the ``gradedrel`` command's subparsers."""
-    thesaurus = subparsers.add_parser("thesaurus", help="look terms up in a SKOS thesaurus")
+    thesaurus = subparsers.add_parser("thesaurus", help="look terms up in a thesaurus "
+                                      "(SKOS, MeSH, WordNet)")
     commands = thesaurus.add_subparsers(dest="thesaurus_command", required=True)
     lookup = commands.add_parser(
         "lookup", help="concepts matching a term, with UF, BT, NT, RT",
         description=__doc__.split("\n\n")[1], formatter_class=argparse.RawTextHelpFormatter)
-    lookup.add_argument("term", help="a word or phrase, e.g. aeroelastic")
+    lookup.add_argument("term", nargs="+",
+                        help="words or phrases, e.g. aeroelastic; each looked up on its own")
     source = lookup.add_mutually_exclusive_group()
     source.add_argument("--path", help="a SKOS file or a *.thesaurus.json.gz cache")
     source.add_argument("--thesaurus", default="nasa",
-                        help="a name under 'thesauri' in the config (default: nasa)")
+                        help="a name under 'thesauri' in the config, any source "
+                             "(skos, mesh, wordnet; built in: nasa, mesh, wordnet; "
+                             "default: nasa)")
     lookup.add_argument("--config", default="config/config.yaml",
                         help="config file giving the thesaurus (default: %(default)s; "
                              "built-in NASA default if absent)")
@@ -154,19 +158,23 @@ def add_parser(subparsers) -> None:
 
 
 def run_lookup(args) -> int:
-    from . import load
-    from .sources import ensure
+    from . import load, sources
 
     if args.path:
-        path = Path(args.path)
+        thesaurus = load(Path(args.path))
     else:
         config = None
         if Path(args.config).exists():
             import yaml
             with open(args.config, encoding="utf-8") as handle:
                 config = yaml.safe_load(handle)
-        path = ensure(args.thesaurus, config)
+        # Any source (SKOS, MeSH, WordNet), through the cache.
+        thesaurus = sources.load(args.thesaurus, config)
     upto = LEVELS.index("prefix" if args.match == "all" else args.match)
-    text = lookup_text(load(path), args.term, LEVELS[:upto + 1], args.limit or None)
-    sys.stdout.write(text)
+    terms = [args.term] if isinstance(args.term, str) else list(args.term)
+    texts = [lookup_text(thesaurus, term, LEVELS[:upto + 1], args.limit or None)
+             for term in terms]
+    if len(terms) > 1:  # several terms: a heading before each term's answer
+        texts = [f"== {term} ==\n{text}" for term, text in zip(terms, texts)]
+    sys.stdout.write("\n".join(texts))
     return 0
