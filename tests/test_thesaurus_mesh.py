@@ -222,3 +222,42 @@ def test_real_vitamin_b_12(real):
     assert {th.label(u) for u in b12.narrower} == {"Cobamides", "Hydroxocobalamin"}
     assert find(th, "vitamin b 12", ("label",))[0].uri == "mesh:D014805"
     assert [th.label(u) for u in th["mesh:D006331"].broader] == ["Cardiovascular Diseases"]
+
+
+# --- the command line and the workflow rule --------------------------------------------
+
+def test_cli_lookup_from_config(tmp_path, monkeypatch, capsys):
+    import yaml
+
+    from gradedrel.cli import main
+
+    monkeypatch.setenv("GRADEDREL_CACHE_DIR", str(tmp_path / "cache"))
+    config = tmp_path / "config.yaml"
+    config.write_text(yaml.safe_dump(_config()))
+    assert main(["thesaurus", "lookup", "--thesaurus", "m", "--config", str(config),
+                 "--limit", "1", "vitamin b 12"]) == 0
+    out = capsys.readouterr().out
+    assert out.splitlines()[:4] == [
+        "Vitamin B 12  [mesh:D014805]  label match on 'Vitamin B 12'",
+        "  UF  Cobalamin; Cobalamins; Cyanocobalamin; Eritron; Vitamin B12",
+        "  BT  Corrinoids; Vitamin B Complex",
+        "  NT  Cobamides"]
+
+
+@pytest.mark.workflow
+def test_workflow_rule_reads_mesh(tmp_path):
+    import yaml
+
+    from conftest import run_snakemake
+    from gradedrel.thesaurus import load
+
+    config = tmp_path / "config.yaml"
+    config.write_text(yaml.safe_dump(_config()))
+    result = run_snakemake(tmp_path, "results/thesauri/m/summary.tsv", configfile=config)
+    assert result.returncode == 0, result.stderr[-3000:]
+    out = tmp_path / "results" / "thesauri" / "m"
+    values = dict(pd.read_csv(out / "summary.tsv", sep="\t")[["statistic", "value"]].values)
+    assert values["concepts"] == 9 and values["RT_links"] == 0 and values["BT_links"] == 6
+    assert load(out / "m.thesaurus.json.gz").concepts == mesh.read_mesh(DESCRIPTORS,
+                                                                         TREES).concepts
+    assert '"RT": "none: this export' in (out / "provenance.json").read_text()

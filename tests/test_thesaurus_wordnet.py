@@ -251,3 +251,44 @@ def test_real_car(real):
     assert [th.label(u) for u in car.broader] == ["motor vehicle"]
     assert len(car.narrower) == 31
     assert "wn:n:02958343" in {m.uri for m in find(th, "car", ("label",))}
+
+
+# --- the command line and the workflow rule --------------------------------------------
+
+def test_cli_lookup_several_terms_from_config(deb, tmp_path, monkeypatch, capsys):
+    import yaml
+
+    from gradedrel.cli import main
+
+    monkeypatch.setenv("GRADEDREL_CACHE_DIR", str(tmp_path / "cache"))
+    config = tmp_path / "config.yaml"
+    config.write_text(yaml.safe_dump(_config(deb)))
+    assert main(["thesaurus", "lookup", "--thesaurus", "wn", "--config", str(config),
+                 "--match", "label", "car", "galore"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("== car ==\ncar  [wn:n:02958343]  label match on 'car'\n")
+    assert "  UF  auto; automobile; machine; motorcar\n  BT  motor vehicle\n" in out
+    assert "\n== galore ==\nabounding  [wn:a:00014358]  label match on 'galore'\n" in out
+    assert list((tmp_path / "cache").glob("*" + cache.SUFFIX))  # answered via the cache
+
+
+@pytest.mark.workflow
+def test_workflow_rule_reads_wordnet(deb, tmp_path):
+    import pandas as pd
+    import yaml
+
+    from conftest import run_snakemake
+    from gradedrel.thesaurus import load
+
+    config = tmp_path / "config.yaml"
+    spec = _config(deb)
+    spec["thesauri"]["wn"]["path"] = ".data/thesauri/wn/tiny.deb"  # downloaded (file://)
+    config.write_text(yaml.safe_dump(spec))
+    result = run_snakemake(tmp_path, "results/thesauri/wn/summary.tsv", configfile=config)
+    assert result.returncode == 0, result.stderr[-3000:]
+    out = tmp_path / "results" / "thesauri" / "wn"
+    values = dict(pd.read_csv(out / "summary.tsv", sep="\t")[["statistic", "value"]].values)
+    assert values["concepts"] == 16 and values["RT_links"] == 8
+    assert load(out / "wn.thesaurus.json.gz").concepts == wordnet.read_wordnet(deb).concepts
+    provenance = (out / "provenance.json").read_text()
+    assert '"RT": "similar-to &, also-see ^' in provenance
