@@ -17,6 +17,7 @@ stale or unreadable cache is rebuilt, never trusted.
 """
 from __future__ import annotations
 
+import gc
 import gzip
 import hashlib
 import json
@@ -71,7 +72,23 @@ def write(path: str | Path, thesaurus: Thesaurus, **header) -> None:
 
 
 def read_header_and_concepts(path: str | Path) -> tuple[dict, Thesaurus]:
-    """Read a cache file; one :class:`InputError` if it is not one."""
+    """Read a cache file; one :class:`InputError` if it is not one.
+
+    The cyclic garbage collector is paused while reading: the millions of lists,
+    tuples and strings made here hold no cycles, and the collector's passes over
+    them cost more than the reading itself (WordNet's 117,659 concepts: 2.0 s ->
+    0.85 s CPU).
+    """
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        return _read_header_and_concepts(path)
+    finally:
+        if collecting:
+            gc.enable()
+
+
+def _read_header_and_concepts(path: str | Path) -> tuple[dict, Thesaurus]:
     try:
         with open(path, "rb") as handle:
             document = json.loads(gzip.decompress(handle.read()))
