@@ -1,7 +1,9 @@
 """Looking a term up in the thesaurus, for the people who curate plans.
 
 ``gradedrel thesaurus lookup "aeroelastic"`` prints every matching concept with
-its UF (alternative labels), BT, NT and RT, and its definition.
+its UF (alternative labels), BT, NT and RT, and its definition. ``--thesaurus
+NAME`` takes any source under ``thesauri:`` (SKOS, MeSH, WordNet); several terms
+may be given, each answered under its own heading.
 
 A label matches the term at the first of three levels that applies, compared
 on labels normalised by :func:`~.model.normalise_label` (``~`` mark stripped,
