@@ -261,3 +261,29 @@ def test_workflow_rule_reads_mesh(tmp_path):
     assert load(out / "m.thesaurus.json.gz").concepts == mesh.read_mesh(DESCRIPTORS,
                                                                          TREES).concepts
     assert '"RT": "none: this export' in (out / "provenance.json").read_text()
+
+
+def test_config_schema_and_builtin_defaults_agree():
+    """config.yaml's thesauri, the schema's default and sources.DEFAULTS name the same
+    pinned files; the schema requires `files` for mesh and url/sha256/path otherwise."""
+    import copy
+
+    import jsonschema
+    import yaml
+
+    schema = yaml.safe_load((REPO / "config/schema/config.schema.yaml").read_text())
+    config = yaml.safe_load((REPO / "config/config.yaml").read_text())
+    validator = jsonschema.Draft202012Validator(schema)
+    validator.validate(config)
+    default = schema["properties"]["thesauri"]["default"]
+    for name in ("nasa", "mesh", "wordnet"):
+        builtin = {k: v for k, v in sources.DEFAULTS[name].items() if k != "source"}
+        assert {k: v for k, v in config["thesauri"][name].items() if k != "source"} == builtin
+        assert {k: v for k, v in default[name].items() if k != "source"} == builtin
+        assert sources.kind(config["thesauri"][name]) == sources.kind(default[name])
+    bad = copy.deepcopy(config)
+    del bad["thesauri"]["mesh"]["files"]
+    assert any("'files' is a required property" in e.message for e in validator.iter_errors(bad))
+    bad = copy.deepcopy(config)
+    bad["thesauri"]["wordnet"]["pos"] = ["q"]
+    assert not validator.is_valid(bad)
