@@ -189,7 +189,7 @@ def real():
         pytest.fail(f"{missing} missing: copy them from the shared data (see the data README, "
                     "thesauri/mesh/) or set GRADEDREL_NO_REAL_DATA=1 to declare the data "
                     "unavailable")
-    paths = sources.ensure_files("mesh")  # sha256 verified
+    paths = sources.ensure_files("mesh", root=REPO)  # sha256 verified
     start = time.process_time()
     thesaurus = mesh.read_mesh(paths["descriptors"], paths["trees"])
     return thesaurus, time.process_time() - start

@@ -222,7 +222,7 @@ def real():
                     f"{sources.WORDNET['url']}, sha256 {sources.WORDNET['sha256']}) or set "
                     "GRADEDREL_NO_REAL_DATA=1 to declare the data unavailable")
     start = time.process_time()
-    thesaurus = wordnet.read_wordnet(sources.ensure("wordnet"))  # sha256 verified
+    thesaurus = wordnet.read_wordnet(sources.ensure("wordnet", root=REPO))  # sha256 verified
     return thesaurus, time.process_time() - start
 
 
