@@ -292,3 +292,22 @@ def test_workflow_rule_reads_wordnet(deb, tmp_path):
     assert load(out / "wn.thesaurus.json.gz").concepts == wordnet.read_wordnet(deb).concepts
     provenance = (out / "provenance.json").read_text()
     assert '"RT": "similar-to &, also-see ^' in provenance
+
+
+@pytest.mark.parametrize("term", ["car", "cars", "motor", "Breathes", "galore", "a", "é",
+                                  "inhal", "fearful", "hegiras", "take a", "cowardlies"])
+def test_lookup_prefilter_changes_no_answer(deb, term):
+    """find() skips labels without the first word's S-stem less its last letter; the
+    answers equal a scan of every label."""
+    from gradedrel.thesaurus import lookup
+    from gradedrel.thesaurus.model import normalise_label
+
+    th = wordnet.read_wordnet(deb)
+    key, words = normalise_label(term), lookup._words(term)
+    expected = set()
+    for concept in th.concepts.values():
+        for label in concept.labels():
+            level = lookup._level(key, words, label)
+            if level is not None:
+                expected.add(concept.uri)
+    assert {m.uri for m in find(th, term)} == expected
