@@ -2,7 +2,9 @@
 
 ``load(path)`` is the one entry point: any SKOS file (RDF/XML streamed,
 Turtle/N-Triples/JSON-LD via rdflib; ``.bz2``/``.gz``/``.xz`` or plain), or a
-cache file written by :mod:`.cache` (``*.thesaurus.json.gz``). A parsed source is
+cache file written by :mod:`.cache` (``*.thesaurus.json.gz``). ``load_named(name,
+config)`` loads a thesaurus named under ``thesauri:`` in the config, whatever its
+source (SKOS, MeSH, WordNet; :mod:`.sources`). A parsed source is
 cached (keyed by its sha256 and the reader version) and reloaded from the cache
 while fresh.
 """
@@ -15,7 +17,7 @@ from gradedrel.thesaurus import cache as _cache
 from gradedrel.thesaurus.model import Concept, Thesaurus, normalise_label
 from gradedrel.thesaurus.skos import READER_VERSION, read_skos
 
-__all__ = ["Concept", "Thesaurus", "load", "normalise_label"]
+__all__ = ["Concept", "Thesaurus", "load", "load_named", "normalise_label"]
 
 log = logging.getLogger("gradedrel")
 
@@ -56,3 +58,10 @@ def load(path: str | Path, *, use_cache: bool = True, cache_dir: str | Path | No
     except OSError as error:
         log.warning("could not write thesaurus cache %s: %s", cached, error)
     return thesaurus
+
+
+def load_named(name: str, config=None, root: str | Path = ".", **options) -> Thesaurus:
+    """Thesaurus ``name`` under ``thesauri:`` (SKOS, MeSH or WordNet), through the
+    cache; see :func:`.sources.load`."""
+    from .sources import load as load_source
+    return load_source(name, config, root, **options)

@@ -5,6 +5,7 @@ One JSON object::
     {"format": "gradedrel-thesaurus", "format_version": 1,
      "reader_version": <skos.READER_VERSION>, "source_sha256": "<hex>",
      "source": "<file name>", "base": "<base URI>",
+     ["provenance": {...}: MeSH/WordNet: the files' digests and the mapping,]
      "fields": ["uri", "pref_labels", ...],
      "concepts": [[uri, [pref labels], [alt labels], [broader], ...], ...]}
 
@@ -16,6 +17,7 @@ stale or unreadable cache is rebuilt, never trusted.
 """
 from __future__ import annotations
 
+import gc
 import gzip
 import hashlib
 import json
@@ -50,13 +52,15 @@ def cache_name(source_sha256: str, reader_version: int, base: str = "") -> str:
 
 
 def encode(thesaurus: Thesaurus, *, source_sha256: str, reader_version: int,
-           source: str = "", base: str = "") -> bytes:
+           source: str = "", base: str = "", provenance: dict | None = None) -> bytes:
     rows = [[c.uri, list(c.pref_labels), list(c.alt_labels), list(c.broader),
              list(c.narrower), list(c.related), list(c.definitions), list(c.use),
              list(c.used_for)] for c in thesaurus.concepts.values()]
     document = {"format": FORMAT, "format_version": FORMAT_VERSION,
                 "reader_version": reader_version, "source_sha256": source_sha256,
                 "source": source, "base": base, "fields": list(FIELDS), "concepts": rows}
+    if provenance is not None:  # sources other than one SKOS file: files and mapping
+        document["provenance"] = provenance
     text = json.dumps(document, ensure_ascii=False, separators=(",", ":"))
     return gzip.compress(text.encode("utf-8"), compresslevel=6, mtime=0)
 
@@ -68,7 +72,23 @@ def write(path: str | Path, thesaurus: Thesaurus, **header) -> None:
 
 
 def read_header_and_concepts(path: str | Path) -> tuple[dict, Thesaurus]:
-    """Read a cache file; one :class:`InputError` if it is not one."""
+    """Read a cache file; one :class:`InputError` if it is not one.
+
+    The cyclic garbage collector is paused while reading: the millions of lists,
+    tuples and strings made here hold no cycles, and the collector's passes over
+    them cost more than the reading itself (WordNet's 117,659 concepts: 2.0 s ->
+    0.85 s CPU).
+    """
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        return _read_header_and_concepts(path)
+    finally:
+        if collecting:
+            gc.enable()
+
+
+def _read_header_and_concepts(path: str | Path) -> tuple[dict, Thesaurus]:
     try:
         with open(path, "rb") as handle:
             document = json.loads(gzip.decompress(handle.read()))
@@ -82,12 +102,18 @@ def read_header_and_concepts(path: str | Path) -> tuple[dict, Thesaurus]:
         raise InputError(path, None, f"cache format version {FORMAT_VERSION}",
                          document.get("format_version"))
     concepts = {}
+    # Built without Concept.__init__ (same fields; __post_init__ has nothing to fill
+    # here): a third less time for WordNet's 117,659 concepts.
+    new = object.__new__
     for uri, pref, alt, broader, narrower, related, defs, use, used_for in \
             document.pop("concepts"):
-        concepts[uri] = Concept(uri, pref[0] if pref else "", tuple(alt), tuple(broader),
-                                tuple(narrower), tuple(related),
-                                defs[0] if defs else None, tuple(use), tuple(used_for),
-                                tuple(pref), tuple(defs))
+        concept = new(Concept)
+        concept.__dict__.update(
+            uri=uri, pref_label=pref[0] if pref else "", alt_labels=tuple(alt),
+            broader=tuple(broader), narrower=tuple(narrower), related=tuple(related),
+            definition=defs[0] if defs else None, use=tuple(use), used_for=tuple(used_for),
+            pref_labels=tuple(pref), definitions=tuple(defs))
+        concepts[uri] = concept
     return document, Thesaurus(concepts)
 
 

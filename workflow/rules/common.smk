@@ -13,6 +13,7 @@ from gradedrel.plans import plan_sets
 from gradedrel.retrieval.grid import Model
 from gradedrel.queries.query_types import slug as query_type_slug
 from gradedrel.report.settings import report_settings
+from gradedrel.thesaurus import sources as thesaurus_sources
 
 validate(config, os.path.join(workflow.basedir, "config/schema/config.schema.yaml"))
 
@@ -88,21 +89,33 @@ def thesaurus_name(collection):
 
 
 def thesaurus_source(name):
-    """The config entry of thesaurus `name` (url, sha256, path, base)."""
+    """The config entry of thesaurus `name` (source; url, sha256, path or MeSH's files; base)."""
     if name not in config["thesauri"]:
         raise ValueError(f"config: no thesaurus {name!r} under 'thesauri'")
     return {"base": "", **config["thesauri"][name]}
 
 
-# The local copies of the thesauri (paths named in config), made by thesaurus_fetch.
-THESAURUS_COPIES = {source["path"]: name for name, source in config["thesauri"].items()}
+# The local copies of the thesauri (paths named in config; MeSH has two files, one per
+# role), made by thesaurus_fetch: path -> (thesaurus, role).
+THESAURUS_COPIES = {
+    file["path"]: (name, role)
+    for name, source in config["thesauri"].items()
+    for role, file in thesaurus_sources.file_specs(source).items()
+}
 THESAURUS_COPY_PATTERN = "|".join(re.escape(path) for path in THESAURUS_COPIES)
 
 
 def thesaurus_copy_source(wildcards):
-    """url and sha256 of the thesaurus kept at wildcards.local_copy."""
-    source = thesaurus_source(THESAURUS_COPIES[wildcards.local_copy])
-    return {"url": source["url"], "sha256": source["sha256"]}
+    """url and sha256 of the thesaurus file kept at wildcards.local_copy."""
+    name, role = THESAURUS_COPIES[wildcards.local_copy]
+    file = thesaurus_sources.file_specs(thesaurus_source(name))[role]
+    return {"url": file["url"], "sha256": file["sha256"]}
+
+
+def thesaurus_files(wildcards):
+    """The local copies a thesaurus is read from, by role (``file``; MeSH: descriptors, trees)."""
+    spec = thesaurus_source(wildcards.thesaurus)
+    return {role: file["path"] for role, file in thesaurus_sources.file_specs(spec).items()}
 
 
 def thesaurus_cache(wildcards):

@@ -14,9 +14,10 @@ rule thesaurus_fetch:
 
 
 rule thesaurus_read:
-    """Verify a SKOS thesaurus copy; write its cached form and a summary."""
+    """Verify a thesaurus's local copies (SKOS, MeSH or WordNet); write its cached form and a
+    summary."""
     input:
-        local=lambda wc: thesaurus_source(wc.thesaurus)["path"],
+        unpack(thesaurus_files),
     output:
         thesaurus=f"{RESULTS}/thesauri/{{thesaurus}}/{{thesaurus}}.thesaurus.json.gz",
         summary=report(
