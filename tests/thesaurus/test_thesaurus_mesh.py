@@ -29,7 +29,8 @@ FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "thesauri" / "mesh"
 DESCRIPTORS = FIXTURE / "descriptors.rds"
 TREES = FIXTURE / "trees.rds"
 REPO = Path(__file__).resolve().parents[2]
-REAL = {role: REPO / f["path"] for role, f in sources.project_thesauri()["mesh"]["files"].items()}
+PINNED = sources.project_thesauri()["mesh"]  # config/config.yaml, the one place
+REAL = {role: REPO / f["path"] for role, f in PINNED["files"].items()}
 
 
 def test_fixture_columns_equal_rdata_read_rds():
@@ -133,7 +134,7 @@ def test_config_needs_both_files():
     with pytest.raises(ValueError, match=r"needs files \['descriptors', 'trees'\]"):
         sources.ensure_files("m", config)
     with pytest.raises(ValueError, match="several files"):
-        sources.ensure("mesh")
+        sources.ensure("mesh", {"thesauri": sources.project_thesauri()})
 
 
 # --- malformed input ----------------------------------------------------------------
@@ -189,7 +190,8 @@ def real():
         pytest.fail(f"{missing} missing: copy them from the shared data (see the data README, "
                     "thesauri/mesh/) or set GRADEDREL_NO_REAL_DATA=1 to declare the data "
                     "unavailable")
-    paths = sources.ensure_files("mesh", root=REPO)  # sha256 verified
+    paths = sources.ensure_files("mesh", {"thesauri": sources.project_thesauri()},
+                                 root=REPO)  # sha256 verified
     start = time.process_time()
     thesaurus = mesh.read_mesh(paths["descriptors"], paths["trees"])
     return thesaurus, time.process_time() - start

@@ -23,7 +23,8 @@ from gradedrel.thesaurus.lookup import find
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "thesauri" / "wordnet"
 REPO = Path(__file__).resolve().parents[2]
-REAL = REPO / sources.project_thesauri()["wordnet"]["path"]
+PINNED = sources.project_thesauri()["wordnet"]  # config/config.yaml, the one place
+REAL = REPO / PINNED["path"]
 
 
 # --- a tiny .deb, made the way Debian makes them -------------------------------------
@@ -219,10 +220,11 @@ def real():
         if os.environ.get("GRADEDREL_NO_REAL_DATA") == "1":
             pytest.skip(f"GRADEDREL_NO_REAL_DATA=1: {REAL} not available")
         pytest.fail(f"{REAL} is missing: copy it from the shared data (see the data README: "
-                    f"{sources.project_thesauri()['wordnet']['url']}, sha256 {sources.project_thesauri()['wordnet']['sha256']}) or set "
+                    f"{PINNED['url']}, sha256 {PINNED['sha256']}) or set "
                     "GRADEDREL_NO_REAL_DATA=1 to declare the data unavailable")
     start = time.process_time()
-    thesaurus = wordnet.read_wordnet(sources.ensure("wordnet", root=REPO))  # sha256 verified
+    thesaurus = wordnet.read_wordnet(  # sha256 verified
+        sources.ensure("wordnet", {"thesauri": {"wordnet": PINNED}}, root=REPO))
     return thesaurus, time.process_time() - start
 
 
