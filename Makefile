@@ -36,7 +36,7 @@ test: setup
 
 # The package's own tests, no workflow run and no Java (under a minute).
 test-fast: setup
-	$(BIN)/python -m pytest -q -m "not workflow and not terrier"
+	$(BIN)/python -m pytest -q -m "not workflow and not terrier and not slurm"
 
 lint: setup
 	$(BIN)/snakemake --lint
