@@ -26,4 +26,5 @@ for name in slurmd slurmctld munged; do  # reverse order of start
   fi
   rm -f "$pidfile"
 done
+rm -f "$STATE/munged.err"
 rmdir "$STATE" 2>/dev/null || true
