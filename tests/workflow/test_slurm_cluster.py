@@ -32,7 +32,7 @@ import pytest
 
 pytestmark = pytest.mark.slurm
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 TINY = ROOT / "tests" / "fixtures" / "tiny"
 PROFILE = ROOT / "profiles" / "slurm"
 TIMEOUT = 1800  # seconds per workflow run; the SLURM run takes ~7 min on a loaded 2-core box
