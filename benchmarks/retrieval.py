@@ -37,8 +37,8 @@ sys.path.insert(0, str(ROOT))
 
 from tests.stand_in_queries import write_query_files  # noqa: E402
 from gradedrel.collection import postings  # noqa: E402
-from gradedrel.core import terrier
-from gradedrel.queries import query_files
+from gradedrel.core import terrier  # noqa: E402
+from gradedrel.queries import query_files  # noqa: E402
 
 PINS = {"version": "5.11", "helper_version": "0.0.8"}
 DEPTH = 1000
@@ -49,7 +49,7 @@ _JVM_PROBE = """
 import time
 t0 = time.perf_counter()
 import pyterrier as pt
-from gradedrel.core import terrier
+from gradedrel.core import terrier  # noqa: E402
 t1 = time.perf_counter()
 terrier.start("5.11", "0.0.8")
 t2 = time.perf_counter()

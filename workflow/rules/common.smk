@@ -1,4 +1,5 @@
-# Helpers shared across the workflow (config validation, paths, targets).
+# Config validation and input functions only (the data models live in the package:
+# gradedrel.plans.plan_sets, gradedrel.collection.spec, gradedrel.report.settings).
 import os
 import re
 import sys
