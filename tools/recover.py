@@ -55,7 +55,8 @@ def _ancestors() -> set[int]:
 
 
 def live_snakemake(root: Path) -> list[tuple[int, str]]:
-    """(pid, command) of every live process that mentions snakemake and works in ``root``.
+    """(pid, command) of every live process that mentions snakemake and works in ``root``:
+    Snakemake itself first, then the jobs it started.
 
     A process whose working directory cannot be read counts as working here: a lock is never
     cleared on a guess.
@@ -79,8 +80,9 @@ def live_snakemake(root: Path) -> list[tuple[int, str]]:
         here = (cwd is None or _same_or_inside(cwd, root)
                 or _same_or_inside(_directory_argument(cmdline, cwd), root))
         if here:
-            found.append((info["pid"], " ".join(cmdline)))
-    return found
+            main = any(Path(arg).name == "snakemake" for arg in cmdline)
+            found.append((not main, info["pid"], " ".join(cmdline)))
+    return [(pid, command) for _, pid, command in sorted(found)]  # the main process first
 
 
 def lock_files(root: Path) -> list[Path]:
