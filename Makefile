@@ -34,9 +34,9 @@ reproduce: setup
 test: setup
 	$(BIN)/python -m pytest
 
-# The package's own tests, no workflow run and no Java (under a minute).
+# The package's own tests: no workflow run, no Java, no full-data test (under a minute).
 test-fast: setup
-	$(BIN)/python -m pytest -q -m "not workflow and not terrier and not slurm"
+	$(BIN)/python -m pytest -q -m "not workflow and not terrier and not slow and not slurm"
 
 lint: setup
 	$(BIN)/snakemake --lint

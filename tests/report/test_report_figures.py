@@ -81,6 +81,7 @@ def _render_all(frames, out):
                                      fg, "CG"), str(out / "cg.png"), str(out / "cg.pdf"), 80)
 
 
+@pytest.mark.slow  # draws every figure twice
 def test_two_runs_are_byte_identical(frames, tmp_path):
     (tmp_path / "a").mkdir()
     (tmp_path / "b").mkdir()

@@ -175,6 +175,7 @@ def test_missing_file_and_no_concepts_are_clear_errors(tmp_path):
         read_skos(empty)
 
 
+@pytest.mark.slow  # reads the whole NASA Thesaurus twice (about 2 minutes)
 def test_nasa_thesaurus_equals_rdflib():
     """Slow (~1 min, ~1.2 GB: rdflib parses the whole file). Every concept's sets."""
     source = next((p for p in NASA_CANDIDATES if p.exists()), None)
