@@ -365,6 +365,8 @@ def summary_rows(collection: str, plan_set: str, model: str, comparisons: pd.Dat
             held = int((sub["verdict"] == v.HOLDS).sum())
             effect, low, high = f"{held} of {len(sub)} hold", math.nan, math.nan
             requests = int(sub["requests"].max()) if len(sub) else 0
+        if not isinstance(effect, str):  # one column of text: numbers as the tables print them
+            effect = f"{effect:.6f}"
         rows.append({"finding": n, "collection": collection, "plan_set": plan_set,
                      "model": model, "effect": effect, "low": low, "high": high,
                      "requests": requests, "verdict": f["verdict"]})
@@ -394,6 +396,10 @@ def summary_markdown(summary: pd.DataFrame, title: str) -> str:
              "| finding | plan set | model | requests | effect | 95 % interval | verdict |",
              "|---|---|---|---:|---:|---|---|"]
     for r in summary.to_dict("records"):
+        try:
+            r["effect"] = float(r["effect"])
+        except ValueError:
+            pass
         if isinstance(r["effect"], str):
             effect, interval = r["effect"], "–"
         else:

@@ -60,22 +60,23 @@ def render(summary: pd.DataFrame, primary: pd.DataFrame, collection: str = "cran
         "",
     ]
     conditions = list(dict.fromkeys(zip(summary["plan_set"], summary["model"])))
-    lines.append("| finding | " + " | ".join(f"{s}, {m}" for s, m in conditions) + " |")
-    lines.append("|---|" + "---|" * len(conditions))
-    for finding, rows in summary.groupby("finding", sort=True):
+    findings = sorted(summary["finding"].unique(), key=int)
+    lines.append("| plan set | model | " + " | ".join(f"finding {f}" for f in findings) + " |")
+    lines.append("|---|---|" + "---|" * len(findings))
+    for plan_set, model in conditions:
+        rows = summary[(summary["plan_set"] == plan_set) & (summary["model"] == model)]
         cells = []
-        for s, m in conditions:
-            r = rows[(rows["plan_set"] == s) & (rows["model"] == m)].iloc[0]
+        for finding in findings:
+            r = rows[rows["finding"] == finding].iloc[0]
+            digits, signed = (2, False) if finding == "4" else (1, True)
             try:
-                digits = 2 if finding == "4" else 1
-                effect = _num(r["effect"], digits, finding != "4")
+                effect = _num(r["effect"], digits, signed)
                 if r["low"]:
-                    effect += f" [{_num(r['low'], digits, finding != '4')}, " \
-                              f"{_num(r['high'], digits, finding != '4')}]"
+                    effect += f" [{_num(r['low'], digits, signed)}, {_num(r['high'], digits, signed)}]"
             except ValueError:
                 effect = r["effect"]
             cells.append(f"{r['verdict']}: {effect}")
-        lines.append(f"| {finding} | " + " | ".join(cells) + " |")
+        lines.append(f"| {plan_set} | {model} | " + " | ".join(cells) + " |")
     lines.append(END)
     return "\n".join(lines)
 

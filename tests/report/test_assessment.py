@@ -153,5 +153,5 @@ def test_markdown_and_summary():
     assert "| 2 | primary | WSYN/e - SUM/u |" in text
     rows = a.summary_rows("cranfield", "expert", "InQuery", comparisons, findings)
     assert [r["finding"] for r in rows] == [1, 2, 3, 4]
-    assert rows[1]["effect"] == pytest.approx(15, abs=1) and rows[1]["verdict"].startswith("holds")
+    assert float(rows[1]["effect"]) == pytest.approx(15, abs=1) and rows[1]["verdict"].startswith("holds")
     assert rows[2]["effect"].endswith("hold")
