@@ -21,15 +21,16 @@ print(f"main job: {len(rows)} outputs present and up to date; a re-run is a no-o
 # The README's results region is rendered from a frozen copy of the verdict tables
 # (docs/results/, checked against the README by tests/report/test_claims.py); the copy must be
 # what this main job wrote, byte for byte, or a claim in the README is stale.
+sys.path.insert(0, ".")
+from gradedrel.report import claims  # noqa: E402
+
 
 stale = []
 for collection in sorted(p.name for p in Path("docs/results").iterdir() if p.is_dir()):
-    report = Path("results") / collection / "report"
-    for frozen, fresh in ((f"docs/results/{collection}/summary.tsv", report / "summary.tsv"),
-                          (f"docs/results/{collection}/primary.tsv",
-                           report / "expert" / "InQuery" / "primary.tsv")):
-        if Path(frozen).read_bytes() != Path(fresh).read_bytes():
-            stale.append(f"{frozen} differs from {fresh}")
+    for frozen, source in claims.SOURCES.items():
+        fresh = Path("results") / collection / source
+        if Path(f"docs/results/{collection}/{frozen}").read_bytes() != fresh.read_bytes():
+            stale.append(f"docs/results/{collection}/{frozen} differs from {fresh}")
 if stale:
     sys.exit("README claims are stale (refresh with python -m gradedrel.report.claims): "
              + "; ".join(stale))

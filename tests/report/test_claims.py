@@ -64,3 +64,19 @@ def test_render_and_replace():
     assert claims.replace_region(doc, text) == f"intro\n{text}\nrest\n"
     with pytest.raises(ValueError, match="markers"):
         claims.region("no markers here")
+
+
+def test_docs_query_statistics_are_the_tables():
+    """docs/plans.md's table of the automatic plans' query statistics is the frozen copy of
+    queries/auto/statistics_means.tsv (CI checks the copy against the main job's file)."""
+    frozen = pd.read_csv(SNAPSHOT / "query_statistics_auto.tsv", sep="\t", dtype={"subset": str})
+    frozen = frozen[frozen["subset"] == "all"].set_index("query_type")
+    text = (ROOT / "docs" / "plans.md").read_text(encoding="utf-8")
+    section = text.split("## Measured query statistics", 1)[1]
+    rows = [line for line in section.splitlines()
+            if re.match(r"\| (SUM|SSYN-C|WSYN)/[ue] \|", line)][:6]
+    assert len(rows) == 6
+    for line in rows:
+        cells = [c.strip() for c in line.strip("|").split("|")]
+        expected = frozen.loc[cells[0], ["facets", "concepts", "groups", "keys", "growth"]]
+        assert [float(c) for c in cells[1:]] == pytest.approx(expected.to_list(), abs=5e-4), cells
