@@ -213,3 +213,35 @@ if __name__ == "__main__":   # throwaway e2e: python tests/synthetic.py RESULTS 
     topics = Path(results, c, "topics.tsv")
     qids = pd.read_csv(topics, sep="\t", dtype=str)["qid"].tolist() if topics.exists() else None
     write(evaluate(simulate()), Path(results), c, model, qids)
+
+
+def write_runs(topics: dict, results: Path, collection: str, model: str,
+               planset: str = "auto") -> None:
+    """Run files, qrels and the plan set's topics for the simulated rankings, where the
+    findings rule reads them. A topic's documents at level g are ``{t}-g{g}-{k}``; each
+    ranked grade takes the next unused document of its level (so the gain vectors of the
+    runs are the simulated ones)."""
+    from gradedrel.queries.query_types import slug
+    base = Path(results, collection)
+    qrels = []
+    for t, (grades, _) in topics.items():
+        for g in (1, 2, 3):
+            qrels += [(t, f"{t}-g{g}-{k}", g, g) for k in range(int((grades == g).sum()))]
+    base.mkdir(parents=True, exist_ok=True)
+    pd.DataFrame(qrels, columns=["qid", "docno", "label", "grade"]).to_csv(
+        base / "qrels.tsv", sep="\t", index=False, lineterminator="\n")
+    runs = Path(base, "runs", planset, model)
+    runs.mkdir(parents=True, exist_ok=True)
+    for qt in QUERY_TYPES:
+        lines = []
+        for t, (_, lists) in topics.items():
+            used = {0: 0, 1: 0, 2: 0, 3: 0}
+            for rank, g in enumerate(lists[qt], start=1):
+                docno = f"{t}-g{g}-{used[int(g)]}" if g else f"{t}-n-{used[0]}"
+                used[int(g)] += 1
+                lines.append(f"{t} Q0 {docno} {rank} {1000 - rank} synthetic")
+        (runs / f"{slug(qt)}.run").write_text("\n".join(lines) + "\n")
+    plans = Path(base, "plans", planset)
+    plans.mkdir(parents=True, exist_ok=True)
+    pd.DataFrame({"qid": list(topics), "query": [f"request {t}" for t in topics]}).to_csv(
+        plans / "topics.tsv", sep="\t", index=False, lineterminator="\n")

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 import gradedrel.thesaurus
 from gradedrel import collection, plans
 from gradedrel.core import terrier
-from gradedrel.plans import key_stats, planner
+from gradedrel.plans import key_stats, plan_sets, planner
 from gradedrel.queries import matchop, query_types, syn_statistics
 from gradedrel.core.text import tokenise
 from tests.conftest import small_thesaurus
@@ -49,9 +49,9 @@ def cranfield_plans(engine):
     topics = collection.load_topics(SPEC)
     auto = [model.plan(q, t) for q, t in zip(topics["qid"], topics["query"])]
     # every automatic plan, and every plan of every curated plan set
-    curated = [plan for spec in CONFIG["collections"]["cranfield"]["plan_sets"].values()
-               if spec and spec.get("curated")
-               for plan in plans.read_plans(ROOT / spec["curated"])]
+    sets = plan_sets.read("cranfield", CONFIG["collections"]["cranfield"],
+                          resolve=lambda p: str(ROOT / p))
+    curated = [plan for plan_set in sets.values() for plan in plans.read_curated(plan_set.curated)]
     return auto + curated
 
 
@@ -75,7 +75,7 @@ def test_every_cranfield_query_parses_and_runs(label, cranfield_plans, engine):
             weights = sorted({float(e.getValue().getWeight()) for e in parsed.toArray()})
             assert set(weights) <= {7.0, 10.0}
         queries.append((f"{plan.source}-{getattr(plan, 'curator', None)}-{plan.qid}", text))
-    assert len(queries) == len(cranfield_plans) == 225 + 30 + 10  # auto, expert A, expert B
+    assert len(queries) == len(cranfield_plans) == 225 + 142 + 40  # auto, expert, expert-2
     result = pt.terrier.Retriever(index, wmodel="BM25", num_results=10).transform(
         pd.DataFrame(queries, columns=["qid", "query"]))
     assert set(result["qid"]) == {q for q, _ in queries}  # every topic retrieves documents

@@ -38,21 +38,23 @@ def _run(base: Path, dry: bool = False, extra: str = "") -> str:
     return done.stdout + done.stderr
 
 
-def _inputs(base: Path, frames) -> None:
+def _inputs(base: Path, frames, topics) -> None:
     results = base / "results" / "cranfield"
     results.mkdir(parents=True)
     qids = [str(q) for q in range(1, 41)]
     rb = frames["recall_base"].set_index("qid").reindex(qids, fill_value=0).reset_index()
     rb.to_csv(results / "recall_base.tsv", sep="\t", index=False, lineterminator="\n")
     synthetic.write(frames, base / "results", "cranfield", "InQuery", qids)
+    synthetic.write_runs(topics, base / "results", "cranfield", "InQuery")
 
 
 @pytest.mark.workflow
 def test_two_clean_runs_are_byte_identical(tmp_path):
-    frames = synthetic.evaluate(synthetic.simulate(n_topics=20, seed=5))
+    topics = synthetic.simulate(n_topics=20, seed=5)
+    frames = synthetic.evaluate(topics)
     runs = [tmp_path / "a", tmp_path / "b"]
     for base in runs:
-        _inputs(base, frames)
+        _inputs(base, frames, topics)
         _run(base)
     for target_a, target_b in zip(_targets(runs[0]), _targets(runs[1])):
         for ext in ((".csv", ".md", ".tex", ".html") if "/tables/" in target_a
@@ -62,7 +64,8 @@ def test_two_clean_runs_are_byte_identical(tmp_path):
             b = Path(target_b).with_suffix(ext).read_bytes()
             assert a == b, Path(target_a).with_suffix(ext).name
     findings = Path(_targets(runs[0])[0]).read_text()
-    assert findings.count("## Finding ") == 4 and "How our setting differs" in findings
+    assert "## Verdicts" in findings and "How our setting differs" in findings
+    assert findings.count("| primary | WSYN/e - SUM/u |") == 1
     testbed = pd.read_csv(Path(_targets(runs[0])[2]).with_name("testbed.csv"))
     assert testbed.loc[0, "ours"] == 20 and testbed.loc[0, "paper"] == 30   # selected topics
     assert "Nothing to be done" in _run(runs[0], dry=True)

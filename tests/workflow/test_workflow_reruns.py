@@ -17,9 +17,11 @@ PLAN_SET = {"merge_curated_plans", "select_topics", "compile_queries", "syn_stat
 RETRIEVAL = {"retrieve"}
 EVALUATION = {"evaluate_runs", "compare_plan_sets"}
 TABLES = {"report_avp_table", "report_testbed_table", "report_effort_table",
-          "report_significance_table", "report_standard_table", "report_findings"}
+          "report_significance_table", "report_standard_table"}
+# the findings of each plan set and model, and the summary over them
+FINDINGS = {"report_findings", "report_summary"}
 FIGURES = {"report_figure_pr", "report_figure_gain", "report_figure_difference"}
-REPORT = TABLES | FIGURES
+REPORT = TABLES | FINDINGS | FIGURES
 ALL = {"all"}
 
 
@@ -59,9 +61,10 @@ def test_an_edited_thesaurus_copy_rereads_it(project):
 
 
 @pytest.mark.parametrize("edit, expected", [
-    # a plan set's description: only its findings report (the setting table) changes
+    # a plan set's description: only its findings report (the setting table) changes, and
+    # the summary that reads its verdict tables
     ({"collections": {"tiny": {"plan_sets": {"auto": {"description": "by program"}}}}},
-     {"report_findings"} | ALL),
+     FINDINGS | ALL),
     # a new plan set: its own chain, and the comparison of plan sets
     ({"collections": {"tiny": {"plan_sets": {"auto": {}, "again": {}}}}},
      PLAN_SET | RETRIEVAL | EVALUATION | REPORT | ALL),

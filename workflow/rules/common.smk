@@ -48,6 +48,13 @@ if _unknown_models:
         f"config: retrieval.grid names {_unknown_models}, which are not under retrieval.models "
         f"(known: {sorted(RETRIEVAL_MODELS)})"
     )
+REPORT_MODELS = config["report"].get("models") or GRID   # null: every model of the grid
+_unreported = [m for m in REPORT_MODELS if m not in GRID]
+if _unreported:
+    raise ValueError(
+        f"config: report.models names {_unreported}, which the grid does not run "
+        f"(retrieval.grid: {GRID})"
+    )
 
 
 def config_path(path):
@@ -250,7 +257,7 @@ def report_setting(wildcards):
 
 def summary_conditions(wildcards):
     """The (plan set, model) pairs of a collection's report, in config order."""
-    return [[p, m] for p in PLAN_SETS[wildcards.collection] for m in REPORT["models"]]
+    return [[p, m] for p in PLAN_SETS[wildcards.collection] for m in REPORT_MODELS]
 
 
 def summary_inputs(wildcards):
@@ -268,7 +275,7 @@ def report_targets():
     targets = [f"{RESULTS}/{c}/report/summary.md" for c in COLLECTIONS]
     for c in COLLECTIONS:
         for p in PLAN_SETS[c]:
-            for m in REPORT["models"]:
+            for m in REPORT_MODELS:
                 targets.append(f"{RESULTS}/{c}/report/{p}/{m}/findings.md")
                 targets += [f"{RESULTS}/{c}/report/{p}/{m}/tables/{t}.csv"
                             for t in REPORT_TABLES]
