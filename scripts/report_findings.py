@@ -22,7 +22,7 @@ def main():
     runs = {label: inp[f"run/{label}"] for label in p["query_types"]}
     comparisons, verdicts = findings.assess_files(
         report_io.read(inp.per_topic, "per_topic"), runs, qrels, topics, pub,
-        {int(k): float(v) for k, v in p["gains"].items()}, int(p["depth"]))
+        {int(k): float(v) for k, v in p["gains"].items()}, p["gain_profiles"], int(p["depth"]))
     findings.write_assessment(comparisons, verdicts, out.verdicts, out.findings, out.primary)
     title = f"{w.collection}, {w.planset} plans"
     paper = {(lv, q): pub.avp_of(lv, q) for lv in p["levels"] for q in p["query_types"]}

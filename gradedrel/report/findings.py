@@ -17,10 +17,6 @@ from gradedrel.report import assessment
 from gradedrel.report.published import Published
 from gradedrel.report.tables import mean_of
 
-#: The gain profiles the effort reading and the DCG advantage use.
-EFFORT_PROFILES = {"3": (3,), "2+3": (2, 3)}
-
-
 def avp_means(means: pd.DataFrame, levels: Sequence[int],
               query_types: Sequence[str]) -> dict[tuple[int, str], float]:
     """Mean AvP (0..1) per (level, query type) from a means.tsv frame."""
@@ -29,11 +25,14 @@ def avp_means(means: pd.DataFrame, levels: Sequence[int],
 
 def assess_files(per_topic: pd.DataFrame, runs: Mapping[str, str], qrels: pd.DataFrame,
                  topics: Sequence[str], paper: Published, gains: Mapping[int, float],
-                 depth: int, rules: assessment.Rules = assessment.Rules()):
+                 profiles: Mapping[str, Sequence[int]], depth: int,
+                 rules: assessment.Rules = assessment.Rules()):
     """(comparisons, findings) for one plan set and model.
 
     ``runs`` maps query type -> run file; ``qrels`` has ``qid, docno, grade``; ``topics`` are
-    the plan set's requests (the effort curves average over them, as the evaluation does).
+    the plan set's requests (the effort curves average over them, as the evaluation does);
+    ``gains`` and ``profiles`` are the evaluation's (the effort and DCG readings use the
+    profiles ``rules.effort_profiles``).
     """
     from gradedrel.retrieval.runs import read_run
 
@@ -41,8 +40,8 @@ def assess_files(per_topic: pd.DataFrame, runs: Mapping[str, str], qrels: pd.Dat
     avp = {level: assessment.avp_matrix(per_topic, level, rules.query_types)
            for level in (1, 2, 3)}
     ranked = {t: read_run(runs[t]) for t in rules.query_types}
-    curves, ideal = assessment.gain_vectors_of_runs(ranked, qrels, topics, EFFORT_PROFILES,
-                                                    gains, depth)
+    used = {name: profiles[name] for name in rules.effort_profiles}
+    curves, ideal = assessment.gain_vectors_of_runs(ranked, qrels, topics, used, gains, depth)
     return assessment.assess(avp, curves, ideal, assessment.published_from(paper), rules)
 
 

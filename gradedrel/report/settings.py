@@ -12,6 +12,7 @@ SHARED = {
     "standard_measures": ("standard_measures",),
     "bootstrap": ("evaluation", "bootstrap"),  # with evaluation.seed
     "gains": ("evaluation", "gains"),          # the findings' gain vectors (effort, DCG)
+    "gain_profiles": ("evaluation", "profiles"),
     "depth": ("evaluation", "depth"),
 }
 

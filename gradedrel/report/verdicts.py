@@ -27,7 +27,7 @@ from typing import Iterable, Sequence
 
 import numpy as np
 
-from gradedrel.evaluation.measures.significance import resample_counts
+from gradedrel.evaluation.measures.significance import bootstrap_ci, resample_counts
 
 HOLDS = "holds"
 DOES_NOT_HOLD = "does not hold"
@@ -139,9 +139,8 @@ def paired_difference(a: Sequence[float], b: Sequence[float], resamples: int, co
     n = len(diff)
     if n < 2:
         return Interval(float(diff.mean()) if n else math.nan, math.nan, math.nan, confidence)
-    means = resample_counts(n, resamples, seed) @ diff / n
-    low, high = _percentiles(means, confidence)
-    return Interval(float(diff.mean()), low, high, confidence)
+    mean, low, high = bootstrap_ci(diff, resamples, confidence, seed)  # the evaluation's
+    return Interval(float(mean[0]), float(low[0]), float(high[0]), confidence)
 
 
 def spread(values: np.ndarray, resamples: int, confidence: float, seed: int) -> Interval:

@@ -9,6 +9,7 @@ from gradedrel.report.tables import Table
 
 from conftest import ROOT
 
+PROFILES = {"all": [1, 2, 3], "2+3": [2, 3], "3": [3]}
 TYPES = ["SUM/u", "SUM/e", "SSYN-C/u", "SSYN-C/e", "WSYN/u", "WSYN/e"]
 
 
@@ -36,7 +37,7 @@ def test_assess_files_and_write(tmp_path):
     per_topic, runs, qrels, topics = _files(tmp_path)
     paper = load(ROOT / "config" / "published" / "jk2000.yaml")
     comparisons, verdicts = findings.assess_files(per_topic, runs, qrels, topics, paper,
-                                                  {1: 1, 2: 2, 3: 3}, 20)
+                                                  {1: 1, 2: 2, 3: 3}, PROFILES, 20)
     effort = comparisons[comparisons["part"] == "proportional effort, profile 3"].iloc[0]
     # WSYN/e puts the level-3 document first (50 % of the ideal's 3 reached at rank 1),
     # SUM/u fifth: the effort ratio is 1/5 for every request, so its interval is degenerate
@@ -55,7 +56,7 @@ def test_findings_markdown_sections(tmp_path):
     per_topic, runs, qrels, topics = _files(tmp_path)
     paper = load(ROOT / "config" / "published" / "jk2000.yaml")
     comparisons, verdicts = findings.assess_files(per_topic, runs, qrels, topics, paper,
-                                                  {1: 1, 2: 2, 3: 3}, 20)
+                                                  {1: 1, 2: 2, 3: 3}, PROFILES, 20)
     empty = Table(pd.DataFrame({"a": [1]}), "t", [], {})
     text = markdown.findings_markdown("c, expert plans", "InQuery", comparisons, verdicts,
                                       empty, empty, paper, {"collection": "ours"}, {})

@@ -206,7 +206,8 @@ rule report_findings:
                           caption="../report/reproduction_table.rst", category="Findings",
                           subcategory="{collection}, {planset}, {model}"),
     params:
-        report=report_params("levels", "query_types", "baseline", "gains", "depth"),
+        report=report_params("levels", "query_types", "baseline", "gains", "gain_profiles",
+                             "depth"),
         setting=report_setting,
         engine=lambda wc: REPORT["engines"].get(
             wc.model, f"Terrier {config['terrier']['version']} (PyTerrier), model {wc.model}"),
