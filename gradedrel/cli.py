@@ -74,19 +74,16 @@ def read_topic_list(path: str) -> list[str]:
 
 
 def load_qrels(path: str, grade_map, fmt: str | None = None):
-    """TREC qrels (mapped through the grade map) or a graded ``qid docno label grade`` TSV."""
-    import pandas as pd
-
-    from gradedrel.collection.readers import read_qrels
+    """TREC qrels or a graded qrels TSV (``qid docno label grade``, header on line 1),
+    either mapped through ``grade_map`` when one is given: for TREC qrels it maps the
+    label field (default: labels are levels 0–3), for a TSV the ``label`` column (without
+    a map the TSV's ``grade`` column is used as it is)."""
+    from gradedrel.collection.readers import read_qrels, read_qrels_tsv
 
     fmt = fmt or ("tsv" if path.endswith(".tsv") else "trec")
     if fmt == "trec":
-        return read_qrels(path, grade_map)
-    frame = pd.read_csv(path, sep="\t", dtype=str, keep_default_na=False)
-    missing = {"qid", "docno", "grade"} - set(frame.columns)
-    if missing:
-        raise InputError(path, 1, "a header with qid, docno, grade", list(frame.columns))
-    return frame
+        return read_qrels(path, grade_map or parse_grade_map(None))
+    return read_qrels_tsv(path, grade_map)
 
 
 def run_evaluate(args: argparse.Namespace) -> int:
@@ -110,7 +107,8 @@ def run_evaluate(args: argparse.Namespace) -> int:
     if args.standard_measures is not None:
         standard = [m for m in args.standard_measures.split(";") if m.strip()]
     settings = Settings.from_config(section, standard)
-    qrels = load_qrels(args.qrels, parse_grade_map(args.grade_map), args.qrels_format)
+    grade_map = parse_grade_map(args.grade_map) if args.grade_map else None
+    qrels = load_qrels(args.qrels, grade_map, args.qrels_format)
     topics = read_topic_list(args.topics) if args.topics else None
     runs = parse_run_arguments(args.runs)
     tables = evaluate_files(runs, qrels, settings, args.out, topics, qrels_source=args.qrels)
@@ -133,7 +131,9 @@ def register_evaluate(subparsers) -> None:
     parser.add_argument("--qrels-format", choices=["trec", "tsv"],
                         help="default: tsv for *.tsv, else trec")
     parser.add_argument("--grade-map", help="raw label -> level 0-3, e.g. 1=3,2=3,3=2,4=1,-1=0 "
-                        "or a JSON object (default: labels are already levels 0-3)")
+                        "or a JSON object; maps a TREC qrels' label field or a TSV's 'label' "
+                        "column (default: TREC labels are levels 0-3, a TSV's 'grade' column "
+                        "is used)")
     parser.add_argument("--out", required=True, help="output directory")
     parser.add_argument("--config", help="a YAML config whose 'evaluation' section (and "
                         "'standard_measures') sets the measures")
