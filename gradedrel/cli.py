@@ -111,7 +111,8 @@ def run_evaluate(args: argparse.Namespace) -> int:
     qrels = load_qrels(args.qrels, grade_map, args.qrels_format)
     topics = read_topic_list(args.topics) if args.topics else None
     runs = parse_run_arguments(args.runs)
-    tables = evaluate_files(runs, qrels, settings, args.out, topics, qrels_source=args.qrels)
+    tables = evaluate_files(runs, qrels, settings, args.out, topics, qrels_source=args.qrels,
+                            bootstrap=args.bootstrap)
     means = tables["means"]
     avp = means[means["measure"].str.startswith("AvP(")]
     print(avp.to_string(index=False, float_format=lambda v: f"{v:.4f}"))
@@ -142,6 +143,9 @@ def register_evaluate(subparsers) -> None:
                         help="a qrels topic the run lacks: scores zero (default) or is skipped")
     parser.add_argument("--depth", type=int, help="rank to which gain curves run (default 100)")
     parser.add_argument("--baseline", help="label of the run the others are tested against")
+    parser.add_argument("--bootstrap", action="store_true",
+                        help="also write bootstrap_ci.tsv: percentile bootstrap intervals of "
+                        "every mean and curve point (the slowest table; the workflow writes it)")
     parser.add_argument("--standard-measures", help="ir_measures measures, ';'-separated "
                         "(e.g. 'nDCG@10;AP(rel=3)')")
     parser.set_defaults(handler=run_evaluate)

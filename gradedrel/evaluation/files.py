@@ -17,10 +17,11 @@ from gradedrel.retrieval.runs import RankedRun
 
 
 def write_tables(tables: Mapping[str, pd.DataFrame], out_dir: str | Path) -> list[Path]:
-    """Write every table as ``<name>.tsv`` (deterministic float format)."""
+    """Write every table of the contract that was computed as ``<name>.tsv``
+    (deterministic float format)."""
     out_dir = Path(out_dir)
     written = []
-    for name in TABLES:
+    for name in (n for n in TABLES if n in tables):
         path = out_dir / f"{name}.tsv"
         fmt = "%.6g" if name in SIGNIFICANCE_TABLES else "%.6f"
         write_tsv(tables[name], path, float_format=fmt)
@@ -37,7 +38,8 @@ def read_runs(paths: Mapping[str, str | Path]) -> dict[str, RankedRun]:
 
 def evaluate_files(run_paths: Mapping[str, str | Path], qrels: pd.DataFrame,
                    settings: Settings, out_dir: str | Path, topics: list[str] | None = None,
-                   qrels_source: str = "<qrels>") -> dict[str, pd.DataFrame]:
+                   qrels_source: str = "<qrels>", bootstrap: bool = True,
+                   ) -> dict[str, pd.DataFrame]:
     """Read runs, evaluate them against graded qrels, write every table and provenance.json.
 
     The one code path behind ``gradedrel evaluate`` and the workflow's evaluation rule.
@@ -53,7 +55,7 @@ def evaluate_files(run_paths: Mapping[str, str | Path], qrels: pd.DataFrame,
     runs = read_runs(run_paths)
     if topics is None:
         warn_if_most_topics_unranked(judgements, runs, settings)
-    tables = evaluate(runs, judgements, settings)
+    tables = evaluate(runs, judgements, settings, bootstrap=bootstrap)
     write_tables(tables, out_dir)
     record = provenance.record(
         "evaluate", {"evaluation": _plain(asdict(settings))},

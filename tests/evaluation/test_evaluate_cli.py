@@ -36,7 +36,7 @@ def evaluated(tmp_path_factory):
         write_trec_run(noisy, path)
         paths.append(f"{label}={path}")
     args = ["evaluate", "--qrels", str(tmp / "qrels.txt"), "--grade-map", GRADE_MAP,
-            "--standard-measures", "nDCG@10;AP(rel=3)"]
+            "--standard-measures", "nDCG@10;AP(rel=3)", "--bootstrap"]
     assert main(args + ["--out", str(tmp / "out")] + paths) == 0
     assert main(args + ["--out", str(tmp / "again")] + paths) == 0
     tables = {name: pd.read_csv(tmp / "out" / f"{name}.tsv", sep="\t", dtype={"qid": str})
