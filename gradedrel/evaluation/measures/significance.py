@@ -170,11 +170,21 @@ def randomisation(a: np.ndarray, b: np.ndarray, trials: int, seed: int) -> TestR
     """Paired two-sided randomisation (sign-flip) test of the mean difference."""
     diff = np.asarray(a, float) - np.asarray(b, float)
     observed = abs(diff.mean()) if len(diff) else 0.0
-    rng = np.random.default_rng(seed)
-    signs = rng.integers(0, 2, size=(trials, len(diff))).astype(np.float64) * 2.0 - 1.0
+    signs = random_signs(trials, len(diff), seed)
     permuted = np.abs(signs @ diff) / max(len(diff), 1)  # float @ float: BLAS
     extreme = np.count_nonzero(permuted >= observed - 1e-12)
     return TestResult(float(diff.mean()) if len(diff) else 0.0, (1 + extreme) / (1 + trials))
+
+
+@lru_cache(maxsize=8)
+def random_signs(trials: int, n: int, seed: int) -> np.ndarray:
+    """``(trials, n)`` random signs ±1.0 of the randomisation test: the same seed and n
+    give the same signs, so every pair of runs over the same topics shares them (drawn
+    once, not once per pair)."""
+    rng = np.random.default_rng(seed)
+    signs = rng.integers(0, 2, size=(trials, n)).astype(np.float64) * 2.0 - 1.0
+    signs.setflags(write=False)
+    return signs
 
 
 def bootstrap_ci(values: np.ndarray, resamples: int, confidence: float,
