@@ -104,8 +104,23 @@ def read_qrels_tsv(path: str | Path, grade_map: GradeMap | None = None) -> pd.Da
                          "grade": grade})
 
 
+#: Header names a topics TSV may have: first column, second column (compared case-folded).
+TOPIC_ID_HEADERS = ("qid", "topic", "topic_id", "query_id", "id", "num")
+TOPIC_TEXT_HEADERS = ("query", "text", "title", "topic", "description")
+
+
+def is_topics_header(fields: list[str]) -> bool:
+    """``qid<TAB>query``, ``topic<TAB>text``, ``qid<TAB>text`` … (see the two lists above)."""
+    names = [f.strip().casefold() for f in fields]
+    return len(names) == 2 and names[0] in TOPIC_ID_HEADERS and names[1] in TOPIC_TEXT_HEADERS
+
+
 def read_topics_tsv(path: str | Path) -> pd.DataFrame:
-    """TSV topics ``qid<TAB>text`` → ``qid, query``."""
+    """TSV topics ``qid<TAB>text`` → ``qid, query``; ids are kept as written (text).
+
+    The first line is a header, and skipped, when it names the two columns
+    (:func:`is_topics_header`: ``qid<TAB>query``, ``topic<TAB>text``, ``qid<TAB>text``, …);
+    otherwise it is a topic."""
     rows = []
     seen: dict[str, int] = {}
     with _open_text(path) as handle:
@@ -114,7 +129,7 @@ def read_topics_tsv(path: str | Path) -> pd.DataFrame:
             if not line.strip():
                 continue
             parts = line.split("\t")
-            if number == 1 and [p.strip().lower() for p in parts] == ["qid", "query"]:
+            if not rows and not seen and is_topics_header(parts):
                 continue
             if len(parts) != 2 or not parts[0].strip():
                 raise InputError(path, number, "a topic line 'qid<TAB>text' (2 fields)", line)

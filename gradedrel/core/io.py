@@ -58,6 +58,29 @@ def formatted_floats(frame: pd.DataFrame, float_format: str) -> pd.DataFrame:
     return frame
 
 
+#: Columns that hold identifiers: always read as the text written (``NA``, ``null``,
+#: ``None``, ``nan``, ``0001`` and ``1.0`` stay themselves, never missing or numbers).
+ID_COLUMNS = ("qid", "docno")
+#: pandas' default missing-value strings, kept for the other (numeric) columns.
+NA_STRINGS = ("", "#N/A", "#N/A N/A", "#NA", "-1.#IND", "-1.#QNAN", "-NaN", "-nan",
+              "1.#IND", "1.#QNAN", "<NA>", "N/A", "NA", "NULL", "NaN", "None", "n/a", "nan",
+              "null")
+
+
+def read_tsv(path: str | Path, text_columns: tuple[str, ...] = ID_COLUMNS) -> "pd.DataFrame":
+    """A TSV with a header, its id columns (``text_columns``) read as text exactly as
+    written; every other column as pandas reads it by default. The one reader of the
+    workflow's topic, qrels, run-selection and per-topic tables."""
+    import pandas as pd
+
+    with open(path, encoding="utf-8") as handle:
+        header = handle.readline().rstrip("\r\n").split("\t")
+    return pd.read_csv(path, sep="\t", dtype={c: str for c in header if c in text_columns},
+                       keep_default_na=False,
+                       na_values={c: list(NA_STRINGS) for c in header
+                                  if c not in text_columns})
+
+
 def write_csv(frame: pd.DataFrame, path: str | Path, float_format: str = "%.6f") -> None:
     with atomic_open(path) as handle:
         frame.to_csv(handle, index=False, float_format=float_format, lineterminator="\n")
