@@ -176,6 +176,8 @@ def build_parser() -> argparse.ArgumentParser:
         prog="gradedrel",
         description="Graded-relevance IR evaluation after Järvelin & Kekäläinen (SIGIR 2000).")
     parser.add_argument("--version", action="version", version=f"gradedrel {_package_version()}")
+    parser.add_argument("--verbose", action="store_true",
+                        help="on bad input, the full traceback instead of one line")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     for register in REGISTRARS:
         register(subparsers)
@@ -192,6 +194,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return int(handler(args) or 0)
     except (InputError, ValueError, FileNotFoundError) as error:
+        if args.verbose:
+            raise
         # one line, the same for every subcommand: "gradedrel: <file>:<line>: expected …"
         print(f"gradedrel: {error}", file=sys.stderr)
         return 1
