@@ -9,7 +9,9 @@ workflow's evaluation settings (`--config config/config.yaml`: stratified AvP an
 three levels, CG/DCG curves, effort, four standard measures, Friedman, post-hoc and paired
 tests against SUM/u), as `gradedrel evaluate` does by default: without the bootstrap table
 (`--bootstrap`; timed once besides). The two commands alternate, `--repeats` times; the
-median wall time of each is reported, with the ratio ours / pytrec_eval.
+median wall time of each is reported, with the ratio ours / pytrec_eval, and the median
+CPU time (user + system, from the kernel's accounting of the child process), the steadier
+figure on a shared machine.
 
 The in-process figure: the same evaluation (`evaluation.files.evaluate_files`) and the
 same pytrec_eval work timed inside one warm process (imports excluded).
@@ -22,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -61,13 +64,17 @@ def prepare(results: Path, collection: str, plan_set: str, model: str, folder: P
     return path, runs
 
 
-def timed(command: list[str], env: dict) -> float:
+def timed(command: list[str], env: dict) -> tuple[float, float]:
+    """Wall seconds and CPU seconds (user + system) of one run of ``command``."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     done = subprocess.run(command, env=env, capture_output=True, text=True)
     seconds = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if done.returncode != 0:
         raise SystemExit(f"failed: {' '.join(command)}\n{done.stderr[-2000:]}")
-    return seconds
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return seconds, cpu
 
 
 def in_process(qrels_path: Path, runs: dict, config: Path, out: Path, repeats: int):
@@ -132,12 +139,16 @@ def main() -> None:
                   if p.read_bytes() != (expected / p.name).read_bytes()]
         print(f"tables byte-identical to {expected}: "
               f"{'yes' if not differ else 'NO: ' + ', '.join(differ)}")
-        with_bootstrap = timed(ours + ["--bootstrap"], env)
+        with_bootstrap = timed(ours + ["--bootstrap"], env)[0]
         times = {"ours": [], "peer": []}
+        cpu = {"ours": [], "peer": []}
         for _ in range(args.repeats):
-            times["ours"].append(timed(ours, env))
-            times["peer"].append(timed(peer, env))
+            for name, command in (("ours", ours), ("peer", peer)):
+                wall, used = timed(command, env)
+                times[name].append(wall)
+                cpu[name].append(used)
         median = {k: statistics.median(v) for k, v in times.items()}
+        median_cpu = {k: statistics.median(v) for k, v in cpu.items()}
         inside = in_process(qrels, runs, args.config, tmp / "inside", args.repeats)
     print(f"{args.collection}, plan set {args.plan_set}, {args.model}: 6 runs; "
           f"median of {args.repeats}; load average {os.getloadavg()[0]:.1f} at the end\n")
@@ -145,12 +156,15 @@ def main() -> None:
     print(f"| ours, whole process: `gradedrel evaluate` (with significance tests) | "
           f"{median['ours']:.2f} |")
     print(f"| pytrec_eval, whole process: map + ndcg + P@10 | {median['peer']:.2f} |")
+    print(f"| ours, whole process, CPU (user + system) | {median_cpu['ours']:.2f} |")
+    print(f"| pytrec_eval, whole process, CPU (user + system) | {median_cpu['peer']:.2f} |")
     print(f"| ours, whole process with `--bootstrap` (once) | {with_bootstrap:.2f} |")
     print(f"| ours, in process (`evaluate_files`, imports excluded) | {inside['ours']:.2f} |")
     print(f"| pytrec_eval, in process | {inside['peer']:.2f} |")
     print(f"\nwhole process: ratio ours / pytrec_eval = {median['ours'] / median['peer']:.2f} "
           f"(each run: ours {', '.join(f'{t:.2f}' for t in times['ours'])}; "
           f"pytrec_eval {', '.join(f'{t:.2f}' for t in times['peer'])})")
+    print(f"whole process, CPU time: ratio = {median_cpu['ours'] / median_cpu['peer']:.2f}")
     print(f"in process: ratio = {inside['ours'] / inside['peer']:.2f}")
 
 
