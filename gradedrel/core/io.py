@@ -36,7 +36,10 @@ def atomic_open(path: str | Path, mode: str = "w") -> Iterator[TextIO]:
 def write_tsv(frame: pd.DataFrame, path: str | Path, float_format: str = "%.6f") -> None:
     """Write a table deterministically: fixed float format, LF line ends, no index."""
     with atomic_open(path) as handle:
+        # float64 columns pre-formatted; any other float column (float32, nullable Float64)
+        # still goes through pandas' float_format
         formatted_floats(frame, float_format).to_csv(handle, sep="\t", index=False,
+                                                     float_format=float_format,
                                                      lineterminator="\n")
 
 

@@ -16,7 +16,8 @@ def test_write_tsv_bytes_equal_pandas_float_format(tmp_path, float_format):
                              [np.nan, np.inf, -np.inf, -0.0, 0.0, 0.5, 1.0000005, 2.5e-7]])
     frame = pd.DataFrame({"run": ["a\tb", "x"] * (len(values) // 2), "value": values,
                           "count": np.arange(len(values)), "flag": True,
-                          "empty": np.nan, "text": "q"})
+                          "empty": np.nan, "text": "q",
+                          "single": np.float32(0.1), "nullable": pd.array([1.5] * len(values), dtype="Float64")})
     expected = io.StringIO()
     frame.to_csv(expected, sep="\t", index=False, float_format=float_format,
                  lineterminator="\n")
