@@ -60,12 +60,15 @@ def parse_run_arguments(items: list[str]) -> dict[str, str]:
 
 
 def read_topic_list(path: str) -> list[str]:
-    """One qid per line (a TSV's first column; a ``qid`` header is skipped)."""
+    """One qid per line, as written (a TSV's first column; a header line naming the
+    column — ``qid``, ``topic``, … as in a topics file — is skipped)."""
+    from gradedrel.collection.readers import TOPIC_ID_HEADERS
+
     qids = []
     with open(path, encoding="utf-8") as handle:
         for number, line in enumerate(handle, start=1):
-            field = line.split("\t")[0].strip()
-            if not field or (number == 1 and field.lower() == "qid"):
+            field = line.rstrip("\r\n").split("\t")[0].strip()
+            if not field or (number == 1 and field.casefold() in TOPIC_ID_HEADERS):
                 continue
             qids.append(field)
     if not qids:
@@ -74,19 +77,16 @@ def read_topic_list(path: str) -> list[str]:
 
 
 def load_qrels(path: str, grade_map, fmt: str | None = None):
-    """TREC qrels (mapped through the grade map) or a graded ``qid docno label grade`` TSV."""
-    import pandas as pd
-
-    from gradedrel.collection.readers import read_qrels
+    """TREC qrels or a graded qrels TSV (``qid docno label grade``, header on line 1),
+    either mapped through ``grade_map`` when one is given: for TREC qrels it maps the
+    label field (default: labels are levels 0–3), for a TSV the ``label`` column (without
+    a map the TSV's ``grade`` column is used as it is)."""
+    from gradedrel.collection.readers import read_qrels, read_qrels_tsv
 
     fmt = fmt or ("tsv" if path.endswith(".tsv") else "trec")
     if fmt == "trec":
-        return read_qrels(path, grade_map)
-    frame = pd.read_csv(path, sep="\t", dtype=str, keep_default_na=False)
-    missing = {"qid", "docno", "grade"} - set(frame.columns)
-    if missing:
-        raise InputError(path, 1, "a header with qid, docno, grade", list(frame.columns))
-    return frame
+        return read_qrels(path, grade_map or parse_grade_map(None))
+    return read_qrels_tsv(path, grade_map)
 
 
 def run_evaluate(args: argparse.Namespace) -> int:
@@ -110,10 +110,12 @@ def run_evaluate(args: argparse.Namespace) -> int:
     if args.standard_measures is not None:
         standard = [m for m in args.standard_measures.split(";") if m.strip()]
     settings = Settings.from_config(section, standard)
-    qrels = load_qrels(args.qrels, parse_grade_map(args.grade_map), args.qrels_format)
+    grade_map = parse_grade_map(args.grade_map) if args.grade_map else None
+    qrels = load_qrels(args.qrels, grade_map, args.qrels_format)
     topics = read_topic_list(args.topics) if args.topics else None
     runs = parse_run_arguments(args.runs)
-    tables = evaluate_files(runs, qrels, settings, args.out, topics, qrels_source=args.qrels)
+    tables = evaluate_files(runs, qrels, settings, args.out, topics, qrels_source=args.qrels,
+                            bootstrap=args.bootstrap)
     means = tables["means"]
     avp = means[means["measure"].str.startswith("AvP(")]
     print(avp.to_string(index=False, float_format=lambda v: f"{v:.4f}"))
@@ -133,7 +135,9 @@ def register_evaluate(subparsers) -> None:
     parser.add_argument("--qrels-format", choices=["trec", "tsv"],
                         help="default: tsv for *.tsv, else trec")
     parser.add_argument("--grade-map", help="raw label -> level 0-3, e.g. 1=3,2=3,3=2,4=1,-1=0 "
-                        "or a JSON object (default: labels are already levels 0-3)")
+                        "or a JSON object; maps a TREC qrels' label field or a TSV's 'label' "
+                        "column (default: TREC labels are levels 0-3, a TSV's 'grade' column "
+                        "is used)")
     parser.add_argument("--out", required=True, help="output directory")
     parser.add_argument("--config", help="a YAML config whose 'evaluation' section (and "
                         "'standard_measures') sets the measures")
@@ -142,6 +146,9 @@ def register_evaluate(subparsers) -> None:
                         help="a qrels topic the run lacks: scores zero (default) or is skipped")
     parser.add_argument("--depth", type=int, help="rank to which gain curves run (default 100)")
     parser.add_argument("--baseline", help="label of the run the others are tested against")
+    parser.add_argument("--bootstrap", action="store_true",
+                        help="also write bootstrap_ci.tsv: percentile bootstrap intervals of "
+                        "every mean and curve point (the slowest table; the workflow writes it)")
     parser.add_argument("--standard-measures", help="ir_measures measures, ';'-separated "
                         "(e.g. 'nDCG@10;AP(rel=3)')")
     parser.set_defaults(handler=run_evaluate)
@@ -169,6 +176,8 @@ def build_parser() -> argparse.ArgumentParser:
         prog="gradedrel",
         description="Graded-relevance IR evaluation after Järvelin & Kekäläinen (SIGIR 2000).")
     parser.add_argument("--version", action="version", version=f"gradedrel {_package_version()}")
+    parser.add_argument("--verbose", action="store_true",
+                        help="on bad input, the full traceback instead of one line")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     for register in REGISTRARS:
         register(subparsers)
@@ -185,6 +194,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return int(handler(args) or 0)
     except (InputError, ValueError, FileNotFoundError) as error:
+        if args.verbose:
+            raise
         # one line, the same for every subcommand: "gradedrel: <file>:<line>: expected …"
         print(f"gradedrel: {error}", file=sys.stderr)
         return 1

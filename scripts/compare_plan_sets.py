@@ -5,7 +5,7 @@ from gradedrel import plans
 from gradedrel.core import terrier
 from gradedrel.report import curation
 from gradedrel.plans.plan_sets import input_key
-from gradedrel.core.io import write_text, write_tsv
+from gradedrel.core.io import read_tsv, write_text, write_tsv
 from gradedrel.core.steps import run_step
 from gradedrel.evaluation.measures import names
 
@@ -14,7 +14,7 @@ AVP = [names.avp(level) for level in (1, 2, 3)]
 
 def main():
     inp, params = snakemake.input, snakemake.params
-    selected = {p: pd.read_csv(inp[input_key("topics", p)], sep="\t", dtype=str)["qid"].tolist()
+    selected = {p: read_tsv(inp[input_key("topics", p)])["qid"].tolist()
                 for p in params.plan_sets}
     # each plan set's plans of its own topics only (its file also holds automatic plans
     # of the other topics, which it neither runs nor evaluates)
@@ -40,10 +40,8 @@ def main():
         agreement = curation.agreement(loaded[first], loaded[second], pipeline)
         common = agreement["qid"].tolist()
         between = pd.concat([
-            curation.avp_between(pd.read_csv(inp[input_key("per_topic", first, m)], sep="\t",
-                                             dtype={"qid": str}),
-                                 pd.read_csv(inp[input_key("per_topic", second, m)], sep="\t",
-                                             dtype={"qid": str}),
+            curation.avp_between(read_tsv(inp[input_key("per_topic", first, m)]),
+                                 read_tsv(inp[input_key("per_topic", second, m)]),
                                  common, AVP).assign(model=m)
             for m in params.models], ignore_index=True)
     write_tsv(agreement, snakemake.output.agreement, float_format="%.3f")

@@ -5,7 +5,7 @@ import pandas as pd
 
 from gradedrel import plans
 from gradedrel.core import provenance, terrier
-from gradedrel.core.io import sha256_of, write_text, write_tsv
+from gradedrel.core.io import read_tsv, sha256_of, write_text, write_tsv
 from gradedrel.queries import matchop, query_files, query_statistics
 from gradedrel.core.steps import run_step
 
@@ -17,7 +17,7 @@ def main():
     pipeline = terrier.term_pipeline(snakemake.input.index)
     writer = matchop.MatchOpWriter(pipeline, snakemake.params.phrase_operator)
     # only the plan set's topics (the expandable requests, or those it names)
-    chosen = set(pd.read_csv(snakemake.input.topics, sep="\t", dtype=str)["qid"])
+    chosen = set(read_tsv(snakemake.input.topics)["qid"])
     all_plans = [p for p in plans.read_plans(snakemake.input.plans) if p.qid in chosen]
     paths = {label: snakemake.output[f"queries/{label}"] for label in snakemake.params.labels}
     rows, excluded = query_files.write_query_files(all_plans, paths, pipeline, writer,
@@ -26,7 +26,7 @@ def main():
         log.warning("topic %s, %s: %s", qid, label, reason)
     per_topic = pd.DataFrame(rows)
     write_tsv(per_topic, snakemake.output.statistics)
-    table = pd.read_csv(snakemake.input.selected, sep="\t", dtype={"qid": str})
+    table = read_tsv(snakemake.input.selected)
     selected = set(table.loc[table["selected"] == 1, "qid"])
     write_tsv(query_statistics.means_by_subset(per_topic, selected), snakemake.output.means,
               float_format="%.3f")

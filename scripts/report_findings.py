@@ -4,6 +4,7 @@ import os
 
 import pandas as pd
 
+from gradedrel.collection.readers import read_qrels_tsv
 from gradedrel.core.io import write_text
 from gradedrel.core.steps import run_step
 from gradedrel.report import evaluation_files as report_io
@@ -16,8 +17,7 @@ def main():
     p, w, out, inp = snakemake.params.report, snakemake.wildcards, snakemake.output, snakemake.input
     pub = published.load(inp.published)
     means = report_io.read(inp.means, "means")
-    qrels = pd.read_csv(inp.qrels, sep="\t", dtype={"qid": str, "docno": str},
-                        keep_default_na=False)[["qid", "docno", "grade"]]
+    qrels = read_qrels_tsv(inp.qrels)[["qid", "docno", "grade"]]
     topics = pd.read_csv(inp.topics, sep="\t", dtype=str, keep_default_na=False)["qid"].tolist()
     runs = {label: inp[f"run/{label}"] for label in p["query_types"]}
     comparisons, verdicts = findings.assess_files(

@@ -6,14 +6,14 @@ import pandas as pd
 from gradedrel import plans
 from gradedrel.plans import selection
 from gradedrel.cli import read_topic_list
-from gradedrel.core.io import write_tsv
+from gradedrel.core.io import read_tsv, write_tsv
 from gradedrel.core.steps import run_step
 
 log = logging.getLogger("gradedrel")
 
 
 def main():
-    recall_base = pd.read_csv(snakemake.input.recall_base, sep="\t", dtype={"qid": str})
+    recall_base = read_tsv(snakemake.input.recall_base)
     rule, inp = snakemake.params.rule, snakemake.input
     if rule == "selected":  # the expandable requests, by the topic_selection criteria
         table = selection.select(plans.read_plans(inp.plans), recall_base,

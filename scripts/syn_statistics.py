@@ -2,7 +2,7 @@
 import pandas as pd
 
 from gradedrel.core import terrier
-from gradedrel.core.io import write_tsv
+from gradedrel.core.io import read_tsv, write_tsv
 from gradedrel.core.steps import run_step
 from gradedrel.queries import matchop, syn_statistics
 
@@ -17,7 +17,7 @@ def main():
                                           syn_statistics.document_counter(index, documents),
                                           documents)
     write_tsv(rows, snakemake.output.groups, float_format="%.4f")
-    chosen = pd.read_csv(snakemake.input.selected, sep="\t", dtype={"qid": str})
+    chosen = read_tsv(snakemake.input.selected)
     selected = set(chosen.loc[chosen["selected"] == 1, "qid"])
     write_tsv(syn_statistics.summary(rows, documents, selected), snakemake.output.summary,
               float_format="%.4f")

@@ -18,10 +18,11 @@ import re
 from pathlib import Path
 from typing import Iterator
 
+import numpy as np
 import pandas as pd
 
 from gradedrel.core.errors import InputError, once
-from gradedrel.collection.grades import GradeMap
+from gradedrel.collection.grades import LEVELS, GradeMap
 
 
 def _open_text(path: str | Path):
@@ -55,8 +56,71 @@ def read_qrels(path: str | Path, grade_map: GradeMap) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["qid", "docno", "label", "grade"])
 
 
+def read_qrels_tsv(path: str | Path, grade_map: GradeMap | None = None) -> pd.DataFrame:
+    """A graded qrels TSV with a header (``qid, docno, [label,] grade``, as the workflow
+    writes ``qrels.tsv``) → ``qid, docno, label, grade``; ids stay text as written.
+
+    With a ``grade_map`` the grade is recomputed from the raw ``label`` column (a file
+    without one is an error); without, the ``grade`` column must hold levels 0–3. Errors
+    name the file line (the header is line 1): a grade outside 0–3, an unmapped label,
+    a pair judged twice (with the line where it was first judged).
+    """
+    frame = pd.read_csv(path, sep="\t", dtype=str, keep_default_na=False,
+                        skip_blank_lines=False)
+    needed = ["qid", "docno"] + (["label"] if grade_map is not None else ["grade"])
+    missing = [c for c in needed if c not in frame.columns]
+    if missing:
+        why = " (--grade-map maps the raw 'label' column)" if "label" in missing else ""
+        raise InputError(path, 1, f"a header with the columns {needed}{why}",
+                         "\t".join(map(str, frame.columns)))
+    lines = np.arange(len(frame)) + 2  # file line of each row: the header is line 1
+    blank = (frame[needed] == "").all(axis=1).to_numpy()
+    frame, lines = frame[~blank].reset_index(drop=True), lines[~blank]
+    if grade_map is not None:
+        labels = frame["label"].to_numpy(dtype=object)
+        level_of = {}
+        for label, line in zip(labels, lines):
+            if label not in level_of:
+                level_of[label] = grade_map.level(label, str(path), int(line))
+        grade = np.array([level_of[label] for label in labels], dtype=np.int64)
+    else:
+        numeric = pd.to_numeric(frame["grade"], errors="coerce")
+        bad = ~numeric.isin(LEVELS).to_numpy()
+        if bad.any():
+            row = int(np.flatnonzero(bad)[0])
+            raise InputError(path, int(lines[row]), f"a grade in {LEVELS}",
+                             frame["grade"].iloc[row])
+        grade = numeric.to_numpy(dtype=np.int64)
+    dup = frame.duplicated(["qid", "docno"]).to_numpy()
+    if dup.any():
+        row = int(np.flatnonzero(dup)[0])
+        qid, docno = frame["qid"].iloc[row], frame["docno"].iloc[row]
+        first = int(np.flatnonzero(((frame["qid"] == qid) & (frame["docno"] == docno))
+                                   .to_numpy())[0])
+        raise InputError(path, int(lines[row]), "one judgement per (topic, document); "
+                         f"first at line {lines[first]}", f"{qid} {docno}")
+    label = frame["label"] if "label" in frame.columns else frame["grade"]
+    return pd.DataFrame({"qid": frame["qid"], "docno": frame["docno"], "label": label,
+                         "grade": grade})
+
+
+#: Header names a topics TSV may have: first column, second column (compared case-folded).
+TOPIC_ID_HEADERS = ("qid", "topic", "topic_id", "query_id", "id", "num")
+TOPIC_TEXT_HEADERS = ("query", "text", "title", "topic", "description")
+
+
+def is_topics_header(fields: list[str]) -> bool:
+    """``qid<TAB>query``, ``topic<TAB>text``, ``qid<TAB>text`` … (see the two lists above)."""
+    names = [f.strip().casefold() for f in fields]
+    return len(names) == 2 and names[0] in TOPIC_ID_HEADERS and names[1] in TOPIC_TEXT_HEADERS
+
+
 def read_topics_tsv(path: str | Path) -> pd.DataFrame:
-    """TSV topics ``qid<TAB>text`` → ``qid, query``."""
+    """TSV topics ``qid<TAB>text`` → ``qid, query``; ids are kept as written (text).
+
+    The first line is a header, and skipped, when it names the two columns
+    (:func:`is_topics_header`: ``qid<TAB>query``, ``topic<TAB>text``, ``qid<TAB>text``, …);
+    otherwise it is a topic."""
     rows = []
     seen: dict[str, int] = {}
     with _open_text(path) as handle:
@@ -65,7 +129,7 @@ def read_topics_tsv(path: str | Path) -> pd.DataFrame:
             if not line.strip():
                 continue
             parts = line.split("\t")
-            if number == 1 and [p.strip().lower() for p in parts] == ["qid", "query"]:
+            if not rows and not seen and is_topics_header(parts):
                 continue
             if len(parts) != 2 or not parts[0].strip():
                 raise InputError(path, number, "a topic line 'qid<TAB>text' (2 fields)", line)

@@ -6,9 +6,10 @@ import hashlib
 import os
 import tempfile
 from pathlib import Path
-from typing import Iterator, TextIO
+from typing import TYPE_CHECKING, Iterator, TextIO
 
-import pandas as pd
+if TYPE_CHECKING:  # pandas and numpy are imported where a table is written, not on import
+    import pandas as pd
 
 
 @contextlib.contextmanager
@@ -35,8 +36,52 @@ def atomic_open(path: str | Path, mode: str = "w") -> Iterator[TextIO]:
 def write_tsv(frame: pd.DataFrame, path: str | Path, float_format: str = "%.6f") -> None:
     """Write a table deterministically: fixed float format, LF line ends, no index."""
     with atomic_open(path) as handle:
-        frame.to_csv(handle, sep="\t", index=False, float_format=float_format,
-                     lineterminator="\n")
+        # float64 columns pre-formatted; any other float column (float32, nullable Float64)
+        # still goes through pandas' float_format
+        formatted_floats(frame, float_format).to_csv(handle, sep="\t", index=False,
+                                                     float_format=float_format,
+                                                     lineterminator="\n")
+
+
+def formatted_floats(frame: pd.DataFrame, float_format: str) -> pd.DataFrame:
+    """``frame`` with its float64 columns as text, exactly as ``to_csv(float_format=…)``
+    writes them (``float_format % value``, NaN empty), in one list comprehension per column
+    instead of pandas' per-value formatter (4-5x faster on the evaluation's large tables)."""
+    import numpy as np
+
+    columns = [i for i, dtype in enumerate(frame.dtypes) if dtype == np.float64]
+    if not columns:
+        return frame
+    frame = frame.copy(deep=False)
+    for i in columns:
+        values = frame.iloc[:, i].to_numpy()
+        text = np.array([float_format % v for v in values.tolist()], dtype=object)
+        text[np.isnan(values)] = ""
+        frame.isetitem(i, text)
+    return frame
+
+
+#: Columns that hold identifiers: always read as the text written (``NA``, ``null``,
+#: ``None``, ``nan``, ``0001`` and ``1.0`` stay themselves, never missing or numbers).
+ID_COLUMNS = ("qid", "docno")
+#: pandas' default missing-value strings, kept for the other (numeric) columns.
+NA_STRINGS = ("", "#N/A", "#N/A N/A", "#NA", "-1.#IND", "-1.#QNAN", "-NaN", "-nan",
+              "1.#IND", "1.#QNAN", "<NA>", "N/A", "NA", "NULL", "NaN", "None", "n/a", "nan",
+              "null")
+
+
+def read_tsv(path: str | Path, text_columns: tuple[str, ...] = ID_COLUMNS) -> "pd.DataFrame":
+    """A TSV with a header, its id columns (``text_columns``) read as text exactly as
+    written; every other column as pandas reads it by default. The one reader of the
+    workflow's topic, qrels, run-selection and per-topic tables."""
+    import pandas as pd
+
+    with open(path, encoding="utf-8") as handle:
+        header = handle.readline().rstrip("\r\n").split("\t")
+    return pd.read_csv(path, sep="\t", dtype={c: str for c in header if c in text_columns},
+                       keep_default_na=False,
+                       na_values={c: list(NA_STRINGS) for c in header
+                                  if c not in text_columns})
 
 
 def write_csv(frame: pd.DataFrame, path: str | Path, float_format: str = "%.6f") -> None:

@@ -135,8 +135,10 @@ def _cumulated_gain(judged: JudgedRun, judgements: Judgements, settings: Setting
 
 
 def evaluate(runs: Mapping[str, RankedRun], judgements: Judgements,
-             settings: Settings) -> dict[str, pd.DataFrame]:
-    """Every table of the contract for a set of runs (label → ranked run)."""
+             settings: Settings, bootstrap: bool = True) -> dict[str, pd.DataFrame]:
+    """Every table of the contract for a set of runs (label → ranked run); without
+    ``bootstrap`` all but ``bootstrap_ci`` (the slowest table, which nothing downstream
+    of ``gradedrel evaluate`` needs unless asked for)."""
     from gradedrel.evaluation.significance_tables import bootstrap_table, significance_tables
     from gradedrel.evaluation.tables import tidy_tables
 
@@ -145,18 +147,19 @@ def evaluate(runs: Mapping[str, RankedRun], judgements: Judgements,
         _add_standard_measures(results, runs, judgements, settings)
     tables = tidy_tables(results, judgements)
     tables.update(significance_tables(results, judgements, settings))
-    tables["bootstrap_ci"] = bootstrap_table(results, settings)
+    if bootstrap:
+        tables["bootstrap_ci"] = bootstrap_table(results, settings)
     return tables
 
 
 def _add_standard_measures(results, runs, judgements, settings) -> None:
     qrels = judgements.qrels
     for result, run in zip(results, runs.values()):
-        frame = run.to_frame()
-        values = standard_measures.per_topic(qrels, frame, list(judgements.topics),
+        values = standard_measures.per_topic(qrels, standard_measures.run_dict(run),
+                                             list(judgements.topics),
                                              list(settings.standard_measures))
         counted = np.ones(judgements.n_topics, bool) if settings.missing_topics == "zero" \
-            else pd.Index(judgements.topics).isin(pd.unique(frame["qid"]))
+            else pd.Index(judgements.topics).isin(run.topics)
         for name in settings.standard_measures:
             column = values[values["measure"] == name].set_index("qid")["value"]
             vector = column.reindex(judgements.topics).to_numpy(dtype=np.float64)

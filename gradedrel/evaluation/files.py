@@ -2,6 +2,7 @@
 provenance — the one code path behind ``gradedrel evaluate`` and the workflow's rule."""
 from __future__ import annotations
 
+import logging
 from pathlib import Path
 from typing import Mapping
 
@@ -16,10 +17,11 @@ from gradedrel.retrieval.runs import RankedRun
 
 
 def write_tables(tables: Mapping[str, pd.DataFrame], out_dir: str | Path) -> list[Path]:
-    """Write every table as ``<name>.tsv`` (deterministic float format)."""
+    """Write every table of the contract that was computed as ``<name>.tsv``
+    (deterministic float format)."""
     out_dir = Path(out_dir)
     written = []
-    for name in TABLES:
+    for name in (n for n in TABLES if n in tables):
         path = out_dir / f"{name}.tsv"
         fmt = "%.6g" if name in SIGNIFICANCE_TABLES else "%.6f"
         write_tsv(tables[name], path, float_format=fmt)
@@ -36,7 +38,8 @@ def read_runs(paths: Mapping[str, str | Path]) -> dict[str, RankedRun]:
 
 def evaluate_files(run_paths: Mapping[str, str | Path], qrels: pd.DataFrame,
                    settings: Settings, out_dir: str | Path, topics: list[str] | None = None,
-                   qrels_source: str = "<qrels>") -> dict[str, pd.DataFrame]:
+                   qrels_source: str = "<qrels>", bootstrap: bool = True,
+                   ) -> dict[str, pd.DataFrame]:
     """Read runs, evaluate them against graded qrels, write every table and provenance.json.
 
     The one code path behind ``gradedrel evaluate`` and the workflow's evaluation rule.
@@ -49,7 +52,10 @@ def evaluate_files(run_paths: Mapping[str, str | Path], qrels: pd.DataFrame,
     judgements = Judgements.from_qrels(qrels, topics, source=qrels_source)
     if judgements.n_topics == 0:
         raise ValueError(f"{qrels_source}: no topics to evaluate")
-    tables = evaluate(read_runs(run_paths), judgements, settings)
+    runs = read_runs(run_paths)
+    if topics is None:
+        warn_if_most_topics_unranked(judgements, runs, settings)
+    tables = evaluate(runs, judgements, settings, bootstrap=bootstrap)
     write_tables(tables, out_dir)
     record = provenance.record(
         "evaluate", {"evaluation": _plain(asdict(settings))},
@@ -58,6 +64,24 @@ def evaluate_files(run_paths: Mapping[str, str | Path], qrels: pd.DataFrame,
         topics=judgements.n_topics)
     write_text(record, Path(out_dir) / "provenance.json")
     return tables
+
+
+def warn_if_most_topics_unranked(judgements: Judgements, runs: Mapping[str, RankedRun],
+                                 settings: Settings) -> int:
+    """One line when most qrels topics are in none of the runs (their zeros would swamp
+    the means), saying how to restrict the evaluation; returns how many are absent."""
+    ranked = set()
+    for run in runs.values():
+        ranked.update(run.topics)
+    absent = sum(1 for topic in judgements.topics if topic not in ranked)
+    if absent * 2 > judgements.n_topics:
+        effect = ("score zero on every measure" if settings.missing_topics == "zero"
+                  else "are left out of the means")
+        logging.getLogger("gradedrel").warning(
+            "%d of %d qrels topics are in none of the runs and %s; to evaluate only the "
+            "topics the runs answer, pass --topics FILE (their ids, one per line)",
+            absent, judgements.n_topics, effect)
+    return absent
 
 
 def _plain(value):

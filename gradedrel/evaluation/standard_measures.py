@@ -7,6 +7,7 @@ DCG vectors. The qrels given are the normalised ones (grades 0–3).
 from __future__ import annotations
 
 import ir_measures
+import numpy as np
 import pandas as pd
 
 
@@ -21,21 +22,40 @@ def parse_measures(names: list[str]) -> list:
     return measures
 
 
-def per_topic(qrels: pd.DataFrame, run: pd.DataFrame, topics: list[str],
+def per_topic(qrels: pd.DataFrame, run, topics: list[str],
               measure_names: list[str]) -> pd.DataFrame:
-    """One row per (topic, measure); a topic the run lacks scores 0 on every measure."""
+    """One row per (topic, measure); a topic the run lacks scores 0 on every measure.
+
+    ``run`` is a frame (``qid, docno, score``) or a dict ``{qid: {docno: score}}`` (what
+    pytrec_eval reads; :func:`run_dict` builds it from a ranked run without a row loop).
+    """
     measures = parse_measures(measure_names)
-    q = pd.DataFrame({"query_id": qrels["qid"].astype(str), "doc_id": qrels["docno"].astype(str),
-                      "relevance": qrels["grade"].astype(int)})
-    r = pd.DataFrame({"query_id": run["qid"].astype(str), "doc_id": run["docno"].astype(str),
-                      "score": run["score"].astype(float)})
+    q = {}
+    for qid, docno, grade in zip(qrels["qid"].astype(str), qrels["docno"].astype(str),
+                                 qrels["grade"].astype(int)):
+        q.setdefault(qid, {})[docno] = int(grade)
+    if isinstance(run, pd.DataFrame):
+        r = {}
+        for qid, docno, score in zip(run["qid"].astype(str), run["docno"].astype(str),
+                                     run["score"].astype(float)):
+            r.setdefault(qid, {})[docno] = float(score)
+        run = r
     values = {(m.query_id, str(m.measure)): float(m.value)
-              for m in ir_measures.iter_calc(measures, q, r)}
+              for m in ir_measures.iter_calc(measures, q, run)}
     rows = []
     for qid in topics:
         for name, measure in zip(measure_names, measures):
             rows.append((qid, name, values.get((qid, str(measure)), 0.0)))
     return pd.DataFrame(rows, columns=["qid", "measure", "value"])
+
+
+def run_dict(run) -> dict[str, dict[str, float]]:
+    """A :class:`~gradedrel.retrieval.runs.RankedRun` as ``{qid: {docno: score}}``, one
+    slice per topic (rows are grouped by topic)."""
+    bounds = np.searchsorted(run.topic, np.arange(len(run.topics) + 1))
+    docno, score = run.docno.tolist(), run.score.tolist()
+    return {str(qid): dict(zip(docno[start:stop], score[start:stop]))
+            for qid, start, stop in zip(run.topics, bounds[:-1], bounds[1:])}
 
 
 def means(per_topic_values: pd.DataFrame, measure_names: list[str]) -> pd.DataFrame:

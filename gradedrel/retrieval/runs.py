@@ -162,14 +162,22 @@ def rank_rows(qid: np.ndarray, docno: np.ndarray, score: np.ndarray,
             seen[key[row]] = int(row)
     # Ties are broken by document id, descending, compared as text: only the distinct
     # ids need sorting (Python's str order is code-point order = UTF-8 byte order,
-    # which is strcmp's).
+    # which is strcmp's). They are sorted as Python strings: a fixed-width numpy string
+    # array would take (distinct ids x longest id x 4) bytes — one long id inflates it.
     text_rank = np.empty(len(vocabulary), dtype=np.int64)
-    text_rank[np.argsort(np.asarray(vocabulary, dtype=str), kind="stable")] = \
-        np.arange(len(vocabulary))
+    text_rank[text_order(vocabulary)] = np.arange(len(vocabulary))
     order = _trec_eval_order(topic, score, text_rank[doc_code])
     return RankedRun(topics=np.asarray(topics, dtype=object), topic=topic[order],
                      docno=docno[order], score=score[order], doc_code=doc_code[order],
                      vocabulary=np.asarray(vocabulary, dtype=object), source=source)
+
+
+def text_order(values) -> np.ndarray:
+    """Indices that sort ``values`` (strings) in code-point order, without copying them
+    into a fixed-width array (memory stays proportional to the total text)."""
+    values = list(values)
+    return np.fromiter(sorted(range(len(values)), key=values.__getitem__), dtype=np.int64,
+                       count=len(values))
 
 
 def _trec_eval_order(topic: np.ndarray, score: np.ndarray, text_rank: np.ndarray) -> np.ndarray:

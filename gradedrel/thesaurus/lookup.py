@@ -144,9 +144,11 @@ def add_parser(subparsers) -> None:
                         help="a name under 'thesauri' in the config, any source "
                              "(skos, mesh, wordnet; the project's config names nasa, mesh, "
                              "wordnet; default: nasa)")
-    lookup.add_argument("--config", default="config/config.yaml",
-                        help="config file giving the thesaurus (default: %(default)s; "
-                             "the project's config/config.yaml if absent)")
+    lookup.add_argument("--config",
+                        help="config file giving the thesaurus (default: config/config.yaml "
+                             "in the working directory if there is one, else the config of "
+                             "the project the package belongs to; local copies are found and "
+                             "kept under that config's project, whatever the directory)")
     lookup.add_argument("--match", choices=("label", "stem", "prefix", "all"), default="all",
                         help="most lenient level to use (default: all = prefix)")
     lookup.add_argument("--limit", type=int, default=25,
@@ -154,15 +156,70 @@ def add_parser(subparsers) -> None:
     lookup.set_defaults(handler=run_lookup)
 
 
-def run_lookup(args) -> int:
-    from gradedrel.thesaurus import load, sources
+def project_config(given: str | None) -> Path:
+    """The config a lookup reads: ``--config`` if given, else ``config/config.yaml`` in the
+    working directory when it is a project, else the config of the project the package
+    belongs to — so that the command works from any directory."""
+    from gradedrel.thesaurus.sources import PROJECT_CONFIG
 
+    if given:
+        if not Path(given).is_file():
+            raise FileNotFoundError(f"{given}: no such config file")
+        return Path(given)
+    here = Path("config/config.yaml")
+    return here if here.is_file() else PROJECT_CONFIG
+
+
+def cached_thesaurus(name: str, spec: dict, root: Path, cache_dir: Path | None = None):
+    """Thesaurus ``name`` from a fresh cache, or None: the user cache
+    (:func:`.cache.default_cache_dir`), then the workflow's own cached form
+    (``<root>/results/thesauri/<name>/<name>.thesaurus.json.gz``). Freshness is checked
+    against the config's pins (sha256, reader version, base): no source file is touched."""
+    from gradedrel.thesaurus import cache as _cache
+    from gradedrel.thesaurus.sources import cache_header
+
+    header = cache_header(spec)
+    target = cache_dir if cache_dir is not None else _cache.default_cache_dir()
+    candidates = [target / _cache.cache_name(header["source_sha256"], header["reader_version"],
+                                             header["base"]),
+                  root / "results" / "thesauri" / name / f"{name}{_cache.SUFFIX}"]
+    for path in candidates:
+        if not path.is_file():
+            continue
+        try:
+            found, thesaurus = _cache.read_header_and_concepts(path)
+        except ValueError:
+            continue
+        if _cache.is_fresh(found, header["source_sha256"], header["reader_version"],
+                           header["base"]):
+            return thesaurus
+    return None
+
+
+def named_thesaurus(name: str, config_path: Path, cache_dir: Path | None = None):
+    """Thesaurus ``name`` as the config at ``config_path`` pins it: from a fresh cache if
+    there is one, else read (downloaded if need be) from the local copies of *that
+    project* — paths are relative to the project root (the config's ``../``), never to
+    the working directory."""
+    from gradedrel.thesaurus import sources
+
+    root = config_path.resolve().parent.parent
+    config = {"thesauri": sources.project_thesauri(config_path)}
+    spec = sources.entry(name, config)
+    thesaurus = cached_thesaurus(name, spec, root, cache_dir)
+    if thesaurus is None:
+        thesaurus = sources.load(name, config, root=root, cache_dir=cache_dir)
+    return thesaurus
+
+
+def run_lookup(args) -> int:
     if args.path:
+        from gradedrel.thesaurus import load
+
         thesaurus = load(Path(args.path))
     else:
         # Any source (SKOS, MeSH, WordNet), through the cache; pins from the config.
-        thesaurus = sources.load(args.thesaurus,
-                                 {"thesauri": sources.project_thesauri(args.config)})
+        thesaurus = named_thesaurus(args.thesaurus, project_config(args.config))
     upto = LEVELS.index("prefix" if args.match == "all" else args.match)
     terms = [args.term] if isinstance(args.term, str) else list(args.term)
     texts = [lookup_text(thesaurus, term, LEVELS[:upto + 1], args.limit or None)

@@ -36,7 +36,7 @@ def evaluated(tmp_path_factory):
         write_trec_run(noisy, path)
         paths.append(f"{label}={path}")
     args = ["evaluate", "--qrels", str(tmp / "qrels.txt"), "--grade-map", GRADE_MAP,
-            "--standard-measures", "nDCG@10;AP(rel=3)"]
+            "--standard-measures", "nDCG@10;AP(rel=3)", "--bootstrap"]
     assert main(args + ["--out", str(tmp / "out")] + paths) == 0
     assert main(args + ["--out", str(tmp / "again")] + paths) == 0
     tables = {name: pd.read_csv(tmp / "out" / f"{name}.tsv", sep="\t", dtype={"qid": str})
@@ -165,3 +165,75 @@ def test_unmapped_qrels_label_is_an_error_with_line(evaluated, tmp_path, capsys)
                  "--out", str(tmp_path / "out"), str(tmp / "SUM-u.run")])
     assert code == 1
     assert f"{qrels}:2: expected a relevance label in the grade map" in capsys.readouterr().err
+
+
+def _qrels_tsv(path, rows, header="qid\tdocno\tlabel\tgrade"):
+    path.write_text(header + "\n" + "".join("\t".join(map(str, r)) + "\n" for r in rows))
+    return path
+
+
+def test_tsv_qrels_errors_name_the_file_line_not_the_data_row(evaluated, tmp_path, capsys):
+    tmp, _, _, _ = evaluated
+    run = str(tmp / "SUM-u.run")
+    bad_grade = _qrels_tsv(tmp_path / "grade.tsv", [(1, "D1", 1, 3), (1, "D2", 9, 7)])
+    assert main(["evaluate", "--qrels", str(bad_grade), "--out", str(tmp_path / "o1"),
+                 run]) == 1
+    err = capsys.readouterr().err.strip()
+    assert err == f"gradedrel: {bad_grade}:3: expected a grade in (0, 1, 2, 3); found '7'"
+    twice = _qrels_tsv(tmp_path / "twice.tsv", [(1, "D1", 1, 3), (1, "D2", 4, 1),
+                                                (1, "D1", 2, 3)])
+    assert main(["evaluate", "--qrels", str(twice), "--out", str(tmp_path / "o2"), run]) == 1
+    err = capsys.readouterr().err.strip()
+    assert err == (f"gradedrel: {twice}:4: expected one judgement per (topic, document); "
+                   "first at line 2; found '1 D1'")
+    assert not (tmp_path / "o1").exists() and not (tmp_path / "o2").exists()
+
+
+def test_grade_map_applies_to_a_tsv_qrels_label_column(evaluated, tmp_path):
+    """The same raw labels as TREC qrels and as a TSV give the same tables; the TSV's
+    grade column (here: the raw codes, not levels) is replaced by the mapped labels."""
+    tmp, qrels, _, tables = evaluated
+    tsv = _qrels_tsv(tmp_path / "raw.tsv", qrels[["qid", "docno", "label", "label"]]
+                     .itertuples(index=False))
+    text = tsv.read_text().replace("\t-1\n", "\t0\n")  # a grade the map would not give
+    tsv.write_text(text)
+    runs = [f"{label}={tmp / (label.replace('/', '-') + '.run')}"
+            for label in ("SUM/u", "SUM/e", "WSYN/e")]
+    assert main(["evaluate", "--qrels", str(tsv), "--grade-map", GRADE_MAP,
+                 "--standard-measures", "nDCG@10;AP(rel=3)",
+                 "--out", str(tmp_path / "out")] + runs) == 0
+    for name in ("means", "per_topic"):
+        assert (tmp_path / "out" / f"{name}.tsv").read_bytes() == \
+            (tmp / "out" / f"{name}.tsv").read_bytes()
+
+
+def test_grade_map_is_refused_for_a_tsv_without_labels(evaluated, tmp_path, capsys):
+    tmp, _, _, _ = evaluated
+    tsv = _qrels_tsv(tmp_path / "graded.tsv", [(1, "D1", 3)], header="qid\tdocno\tgrade")
+    assert main(["evaluate", "--qrels", str(tsv), "--grade-map", GRADE_MAP,
+                 "--out", str(tmp_path / "out"), str(tmp / "SUM-u.run")]) == 1
+    err = capsys.readouterr().err.strip()
+    assert err.count("\n") == 0
+    assert err.startswith(f"gradedrel: {tsv}:1: expected a header with the columns "
+                          "['qid', 'docno', 'label'] (--grade-map maps the raw 'label' column)")
+
+
+def test_one_line_when_most_qrels_topics_are_in_no_run(evaluated, tmp_path, caplog):
+    tmp, qrels, run, _ = evaluated
+    topics = list(pd.unique(qrels["qid"]))
+    few = run[run["qid"].isin(topics[:2])]
+    path = tmp_path / "few.run"
+    write_trec_run(few, path)
+    assert main(["evaluate", "--qrels", str(tmp / "qrels.txt"), "--grade-map", GRADE_MAP,
+                 "--out", str(tmp_path / "out"), str(path)]) == 0
+    lines = [r.getMessage() for r in caplog.records if "in none of the runs" in r.getMessage()]
+    assert lines == [f"{len(topics) - 2} of {len(topics)} qrels topics are in none of the "
+                     "runs and score zero on every measure; to evaluate only the topics the "
+                     "runs answer, pass --topics FILE (their ids, one per line)"]
+    listed = tmp_path / "topics.txt"
+    listed.write_text("\n".join(topics[:2]) + "\n")
+    assert main(["evaluate", "--qrels", str(tmp / "qrels.txt"), "--grade-map", GRADE_MAP,
+                 "--topics", str(listed), "--out", str(tmp_path / "out2"), str(path)]) == 0
+    assert len([r for r in caplog.records if "in none of the runs" in r.getMessage()]) == 1
+    means = pd.read_csv(tmp_path / "out2" / "means.tsv", sep="\t")
+    assert set(means["topics"]) <= {1, 2}

@@ -176,3 +176,12 @@ def test_read_curated_joins_files_and_refuses_a_topic_curated_twice(tmp_path):
     assert [p.qid for p in read_curated([tmp_path / "a.yaml", tmp_path / "b.yaml"])] == ["1", "2"]
     with pytest.raises(InputError, match="topic 1, also in .*a.yaml"):
         read_curated([tmp_path / "a.yaml", tmp_path / "c.yaml"])
+
+
+@pytest.mark.parametrize("written", ["0001", "1.0", "NA", "null", "None", "nan", "'0001'",
+                                     '"null"', "12"])
+def test_a_plan_qid_is_read_as_written(written):
+    text = (f"plans:\n- qid: {written}\n  request: lift\n  facets:\n  - name: lift\n"
+            "    importance: major\n    concepts:\n    - label: lift\n      keys: [lift]\n")
+    [plan] = plans.model.parse_plans(text, "p.yaml")
+    assert plan.qid == written.strip("'\"")

@@ -81,3 +81,24 @@ def test_read_run_round_trips_a_written_run(tmp_path):
     # within a topic, scores never increase down the ranking
     for _, group in ranked.groupby("qid", sort=False):
         assert np.all(np.diff(group["score"].to_numpy()) <= 0)
+
+
+def test_one_long_document_id_does_not_blow_up_memory():
+    """Tie-breaking sorts the distinct ids as Python strings, not as a fixed-width numpy
+    string array (whose size is distinct ids x longest id: 2,000 ids, one of 5,001
+    characters, would take 2,000 x 5,001 x 4 bytes = 40 MB)."""
+    import tracemalloc
+
+    n = 2000
+    docno = np.array([f"d{i}" for i in range(n - 1)] + ["x" * 5001], dtype=object)
+    qid = np.array(["q1"] * n, dtype=object)
+    score = np.ones(n)  # all tied: the order is decided by document id alone
+    run = pd.DataFrame({"qid": qid, "docno": docno, "score": score})
+    tracemalloc.start()
+    try:
+        ranked = rank_frame(run)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak < 5_000_000, f"peak {peak / 1e6:.1f} MB"
+    assert list(ranked.docno) == sorted(docno, reverse=True)

@@ -104,3 +104,74 @@ def test_thesaurus_pins_come_from_config_only(tmp_path):
         sources.entry("agrovoc", config)
     with pytest.raises(ValueError, match="sha256 mismatch"):
         sources.ensure("mini", config, root=tmp_path)
+
+
+def _mini_project(tmp_path):
+    """A project with its own config pinning the mini thesaurus (a local copy only: the
+    URL cannot be reached), as ``thesaurus lookup --config`` reads it from elsewhere."""
+    import hashlib
+    import shutil
+
+    project = tmp_path / "project"
+    (project / "config").mkdir(parents=True)
+    (project / ".data").mkdir()
+    shutil.copy(MINI_RDF, project / ".data" / "mini.rdf")
+    digest = hashlib.sha256(MINI_RDF.read_bytes()).hexdigest()
+    config = {"thesauri": {"mini": {"source": "skos", "url": "http://localhost:9/mini.rdf",
+                                    "sha256": digest, "path": ".data/mini.rdf"}}}
+    (project / "config" / "config.yaml").write_text(yaml.safe_dump(config))
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    return project, elsewhere
+
+
+def _lookup_from(directory, config, cache_dir, term="flutter"):
+    import os
+    import subprocess
+    import sys
+
+    env = dict(os.environ, PYTHONPATH=str(ROOT), GRADEDREL_CACHE_DIR=str(cache_dir))
+    command = [sys.executable, "-m", "gradedrel", "thesaurus", "lookup", term, "--thesaurus",
+               "mini"] + (["--config", str(config)] if config else [])
+    return subprocess.run(command, cwd=directory, env=env, capture_output=True, text=True)
+
+
+def test_lookup_from_another_directory_uses_the_projects_copy_then_the_cache(tmp_path):
+    project, elsewhere = _mini_project(tmp_path)
+    cache_dir = tmp_path / "cache"
+    first = _lookup_from(elsewhere, project / "config" / "config.yaml", cache_dir)
+    assert first.returncode == 0, first.stderr
+    assert "panel flutter" in first.stdout and "no concept" not in first.stdout
+    assert list(elsewhere.iterdir()) == []  # no ./.data, nothing written in the cwd
+    assert len(list(cache_dir.glob("*.thesaurus.json.gz"))) == 1
+    # Answered from the cache: the local copy is no longer needed (nor fetched).
+    (project / ".data" / "mini.rdf").unlink()
+    again = _lookup_from(elsewhere, project / "config" / "config.yaml", cache_dir)
+    assert again.returncode == 0, again.stderr
+    assert again.stdout == first.stdout
+    assert list(elsewhere.iterdir()) == [] and not (project / ".data" / "mini.rdf").exists()
+
+
+def test_lookup_falls_back_to_the_workflows_cached_form_by_name(tmp_path):
+    project, elsewhere = _mini_project(tmp_path)
+    warm = tmp_path / "warm"
+    assert _lookup_from(elsewhere, project / "config" / "config.yaml", warm).returncode == 0
+    [cached] = warm.glob("*.thesaurus.json.gz")
+    workflow_copy = project / "results" / "thesauri" / "mini" / "mini.thesaurus.json.gz"
+    workflow_copy.parent.mkdir(parents=True)
+    cached.rename(workflow_copy)
+    (project / ".data" / "mini.rdf").unlink()
+    empty = tmp_path / "empty-cache"
+    done = _lookup_from(elsewhere, project / "config" / "config.yaml", empty)
+    assert done.returncode == 0, done.stderr
+    assert "panel flutter" in done.stdout and list(elsewhere.iterdir()) == []
+
+
+def test_lookup_without_config_reads_the_packages_project_config(tmp_path, monkeypatch):
+    from gradedrel.thesaurus.lookup import project_config
+
+    monkeypatch.chdir(tmp_path)
+    assert project_config(None) == sources.PROJECT_CONFIG
+    assert sources.PROJECT_CONFIG == ROOT / "config" / "config.yaml"
+    monkeypatch.chdir(ROOT)
+    assert project_config(None) == Path("config/config.yaml")

@@ -45,12 +45,20 @@ def test_a_finished_project_moved_elsewhere_reruns_nothing(project):
 
 def test_an_edited_local_qrels_file_reruns_the_collection_and_everything_downstream(project):
     with open(project / "fixture" / "qrels.txt", "a") as handle:
-        handle.write("4 0 d09 7\n4 d10 1\n")  # a bad label, a 3-field line
+        handle.write("4 0 d09 1\n")  # one more judgement (line 17)
     expected = COLLECTION | PLANS | PLAN_SET | RETRIEVAL | EVALUATION | REPORT | ALL
     assert dry_run(project) == expected
+    with open(project / "fixture" / "qrels.txt", "a") as handle:
+        handle.write("4 0 d10 7\n4 d11 1\n")  # a bad label (line 18), a 3-field line
+    before = sorted(p.stat().st_mtime_ns for p in (project / "results").rglob("*"))
     result = run_snakemake(project, snakefile=project / "Snakefile",
                            configfile=project / "fixture" / "config.yaml")
-    assert result.returncode != 0 and "qrels.txt:17" in result.stdout + result.stderr
+    # stopped before any job runs (the input check at parse time), in one line
+    assert result.returncode != 0
+    assert [line for line in result.stderr.splitlines() if "qrels.txt" in line] == [
+        "gradedrel: fixture/qrels.txt:18: expected a relevance label in the grade map "
+        "(-1, 1, 2, 3, 4); found '7'"]
+    assert sorted(p.stat().st_mtime_ns for p in (project / "results").rglob("*")) == before
 
 
 def test_an_edited_thesaurus_copy_rereads_it(project):
@@ -76,7 +84,8 @@ def test_an_edited_thesaurus_copy_rereads_it(project):
     ({"report": {"figures": {"dpi": 150}}}, FIGURES | ALL),
     ({"index": {"stemmer": "weakporter"}},
      INDEX | COLLECTION | PLANS | PLAN_SET | RETRIEVAL | EVALUATION | REPORT | ALL),
-    ({"collections": {"tiny": {"doc_text_fields": ["text", "title"]}}},
+    # a document setting: the text indexed (here the id too, a field every record has)
+    ({"collections": {"tiny": {"doc_text_fields": ["docno", "text"]}}},
      INDEX | COLLECTION | PLANS | PLAN_SET | RETRIEVAL | EVALUATION | REPORT | ALL),
     ({"collections": {"tiny": {"grade_map": {"1": 3, "2": 2, "3": 2, "4": 1, "-1": 0}}}},
      COLLECTION | PLANS | PLAN_SET | RETRIEVAL | EVALUATION | REPORT | ALL),

@@ -15,8 +15,27 @@ from gradedrel.retrieval.grid import Model
 from gradedrel.queries.query_types import slug as query_type_slug
 from gradedrel.report.settings import report_settings
 from gradedrel.thesaurus import sources as thesaurus_sources
+from gradedrel.core import preflight
 
-validate(config, os.path.join(workflow.basedir, "config/schema/config.schema.yaml"))
+
+def stop(*problems):
+    """Stop before any job runs: one line per problem, no traceback (GRADEDREL_VERBOSE=1:
+    raise the exception instead, with Snakemake's traceback)."""
+    if preflight.verbose():
+        raise next((p for p in problems if isinstance(p, BaseException)),
+                   ValueError("\n".join(map(str, problems))))
+    for problem in problems:
+        print(f"gradedrel: {problem}", file=sys.stderr)
+    sys.exit(1)
+
+
+try:
+    validate(config, os.path.join(workflow.basedir, "config/schema/config.schema.yaml"))
+except Exception as _error:  # Snakemake's WorkflowError around jsonschema's ValidationError
+    _found = preflight.validation_error_of(_error)
+    if _found is None or preflight.verbose():
+        raise
+    stop(preflight.schema_error_line(_found))
 
 RESULTS = config["results_dir"]
 COLLECTIONS = config["active_collections"]
@@ -38,20 +57,20 @@ BASELINE = plan_sets.RESERVED  # the plain baseline's evaluation: results/{c}/ev
 
 _unknown = [c for c in COLLECTIONS if c not in config["collections"]]
 if _unknown:
-    raise ValueError(
+    stop(
         f"config: active_collections names {_unknown}, which are not under 'collections' "
         f"(known: {sorted(config['collections'])})"
     )
 _unknown_models = [m for m in GRID if m not in RETRIEVAL_MODELS]
 if _unknown_models:
-    raise ValueError(
+    stop(
         f"config: retrieval.grid names {_unknown_models}, which are not under retrieval.models "
         f"(known: {sorted(RETRIEVAL_MODELS)})"
     )
 REPORT_MODELS = config["report"].get("models") or GRID   # null: every model of the grid
 _unreported = [m for m in REPORT_MODELS if m not in GRID]
 if _unreported:
-    raise ValueError(
+    stop(
         f"config: report.models names {_unreported}, which the grid does not run "
         f"(retrieval.grid: {GRID})"
     )
@@ -78,18 +97,25 @@ def collection_files(keys):
     return lambda wc: collection.local_files(config["collections"][wc.collection], keys)
 
 
-PLAN_SETS = {
-    c: plan_sets.read(c, config["collections"][c], resolve=config_path) for c in COLLECTIONS
-}
+try:
+    PLAN_SETS = {
+        c: plan_sets.read(c, config["collections"][c], resolve=config_path, check_files=False)
+        for c in COLLECTIONS
+    }
+    for _c in COLLECTIONS:
+        collection.CollectionSpec.from_config(_c, config["collections"][_c])  # fails at start
+except ValueError as _error:  # InputError is one
+    stop(_error)
+# Every input file named in config, present and in its format, before any job runs.
+_problems = preflight.input_errors(config, COLLECTIONS, PLAN_SETS, config_path)
+if _problems:
+    stop(*_problems)
 
 
 def plan_set(wildcards):
     """The plan set (gradedrel.plans.plan_sets.PlanSet) of a job's wildcards."""
     return PLAN_SETS[wildcards.collection][wildcards.planset]
 
-
-for _c in COLLECTIONS:
-    collection.CollectionSpec.from_config(_c, config["collections"][_c])  # fails at start
 
 
 def thesaurus_name(collection):

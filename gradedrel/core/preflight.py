@@ -1,0 +1,260 @@
+"""Checks before any job runs: the config against its schema, and every input file the
+config names — present, and in the format expected — each problem as one line.
+
+The workflow calls these when it parses the Snakefile (workflow/rules/common.smk), so a
+missing topics file or a misspelled key stops the run at once with one line per error,
+not a traceback when its job comes (for qrels: after the whole index is built). Set
+``GRADEDREL_VERBOSE=1`` to get the full exception (Snakemake's traceback, the whole
+schema) instead.
+"""
+from __future__ import annotations
+
+import difflib
+import gzip
+import os
+from pathlib import Path
+from typing import Callable, Iterable, Mapping
+from urllib.parse import urlparse
+
+VERBOSE_ENV = "GRADEDREL_VERBOSE"
+#: The first bytes of a file that basic format checks read.
+HEAD_BYTES = 1 << 16
+
+
+def verbose() -> bool:
+    """Whether full tracebacks were asked for (``GRADEDREL_VERBOSE=1``)."""
+    return os.environ.get(VERBOSE_ENV, "").strip().lower() not in ("", "0", "false", "no")
+
+
+# --- the config against its schema -------------------------------------------------------
+
+def schema_error_line(error) -> str:
+    """One line for a ``jsonschema.ValidationError``: where in the config, and what is
+    wrong; an unknown key with the closest valid one."""
+    where = ".".join(str(p) for p in error.absolute_path) or "the top level"
+    if error.validator == "additionalProperties" and isinstance(error.instance, Mapping):
+        known = list((error.schema.get("properties") or {}).keys())
+        unknown = [k for k in error.instance if k not in known]
+        parts = []
+        for key in unknown:
+            close = difflib.get_close_matches(str(key), known, n=1, cutoff=0.6)
+            hint = f"; did you mean {close[0]!r}?" if close else \
+                f" (valid keys: {', '.join(sorted(known))})"
+            parts.append(f"config: unknown key {key!r} at {where}{hint}")
+        if parts:
+            return " | ".join(parts)
+    message = " ".join(str(error.message).split())
+    if len(message) > 240:
+        message = message[:237] + "..."
+    return f"config: {where}: {message}"
+
+
+def validation_error_of(error: BaseException):
+    """The ``jsonschema.ValidationError`` inside Snakemake's ``WorkflowError``, or None."""
+    try:
+        from jsonschema.exceptions import ValidationError
+    except ImportError:  # pragma: no cover - jsonschema comes with Snakemake
+        return None
+    seen: set[int] = set()
+    pending = [error]
+    while pending:
+        current = pending.pop()
+        if id(current) in seen:
+            continue
+        seen.add(id(current))
+        if isinstance(current, ValidationError):
+            return current
+        pending += [a for a in getattr(current, "args", ()) if isinstance(a, BaseException)]
+        pending += [e for e in (current.__cause__, current.__context__) if e is not None]
+    return None
+
+
+# --- the input files named in config -----------------------------------------------------
+
+def input_errors(config: Mapping, collections: Iterable[str], plan_sets: Mapping,
+                 resolve: Callable[[str], str] = lambda p: p) -> list[str]:
+    """One line per problem with an input file the config names, for the active
+    ``collections``: local documents, topics and qrels (present and readable in their
+    format: topics and qrels are read in full, documents' first record), the plan sets'
+    curated plan files and topic lists, and thesaurus copies that cannot be downloaded."""
+    from gradedrel.collection.grades import GradeMap
+    from gradedrel.core.errors import InputError
+
+    errors: list[str] = []
+    thesauri = set()
+    for name in collections:
+        raw = config["collections"][name]
+        where = f"config: collections.{name}"
+        if not raw.get("ir_datasets"):
+            grade_map = None
+            try:
+                grade_map = GradeMap.from_config(raw.get("grade_map") or {}, where)
+            except InputError as error:
+                errors.append(str(error))
+            errors += _docs_errors(raw, where)
+            errors += _topics_errors(raw, where)
+            if grade_map is not None:
+                errors += _qrels_errors(raw, where, grade_map)
+        for plan_set in (plan_sets.get(name) or {}).values():
+            errors += _plan_set_errors(plan_set, f"{where}.plan_sets.{plan_set.name}")
+        thesauri.add(raw.get("thesaurus", "nasa"))
+    for name in sorted(thesauri):
+        errors += _thesaurus_errors(name, config.get("thesauri") or {}, resolve)
+    return errors
+
+
+def _missing(path: str, key: str) -> str | None:
+    if not Path(path).exists():
+        return f"{path}: expected a file here (named by {key}); found none"
+    if not Path(path).is_file():
+        return f"{path}: not a file (named by {key})"
+    return None
+
+
+def _head(path: str) -> str:
+    opener = gzip.open if str(path).endswith(".gz") else open
+    with opener(path, "rb") as handle:
+        return handle.read(HEAD_BYTES).decode("utf-8", errors="replace")
+
+
+def _docs_errors(raw: Mapping, where: str) -> list[str]:
+    from gradedrel.collection import readers
+    from gradedrel.core.errors import InputError
+
+    path = raw.get("docs")
+    if not path:
+        return []
+    missing = _missing(path, f"{where}.docs")
+    if missing:
+        return [missing]
+    fmt = raw.get("docs_format") or ("jsonl" if path.endswith((".jsonl", ".jsonl.gz"))
+                                     else "trec")
+    try:
+        if fmt == "jsonl":
+            records = readers.iter_docs_jsonl(path, raw.get("doc_id_field", "docno"),
+                                              tuple(raw.get("doc_text_fields", ["text"])))
+            if next(records, None) is None:
+                return [f"{path}: expected JSONL documents (one JSON object per line); "
+                        "found an empty file"]
+        elif "<doc>" not in _head(path).lower():
+            return [f"{path}: expected TREC SGML documents (<DOC> <DOCNO>…</DOCNO> … "
+                    "</DOC>) in the first 64 KiB; found none (docs_format: jsonl for JSONL)"]
+    except InputError as error:
+        return [str(error)]
+    except (OSError, UnicodeDecodeError) as error:
+        return [f"{path}: expected readable UTF-8 documents; {error}"]
+    return []
+
+
+def _topics_errors(raw: Mapping, where: str) -> list[str]:
+    from gradedrel.collection import readers
+    from gradedrel.core.errors import InputError
+
+    path = raw.get("topics")
+    if not path:
+        return []
+    missing = _missing(path, f"{where}.topics")
+    if missing:
+        return [missing]
+    fmt = raw.get("topics_format") or ("tsv" if path.endswith((".tsv", ".tsv.gz")) else "trec")
+    try:
+        if fmt == "tsv":
+            if readers.read_topics_tsv(path).empty:
+                return [f"{path}: expected topic lines 'qid<TAB>text'; found none"]
+        else:
+            field = raw.get("topic_field", "title")
+            readers.read_topics_trec(path, field if field in ("title", "desc", "narr")
+                                     else "title")
+    except InputError as error:
+        return [str(error)]
+    except (OSError, UnicodeDecodeError) as error:
+        return [f"{path}: expected readable UTF-8 topics; {error}"]
+    return []
+
+
+def _qrels_errors(raw: Mapping, where: str, grade_map) -> list[str]:
+    from gradedrel.collection import readers
+    from gradedrel.core.errors import InputError
+
+    path = raw.get("qrels")
+    if not path:
+        return []
+    missing = _missing(path, f"{where}.qrels")
+    if missing:
+        return [missing]
+    try:
+        if readers.read_qrels(path, grade_map).empty:
+            return [f"{path}: expected TREC qrels lines 'qid iteration docno label'; "
+                    "found none"]
+    except InputError as error:
+        return [str(error)]
+    except (OSError, UnicodeDecodeError) as error:
+        return [f"{path}: expected readable UTF-8 qrels; {error}"]
+    return []
+
+
+def _plan_set_errors(plan_set, where: str) -> list[str]:
+    """Curated plan files present and valid YAML (libyaml's event parser: a syntax check
+    in a fraction of a second; the plans themselves are checked, each error at its line,
+    when the plan set's merge step reads them), topic lists present and not empty."""
+    import yaml
+
+    from gradedrel.core.errors import InputError
+
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    errors = []
+    for path in plan_set.curated:
+        missing = _missing(path, f"{where}.curated")
+        if missing:
+            errors.append(missing)
+            continue
+        try:
+            with open(path, encoding="utf-8") as handle:
+                for _ in yaml.parse(handle, Loader=loader):
+                    pass
+        except yaml.YAMLError as error:
+            mark = getattr(error, "problem_mark", None)
+            errors.append(str(InputError(path, None if mark is None else mark.line + 1,
+                                         "curated plans in valid YAML (docs/plans.md)",
+                                         str(getattr(error, "problem", error)))))
+        except (OSError, UnicodeDecodeError) as error:
+            errors.append(f"{path}: expected readable UTF-8 YAML; {error}")
+    if plan_set.topic_list:
+        missing = _missing(plan_set.topic_list, f"{where}.topics")
+        if missing:
+            errors.append(missing)
+        else:
+            with open(plan_set.topic_list, encoding="utf-8") as handle:
+                if not any(line.strip() for line in handle):
+                    errors.append(f"{plan_set.topic_list}: expected topic ids, one per line "
+                                  f"(named by {where}.topics); found an empty file")
+    return errors
+
+
+def _thesaurus_errors(name: str, thesauri: Mapping, resolve) -> list[str]:
+    """A thesaurus copy that is neither present nor downloadable."""
+    from gradedrel.thesaurus.sources import file_specs
+
+    if name not in thesauri:
+        return [f"config: thesauri: no thesaurus named {name!r} (known: {sorted(thesauri)})"]
+    try:
+        files = file_specs(thesauri[name])
+    except ValueError as error:
+        return [str(error)]
+    errors = []
+    for role, spec in files.items():
+        path = spec.get("path")
+        if not path or Path(resolve(path)).exists():
+            continue
+        url = str(spec.get("url") or "")
+        scheme = urlparse(url).scheme
+        if scheme == "file":
+            source = urlparse(url).path
+            if not Path(source).exists():
+                errors.append(f"{source}: no such file (thesauri.{name}, {role}: the url of "
+                              f"the local copy {path}, which is absent too)")
+        elif scheme not in ("http", "https", "ftp"):
+            errors.append(f"{path}: no such file (thesauri.{name}) and no URL to download "
+                          f"it from ({url or 'none given'})")
+    return errors
+

@@ -1,0 +1,65 @@
+"""Topic files are read as written: a header named or not, ids always text (``NA``,
+``null``, ``None``, ``nan``, ``0001``, ``1.0`` are topics, not missing values or numbers),
+through every reader and on to the evaluation."""
+import numpy as np
+import pandas as pd
+import pytest
+
+from gradedrel.cli import main
+from gradedrel.collection import readers
+from gradedrel.core.io import read_tsv, write_tsv
+
+IDS = ["NA", "null", "None", "nan", "0001", "1.0"]
+
+
+@pytest.mark.parametrize("header", ["qid\tquery", "topic\ttext", "qid\ttext", "QID\tText",
+                                    None])
+def test_topics_tsv_header_is_detected_or_absent(tmp_path, header):
+    path = tmp_path / "topics.tsv"
+    lines = ([header] if header else []) + [f"{q}\trequest {i}" for i, q in enumerate(IDS)]
+    path.write_text("\n".join(lines) + "\n")
+    frame = readers.read_topics_tsv(path)
+    assert frame["qid"].tolist() == IDS
+    assert frame["query"].tolist() == [f"request {i}" for i in range(len(IDS))]
+
+
+def test_a_topic_line_that_is_not_a_header_stays_a_topic(tmp_path):
+    path = tmp_path / "topics.tsv"
+    path.write_text("qid\tlift of wings\nNA\tshells\n")  # 'qid' as an id, text not a name
+    assert readers.read_topics_tsv(path)["qid"].tolist() == ["qid", "NA"]
+
+
+def test_read_tsv_keeps_ids_as_text_and_numbers_as_numbers(tmp_path):
+    frame = pd.DataFrame({"qid": IDS, "docno": ["NULL", "n/a", "007", "", "x", "1e3"],
+                          "value": [0.5, np.nan, 1.0, 2.0, 3.0, 4.0]})
+    write_tsv(frame, tmp_path / "t.tsv")
+    back = read_tsv(tmp_path / "t.tsv")
+    assert back["qid"].tolist() == IDS
+    assert back["docno"].tolist() == ["NULL", "n/a", "007", "", "x", "1e3"]
+    assert back["value"].dtype == np.float64 and np.isnan(back["value"][1])
+
+
+@pytest.mark.parametrize("qrels_format", ["trec", "tsv"])
+def test_awkward_ids_go_through_to_the_evaluation(tmp_path, qrels_format):
+    judged = [(q, f"D{i}{j}", 3 if j == 0 else 1) for i, q in enumerate(IDS) for j in range(2)]
+    if qrels_format == "trec":
+        qrels = tmp_path / "qrels.txt"
+        qrels.write_text("".join(f"{q} 0 {d} {g}\n" for q, d, g in judged))
+    else:
+        qrels = tmp_path / "qrels.tsv"
+        qrels.write_text("qid\tdocno\tlabel\tgrade\n" +
+                         "".join(f"{q}\t{d}\t{g}\t{g}\n" for q, d, g in judged))
+    run = tmp_path / "r.run"
+    run.write_text("".join(f"{q} Q0 D{i}{j} {j + 1} {2.0 - j} t\n"
+                           for i, q in enumerate(IDS) for j in range(2)))
+    topics = tmp_path / "topics.tsv"
+    topics.write_text("topic\ttext\n" + "".join(f"{q}\tx\n" for q in IDS))
+    out = tmp_path / "out"
+    assert main(["evaluate", "--qrels", str(qrels), "--topics", str(topics),
+                 "--out", str(out), f"R={run}"]) == 0
+    per_topic = read_tsv(out / "per_topic.tsv")
+    assert sorted(set(per_topic["qid"])) == sorted(IDS)
+    avp = per_topic[per_topic["measure"] == "AvP(level=3)"].set_index("qid")["value"]
+    assert avp.to_dict() == {q: 1.0 for q in IDS}  # each topic's level-3 document first
+    means = read_tsv(out / "means.tsv")
+    assert means.loc[means["measure"] == "AvP(level=3)", "topics"].tolist() == [len(IDS)]
