@@ -104,3 +104,18 @@ def test_thesaurus_pins_come_from_config_only(tmp_path):
         sources.entry("agrovoc", config)
     with pytest.raises(ValueError, match="sha256 mismatch"):
         sources.ensure("mini", config, root=tmp_path)
+
+
+def test_non_ascii_labels_match_whole_words():
+    """Labels are tokenised like the index (Unicode letters kept): "résumé" is not "sum",
+    and a term with accents or Greek letters finds its concept."""
+    from gradedrel.thesaurus.model import Concept, Thesaurus
+
+    thesaurus = Thesaurus.from_concepts([
+        Concept("#sums", "sums", (), (), (), ()),
+        Concept("#sjogren", "Sjögren's Syndrome", ("Sjögren Syndrome",), (), (), ()),
+        Concept("#beta", "beta Carotene", ("β-Carotene",), (), (), ()),
+    ])
+    assert [m.uri for m in find(thesaurus, "résumé")] == []
+    assert [m.uri for m in find(thesaurus, "sjögren syndrome")] == ["#sjogren"]
+    assert [(m.uri, m.level) for m in find(thesaurus, "β-carotene")] == [("#beta", "label")]
