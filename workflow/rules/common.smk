@@ -134,6 +134,11 @@ def thesaurus_cache(wildcards):
     return f"{RESULTS}/thesauri/{name}/{name}.thesaurus.json.gz"
 
 
+def plan_set_thesaurus(c, p):
+    """The thesaurus a plan set's automatic plans come from."""
+    return PLAN_SETS[c][p].thesaurus or thesaurus_name(c)
+
+
 def collection_thesauri(c):
     """Every thesaurus a collection's plan sets use, the collection's own first."""
     names = [thesaurus_name(c)] + [p.thesaurus for p in PLAN_SETS[c].values() if p.thesaurus]
@@ -301,6 +306,8 @@ def summary_inputs(wildcards):
 
 def report_targets():
     targets = [f"{RESULTS}/{c}/report/summary.md" for c in COLLECTIONS]
+    targets += [f"{RESULTS}/report/across_collections.md",
+                f"{REPORT['figures_dir']}/across_collections.png"]
     for c in COLLECTIONS:
         for p in PLAN_SETS[c]:
             for m in REPORT_MODELS:
