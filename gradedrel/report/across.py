@@ -26,8 +26,8 @@ EFFECTS = {1: "level-3 spread of mean AvP over the six query types (points)",
            3: "share of deciding components that hold",
            4: "effort ratio WSYN/e / SUM/u (profile 3)"}
 #: The same, short enough for an axis.
-AXES = {1: "level-3 spread\n(AvP points)", 2: "WSYN/e − SUM/u, level 3\n(AvP points)",
-        3: "deciding components\nholding (share)", 4: "effort ratio WSYN/e / SUM/u\n(profile 3)"}
+AXES = {1: "spread, level 3\n(AvP points)", 2: "WSYN/e − SUM/u\n(AvP points, level 3)",
+        3: "components\nholding (share)", 4: "effort ratio\nWSYN/e / SUM/u"}
 #: Where "no effect" lies on each finding's scale.
 NULL = {1: 0.0, 2: 0.0, 3: None, 4: 1.0}
 VERDICT_COLOURS = {"holds": "#009E73", "does not hold": "#D55E00",
