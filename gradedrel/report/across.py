@@ -109,3 +109,26 @@ def figure(frame: pd.DataFrame, figures: Mapping):
                    for v, c in VERDICT_COLOURS.items()]
         fig.legend(handles=handles, loc="outside lower center", ncol=len(handles), frameon=False)
     return fig
+
+
+def testbeds_markdown(testbeds: Mapping[str, pd.DataFrame], topics: Mapping[str, int],
+                      paper_requests: int, paper_recall_base: Mapping[int, int]) -> str:
+    """Each collection's testbed (judged documents per level, total and per request) beside
+    the paper's (``testbeds``: collection -> its testbed.tsv)."""
+    columns = [("paper (J&K 2000)", paper_requests,
+                {int(k): float(v) for k, v in paper_recall_base.items()})]
+    for name, frame in testbeds.items():
+        columns.append((name, topics[name],
+                        {int(r.level): float(r.judged_total) for r in frame.itertuples()}))
+    lines = ["## Testbeds beside the paper's", "",
+             "| | " + " | ".join(c[0] for c in columns) + " |",
+             "|---|" + "---:|" * len(columns),
+             "| requests | " + " | ".join(str(c[1]) for c in columns) + " |"]
+    for level, name in ((3, "highly"), (2, "fairly"), (1, "marginally")):
+        cells = []
+        for _, n, base in columns:
+            total = base.get(level, math.nan)
+            cells.append(f"{total:.0f} ({total / n:.1f} per request)" if n and math.isfinite(total)
+                         else "–")
+        lines.append(f"| level {level} ({name}) | " + " | ".join(cells) + " |")
+    return "\n".join(lines) + "\n"

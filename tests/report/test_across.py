@@ -57,3 +57,11 @@ def test_figure_has_a_panel_per_finding_and_a_row_per_condition(summaries):
     assert [a.get_title() for a in axes] == [f"finding {k}" for k in (1, 2, 3, 4)]
     conditions = frame.drop_duplicates(["collection", "plan_set", "model"])
     assert len(axes[0].get_yticklabels()) == len(conditions)
+
+
+def test_testbeds_beside_the_papers():
+    nf = pd.DataFrame({"level": [3, 2, 1, 0], "judged_total": [464, 2034, 610, 0]})
+    text = across.testbeds_markdown({"nfcorpus": nf}, {"nfcorpus": 102}, 30,
+                                    {3: 366, 2: 700, 1: 857, 0: 51970})
+    assert "| requests | 30 | 102 |" in text
+    assert "| level 3 (highly) | 366 (12.2 per request) | 464 (4.5 per request) |" in text
