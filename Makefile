@@ -9,7 +9,7 @@ BIN := $(VENV)/bin
 # setuptools prints an informational notice on every editable install; silence only that one.
 QUIET_EDITABLE := PYTHONWARNINGS="ignore:Editable installation"
 
-.PHONY: check setup reproduce test test-fast lint clean
+.PHONY: check setup reproduce reproduce-nfcorpus test test-fast lint clean
 
 check:
 	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "setup: $(PYTHON) not found: install Python 3.11 or newer (tested: 3.11, 3.12, 3.13) and run make PYTHON=python3.11 (or 3.12, 3.13)" >&2; exit 1; }
@@ -30,6 +30,13 @@ reproduce: setup
 	$(BIN)/python tools/recover.py --snakemake $(BIN)/snakemake
 	$(BIN)/snakemake --cores $(CORES) --rerun-incomplete
 	$(BIN)/snakemake --report results/report.html
+
+# The main job with the second testbed, NFCorpus (MeSH and WordNet), beside Cranfield.
+NFCORPUS := --configfile config/config.yaml config/nfcorpus/testbed.yaml
+reproduce-nfcorpus: setup
+	$(BIN)/python tools/recover.py --snakemake $(BIN)/snakemake
+	$(BIN)/snakemake --cores $(CORES) --rerun-incomplete $(NFCORPUS)
+	$(BIN)/snakemake --report results/report.html $(NFCORPUS)
 
 test: setup
 	$(BIN)/python -m pytest

@@ -3,7 +3,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-SNAKEMAKE = [".venv/bin/snakemake", "--cores", "1", "--nocolor"]
+# Extra arguments (e.g. --configfile config/config.yaml config/nfcorpus/testbed.yaml) are
+# passed to Snakemake: the outputs of that configuration are checked.
+SNAKEMAKE = [".venv/bin/snakemake", "--cores", "1", "--nocolor", *sys.argv[1:]]
 
 dry = subprocess.run(SNAKEMAKE + ["--dry-run"], capture_output=True, text=True)
 if dry.returncode != 0 or "Nothing to be done" not in dry.stdout + dry.stderr:

@@ -1,9 +1,10 @@
 """Index a collection with Terrier and record what the documents held."""
 import json
 import logging
+from collections import Counter
 
 from gradedrel import collection
-from gradedrel.core import terrier
+from gradedrel.core import terrier, text
 from gradedrel.core.io import write_text
 from gradedrel.core.steps import run_step
 
@@ -17,7 +18,14 @@ def main():
     version = terrier.start(**snakemake.params.terrier)
     census = collection.DocumentCensus()
     options = snakemake.params.index
-    terrier.build_index(collection.checked_documents(spec, census), snakemake.output.index,
+    dropped = {}
+
+    def counted(documents):
+        for document in documents:   # what the tokeniser drops from each document, counted
+            dropped[document["docno"]] = text.dropped(document["text"])
+            yield document
+
+    terrier.build_index(counted(collection.checked_documents(spec, census)), snakemake.output.index,
                         stemmer=options["stemmer"], stopwords=options["stopwords"],
                         blocks=options["blocks"],
                         max_docno_length=collection.DOCNO_MAX_LENGTH)
@@ -26,8 +34,15 @@ def main():
         raise RuntimeError(f"Terrier indexed {stats['documents']} of {len(census.docnos)} documents")
     log.info("indexed %d documents (%d empty) with Terrier %s", len(census.docnos),
              len(census.empty), version)
+    lost = Counter()
+    for counts in dropped.values():
+        lost.update(counts)
     write_text(json.dumps({"documents": len(census.docnos), "empty_documents": census.empty,
-                           "index": stats, "terrier": version, "options": options},
+                           "index": stats, "terrier": version, "options": options,
+                           "tokeniser": text.TERRIER_TOKENISER,
+                           "dropped_text": {"items": sum(lost.values()),
+                                            "documents": sum(1 for c in dropped.values() if c),
+                                            "counts": dict(sorted(lost.items()))}},
                           indent=2, sort_keys=True) + "\n", snakemake.output.census)
     write_text("".join(d + "\n" for d in census.docnos), snakemake.output.docnos)
 

@@ -4,6 +4,7 @@ import logging
 from pathlib import Path
 
 from gradedrel import collection
+from gradedrel.core import text
 from gradedrel.core.io import write_text, write_tsv
 from gradedrel.core.steps import run_step
 
@@ -28,9 +29,20 @@ def main():
     write_tsv(assembled.exclusions, snakemake.output.exclusions)
     write_tsv(per_topic, snakemake.output.recall_base)
     write_tsv(summary, snakemake.output.summary, float_format="%.2f")
+    requests = {q: text.dropped(t) for q, t in zip(assembled.topics["qid"],
+                                                    assembled.topics["query"])}
+    documents = census.get("dropped_text", {})
+    dropped = collection.dropped_text_lines("requests", requests)
+    if documents:
+        shown = dict(sorted(documents["counts"].items(), key=lambda kv: (-kv[1], kv[0]))[:10])
+        dropped += [f"- text dropped by the tokeniser from the documents: {documents['items']} "
+                    f"item(s) in {documents['documents']} of {len(docnos)}"
+                    + (": " + ", ".join(f"`{k}` ×{v}" for k, v in shown.items())
+                       if shown else "") + " (documents.json has every count)"]
     write_text(collection.testbed_markdown(name, summary, len(assembled.topics), len(docnos),
                                            len(census["empty_documents"]),
-                                           assembled.exclusions, spec.grade_map),
+                                           assembled.exclusions, spec.grade_map, dropped,
+                                           snakemake.params.licences),
                snakemake.output.testbed)
 
 

@@ -7,7 +7,7 @@ from gradedrel.collection.documents import (DOCNO_MAX_LENGTH, DocumentCensus,  #
                                             checked_documents, iter_documents)
 from gradedrel.collection.judgements import (EXCLUSION_COLUMNS, Assembled, assemble,  # noqa: F401
                                              load_qrels, load_topics)
-from gradedrel.collection.spec import (DOCUMENT_KEYS, JUDGEMENT_KEYS, CollectionSpec,  # noqa: F401
+from gradedrel.collection.spec import (DOCUMENT_KEYS, JUDGEMENT_KEYS, PARTS, CollectionSpec,  # noqa: F401,E501
                                        local_files, settings, use_ir_datasets_home)
-from gradedrel.collection.testbed import (recall_base, testbed_markdown,  # noqa: F401
-                                          testbed_summary)
+from gradedrel.collection.testbed import (dropped_text_lines, missing_documents,  # noqa: F401
+                                          recall_base, testbed_markdown, testbed_summary)

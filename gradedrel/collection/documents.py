@@ -12,9 +12,9 @@ from gradedrel.collection.spec import CollectionSpec
 
 def iter_documents(spec: CollectionSpec) -> Iterator[tuple[str, int, dict]]:
     """Documents as ``(source, position, {"docno", "text"})``, in collection order."""
-    if spec.ir_datasets:
-        dataset = _ir_dataset(spec)
-        where = f"ir_datasets:{spec.ir_datasets} docs"
+    if spec.ir_datasets_id("docs"):
+        dataset = _ir_dataset(spec, "docs")
+        where = f"ir_datasets:{spec.ir_datasets_id('docs')} docs"
         for number, doc in enumerate(dataset.docs_iter(), start=1):
             missing = [f for f in spec.doc_text_fields if not hasattr(doc, f)]
             if missing:

@@ -11,38 +11,48 @@ from gradedrel.core.errors import InputError
 from gradedrel.collection.spec import CollectionSpec
 
 
-def _ir_dataset(spec: CollectionSpec):
+def _ir_dataset(spec: CollectionSpec, part: str):
     import ir_datasets  # imported late: IR_DATASETS_HOME must be set first
 
-    return ir_datasets.load(spec.ir_datasets)
+    return ir_datasets.load(spec.ir_datasets_id(part))
+
+
+def request_text(values) -> str:
+    """The request's fields joined in order (empty ones left out), whitespace collapsed."""
+    return " ".join(" ".join(str(v or "").split()) for v in values if str(v or "").strip())
 
 
 def load_topics(spec: CollectionSpec) -> pd.DataFrame:
-    """Topics as ``qid, query`` (the request text as given)."""
-    if spec.ir_datasets:
-        dataset = _ir_dataset(spec)
+    """Topics as ``qid, query`` (the request text as given: the configured field, or
+    fields joined in order)."""
+    if spec.ir_datasets_id("topics"):
+        dataset = _ir_dataset(spec, "topics")
         rows = []
         for query in dataset.queries_iter():
-            text = getattr(query, spec.topic_field, None)
-            if text is None:
-                raise InputError(f"ir_datasets:{spec.ir_datasets} queries", None,
-                                 f"a query field {spec.topic_field!r}", list(query._fields))
-            rows.append((str(query.query_id), " ".join(str(text).split())))
+            missing = [f for f in spec.topic_fields if not hasattr(query, f)]
+            if missing:
+                raise InputError(f"ir_datasets:{spec.ir_datasets_id('topics')} queries", None,
+                                 f"query fields {list(spec.topic_fields)}", list(query._fields))
+            rows.append((str(query.query_id),
+                         request_text(getattr(query, f) for f in spec.topic_fields)))
         return pd.DataFrame(rows, columns=["qid", "query"])
     fmt = spec.topics_format or ("tsv" if spec.topics.endswith((".tsv", ".tsv.gz")) else "trec")
     if fmt == "tsv":
         frame = readers.read_topics_tsv(spec.topics)
         frame["query"] = [" ".join(q.split()) for q in frame["query"]]
         return frame
-    return readers.read_topics_trec(spec.topics, field=spec.topic_field
-                                    if spec.topic_field in ("title", "desc", "narr") else "title")
+    fields = [f for f in spec.topic_fields if f in ("title", "desc", "narr")] or ["title"]
+    frames = [readers.read_topics_trec(spec.topics, field=f) for f in fields]
+    joined = frames[0].copy()
+    joined["query"] = [request_text(texts) for texts in zip(*(f["query"] for f in frames))]
+    return joined
 
 
 def load_qrels(spec: CollectionSpec) -> pd.DataFrame:
     """Judgements as ``qid, docno, label, grade``."""
-    if spec.ir_datasets:
-        dataset = _ir_dataset(spec)
-        where = f"ir_datasets:{spec.ir_datasets} qrels"
+    if spec.ir_datasets_id("qrels"):
+        dataset = _ir_dataset(spec, "qrels")
+        where = f"ir_datasets:{spec.ir_datasets_id('qrels')} qrels"
         rows = []
         seen: dict[tuple[str, str], int] = {}
         for number, qrel in enumerate(dataset.qrels_iter(), start=1):

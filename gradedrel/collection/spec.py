@@ -1,5 +1,8 @@
-"""What config says about a collection (``collections.<c>``): an ``ir_datasets`` id or
-local files, always with an explicit grade map; and which settings each step reads."""
+"""What config says about a collection (``collections.<c>``): where its documents, topics
+and judgements come from — an ``ir_datasets`` id for all three, separate ids per part
+(``ir_datasets: {docs: beir/nfcorpus, topics: nfcorpus/test/video}``; qrels default to the
+topics' id), or local files — always with an explicit grade map; the request field(s); and
+which settings each step reads."""
 from __future__ import annotations
 
 import os
@@ -16,17 +19,58 @@ from gradedrel.collection.grades import GradeMap
 DOCUMENT_KEYS = ("ir_datasets", "docs", "docs_format", "doc_id_field", "doc_text_fields")
 #: The settings that topics and judgements depend on.
 JUDGEMENT_KEYS = ("ir_datasets", "topics", "topics_format", "qrels", "topic_field", "grade_map")
+#: The three parts of a collection, each from an ir_datasets id or a local file.
+PARTS = ("docs", "topics", "qrels")
+
+
+def ir_datasets_ids(raw: Mapping, source: str = "config") -> dict[str, str]:
+    """The ir_datasets id of each part that comes from ir_datasets: one id for all three
+    (a string), or ``{docs, topics, qrels}`` (qrels default to the topics' id)."""
+    value = raw.get("ir_datasets")
+    if not value:
+        return {}
+    if isinstance(value, str):
+        return {part: value for part in PARTS}
+    if not isinstance(value, Mapping):
+        raise InputError(source, None, "'ir_datasets' as an id, or a mapping of docs, topics, "
+                         "qrels to ids", value)
+    unknown = sorted(set(value) - set(PARTS))
+    if unknown:
+        raise InputError(source, None, "ir_datasets parts among docs, topics, qrels", unknown)
+    ids = {part: str(value[part]) for part in PARTS if value.get(part)}
+    if "topics" in ids and "qrels" not in ids:
+        ids["qrels"] = ids["topics"]
+    return ids
 
 
 def settings(raw: Mapping, keys: tuple[str, ...]) -> dict:
     """Only the settings ``keys`` of a collection's config (those present), so that a
-    step receives, and is re-run for, exactly what it reads."""
-    return {k: raw[k] for k in keys if k in raw}
+    step receives, and is re-run for, exactly what it reads: of split ir_datasets ids,
+    only the parts whose files are among ``keys`` (the index does not depend on the
+    topics' id)."""
+    out = {k: raw[k] for k in keys if k in raw}
+    if isinstance(out.get("ir_datasets"), Mapping):
+        parts = {part: out["ir_datasets"][part] for part in PARTS
+                 if part in keys and part in out["ir_datasets"]}
+        if "qrels" in keys and "qrels" not in parts and "topics" in out["ir_datasets"]:
+            parts["qrels"] = out["ir_datasets"]["topics"]
+        out["ir_datasets"] = parts
+        if not parts:
+            del out["ir_datasets"]
+    return out
 
 
 def local_files(raw: Mapping, keys: tuple[str, ...]) -> dict[str, str]:
     """The local files (docs, topics, qrels) among ``keys`` that a collection names."""
-    return {k: raw[k] for k in ("docs", "topics", "qrels") if k in keys and raw.get(k)}
+    return {k: raw[k] for k in PARTS if k in keys and raw.get(k)}
+
+
+def request_fields(value) -> tuple[str, ...]:
+    """The topic field(s) that make the request text: one name, or a list joined in order."""
+    fields = (value,) if isinstance(value, str) else tuple(value)
+    if not fields or not all(isinstance(f, str) and f for f in fields):
+        raise ValueError(f"topic_field: a field name or a list of names, not {value!r}")
+    return fields
 
 
 @dataclass(frozen=True)
@@ -35,7 +79,7 @@ class CollectionSpec:
 
     name: str
     grade_map: GradeMap | None
-    ir_datasets: str | None = None
+    ir_datasets_ids: Mapping[str, str] | None = None   # part (docs, topics, qrels) -> id
     docs: str | None = None
     docs_format: str | None = None
     topics: str | None = None
@@ -43,35 +87,54 @@ class CollectionSpec:
     qrels: str | None = None
     doc_id_field: str = "docno"
     doc_text_fields: tuple[str, ...] = ("text",)
-    topic_field: str = "text"
+    topic_fields: tuple[str, ...] = ("text",)
+
+    def ir_datasets_id(self, part: str) -> str | None:
+        """The ir_datasets id the part (docs, topics, qrels) comes from; None: a local file."""
+        return (self.ir_datasets_ids or {}).get(part)
+
+    @property
+    def topic_field(self) -> str:
+        """The request fields as written in config (one name, or names joined by '+')."""
+        return "+".join(self.topic_fields)
 
     @classmethod
     def from_config(cls, name: str, raw: Mapping, base_dir: str | Path = ".",
-                    needs: tuple[str, ...] = ("docs", "topics", "qrels")) -> "CollectionSpec":
-        """``needs``: the local files the caller reads (a step given only the document
-        settings needs only ``docs``); the grade map is required with qrels."""
+                    needs: tuple[str, ...] = PARTS) -> "CollectionSpec":
+        """``needs``: the parts the caller reads (a step given only the document settings
+        needs only ``docs``); each must come from an ir_datasets id or a local file, not
+        both; the grade map is required with qrels."""
         source = f"config: collections.{name}"
         grade_map = None
         if "qrels" in needs or "grade_map" in raw:
             grade_map = GradeMap.from_config(raw["grade_map"], source=f"{source}.grade_map")
-        local = {k: raw.get(k) for k in ("docs", "topics", "qrels")}
-        if raw.get("ir_datasets") and any(local.values()):
-            raise InputError(source, None, "either 'ir_datasets' or local files, not both")
-        if not raw.get("ir_datasets") and not all(local[k] for k in needs):
-            raise InputError(source, None, "an 'ir_datasets' id, or all of "
-                             + ", ".join(needs), sorted(k for k, v in local.items() if v))
+        ids = ir_datasets_ids(raw, source)
+        local = {k: raw.get(k) for k in PARTS}
+        both = [k for k in PARTS if local[k] and k in ids]
+        if both:
+            raise InputError(source, None, "either 'ir_datasets' or local files, not both",
+                             both)
+        missing = [k for k in needs if not local[k] and k not in ids]
+        if missing:
+            raise InputError(source, None, "an 'ir_datasets' id, or all of " + ", ".join(needs),
+                             sorted(k for k, v in local.items() if v))
+        try:
+            topic_fields = request_fields(raw.get("topic_field", "text"))
+        except ValueError as error:
+            raise InputError(source, None, "topic_field: a field name or a list of names",
+                             raw.get("topic_field")) from error
 
         def resolve(path):
             return None if path is None else str(Path(base_dir, path))
 
         return cls(
-            name=name, grade_map=grade_map, ir_datasets=raw.get("ir_datasets"),
+            name=name, grade_map=grade_map, ir_datasets_ids=ids or None,
             docs=resolve(local["docs"]), docs_format=raw.get("docs_format"),
             topics=resolve(local["topics"]), topics_format=raw.get("topics_format"),
             qrels=resolve(local["qrels"]),
             doc_id_field=raw.get("doc_id_field", "docno"),
             doc_text_fields=tuple(raw.get("doc_text_fields", ["text"])),
-            topic_field=raw.get("topic_field", "text"),
+            topic_fields=topic_fields,
         )
 
 

@@ -1,6 +1,9 @@
 """The testbed: recall base per topic and level, its summary and description."""
 from __future__ import annotations
 
+from collections import Counter
+from typing import Mapping, Sequence
+
 import pandas as pd
 
 from gradedrel.collection.grades import LEVEL_NAMES, LEVELS, GradeMap
@@ -33,12 +36,43 @@ def testbed_summary(per_topic: pd.DataFrame, n_documents: int) -> pd.DataFrame:
     return summary
 
 
+def missing_documents(exclusions: pd.DataFrame) -> int:
+    """Judgements excluded because their document is not among the documents."""
+    if not len(exclusions):
+        return 0
+    return int(((exclusions["kind"] == "judgement")
+                & (exclusions["reason"] == "document not in collection")).sum())
+
+
+def dropped_text_lines(what: str, dropped: Mapping[str, Mapping[str, int]],
+                       shown: int = 10) -> list[str]:
+    """One line saying what the tokeniser dropped from ``what`` (texts by id -> counts of
+    ``reason: text``), with the most frequent items."""
+    total: Counter = Counter()
+    for lost in dropped.values():
+        total.update(lost)
+    texts = sum(1 for lost in dropped.values() if lost)
+    if not total:
+        return [f"- text dropped by the tokeniser from the {what}: nothing"]
+    items = ", ".join(f"`{item}` ×{n}" for item, n in
+                      sorted(total.items(), key=lambda kv: (-kv[1], kv[0]))[:shown])
+    more = f" (and {len(total) - shown} more)" if len(total) > shown else ""
+    return [f"- text dropped by the tokeniser from the {what}: {sum(total.values())} item(s) "
+            f"in {texts} of {len(dropped)}: {items}{more}"]
+
+
 def testbed_markdown(name: str, summary: pd.DataFrame, n_topics: int, n_documents: int,
                      n_empty_documents: int, exclusions: pd.DataFrame,
-                     grade_map: GradeMap) -> str:
+                     grade_map: GradeMap, dropped: Sequence[str] = (),
+                     licences: Mapping[str, str] | None = None) -> str:
+    """The testbed report. ``dropped``: lines from :func:`dropped_text_lines`;
+    ``licences``: what -> licence text (the collection, its thesauri)."""
     lines = [f"# Testbed: {name}", "",
              f"- documents: {n_documents} ({n_empty_documents} empty, kept in the index)",
-             f"- topics with judgements: {n_topics}", "",
+             f"- topics with judgements: {n_topics}",
+             f"- judgements of documents not among the documents: {missing_documents(exclusions)}"
+             " (excluded, listed in exclusions.tsv)",
+             *dropped, "",
              "| level | judged (total) | per topic (mean) | min | max | topics with any |",
              "|---|---:|---:|---:|---:|---:|"]
     for row in summary.itertuples():
@@ -52,4 +86,7 @@ def testbed_markdown(name: str, summary: pd.DataFrame, n_topics: int, n_document
             lines.append(f"- {len(group)} {kind}(s): {reason}")
     else:
         lines.append("Excluded: nothing.")
+    if licences:
+        lines += ["", "## Licences", ""]
+        lines += [f"- {what}: {text}" for what, text in licences.items()]
     return "\n".join(lines) + "\n"

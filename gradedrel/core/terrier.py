@@ -40,10 +40,15 @@ def build_index(documents: Iterable[dict], index_dir: str | Path, *, stemmer: st
                 stopwords: str, blocks: bool, max_docno_length: int) -> str:
     """Index ``{"docno", "text"}`` records with Terrier; returns the data.properties path.
 
+    Text is tokenised by Terrier's UTF tokeniser, as :mod:`gradedrel.core.text` tokenises
+    requests and thesaurus labels.
+
     The index is written to a temporary directory and moved into place when
     complete, so a failed run leaves no partial index behind.
     """
     import pyterrier as pt
+
+    from gradedrel.core.text import TERRIER_TOKENISER
 
     index_dir = Path(index_dir)
     staging = index_dir.with_name(index_dir.name + ".part")
@@ -54,6 +59,7 @@ def build_index(documents: Iterable[dict], index_dir: str | Path, *, stemmer: st
             text_attrs=["text"], blocks=blocks,
             stemmer=None if stemmer == "none" else stemmer,
             stopwords=None if stopwords == "none" else stopwords,
+            tokeniser=TERRIER_TOKENISER.removesuffix("Tokeniser").lower(),  # "utf": Unicode text
             overwrite=True)
         failures: list[BaseException] = []
 

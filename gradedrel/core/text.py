@@ -1,37 +1,94 @@
-"""Text as Terrier's English tokeniser sees it.
+"""Text as Terrier's UTF tokeniser sees it, on every side: documents, requests, labels.
 
-Terrier's ``EnglishTokeniser`` (terrier-core,
-``org.terrier.indexing.tokenisation.EnglishTokeniser``) keeps runs of ASCII
-letters and digits, lower-cases them, and discards a token that is longer than
-``max.term.length`` (20), has more than 4 digits, or has more than 3 identical
-consecutive characters. Query text tokenised here therefore contains nothing
-that Terrier's query parser treats as syntax (``- ' : , . / + = ?`` and
-non-ASCII letters), and matches the terms the indexer saw. A test checks this
-function against Terrier's own tokeniser.
+The index is built with Terrier's ``UTFTokeniser`` (terrier-core,
+``org.terrier.indexing.tokenisation.UTFTokeniser``; config ``index.tokeniser: utf``), and
+request text and thesaurus labels are tokenised here by the same rules, so that a key
+matches the terms the indexer saw, whatever the script:
+
+- a token is a run of letters (Unicode categories Lu, Ll, Lt, Lm, Lo), decimal digits (Nd)
+  and combining marks (Mn, Mc) of the Basic Multilingual Plane (Java reads UTF-16 code
+  units; a character beyond U+FFFF, such as a mathematical letter, separates tokens);
+- a token longer than ``max.term.length`` (20), with more than 4 digits, or with more
+  than 3 identical consecutive characters (before lower-casing) is discarded;
+- tokens are lower-cased (with the final-sigma rule, as Java's ``toLowerCase``).
+
+Terrier's default ``EnglishTokeniser`` keeps only ASCII letters and digits, so that
+"Über Strömung … résumé" became "ber str mung … sum". On ASCII text the two agree.
+Everything else (spaces, punctuation, symbols such as ``½ ² ™``) separates tokens; what a
+text loses beyond spaces and punctuation is reported by :func:`dropped`. A test checks
+:func:`tokenise` against Terrier's own tokeniser. Query text tokenised here contains
+nothing that Terrier's query parsers treat as syntax.
 """
 from __future__ import annotations
 
 import re
+import unicodedata
+from collections import Counter
 
 MAX_TERM_LENGTH = 20
 MAX_DIGITS = 4
 MAX_SAME_CONSECUTIVE = 3
+#: The Terrier tokeniser the index is built with (Terrier's name for it in data.properties).
+TERRIER_TOKENISER = "UTFTokeniser"
+#: Unicode general categories of token characters (Java: isLetterOrDigit, or a mark).
+TOKEN_CATEGORIES = frozenset({"Lu", "Ll", "Lt", "Lm", "Lo", "Nd", "Mn", "Mc"})
 
-_TOKEN = re.compile(r"[A-Za-z0-9]+")
-_REPEAT = re.compile(r"(.)\1{%d,}" % MAX_SAME_CONSECUTIVE)
+_REPEAT = re.compile(r"(.)\1{%d,}" % MAX_SAME_CONSECUTIVE, flags=re.S)
 
 
-def _acceptable(token: str) -> bool:
-    if len(token) > MAX_TERM_LENGTH:
-        return False
-    if sum(ch.isdigit() for ch in token) > MAX_DIGITS:
-        return False
-    return _REPEAT.search(token) is None
+def _is_token_char(ch: str) -> bool:
+    return ord(ch) <= 0xFFFF and unicodedata.category(ch) in TOKEN_CATEGORIES
+
+
+def _runs(text: str) -> list[str]:
+    """The maximal runs of token characters, as written."""
+    runs, current = [], []
+    for ch in text:
+        if _is_token_char(ch):
+            current.append(ch)
+        elif current:
+            runs.append("".join(current))
+            current = []
+    if current:
+        runs.append("".join(current))
+    return runs
+
+
+def _rejection(run: str) -> str | None:
+    """Why Terrier discards a run (None: it is kept)."""
+    if len(run) > MAX_TERM_LENGTH:
+        return "longer than 20 characters"
+    if sum(unicodedata.category(ch) == "Nd" for ch in run) > MAX_DIGITS:
+        return "more than 4 digits"
+    if _REPEAT.search(run):
+        return "more than 3 identical characters in a row"
+    return None
 
 
 def tokenise(text: str) -> list[str]:
-    """Lower-cased tokens of ``text`` as Terrier's English tokeniser produces them."""
-    return [t for t in (m.lower() for m in _TOKEN.findall(text)) if _acceptable(t)]
+    """Lower-cased tokens of ``text`` as Terrier's UTF tokeniser produces them."""
+    return [run.lower() for run in _runs(text) if _rejection(run) is None]
+
+
+def dropped(text: str) -> Counter:
+    """What tokenising ``text`` loses beyond spaces and punctuation, counted: each
+    discarded run (too long, too many digits, repeated characters) and each other character
+    that is neither a token character, a space, punctuation nor a control or format
+    character (symbols such as ``½ ² ™ °``, letters beyond U+FFFF). Keys are
+    ``"reason: text"``."""
+    lost: Counter = Counter()
+    for run in _runs(text):
+        reason = _rejection(run)
+        if reason:
+            lost[f"{reason}: {run}"] += 1
+    for ch in text:
+        if _is_token_char(ch):
+            continue
+        category = unicodedata.category(ch)
+        if category[0] in "PZC":
+            continue
+        lost[f"not a letter or digit: {ch}"] += 1
+    return lost
 
 
 def query_text(text: str) -> str:

@@ -56,6 +56,18 @@ def clean_label(label: str) -> tuple[str, str | None]:
     return text, qualifier
 
 
+def collection_settings(global_analysis: dict, collection: dict) -> dict:
+    """The analysis settings of one collection: its own ``analysis`` keys
+    (``collections.<c>.analysis``) replace the global ones of the same name; an unknown key
+    is an error naming it."""
+    own = dict(collection.get("analysis") or {})
+    unknown = sorted(set(own) - set(global_analysis))
+    if unknown:
+        raise ValueError(f"config: collection analysis keys {unknown} are not analysis settings "
+                         f"(known: {sorted(global_analysis)})")
+    return {**global_analysis, **own}
+
+
 @dataclass(frozen=True)
 class Rules:
     """Analysis rules (config section ``analysis``)."""

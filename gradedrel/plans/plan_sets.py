@@ -23,6 +23,14 @@ class PlanSet:
     curated: tuple[str, ...] = ()     # curated plan files (YAML), one per curator; may be empty
     topics: str = "selected"          # "selected" | "curated" | a topic-list file
     description: str | None = None    # how its queries were built (findings report)
+    thesaurus: str | None = None      # its automatic plans' thesaurus; None: the collection's
+
+    def auto_plans(self, collection_dir: str, collection_thesaurus: str) -> str:
+        """The automatic plans this plan set starts from: ``plans/auto.yaml`` (built from
+        the collection's thesaurus), or ``plans/auto.{thesaurus}.yaml`` for another."""
+        if self.thesaurus in (None, collection_thesaurus):
+            return f"{collection_dir}/plans/auto.yaml"
+        return f"{collection_dir}/plans/auto.{self.thesaurus}.yaml"
 
     @property
     def topic_rule(self) -> str:
@@ -61,7 +69,7 @@ def read(collection: str, raw: Mapping, resolve: Callable[[str], str] = lambda p
     out = {}
     for name, spec in sets.items():
         spec = dict(spec or {})
-        unknown = sorted(set(spec) - {"curated", "topics", "description"})
+        unknown = sorted(set(spec) - {"curated", "topics", "description", "thesaurus"})
         if unknown:
             raise ValueError(f"{where}.{name}: unknown keys {unknown}")
         curated = spec.get("curated") or ()
@@ -72,7 +80,7 @@ def read(collection: str, raw: Mapping, resolve: Callable[[str], str] = lambda p
         topics = spec.get("topics") or "selected"
         plan_set = PlanSet(name, tuple(resolve(c) for c in curated),
                            topics if topics in TOPIC_RULES else resolve(topics),
-                           spec.get("description"))
+                           spec.get("description"), spec.get("thesaurus"))
         if plan_set.topics == "curated" and not plan_set.curated:
             raise ValueError(f"{where}.{name}: topics 'curated' needs curated plan files")
         for path in plan_set.files() if check_files else []:

@@ -8,8 +8,11 @@ members count as one term), ``#1(…)`` (ordered, adjacent) and ``#uwN(…)``
 a multi-word key → ``#1`` or ``#uwN`` (config ``query_types.phrase_operator``,
 :func:`phrase`).
 
-Safety (Terrier's parser breaks on ``- ' : , . / + = ?`` and non-ASCII
-letters): key tokens are already the indexer's tokens (``[a-z0-9]+``); here
+Safety (Terrier's parser breaks on ``- ' : , . / + = ?`` and on any non-ASCII
+letter): key tokens are already the indexer's tokens (:func:`gradedrel.core.text.tokenise`:
+letters and digits of any script); a token that is not plain ASCII (``über``, ``β``) is
+written as Terrier's ``#base64(…)`` of its UTF-8 bytes (:func:`term`), which the parser
+reads as that one term and the term pipeline then stems as any other; here
 stopwords are dropped (Terrier's pipeline would drop them inside ``#1`` and
 the phrase would match nothing), keys whose indexed terms are identical are
 written once per group (``flow``/``flows``: a ``#syn`` holding both counts
@@ -18,6 +21,7 @@ is written as that member.
 """
 from __future__ import annotations
 
+import base64
 import re
 from typing import Callable
 
@@ -26,6 +30,14 @@ from gradedrel.queries.query_tree import Key, Node, Sum, Syn, WSum
 Pipeline = Callable[[str], "str | None"]
 
 _PHRASE = re.compile(r"^(#1|#uw|#uw[1-9][0-9]*|auto)$")
+_PLAIN = re.compile(r"^[a-z0-9]+$")
+
+
+def term(token: str) -> str:
+    """One token as a MatchOp term: as it is if plain ASCII, else ``#base64(…)``."""
+    if _PLAIN.match(token):
+        return token
+    return f"#base64({base64.b64encode(token.encode('utf-8')).decode('ascii')})"
 
 
 def phrase(tokens: tuple[str, ...] | list[str], operator: str = "auto") -> str:
@@ -37,6 +49,7 @@ def phrase(tokens: tuple[str, ...] | list[str], operator: str = "auto") -> str:
     matched no document for 37 of the 73 such keys of the Cranfield plans although
     the phrase occurs (docs/query-types.md).
     """
+    tokens = [term(t) for t in tokens]
     if len(tokens) == 1:
         return tokens[0]
     if operator == "auto":

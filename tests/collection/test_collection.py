@@ -80,3 +80,32 @@ def test_ir_datasets_home_must_be_set_before_import(monkeypatch, tmp_path):
     monkeypatch.setenv("IR_DATASETS_HOME", "/somewhere/else")
     with pytest.raises(RuntimeError, match="before IR_DATASETS_HOME was set"):
         collection.use_ir_datasets_home(str(tmp_path))
+
+
+def test_trec_topics_fields_joined(tmp_path):
+    topics = tmp_path / "topics.trec"
+    topics.write_text("<top>\n<num> Number: 7\n<title> Über flow\n<desc> Description:\n"
+                      "Strömung in   pipes.\n</top>\n")
+    spec = tiny_spec(topics=str(topics), topic_field=["title", "desc"])
+    assert collection.load_topics(spec).values.tolist() == [["7", "Über flow Strömung in pipes."]]
+
+
+def test_testbed_reports_missing_documents_dropped_text_and_licences():
+    summary = collection.testbed_summary(
+        collection.recall_base(pd.DataFrame(columns=["qid", "grade"]),
+                               pd.DataFrame({"qid": ["1"]})), 2)
+    exclusions = pd.DataFrame([("judgement", "1 dX", "document not in collection"),
+                               ("judgement", "1 dY", "document not in collection"),
+                               ("topic", "9", "no judgements")],
+                              columns=collection.EXCLUSION_COLUMNS)
+    from gradedrel.core.text import dropped
+    lines = collection.dropped_text_lines("requests", {"1": dropped("cup ½ ½ ²"), "2": {}})
+    assert lines == ["- text dropped by the tokeniser from the requests: 3 item(s) in 1 of 2: "
+                     "`not a letter or digit: ½` ×2, `not a letter or digit: ²` ×1"]
+    from gradedrel.collection.grades import GradeMap
+    text = collection.testbed_markdown("nf", summary, 1, 2, 0, exclusions,
+                                       GradeMap.from_config({"1": 1}), lines,
+                                       {"collection nf": "academic use; cite Boteva et al."})
+    assert "- judgements of documents not among the documents: 2 (excluded" in text
+    assert "from the requests: 3 item(s)" in text
+    assert "## Licences\n\n- collection nf: academic use; cite Boteva et al." in text

@@ -26,3 +26,53 @@ def test_a_spec_from_document_settings_needs_no_grade_map():
 
 def test_an_ir_datasets_collection_has_no_local_files():
     assert collection.local_files({"ir_datasets": "cranfield"}, collection.JUDGEMENT_KEYS) == {}
+
+
+SPLIT = {"ir_datasets": {"docs": "beir/nfcorpus", "topics": "nfcorpus/test/video"},
+         "grade_map": {"3": 3, "2": 2, "1": 1}, "doc_text_fields": ["title", "text"],
+         "topic_field": ["title", "desc"]}
+
+
+def test_split_ids_give_each_step_only_its_part():
+    assert collection.settings(SPLIT, collection.DOCUMENT_KEYS) == {
+        "ir_datasets": {"docs": "beir/nfcorpus"}, "doc_text_fields": ["title", "text"]}
+    assert collection.settings(SPLIT, collection.JUDGEMENT_KEYS) == {
+        "ir_datasets": {"topics": "nfcorpus/test/video", "qrels": "nfcorpus/test/video"},
+        "grade_map": {"3": 3, "2": 2, "1": 1}, "topic_field": ["title", "desc"]}
+    spec = collection.CollectionSpec.from_config("nf", SPLIT)
+    assert [spec.ir_datasets_id(p) for p in collection.PARTS] == [
+        "beir/nfcorpus", "nfcorpus/test/video", "nfcorpus/test/video"]
+    assert spec.topic_fields == ("title", "desc") and spec.topic_field == "title+desc"
+
+
+def test_a_part_from_ir_datasets_and_another_from_a_file():
+    raw = {"ir_datasets": {"docs": "beir/nfcorpus"}, "topics": "t.tsv", "qrels": "q.txt",
+           "grade_map": {"1": 1}}
+    spec = collection.CollectionSpec.from_config("c", raw)
+    assert spec.ir_datasets_id("docs") == "beir/nfcorpus" and spec.ir_datasets_id("qrels") is None
+    assert spec.topics == "t.tsv" and spec.qrels == "q.txt"
+    assert collection.local_files(raw, collection.DOCUMENT_KEYS) == {}
+
+
+def test_a_part_named_twice_or_not_at_all_is_an_error():
+    import pytest
+
+    from gradedrel.core.errors import InputError
+
+    with pytest.raises(InputError, match=r"not both.*'docs'"):
+        collection.CollectionSpec.from_config("c", {**SPLIT, "docs": "d.jsonl"})
+    with pytest.raises(InputError, match="all of docs, topics, qrels"):
+        collection.CollectionSpec.from_config(
+            "c", {"ir_datasets": {"docs": "beir/nfcorpus"}, "grade_map": {"1": 1}})
+    with pytest.raises(InputError, match="ir_datasets parts among docs, topics, qrels"):
+        collection.CollectionSpec.from_config(
+            "c", {"ir_datasets": {"documents": "x"}, "grade_map": {"1": 1}})
+    with pytest.raises(InputError, match="topic_field"):
+        collection.CollectionSpec.from_config("c", {**SPLIT, "topic_field": []})
+
+
+def test_request_text_joins_fields_in_order():
+    from gradedrel.collection.judgements import request_text
+
+    assert request_text(["vitamin b12 ?", "  one  week\n on greens ", None, ""]) == \
+        "vitamin b12 ? one week on greens"

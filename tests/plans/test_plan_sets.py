@@ -58,3 +58,25 @@ def test_several_curated_files_one_per_curator(tmp_path):
     assert expert.curated == tuple(files)
     assert expert.merge_inputs("a.yaml") == {"auto": "a.yaml", "curated": files}
     assert expert.files() == files
+
+
+def test_a_plan_set_may_name_its_thesaurus():
+    sets = plan_sets.read("nf", {"plan_sets": {"auto-mesh": {}, "auto-wordnet": {"thesaurus": "wordnet"}}})
+    assert sets["auto-mesh"].thesaurus is None and sets["auto-wordnet"].thesaurus == "wordnet"
+    assert sets["auto-mesh"].auto_plans("results/nf", "mesh") == "results/nf/plans/auto.yaml"
+    assert sets["auto-wordnet"].auto_plans("results/nf", "mesh") == \
+        "results/nf/plans/auto.wordnet.yaml"
+    # naming the collection's own thesaurus is the same as naming none
+    assert plan_sets.PlanSet("x", thesaurus="mesh").auto_plans("r", "mesh") == "r/plans/auto.yaml"
+
+
+def test_collection_analysis_settings_replace_global_ones():
+    from gradedrel.plans.analysis import collection_settings
+
+    glob = {"boilerplate_words": ["papers"], "facet_grouping": ["thesaurus"], "major_share": 0.5}
+    merged = collection_settings(glob, {"analysis": {"boilerplate_words": ["video"],
+                                                     "facet_grouping": []}})
+    assert merged == {"boilerplate_words": ["video"], "facet_grouping": [], "major_share": 0.5}
+    assert collection_settings(glob, {}) == glob
+    with pytest.raises(ValueError, match="'boilerplate'"):
+        collection_settings(glob, {"analysis": {"boilerplate": []}})

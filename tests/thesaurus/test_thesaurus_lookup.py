@@ -175,3 +175,18 @@ def test_lookup_without_config_reads_the_packages_project_config(tmp_path, monke
     assert sources.PROJECT_CONFIG == ROOT / "config" / "config.yaml"
     monkeypatch.chdir(ROOT)
     assert project_config(None) == Path("config/config.yaml")
+
+
+def test_non_ascii_labels_match_whole_words():
+    """Labels are tokenised like the index (Unicode letters kept): "résumé" is not "sum",
+    and a term with accents or Greek letters finds its concept."""
+    from gradedrel.thesaurus.model import Concept, Thesaurus
+
+    thesaurus = Thesaurus.from_concepts([
+        Concept("#sums", "sums", (), (), (), ()),
+        Concept("#sjogren", "Sjögren's Syndrome", ("Sjögren Syndrome",), (), (), ()),
+        Concept("#beta", "beta Carotene", ("β-Carotene",), (), (), ()),
+    ])
+    assert [m.uri for m in find(thesaurus, "résumé")] == []
+    assert [m.uri for m in find(thesaurus, "sjögren syndrome")] == ["#sjogren"]
+    assert [(m.uri, m.level) for m in find(thesaurus, "β-carotene")] == [("#beta", "label")]

@@ -18,8 +18,8 @@ RETRIEVAL = {"retrieve"}
 EVALUATION = {"evaluate_runs", "compare_plan_sets"}
 TABLES = {"report_avp_table", "report_testbed_table", "report_effort_table",
           "report_significance_table", "report_standard_table"}
-# the findings of each plan set and model, and the summary over them
-FINDINGS = {"report_findings", "report_summary"}
+# the findings of each plan set and model, the summary over them, and across collections
+FINDINGS = {"report_findings", "report_summary", "report_across_collections"}
 FIGURES = {"report_figure_pr", "report_figure_gain", "report_figure_difference"}
 REPORT = TABLES | FINDINGS | FIGURES
 ALL = {"all"}
@@ -81,7 +81,10 @@ def test_an_edited_thesaurus_copy_rereads_it(project):
     # the testbed table reads no evaluation file
     ({"evaluation": {"cutoffs": [10, 50]}}, EVALUATION | REPORT - {"report_testbed_table"} | ALL),
     ({"report": {"alpha": 0.01}}, TABLES | ALL),
-    ({"report": {"figures": {"dpi": 150}}}, FIGURES | ALL),
+    ({"report": {"figures": {"dpi": 150}}}, FIGURES | {"report_across_collections"} | ALL),
+    # a collection's own analysis setting: its plans and everything after them
+    ({"collections": {"tiny": {"analysis": {"major_share": 0.6}}}},
+     PLANS | PLAN_SET | RETRIEVAL | EVALUATION | REPORT | ALL),
     ({"index": {"stemmer": "weakporter"}},
      INDEX | COLLECTION | PLANS | PLAN_SET | RETRIEVAL | EVALUATION | REPORT | ALL),
     # a document setting: the text indexed (here the id too, a field every record has)
@@ -90,6 +93,6 @@ def test_an_edited_thesaurus_copy_rereads_it(project):
     ({"collections": {"tiny": {"grade_map": {"1": 3, "2": 2, "3": 2, "4": 1, "-1": 0}}}},
      COLLECTION | PLANS | PLAN_SET | RETRIEVAL | EVALUATION | REPORT | ALL),
 ], ids=["plan-set-description", "new-plan-set", "analysis", "evaluation", "report-table",
-        "report-figure-style", "index", "documents", "grade-map"])
+        "report-figure-style", "collection-analysis", "index", "documents", "grade-map"])
 def test_a_setting_reruns_exactly_what_depends_on_it(project, edit, expected):
     assert dry_run(project, edit) == expected

@@ -54,6 +54,7 @@ rule prepare_topics_qrels:
     params:
         judgements=collection_settings(collection.JUDGEMENT_KEYS),
         ir_datasets_home=config["data"]["ir_datasets_home"],
+        licences=licences,
     log:
         f"{RESULTS}/logs/{{collection}}/prepare_topics_qrels.log",
     script:

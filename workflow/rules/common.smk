@@ -11,6 +11,7 @@ sys.path.insert(0, workflow.basedir)  # the gradedrel package, without installin
 from gradedrel import collection
 from gradedrel.core import downloads
 from gradedrel.plans import plan_sets
+from gradedrel.plans.analysis import collection_settings as analysis_settings
 from gradedrel.retrieval.grid import Model
 from gradedrel.queries.query_types import slug as query_type_slug
 from gradedrel.report.settings import report_settings
@@ -153,13 +154,45 @@ def thesaurus_files(wildcards):
 
 
 def thesaurus_cache(wildcards):
-    name = thesaurus_name(wildcards.collection)
+    """The cached thesaurus automatic plans are built from: the one named by the output
+    (plans/auto.{thesaurus}.yaml), else the collection's."""
+    name = getattr(wildcards, "thesaurus", None) or thesaurus_name(wildcards.collection)
     return f"{RESULTS}/thesauri/{name}/{name}.thesaurus.json.gz"
 
 
+def plan_set_thesaurus(c, p):
+    """The thesaurus a plan set's automatic plans come from."""
+    return PLAN_SETS[c][p].thesaurus or thesaurus_name(c)
+
+
+def collection_thesauri(c):
+    """Every thesaurus a collection's plan sets use, the collection's own first."""
+    names = [thesaurus_name(c)] + [p.thesaurus for p in PLAN_SETS[c].values() if p.thesaurus]
+    return list(dict.fromkeys(names))
+
+
+def licences(wildcards):
+    """The licences a collection's testbed report states: its own, and its thesauri's."""
+    c = wildcards.collection
+    out = {}
+    if config["collections"][c].get("licence"):
+        out[f"collection {c}"] = config["collections"][c]["licence"]
+    for name in collection_thesauri(c):
+        if config["thesauri"].get(name, {}).get("licence"):
+            out[f"thesaurus {name}"] = config["thesauri"][name]["licence"]
+    return out
+
+
+def analysis(wildcards):
+    """The analysis settings of a collection: its own `analysis` keys over the global ones."""
+    return analysis_settings(config["analysis"], config["collections"][wildcards.collection])
+
+
 def plan_set_inputs(wildcards):
-    """The automatic plans, and the plan set's curated plan files if it has any."""
-    return plan_set(wildcards).merge_inputs(f"{RESULTS}/{wildcards.collection}/plans/auto.yaml")
+    """The automatic plans (of the plan set's thesaurus), and its curated plan files if any."""
+    c = wildcards.collection
+    return plan_set(wildcards).merge_inputs(
+        plan_set(wildcards).auto_plans(f"{RESULTS}/{c}", thesaurus_name(c)))
 
 
 def selection_inputs(wildcards):
@@ -299,6 +332,8 @@ def summary_inputs(wildcards):
 
 def report_targets():
     targets = [f"{RESULTS}/{c}/report/summary.md" for c in COLLECTIONS]
+    targets += [f"{RESULTS}/report/across_collections.md",
+                f"{REPORT['figures_dir']}/across_collections.png"]
     for c in COLLECTIONS:
         for p in PLAN_SETS[c]:
             for m in REPORT_MODELS:
@@ -310,7 +345,8 @@ def report_targets():
 
 
 def all_targets():
-    targets = sorted({f"{RESULTS}/thesauri/{thesaurus_name(c)}/summary.tsv" for c in COLLECTIONS})
+    targets = sorted({f"{RESULTS}/thesauri/{t}/summary.tsv"
+                      for c in COLLECTIONS for t in collection_thesauri(c)})
     wmodel = config["baseline"]["wmodel"]
     for c in COLLECTIONS:
         targets += [

@@ -11,7 +11,7 @@ rule plan_requests:
         plans=f"{RESULTS}/{{collection}}/plans/auto.yaml",
         provenance=f"{RESULTS}/{{collection}}/plans/auto.provenance.json",
     params:
-        analysis=config["analysis"],
+        analysis=analysis,
         expansion=config["expansion"],
         phrase_operator=config["query_types"]["phrase_operator"],
         terrier=config["terrier"],
@@ -19,6 +19,14 @@ rule plan_requests:
         f"{RESULTS}/logs/{{collection}}/plan_requests.log",
     script:
         "../../scripts/plan_requests.py"
+
+
+use rule plan_requests as plan_requests_with_thesaurus with:
+    output:
+        plans=f"{RESULTS}/{{collection}}/plans/auto.{{thesaurus}}.yaml",
+        provenance=f"{RESULTS}/{{collection}}/plans/auto.{{thesaurus}}.provenance.json",
+    log:
+        f"{RESULTS}/logs/{{collection}}/plan_requests.{{thesaurus}}.log",
 
 
 rule merge_curated_plans:

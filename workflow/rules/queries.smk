@@ -19,12 +19,12 @@ rule compile_queries:
         provenance=f"{RESULTS}/{{collection}}/queries/{{planset}}/provenance.json",
     params:
         labels=config["query_types"]["labels"],
-        weights=config["analysis"]["weights"],
+        weights=lambda wc: analysis(wc)["weights"],
         phrase_operator=config["query_types"]["phrase_operator"],
         terrier=config["terrier"],
-        config={
+        config=lambda wc: {
             "query_types": config["query_types"],
-            "weights": config["analysis"]["weights"],
+            "weights": analysis(wc)["weights"],
         },
     log:
         f"{RESULTS}/logs/{{collection}}/{{planset}}/compile_queries.log",

@@ -232,3 +232,29 @@ rule report_summary:
         f"{RESULTS}/logs/{{collection}}/report_summary.log",
     script:
         "../../scripts/report_summary.py"
+
+
+rule report_across_collections:
+    """Each finding × collection × thesaurus (plan set) × model: effect, interval, verdict."""
+    input:
+        summaries=[f"{RESULTS}/{c}/report/summary.tsv" for c in COLLECTIONS],
+        testbeds=[f"{RESULTS}/{c}/testbed.tsv" for c in COLLECTIONS],
+        topics=[f"{RESULTS}/{c}/topics.tsv" for c in COLLECTIONS],
+        published=config_path(REPORT["published"]),
+    output:
+        tsv=f"{RESULTS}/report/across_collections.tsv",
+        md=report(f"{RESULTS}/report/across_collections.md",
+                  caption="../report/across_collections.rst", category="Findings",
+                  subcategory="Across collections"),
+        png=report(f"{REPORT['figures_dir']}/across_collections.png",
+                   caption="../report/across_collections.rst", category="Findings",
+                   subcategory="Across collections"),
+        pdf=f"{REPORT['figures_dir']}/across_collections.pdf",
+    params:
+        thesauri=[[c, p, plan_set_thesaurus(c, p)] for c in COLLECTIONS for p in PLAN_SETS[c]],
+        collections=COLLECTIONS,
+        figures=REPORT["figures"],
+    log:
+        f"{RESULTS}/logs/report_across_collections.log",
+    script:
+        "../../scripts/report_across_collections.py"

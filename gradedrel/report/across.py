@@ -1,0 +1,134 @@
+"""The findings across collections: each finding × collection × thesaurus (plan set) × model,
+with its effect, interval and verdict, as a table (TSV, Markdown) and one figure.
+
+Built from the collections' own summaries (:func:`gradedrel.report.assessment.summary_rows`,
+``results/{c}/report/summary.tsv``), so the numbers are the ones each collection reports.
+"""
+from __future__ import annotations
+
+import math
+from typing import Mapping, Sequence
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import pandas as pd  # noqa: E402
+
+from gradedrel.report import assessment  # noqa: E402
+from gradedrel.report.figures import _rc  # noqa: E402
+
+COLUMNS = ["finding", "collection", "thesaurus", "plan_set", "model", "effect", "low", "high",
+           "requests", "verdict"]
+#: What each finding's effect is, for axis labels and the table's note.
+EFFECTS = {1: "level-3 spread of mean AvP over the six query types (points)",
+           2: "WSYN/e − SUM/u, AvP at level 3 (points)",
+           3: "share of deciding components that hold",
+           4: "effort ratio WSYN/e / SUM/u (profile 3)"}
+#: The same, short enough for an axis.
+AXES = {1: "spread, level 3\n(AvP points)", 2: "WSYN/e − SUM/u\n(AvP points, level 3)",
+        3: "components\nholding (share)", 4: "effort ratio\nWSYN/e / SUM/u"}
+#: Where "no effect" lies on each finding's scale.
+NULL = {1: 0.0, 2: 0.0, 3: None, 4: 1.0}
+VERDICT_COLOURS = {"holds": "#009E73", "does not hold": "#D55E00",
+                   "inconclusive": "#999999"}
+
+
+def combine(summaries: Sequence[pd.DataFrame], thesauri: Mapping[tuple[str, str], str]) -> pd.DataFrame:
+    """The collections' summaries in one table, with each plan set's thesaurus
+    (``thesauri[(collection, plan_set)]``), in the order given."""
+    frame = pd.concat(list(summaries), ignore_index=True) if summaries else \
+        pd.DataFrame(columns=assessment.SUMMARY_COLUMNS)
+    missing = sorted({(c, p) for c, p in zip(frame["collection"], frame["plan_set"])}
+                     - set(thesauri))
+    if missing:
+        raise ValueError(f"no thesaurus known for (collection, plan set) {missing}")
+    frame["thesaurus"] = [thesauri[(c, p)] for c, p in zip(frame["collection"], frame["plan_set"])]
+    return frame.sort_values("finding", kind="stable")[COLUMNS].reset_index(drop=True)
+
+
+def numeric_effect(row: Mapping) -> tuple[float, float, float]:
+    """(effect, low, high) as numbers; finding 3's "k of n hold" as the share k/n."""
+    effect = row["effect"]
+    if isinstance(effect, str) and " of " in effect:
+        held, _, rest = effect.partition(" of ")
+        total = int(rest.split()[0])
+        return (int(held) / total if total else math.nan), math.nan, math.nan
+    return float(effect), float(row["low"]), float(row["high"])
+
+
+def markdown(frame: pd.DataFrame, title: str) -> str:
+    lines = [f"# {title}", "",
+             "Effects: " + "; ".join(f"finding {k} — {v}" for k, v in EFFECTS.items()) +
+             ". Intervals: 95 % paired bootstrap. Rules: docs/preregistration.md "
+             "(NFCorpus: docs/preregistration-nfcorpus.md).", "",
+             "| finding | collection | thesaurus | plan set | model | requests | effect "
+             "| 95 % interval | verdict |",
+             "|---|---|---|---|---|---:|---:|---|---|"]
+    for r in frame.to_dict("records"):
+        effect, low, high = numeric_effect(r)
+        if r["finding"] == 3:
+            shown, interval = str(r["effect"]), "–"
+        else:
+            digits, signed = (2, False) if r["finding"] == 4 else (1, True)
+            shown = assessment._fmt(effect, digits, signed)
+            interval = f"[{assessment._fmt(low, digits, signed)}, {assessment._fmt(high, digits, signed)}]"
+        lines.append(f"| {r['finding']} | {r['collection']} | {r['thesaurus']} | {r['plan_set']} "
+                     f"| {r['model']} | {r['requests']} | {shown} | {interval} | {r['verdict']} |")
+    return "\n".join(lines) + "\n"
+
+
+def figure(frame: pd.DataFrame, figures: Mapping):
+    """One panel per finding: each condition's effect (dot) and interval (bar), coloured by
+    its verdict; the dashed line is no effect."""
+    findings = sorted(frame["finding"].unique())
+    labels = list(dict.fromkeys(
+        f"{r['collection']} · {r['thesaurus']} · {r['plan_set']} · {r['model']}"
+        for r in frame.to_dict("records")))
+    height = max(figures["height"], 0.16 * len(labels) + 1.2)
+    with plt.rc_context(_rc(figures["font_size"])):
+        fig, axes = plt.subplots(1, len(findings), figsize=(figures["width"], height),
+                                 layout="constrained", sharey=True, squeeze=False)
+        for ax, finding in zip(axes.ravel(), findings):
+            rows = frame[frame["finding"] == finding]
+            for r in rows.to_dict("records"):
+                y = len(labels) - 1 - labels.index(
+                    f"{r['collection']} · {r['thesaurus']} · {r['plan_set']} · {r['model']}")
+                effect, low, high = numeric_effect(r)
+                colour = VERDICT_COLOURS.get(r["verdict"], "#000000")
+                if math.isfinite(low) and math.isfinite(high):
+                    ax.plot([low, high], [y, y], color=colour, linewidth=1.6)
+                ax.plot([effect], [y], marker="o", color=colour, markersize=4.5)
+            if NULL[finding] is not None:
+                ax.axvline(NULL[finding], color="#000000", linestyle="--", linewidth=0.8)
+            ax.set_title(f"finding {finding}")
+            ax.set_xlabel(AXES[finding])
+            ax.grid(axis="x", linewidth=0.3)
+        axes[0][0].set_yticks(range(len(labels)), list(reversed(labels)))
+        handles = [plt.Line2D([], [], color=c, marker="o", linewidth=1.6, label=v)
+                   for v, c in VERDICT_COLOURS.items()]
+        fig.legend(handles=handles, loc="outside lower center", ncol=len(handles), frameon=False)
+    return fig
+
+
+def testbeds_markdown(testbeds: Mapping[str, pd.DataFrame], topics: Mapping[str, int],
+                      paper_requests: int, paper_recall_base: Mapping[int, int]) -> str:
+    """Each collection's testbed (judged documents per level, total and per request) beside
+    the paper's (``testbeds``: collection -> its testbed.tsv)."""
+    columns = [("paper (J&K 2000)", paper_requests,
+                {int(k): float(v) for k, v in paper_recall_base.items()})]
+    for name, frame in testbeds.items():
+        columns.append((name, topics[name],
+                        {int(r.level): float(r.judged_total) for r in frame.itertuples()}))
+    lines = ["## Testbeds beside the paper's", "",
+             "| | " + " | ".join(c[0] for c in columns) + " |",
+             "|---|" + "---:|" * len(columns),
+             "| requests | " + " | ".join(str(c[1]) for c in columns) + " |"]
+    for level, name in ((3, "highly"), (2, "fairly"), (1, "marginally")):
+        cells = []
+        for _, n, base in columns:
+            total = base.get(level, math.nan)
+            cells.append(f"{total:.0f} ({total / n:.1f} per request)" if n and math.isfinite(total)
+                         else "–")
+        lines.append(f"| level {level} ({name}) | " + " | ".join(cells) + " |")
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,28 @@
+"""The findings across collections: one table (TSV, Markdown) and one figure."""
+import pandas as pd
+
+from gradedrel.core.io import write_text, write_tsv
+from gradedrel.core.steps import run_step
+from gradedrel.report import across, figures, published
+
+
+def main():
+    summaries = [pd.read_csv(path, sep="\t", keep_default_na=False,
+                             na_values={"low": [""], "high": [""]}, dtype={"effect": str})
+                 for path in snakemake.input.summaries]
+    thesauri = {(c, p): t for c, p, t in snakemake.params.thesauri}
+    frame = across.combine(summaries, thesauri)
+    write_tsv(frame, snakemake.output.tsv)
+    paper = published.load(snakemake.input.published)
+    testbeds = {c: pd.read_csv(path, sep="\t")
+                for c, path in zip(snakemake.params.collections, snakemake.input.testbeds)}
+    topics = {c: len(pd.read_csv(path, sep="\t", dtype=str))
+              for c, path in zip(snakemake.params.collections, snakemake.input.topics)}
+    write_text(across.markdown(frame, "The four findings across collections") + "\n"
+               + across.testbeds_markdown(testbeds, topics, paper.requests, paper.recall_base),
+               snakemake.output.md)
+    figures.save(across.figure(frame, snakemake.params.figures), snakemake.output.png,
+                 snakemake.output.pdf, snakemake.params.figures["dpi"])
+
+
+run_step(snakemake.log[0], main)
