@@ -40,19 +40,18 @@ def test_readme_split_ids_example():
     assert spec.ir_datasets_id("qrels") == spec.ir_datasets_id("topics") == "nfcorpus/dev/video"
 
 
-def test_nfcorpus_expert_plan_sets_switch_on_either_way():
-    """The commented expert plan sets in config/config.yaml, uncommented, are the ones
-    config/nfcorpus/expert.yaml adds; both validate (the curated files come later)."""
-    text = (ROOT / "config/config.yaml").read_text(encoding="utf-8")
-    start = text.index("      # expert-mesh:")
-    block = [line for line in text[start:].splitlines() if line.startswith("      # ")]
-    uncommented = yaml.safe_load("\n".join(line[8:] for line in block))
-    added = yaml.safe_load((ROOT / "config/nfcorpus/expert.yaml").read_text())
-    assert added["collections"]["nfcorpus"]["plan_sets"] == uncommented
-    assert set(uncommented) == {"expert-mesh", "expert-wordnet"}
-    raw = yaml.safe_load(text)["collections"]["nfcorpus"]
-    sets = plan_sets.read("nfcorpus", {**raw, "plan_sets": {**raw["plan_sets"], **uncommented}},
-                          check_files=False)
+def test_nfcorpus_expert_plan_sets_are_the_frozen_curations():
+    """The expert plan sets read the six frozen curated files (three curators × MeSH and
+    WordNet) on the 30 drawn requests of config/nfcorpus/requests.txt, each request
+    curated once per thesaurus."""
+    from gradedrel.plans import read_plans
+
+    raw = yaml.safe_load((ROOT / "config/config.yaml").read_text(encoding="utf-8"))
+    sets = plan_sets.read("nfcorpus", raw["collections"]["nfcorpus"], check_files=False)
     assert sets["expert-wordnet"].thesaurus == "wordnet" and sets["expert-mesh"].thesaurus is None
-    assert [Path(p).name for p in sets["expert-mesh"].curated] == [
-        f"plans_{c}_mesh.yaml" for c in "HIJ"]
+    drawn = (ROOT / "config/nfcorpus/requests.txt").read_text().split()
+    for name, thesaurus in (("expert-mesh", "mesh"), ("expert-wordnet", "wordnet")):
+        assert [Path(p).name for p in sets[name].curated] == [
+            f"plans_{c}_{thesaurus}.yaml" for c in "HIJ"]
+        qids = [plan.qid for path in sets[name].curated for plan in read_plans(ROOT / path)]
+        assert sorted(qids) == sorted(drawn) and len(qids) == len(set(qids)) == 30
