@@ -84,28 +84,46 @@ def pseudo_words(n: int, rng) -> list[str]:
     return words
 
 
-def synthetic_collection(n_docs: int, out: Path, seed: int = 20001) -> tuple[Path, pd.DataFrame]:
-    """Index ``n_docs`` Zipfian documents (once; reused if present); return (index, topics)."""
+def synthetic_documents(n_docs: int, seed: int = 20001):
+    """``(documents, topics, tokens)``: a generator of ``n_docs`` Zipfian documents
+    (``{"docno", "text"}``), the 100 topics drawn after them, and the token count.
+
+    Word indices are kept as integers and joined per document, so that a million
+    documents do not need the 41 M words as strings at once; the random draws are the
+    same, so the documents are those of every earlier run."""
     rng = np.random.default_rng(seed)
     vocabulary = np.array(pseudo_words(50_000, rng))
     p = 1.0 / np.arange(1, len(vocabulary) + 1)
     p /= p.sum()
     lengths = 1 + rng.poisson(40, size=n_docs)
-    words = vocabulary[rng.choice(len(vocabulary), size=int(lengths.sum()), p=p)]
+    drawn = rng.choice(len(vocabulary), size=int(lengths.sum()), p=p).astype(np.int32)
     bounds = np.concatenate([[0], np.cumsum(lengths)])
     # topics: 6 words of middling frequency (ranks 50-5000), like request words
     topics = pd.DataFrame({"qid": [str(i + 1) for i in range(100)],
                            "query": [" ".join(vocabulary[rng.integers(50, 5000, size=6)])
                                      for _ in range(100)]})
-    index = out / "index"
+    words = vocabulary.tolist()
+
+    def documents():
+        for i in range(n_docs):
+            yield {"docno": f"s{i:06d}",
+                   "text": " ".join([words[w] for w in drawn[bounds[i]:bounds[i + 1]].tolist()])}
+
+    return documents(), topics, int(lengths.sum())
+
+
+def synthetic_collection(n_docs: int, out: Path, seed: int = 20001,
+                         threads: int = 1) -> tuple[Path, pd.DataFrame]:
+    """Index ``n_docs`` Zipfian documents (once; reused if present); return (index, topics)."""
+    docs, topics, tokens = synthetic_documents(n_docs, seed)
+    index = out / ("index" if threads == 1 else f"index-{threads}threads")
     if not (index / "data.properties").exists():
         t = time.perf_counter()
-        docs = ({"docno": f"s{i:06d}", "text": " ".join(words[bounds[i]:bounds[i + 1]])}
-                for i in range(n_docs))
         terrier.build_index(docs, index, stemmer="porter", stopwords="terrier", blocks=True,
-                            max_docno_length=8)
+                            max_docno_length=8, threads=threads)
         print(f"synthetic: generated and indexed {n_docs} documents "
-              f"({int(lengths.sum())} tokens) in {time.perf_counter() - t:.1f} s", flush=True)
+              f"({tokens} tokens) with {threads} thread(s) in {time.perf_counter() - t:.1f} s",
+              flush=True)
     return index, topics
 
 
