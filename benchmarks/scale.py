@@ -98,24 +98,27 @@ def task_arrays(docs: int, old_reader: bool) -> dict:
 
     terrier.start(**PINS)
     index_dir = WORK / f"synthetic-{docs}" / "index"
-    index = terrier.open_index(index_dir)
     out = WORK / f"synthetic-{docs}" / "index_arrays" / postings.CACHE_NAME
     before = rss_mb()
     wall, cpu = time.perf_counter(), time.process_time()
     if old_reader:
-        arrays = _old_read_index(index)
+        arrays = _old_read_index(terrier.open_index(index_dir))
         n = len(arrays.docids)
     else:
-        summary = postings.build(index, out, postings.index_signature(index_dir))
-        n = summary["postings"]
+        n = postings.build(index_dir, out, postings.index_signature(index_dir))["postings"]
     wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
-    record = {"reader": "per-posting (before)" if old_reader else "bulk dump (postings.build)",
-              "postings": n, "wall_s": wall, "cpu_s": cpu, "postings_per_s": n / wall,
-              "rss_before_mb": before, "peak_mb": peak_mb(),
-              "peak_above_before_mb": peak_mb() - before}
+    child = resource.getrusage(resource.RUSAGE_CHILDREN)
+    record = {"reader": "per-posting (before)" if old_reader else "Java writer (postings.build)",
+              "postings": n, "wall_s": wall, "cpu_s": cpu + child.ru_utime + child.ru_stime,
+              "postings_per_s": n / wall,
+              "postings_per_cpu_s": n / (cpu + child.ru_utime + child.ru_stime),
+              "rss_before_mb": before, "python_peak_above_before_mb": peak_mb() - before,
+              "java_peak_mb": child.ru_maxrss / 1024}
     if not old_reader:
         record["arrays_on_disk_mb"] = disk_mb(out)
-        record["peak_over_disk"] = record["peak_above_before_mb"] / record["arrays_on_disk_mb"]
+        # the build's memory: the Java process's peak plus what the Python process added
+        record["peak_mb"] = record["java_peak_mb"] + max(0.0, record["python_peak_above_before_mb"])
+        record["peak_over_disk"] = record["peak_mb"] / record["arrays_on_disk_mb"]
     return record
 
 
@@ -151,44 +154,49 @@ def _old_read_index(index):
 
 
 def task_retrieval(docs: int, repeats: int) -> dict:
-    import numpy as np
     import pandas as pd
-
     from retrieval import compare, synthetic_documents
-    from stand_in import six_batches
 
     from gradedrel.collection import postings
     from gradedrel.core import terrier
+    from gradedrel.queries import query_files
     from gradedrel.retrieval.inquery import Scorer
+    from tests.stand_in_queries import write_query_files
 
     terrier.start(**PINS)
     out = WORK / f"synthetic-{docs}"
     index_dir = out / "index"
     array_dir = out / "index_arrays" / postings.CACHE_NAME
     _, topics, _ = synthetic_documents(docs)
-    batches = six_batches(index_dir, topics, out / "queries")
-    # memory: open the memory-mapped arrays, then score every query of the six types
+    pipeline = terrier.term_pipeline(index_dir)
+    write_query_files(topics, out / "queries", lambda t: pipeline(t) is None)
+    trees = [tree for slug in query_files.SLUGS
+             for tree in query_files.read_query_file(out / "queries" / f"{slug}.jsonl")["tree"]]
+    # memory: open the memory-mapped arrays, then rank every query of the six types
     before = rss_mb()
     arrays, _ = postings.load(array_dir)
-    scorer = Scorer(arrays, terrier.term_pipeline(index_dir))
+    scorer = Scorer(arrays, pipeline)
     opened = rss_mb()
-    touched = 0
-    for batch in batches.values():
-        for tree in batch["tree"]:
-            scorer.rank(tree, 1000)
+    for tree in trees:
+        scorer.rank(_tree(tree), 1000)
     after = rss_mb()
-    for name in ("docids", "tfs", "position_offsets", "positions"):
-        touched += 0  # (pages touched are what the resident size shows)
-    memory = {"arrays_on_disk_mb": disk_mb(array_dir), "rss_before_open_mb": before,
-              "rss_after_open_mb": opened, "rss_after_600_queries_mb": after,
-              "growth_open_mb": opened - before, "growth_queries_mb": after - opened}
+    memory = {"arrays_on_disk_mb": disk_mb(array_dir), "queries": len(trees),
+              "rss_before_open_mb": before, "rss_after_open_mb": opened,
+              "rss_after_queries_mb": after, "growth_open_mb": opened - before,
+              "growth_queries_mb": after - opened,
+              "growth_over_disk": (after - before) / disk_mb(array_dir)}
+    print(json.dumps(memory), flush=True)
     rows = compare(f"Zipf {docs // 1000}k", index_dir, topics, out / "queries", repeats)
     table = pd.DataFrame(rows)
     total_iq = float((table["queries"] / table["InQuery q/s"]).sum())
     total_bm = float((table["queries"] / table["BM25 q/s"]).sum())
     return {"memory": memory, "throughput": rows,
-            "all_types": {"InQuery_s": total_iq, "BM25_s": total_bm,
-                          "ratio": total_iq / total_bm}, "np": np.__version__}
+            "all_types": {"InQuery_s": total_iq, "BM25_s": total_bm, "ratio": total_iq / total_bm}}
+
+
+def _tree(value):
+    from gradedrel.retrieval.transformers import _tree as parse
+    return parse(value)
 
 
 TASKS = {"index": task_index, "arrays": task_arrays, "retrieval": task_retrieval}
