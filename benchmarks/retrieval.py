@@ -38,7 +38,7 @@ sys.path.insert(0, str(ROOT))
 from tests.stand_in_queries import write_query_files  # noqa: E402
 from gradedrel.collection import postings  # noqa: E402
 from gradedrel.core import terrier  # noqa: E402
-from gradedrel.queries import query_files  # noqa: E402
+from gradedrel.queries import query_files, query_types  # noqa: E402
 
 PINS = {"version": "5.11", "helper_version": "0.0.8"}
 DEPTH = 1000
@@ -153,12 +153,12 @@ def compare(name: str, index_dir: Path, topics: pd.DataFrame, queries_dir: Path,
     inquery = InQuery(index_dir, num_results=DEPTH, cache_dir=index_dir.parent / "index_arrays")
     bm25 = pt.terrier.Retriever(terrier.open_index(index_dir), wmodel="BM25", num_results=DEPTH)
     rows = []
-    for slug in query_files.SLUGS:
+    for slug in query_types.SLUGS:
         q = query_files.read_query_file(queries_dir / f"{slug}.jsonl")
         batch = pd.DataFrame({"qid": q["qid"], "query": q["matchop"], "tree": q["tree"]})
         t_iq = time_transform(inquery, batch, repeats)
         t_bm = time_transform(bm25, batch, repeats)
-        rows.append({"collection": name, "query type": query_files.LABELS[slug],
+        rows.append({"collection": name, "query type": dict(zip(query_types.SLUGS, query_types.LABELS))[slug],
                      "queries": len(batch), "InQuery q/s": len(batch) / t_iq,
                      "BM25 q/s": len(batch) / t_bm, "ratio": t_iq / t_bm})
         print(rows[-1], flush=True)

@@ -159,7 +159,7 @@ def task_retrieval(docs: int, repeats: int) -> dict:
 
     from gradedrel.collection import postings
     from gradedrel.core import terrier
-    from gradedrel.queries import query_files
+    from gradedrel.queries import query_files, query_types
     from gradedrel.retrieval.inquery import Scorer
     from tests.stand_in_queries import write_query_files
 
@@ -170,7 +170,7 @@ def task_retrieval(docs: int, repeats: int) -> dict:
     _, topics, _ = synthetic_documents(docs)
     pipeline = terrier.term_pipeline(index_dir)
     write_query_files(topics, out / "queries", lambda t: pipeline(t) is None)
-    trees = [tree for slug in query_files.SLUGS
+    trees = [tree for slug in query_types.SLUGS
              for tree in query_files.read_query_file(out / "queries" / f"{slug}.jsonl")["tree"]]
     # memory: open the memory-mapped arrays, then rank every query of the six types
     before = rss_mb()
