@@ -60,6 +60,21 @@ def peak_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
+def mapped_mb(directory: Path) -> float:
+    """Resident size (MB) of this process's memory mappings of files in ``directory``: the
+    pages of the memory-mapped arrays that were actually read (/proc/self/smaps)."""
+    total, inside = 0, False
+    prefix = str(Path(directory).resolve()) + "/"
+    with open("/proc/self/smaps") as handle:
+        for line in handle:
+            fields = line.split()
+            if fields and "-" in fields[0] and len(fields) >= 5 and ":" in fields[3]:
+                inside = len(fields) >= 6 and fields[5].startswith(prefix)
+            elif inside and fields and fields[0] == "Rss:":
+                total += int(fields[1])
+    return total / 1024
+
+
 def disk_mb(directory: Path) -> float:
     return sum(p.stat().st_size for p in Path(directory).iterdir() if p.is_file()) / 2**20
 
@@ -186,8 +201,8 @@ def task_retrieval(docs: int, repeats: int) -> dict:
         scorer.rank(_tree(tree), 1000)
     after = rss_mb()
     memory = {"arrays_on_disk_mb": disk_mb(array_dir), "queries": len(trees),
-              "touched_first_type_mb": _touched_mb(arrays, trees[:first], pipeline),
-              "touched_all_mb": _touched_mb(arrays, trees, pipeline),
+              "touched_first_type_mb": _touched_mb(array_dir, trees[:first], pipeline),
+              "touched_all_mb": _touched_mb(array_dir, trees, pipeline),
               "rss_before_open_mb": before, "rss_after_open_mb": opened,
               "rss_after_first_type_mb": after_first, "rss_after_queries_mb": after,
               "growth_open_mb": opened - before, "growth_first_type_mb": after_first - opened,
@@ -203,8 +218,10 @@ def task_retrieval(docs: int, repeats: int) -> dict:
 
 
 def _touched_mb(arrays, trees, pipeline) -> float:
-    """Size of the posting lists (docids, tfs, position offsets, positions) of every index
+    """Size (MB) of the posting lists (docids, tfs, position offsets, positions) of every index
     term the queries name: what their scoring can read from the arrays."""
+    import numpy as np
+
     from gradedrel.retrieval.inquery import TermKey, prepare
 
     terms = set()
@@ -218,13 +235,19 @@ def _touched_mb(arrays, trees, pipeline) -> float:
 
     for tree in trees:
         walk(prepare(_tree(tree), pipeline))
+    if arrays is None:
+        return 0.0
+    # read in memory, not through the mapping being measured (each read through it would
+    # map a whole fault-around window)
+    names = ("terms", "term_offsets", "position_offsets")
+    terms_all, offsets, position_offsets = (np.load(Path(arrays) / f"{n}.npy") for n in names)
     total = 0
     for term in terms:
-        i = arrays.term_id(term)
-        if i is not None:
-            lo, hi = int(arrays.term_offsets[i]), int(arrays.term_offsets[i + 1])
+        i = int(np.searchsorted(terms_all, term))
+        if i < len(terms_all) and terms_all[i] == term:
+            lo, hi = int(offsets[i]), int(offsets[i + 1])
             total += (hi - lo) * (4 + 4 + 8)
-            total += 4 * int(arrays.position_offsets[hi] - arrays.position_offsets[lo])
+            total += 4 * int(position_offsets[hi] - position_offsets[lo])
     return total / 2**20
 
 
@@ -233,7 +256,52 @@ def _tree(value):
     return parse(value)
 
 
-TASKS = {"index": task_index, "arrays": task_arrays, "retrieval": task_retrieval}
+def task_memory(docs: int) -> dict:
+    """A retrieval job's memory: the resident pages of the memory-mapped arrays after
+    opening them, after the first query type's 100 queries and after all 600, against the
+    posting lists those queries name and the arrays' size; and the process's resident size."""
+    from retrieval import synthetic_documents
+
+    from gradedrel.collection import postings
+    from gradedrel.core import terrier
+    from gradedrel.queries import query_files, query_types
+    from gradedrel.retrieval.inquery import Scorer
+    from tests.stand_in_queries import write_query_files
+
+    terrier.start(**PINS)
+    out = WORK / f"synthetic-{docs}"
+    index_dir = out / "index"
+    array_dir = out / "index_arrays" / postings.CACHE_NAME
+    _, topics, _ = synthetic_documents(docs)
+    from gradedrel.retrieval.transformers import _memoised
+
+    pipeline = _memoised(terrier.term_pipeline(index_dir))
+    write_query_files(topics, out / "queries", lambda t: pipeline(t) is None)
+    trees = [_tree(tree) for slug in query_types.SLUGS for tree in
+             query_files.read_query_file(out / "queries" / f"{slug}.jsonl")["tree"]]
+    for tree in trees:  # the term pipeline (Java) once per word, before measuring
+        _touched_mb(None, [tree], pipeline)
+    first = len(trees) // 6
+    rss0 = rss_mb()
+    arrays, _ = postings.load(array_dir)
+    scorer = Scorer(arrays, pipeline)
+    record = {"arrays_on_disk_mb": disk_mb(array_dir), "queries": len(trees),
+              "touched_first_type_mb": _touched_mb(array_dir, trees[:first], pipeline),
+              "touched_all_mb": _touched_mb(array_dir, trees, pipeline),
+              "mapped_after_open_mb": mapped_mb(array_dir), "rss_growth_open_mb": rss_mb() - rss0}
+    for tree in trees[:first]:
+        scorer.rank(tree, 1000)
+    record.update(mapped_after_first_type_mb=mapped_mb(array_dir),
+                  rss_growth_first_type_mb=rss_mb() - rss0)
+    for tree in trees[first:]:
+        scorer.rank(tree, 1000)
+    record.update(mapped_after_all_mb=mapped_mb(array_dir), rss_growth_all_mb=rss_mb() - rss0)
+    record["mapped_over_disk"] = record["mapped_after_all_mb"] / record["arrays_on_disk_mb"]
+    return record
+
+
+TASKS = {"index": task_index, "arrays": task_arrays, "retrieval": task_retrieval,
+         "memory": task_memory}
 
 
 def run_task(name: str, docs: int, **options) -> dict:
@@ -259,7 +327,7 @@ def run_task(name: str, docs: int, **options) -> dict:
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--docs", type=int, nargs="+", default=[200_000, 1_000_000])
-    parser.add_argument("--phases", nargs="+", default=["index", "arrays", "retrieval"])
+    parser.add_argument("--phases", nargs="+", default=["index", "arrays", "memory", "retrieval"])
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--repeats", type=int, default=2)
     parser.add_argument("--old-reader", action="store_true")
@@ -279,6 +347,8 @@ def main():
             run_task("arrays", docs, old_reader=False)
             if args.old_reader:
                 run_task("arrays", docs, old_reader=True)
+        if "memory" in args.phases:
+            run_task("memory", docs)
         if "retrieval" in args.phases:
             run_task("retrieval", docs, repeats=args.repeats)
 
