@@ -13,7 +13,8 @@
 // positions (int32), doc_lengths (int64, Terrier's document index), docnos (<U n).
 // Checks: every term's posting count against the lexicon, every posting's positions
 // against its tf, the position total against the index's token count. On stderr: one
-// progress line per 10 % of the postings, and "error: ..." before a non-zero exit.
+// progress line per 10 % of the postings (counts only, no times: job logs stay
+// byte-identical between runs), and "error: ..." before a non-zero exit.
 
 import java.io.BufferedOutputStream;
 import java.io.FileOutputStream;
@@ -141,7 +142,6 @@ public class PostingArraysWriter {
         PostingIndexInputStream inverted =
             (PostingIndexInputStream) index.getIndexStructureInputStream("inverted");
         long read = 0, positionCount = 0, step = Math.max(1, postings / 10), next = step;
-        long started = System.nanoTime();
         try (Npy docids = new Npy(out, "docids", "<i4", 4, postings);
              Npy tfs = new Npy(out, "tfs", "<i4", 4, postings);
              Npy positionOffsets = new Npy(out, "position_offsets", "<i8", 8, postings + 1);
@@ -169,8 +169,8 @@ public class PostingArraysWriter {
                 if (count != dfs[t]) fail("term " + t + ": " + count + " postings, the lexicon says " + dfs[t]);
                 read += count;
                 if (read >= next) {
-                    System.err.printf("postings: %d of %d (%.0f%%) in %.1f s%n", read, postings,
-                                      100.0 * read / postings, (System.nanoTime() - started) / 1e9);
+                    System.err.printf("postings: %d of %d (%d%%)%n", read, postings,
+                                      100 * read / postings);
                     next += step;
                 }
             }
@@ -195,7 +195,7 @@ public class PostingArraysWriter {
             }
         }
         index.close();
-        System.err.printf("wrote %d postings (%d positions) of %d terms over %d documents in %.1f s%n",
-                          postings, tokens, terms, documents, (System.nanoTime() - started) / 1e9);
+        System.err.printf("wrote %d postings (%d positions) of %d terms over %d documents%n",
+                          postings, tokens, terms, documents);
     }
 }

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import logging
 import shutil
-import time
 from pathlib import Path
 from typing import Iterable, Iterator, Mapping
 
@@ -42,17 +41,17 @@ def start(version: str, helper_version: str) -> str:
 
 def with_progress(documents: Iterable[dict], every: int = 100_000,
                   report=None) -> Iterator[dict]:
-    """``documents`` unchanged, reporting every ``every`` documents how many were read and
-    at what rate (``report(count, seconds)``; default: a log line), and once at the end."""
-    report = report or (lambda n, s: log.info("indexing: %d documents read in %.0f s (%.0f/s)",
-                                              n, s, n / s if s else 0.0))
-    start, count = time.perf_counter(), 0
+    """``documents`` unchanged, reporting every ``every`` documents how many were read
+    (``report(count)``; default: a log line), and once at the end. No times: job logs stay
+    byte-identical between runs (rates are measured in benchmarks/)."""
+    report = report or (lambda n: log.info("indexing: %d documents read", n))
+    count = 0
     for count, document in enumerate(documents, 1):
         yield document
         if count % every == 0:
-            report(count, time.perf_counter() - start)
+            report(count)
     if count % every:
-        report(count, time.perf_counter() - start)
+        report(count)
 
 
 def build_index(documents: Iterable[dict], index_dir: str | Path, *, stemmer: str,
