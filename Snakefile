@@ -31,6 +31,7 @@ include: "workflow/rules/queries.smk"
 include: "workflow/rules/retrieval.smk"
 include: "workflow/rules/evaluation.smk"
 include: "workflow/rules/report.smk"
+include: "workflow/rules/cluster.smk"
 
 
 rule all:

@@ -38,7 +38,7 @@ sys.path.insert(0, str(ROOT))
 from tests.stand_in_queries import write_query_files  # noqa: E402
 from gradedrel.collection import postings  # noqa: E402
 from gradedrel.core import terrier  # noqa: E402
-from gradedrel.queries import query_files  # noqa: E402
+from gradedrel.queries import query_files, query_types  # noqa: E402
 
 PINS = {"version": "5.11", "helper_version": "0.0.8"}
 DEPTH = 1000
@@ -84,28 +84,46 @@ def pseudo_words(n: int, rng) -> list[str]:
     return words
 
 
-def synthetic_collection(n_docs: int, out: Path, seed: int = 20001) -> tuple[Path, pd.DataFrame]:
-    """Index ``n_docs`` Zipfian documents (once; reused if present); return (index, topics)."""
+def synthetic_documents(n_docs: int, seed: int = 20001):
+    """``(documents, topics, tokens)``: a generator of ``n_docs`` Zipfian documents
+    (``{"docno", "text"}``), the 100 topics drawn after them, and the token count.
+
+    Word indices are kept as integers and joined per document, so that a million
+    documents do not need the 41 M words as strings at once; the random draws are the
+    same, so the documents are those of every earlier run."""
     rng = np.random.default_rng(seed)
     vocabulary = np.array(pseudo_words(50_000, rng))
     p = 1.0 / np.arange(1, len(vocabulary) + 1)
     p /= p.sum()
     lengths = 1 + rng.poisson(40, size=n_docs)
-    words = vocabulary[rng.choice(len(vocabulary), size=int(lengths.sum()), p=p)]
+    drawn = rng.choice(len(vocabulary), size=int(lengths.sum()), p=p).astype(np.int32)
     bounds = np.concatenate([[0], np.cumsum(lengths)])
     # topics: 6 words of middling frequency (ranks 50-5000), like request words
     topics = pd.DataFrame({"qid": [str(i + 1) for i in range(100)],
                            "query": [" ".join(vocabulary[rng.integers(50, 5000, size=6)])
                                      for _ in range(100)]})
-    index = out / "index"
+    words = vocabulary.tolist()
+
+    def documents():
+        for i in range(n_docs):
+            yield {"docno": f"s{i:06d}",
+                   "text": " ".join([words[w] for w in drawn[bounds[i]:bounds[i + 1]].tolist()])}
+
+    return documents(), topics, int(lengths.sum())
+
+
+def synthetic_collection(n_docs: int, out: Path, seed: int = 20001,
+                         threads: int = 1) -> tuple[Path, pd.DataFrame]:
+    """Index ``n_docs`` Zipfian documents (once; reused if present); return (index, topics)."""
+    docs, topics, tokens = synthetic_documents(n_docs, seed)
+    index = out / ("index" if threads == 1 else f"index-{threads}threads")
     if not (index / "data.properties").exists():
         t = time.perf_counter()
-        docs = ({"docno": f"s{i:06d}", "text": " ".join(words[bounds[i]:bounds[i + 1]])}
-                for i in range(n_docs))
         terrier.build_index(docs, index, stemmer="porter", stopwords="terrier", blocks=True,
-                            max_docno_length=8)
+                            max_docno_length=8, threads=threads)
         print(f"synthetic: generated and indexed {n_docs} documents "
-              f"({int(lengths.sum())} tokens) in {time.perf_counter() - t:.1f} s", flush=True)
+              f"({tokens} tokens) with {threads} thread(s) in {time.perf_counter() - t:.1f} s",
+              flush=True)
     return index, topics
 
 
@@ -135,12 +153,12 @@ def compare(name: str, index_dir: Path, topics: pd.DataFrame, queries_dir: Path,
     inquery = InQuery(index_dir, num_results=DEPTH, cache_dir=index_dir.parent / "index_arrays")
     bm25 = pt.terrier.Retriever(terrier.open_index(index_dir), wmodel="BM25", num_results=DEPTH)
     rows = []
-    for slug in query_files.SLUGS:
+    for slug in query_types.SLUGS:
         q = query_files.read_query_file(queries_dir / f"{slug}.jsonl")
         batch = pd.DataFrame({"qid": q["qid"], "query": q["matchop"], "tree": q["tree"]})
         t_iq = time_transform(inquery, batch, repeats)
         t_bm = time_transform(bm25, batch, repeats)
-        rows.append({"collection": name, "query type": query_files.LABELS[slug],
+        rows.append({"collection": name, "query type": dict(zip(query_types.SLUGS, query_types.LABELS))[slug],
                      "queries": len(batch), "InQuery q/s": len(batch) / t_iq,
                      "BM25 q/s": len(batch) / t_bm, "ratio": t_iq / t_bm})
         print(rows[-1], flush=True)

@@ -10,11 +10,11 @@ from gradedrel.core.steps import run_step
 def main():
     terrier.start(**snakemake.params.terrier)
     out = Path(snakemake.output.postings)
-    arrays = postings.read_index(terrier.open_index(snakemake.input.index))
-    postings.save(arrays, out, postings.index_signature(snakemake.input.index))
+    summary = postings.build(snakemake.input.index, out,
+                             postings.index_signature(snakemake.input.index))
     logging.getLogger("gradedrel").info(
-        "%d postings (%d positions) of %d terms over %d documents, avg_dl %.2f", len(arrays.docids),
-        len(arrays.positions), len(arrays.terms), arrays.N, arrays.avg_dl)
+        "%d postings (%d positions) of %d terms over %d documents", summary["postings"],
+        summary["positions"], summary["terms"], summary["documents"])
 
 
 run_step(snakemake.log[0], main)

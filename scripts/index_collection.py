@@ -28,7 +28,7 @@ def main():
     terrier.build_index(counted(collection.checked_documents(spec, census)), snakemake.output.index,
                         stemmer=options["stemmer"], stopwords=options["stopwords"],
                         blocks=options["blocks"],
-                        max_docno_length=collection.DOCNO_MAX_LENGTH)
+                        max_docno_length=collection.DOCNO_MAX_LENGTH, threads=snakemake.threads)
     stats = terrier.index_statistics(terrier.open_index(snakemake.output.index))
     if stats["documents"] != len(census.docnos):
         raise RuntimeError(f"Terrier indexed {stats['documents']} of {len(census.docnos)} documents")

@@ -1,9 +1,11 @@
-"""A Terrier index's postings, with positions, as cached numpy arrays.
+"""A Terrier index's postings, with positions, as memory-mapped numpy arrays.
 
 The InQuery back end (:mod:`gradedrel.retrieval.inquery`) scores with numpy over whole
-posting lists, so the inverted index is read from Terrier *once* (one pass over
-its inverted-index input stream, in lexicon order) into compressed-sparse-row
-arrays and saved as ``.npz``:
+posting lists, so the inverted index is read from Terrier *once* into
+compressed-sparse-row arrays, one ``.npy`` file each in a directory
+(``results/{c}/index_arrays/postings/``), which retrieval jobs open memory-mapped
+(``np.load(mmap_mode="r")``): a job's memory grows with the posting lists its queries
+touch, not with the collection.
 
 - ``terms`` (sorted) and ``term_offsets``: the postings of term ``terms[i]`` are
   ``term_offsets[i]:term_offsets[i+1]``;
@@ -14,25 +16,32 @@ arrays and saved as ``.npz``:
 - per document ``doc_lengths`` (Terrier's document length: indexed tokens) and
   ``docnos``.
 
-The cache records the size and modification time of every index file, and is
-rebuilt if the index changed.
+Reading (:func:`build`): ``PostingArraysWriter.java``, run by Java's source launcher with
+the pinned Terrier on its class path, walks the lexicon and the inverted index once and
+streams every array straight into its ``.npy`` file, checking each term's posting count
+against the lexicon and the positions against the index's token count. Memory stays at
+Terrier's own structures plus write buffers, whatever the collection's size. (Asking
+Terrier for each posting through pyjnius, as before, cost three Java calls per posting:
+about 0.1 million postings per second.)
+
+``signature.json`` records the size and modification time of every index file; the
+arrays are rebuilt if the index changed.
 """
 from __future__ import annotations
 
 import hashlib
 import json
 import logging
+import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
-from gradedrel.core.io import atomic_open
-
 log = logging.getLogger("gradedrel")
 
-CACHE_NAME = "postings.npz"
-_BLOCK_POSTING = "org.terrier.structures.postings.BlockPosting"
+CACHE_NAME = "postings"          # a directory of .npy files, one per array
+SIGNATURE_FILE = "signature.json"
 
 
 @dataclass(frozen=True)
@@ -118,55 +127,68 @@ def index_signature(index_dir: str | Path) -> str:
     return hashlib.sha256(json.dumps(parts).encode()).hexdigest()[:16]
 
 
-def read_index(index) -> PostingArrays:
-    """Read every posting list (with positions), document lengths and docnos from Terrier.
+WRITER = Path(__file__).with_name("PostingArraysWriter.java")
+# a small, growing heap and the quick compiler: the writer's loop is simple, and its memory
+# should stay near Terrier's own structures (benchmarks/README.md, "Scale")
+JAVA_OPTIONS = ("-XX:+UseSerialGC", "-Xms16m", "-XX:TieredStopAtLevel=1")
 
-    One pass over the inverted-index input stream; about 0.2 million postings per
-    second through pyjnius (Cranfield: 81,016 postings in under half a second).
-    """
-    import pyterrier as pt
 
-    lexicon = index.getIndexStructureInputStream("lexicon")
-    inverted = index.getIndexStructureInputStream("inverted")
-    terms, dfs, docids, npos, positions = [], [], [], [], []
-    while lexicon.hasNext():
-        entry = lexicon.next()
-        term, stats = str(entry.getKey()), entry.getValue()
-        if not inverted.hasNext():
-            raise RuntimeError(f"inverted index ends before the lexicon, at term {term!r}")
-        posting = inverted.next()
-        block = pt.java.cast(_BLOCK_POSTING, posting)
-        advance, docid, get_positions, eol = posting.next, posting.getId, block.getPositions, posting.EOL
-        read = 0
-        while advance() != eol:
-            docids.append(docid())
-            pos = get_positions()
-            npos.append(len(pos))
-            positions.extend(pos)
-            read += 1
-        if read != stats.getDocumentFrequency():
-            raise RuntimeError(f"term {term!r}: {read} postings, lexicon says "
-                               f"{stats.getDocumentFrequency()}")
-        terms.append(term)
-        dfs.append(read)
-    lexicon.close()
-    inverted.close()
-    docs = index.getDocumentIndex()
-    n = index.getCollectionStatistics().getNumberOfDocuments()
-    doc_lengths = np.array([docs.getDocumentLength(i) for i in range(n)], np.int64)
-    meta = index.getMetaIndex()
-    docnos = np.array([str(meta.getItem("docno", i)) for i in range(n)], dtype=str)
-    # with one-token blocks a posting's positions are its occurrences, so tf = len(positions),
-    # unless a document outgrew index.*.blocks.max; then the totals disagree, and we stop
-    tokens = index.getCollectionStatistics().getNumberOfTokens()
-    if len(positions) != tokens:
-        raise RuntimeError(f"{len(positions)} positions read but the index holds {tokens} tokens "
-                           "(block size above 1, or documents longer than blocks.max)")
-    order = np.argsort(np.array(terms, dtype=str), kind="stable")
-    term_offsets = np.concatenate([[0], np.cumsum(dfs)]).astype(np.int64)
-    arrays = _reorder(np.array(terms, dtype=str), term_offsets, np.array(docids, np.int32),
-                      np.array(npos, np.int32), np.array(positions, np.int32), order)
-    return PostingArrays(*arrays, doc_lengths=doc_lengths, docnos=docnos)
+def build(index_dir: str | Path, out_dir: str | Path, signature: str,
+          java_options: tuple[str, ...] = JAVA_OPTIONS) -> dict:
+    """Read every posting list (with positions), document lengths and docnos of the Terrier
+    index in ``index_dir`` into ``out_dir`` (one ``.npy`` per array), with
+    ``PostingArraysWriter.java`` run by the JVM that pyjnius started (its ``java`` and
+    class path: the pinned Terrier). Written beside ``out_dir`` and moved into place when
+    complete. Progress lines go to the log. Returns counts: postings, positions, terms,
+    documents."""
+    import subprocess
+
+    from jnius import autoclass
+
+    system = autoclass("java.lang.System")
+    java = Path(system.getProperty("java.home")) / "bin" / "java"
+    out_dir = Path(out_dir)
+    staging = out_dir.with_name(out_dir.name + ".part")
+    shutil.rmtree(staging, ignore_errors=True)
+    staging.mkdir(parents=True)
+    try:
+        command = [str(java), *java_options, "-cp", system.getProperty("java.class.path"),
+                   str(WRITER), str(Path(index_dir).resolve()), str(staging.resolve())]
+        with subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                              text=True) as process:
+            errors = []
+            for line in process.stderr:
+                line = line.rstrip()
+                if line.startswith(("postings:", "wrote ")):
+                    log.info("%s", line)
+                else:
+                    errors.append(line)
+        if process.returncode:
+            raise RuntimeError(f"{WRITER.name} failed on {index_dir}: "
+                               + " | ".join(e for e in errors if e)[-2000:])
+        arrays, _ = _open(staging)
+        if len(arrays.terms) > 1 and not bool(np.all(arrays.terms[:-1] < arrays.terms[1:])):
+            # Java orders strings by UTF-16 code units, numpy by code points: they differ only
+            # for characters beyond U+FFFF against U+E000-U+FFFF. Rare; reordered in memory.
+            log.warning("terms out of numpy's order: reordering the postings in memory")
+            order = np.argsort(arrays.terms, kind="stable")
+            moved = _reorder(arrays.terms, np.asarray(arrays.term_offsets),
+                             np.asarray(arrays.docids), np.asarray(arrays.tfs),
+                             np.asarray(arrays.positions), order)
+            del arrays
+            for name, values in zip(("terms", "term_offsets", "docids", "tfs",
+                                     "position_offsets", "positions"), moved):
+                np.save(staging / f"{name}.npy", values)
+            arrays, _ = _open(staging)
+        summary = {"postings": len(arrays.docids), "positions": len(arrays.positions),
+                   "terms": len(arrays.terms), "documents": arrays.N}
+        del arrays
+        (staging / SIGNATURE_FILE).write_text(json.dumps({"signature": signature}) + "\n")
+        shutil.rmtree(out_dir, ignore_errors=True)
+        staging.rename(out_dir)
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+    return summary
 
 
 def _reorder(terms, term_offsets, docids, tfs, positions, order):
@@ -192,21 +214,33 @@ def _ranges(starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
     return np.arange(lengths.sum(), dtype=np.int64) + shift
 
 
-def save(arrays: PostingArrays, path: str | Path, signature: str) -> None:
-    """Write the arrays as one ``.npz`` (atomically)."""
-    with atomic_open(path, "wb") as handle:
-        np.savez(handle, signature=np.array(signature), **{
-            name: getattr(arrays, name) for name in PostingArrays.__dataclass_fields__})
+def save(arrays: PostingArrays, out_dir: str | Path, signature: str) -> None:
+    """Write arrays held in memory as ``out_dir`` (one ``.npy`` each; tests, small cases)."""
+    out_dir = Path(out_dir)
+    staging = out_dir.with_name(out_dir.name + ".part")
+    shutil.rmtree(staging, ignore_errors=True)
+    staging.mkdir(parents=True)
+    for name in PostingArrays.__dataclass_fields__:
+        np.save(staging / f"{name}.npy", getattr(arrays, name))
+    (staging / SIGNATURE_FILE).write_text(json.dumps({"signature": signature}) + "\n")
+    shutil.rmtree(out_dir, ignore_errors=True)
+    staging.rename(out_dir)
 
 
-def load(path: str | Path) -> tuple[PostingArrays, str]:
-    with np.load(path, allow_pickle=False) as data:
-        arrays = PostingArrays(**{name: data[name] for name in PostingArrays.__dataclass_fields__})
-        return arrays, str(data["signature"])
+def _open(out_dir: Path) -> tuple[PostingArrays, Path]:
+    return PostingArrays(**{name: np.load(out_dir / f"{name}.npy", mmap_mode="r",
+                                          allow_pickle=False)
+                            for name in PostingArrays.__dataclass_fields__}), out_dir
+
+
+def load(out_dir: str | Path) -> tuple[PostingArrays, str]:
+    """The arrays of ``out_dir``, memory-mapped (read-only), and their index signature."""
+    arrays, out_dir = _open(Path(out_dir))
+    return arrays, json.loads((out_dir / SIGNATURE_FILE).read_text())["signature"]
 
 
 def cached(index_dir: str | Path, cache_dir: str | Path | None = None) -> PostingArrays:
-    """The index's postings from ``cache_dir/postings.npz``, read from Terrier if stale or absent.
+    """The index's postings from ``cache_dir/postings/``, read from Terrier if stale or absent.
 
     ``cache_dir`` defaults to ``index_arrays`` beside the index directory
     (``results/{c}/index_arrays/``). Reading from Terrier needs the JVM started.
@@ -215,17 +249,16 @@ def cached(index_dir: str | Path, cache_dir: str | Path | None = None) -> Postin
     cache = Path(cache_dir) if cache_dir else index_dir.parent / "index_arrays"
     path = cache / CACHE_NAME
     signature = index_signature(index_dir)
-    if path.exists():
+    if (path / SIGNATURE_FILE).exists():
         arrays, stored = load(path)
         if stored == signature:
             return arrays
         log.info("%s is stale (index changed): reading postings again", path)
-    from gradedrel.core.terrier import open_index, read_properties
+    from gradedrel.core.terrier import read_properties
 
     if read_properties(index_dir).get("index.inverted.blocks", "0") in ("0", "false"):
         raise ValueError(f"{index_dir}: the index has no positions; build it with blocks=True")
-    arrays = read_index(open_index(index_dir))
-    save(arrays, path, signature)
+    summary = build(index_dir, path, signature)
     log.info("read %d postings of %d terms over %d documents into %s",
-             len(arrays.docids), len(arrays.terms), arrays.N, path)
-    return arrays
+             summary["postings"], summary["terms"], summary["documents"], path)
+    return load(path)[0]

@@ -214,20 +214,47 @@ def iter_docs_jsonl(path: str | Path, id_field: str = "docno",
         yield number, {"docno": str(record[id_field]).strip(), "text": text}
 
 
+_DOC_OPEN = re.compile(r"<DOC>", re.I)
+_DOC_CLOSE = re.compile(r"</DOC>", re.I)
+
+
 def iter_docs_trec(path: str | Path) -> Iterator[tuple[int, dict]]:
-    """TREC SGML documents → ``(line, {"docno", "text"})``; markup is stripped from the text."""
-    text = Path(path).read_text(encoding="utf-8") if not str(path).endswith(".gz") else \
-        _open_text(path).read()
-    count = 0
-    for match in re.finditer(r"<DOC>(.*?)</DOC>", text, flags=re.S | re.I):
-        count += 1
-        line = text.count("\n", 0, match.start()) + 1
-        body = match.group(1)
-        docno = re.search(r"<DOCNO>\s*(.*?)\s*</DOCNO>", body, flags=re.S | re.I)
-        if not docno or not docno.group(1):
-            raise InputError(path, line, "a <DOCNO> in every <DOC>", body.strip()[:60])
-        rest = body[:docno.start()] + body[docno.end():]
-        plain = html.unescape(re.sub(r"<[^>]+>", " ", rest))
-        yield line, {"docno": docno.group(1), "text": " ".join(plain.split())}
+    """TREC SGML documents → ``(line, {"docno", "text"})``; markup is stripped from the text.
+
+    Streams: one pass over the lines, holding one document at a time (linear time,
+    memory bounded by the longest document). A ``<DOC>`` is closed by the first
+    ``</DOC>`` after it; text between documents is ignored; a ``<DOC>`` left open at the
+    end of the file is an error at its line.
+    """
+    count, inside, start, parts = 0, False, 0, []
+    with _open_text(path) as handle:
+        for number, line in enumerate(handle, start=1):
+            pos = 0
+            while True:
+                if not inside:
+                    opening = _DOC_OPEN.search(line, pos)
+                    if not opening:
+                        break
+                    inside, start, parts, pos = True, number, [], opening.end()
+                    continue
+                closing = _DOC_CLOSE.search(line, pos)
+                if not closing:
+                    parts.append(line[pos:])
+                    break
+                parts.append(line[pos:closing.start()])
+                count += 1
+                yield start, _trec_document(path, start, "".join(parts))
+                inside, pos = False, closing.end()
+    if inside:
+        raise InputError(path, start, "a </DOC> closing this <DOC>", "end of file")
     if count == 0:
         raise InputError(path, 1, "at least one <DOC> … </DOC> document")
+
+
+def _trec_document(path, line: int, body: str) -> dict:
+    docno = re.search(r"<DOCNO>\s*(.*?)\s*</DOCNO>", body, flags=re.S | re.I)
+    if not docno or not docno.group(1):
+        raise InputError(path, line, "a <DOCNO> in every <DOC>", body.strip()[:60])
+    rest = body[:docno.start()] + body[docno.end():]
+    plain = html.unescape(re.sub(r"<[^>]+>", " ", rest))
+    return {"docno": docno.group(1), "text": " ".join(plain.split())}

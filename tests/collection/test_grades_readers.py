@@ -98,3 +98,58 @@ def test_trec_sgml_documents(tmp_path):
     assert next(records) == (1, {"docno": "FT1", "text": "Wing & flap"})
     with pytest.raises(InputError, match=r"docs.trec:5: expected a <DOCNO> in every <DOC>"):
         next(records)
+
+
+def _whole_file_trec_reader(path):
+    """The reader of before (whole file in memory, one regex over it): the reference the
+    streaming reader must agree with on well-formed input."""
+    import html
+    import re
+
+    text = path.read_text(encoding="utf-8")
+    for match in re.finditer(r"<DOC>(.*?)</DOC>", text, flags=re.S | re.I):
+        body = match.group(1)
+        docno = re.search(r"<DOCNO>\s*(.*?)\s*</DOCNO>", body, flags=re.S | re.I)
+        rest = body[:docno.start()] + body[docno.end():]
+        yield (text.count("\n", 0, match.start()) + 1,
+               {"docno": docno.group(1),
+                "text": " ".join(html.unescape(re.sub(r"<[^>]+>", " ", rest)).split())})
+
+
+def test_streaming_trec_reader_agrees_with_a_whole_file_parse(tmp_path):
+    path = tmp_path / "docs.trec"
+    path.write_text(
+        "header text outside documents\r\n"
+        "<DOC><DOCNO>a1</DOCNO>one line</DOC><doc><docno>a2</docno>same <B>line</B></doc>\n"
+        "between\n<DOC>\n<DOCNO>\n b3 \n</DOCNO>\n<HEADLINE>Split\nover</HEADLINE>\n"
+        "lines &lt;tag&gt; x</DOC> trailing <DOC>\n<DOCNO>c4</DOCNO>\n\n</DOC>\n",
+        encoding="utf-8")
+    expected = list(_whole_file_trec_reader(path))
+    assert [d["docno"] for _, d in expected] == ["a1", "a2", "b3", "c4"]
+    assert list(readers.iter_docs_trec(path)) == expected
+
+
+def test_streaming_trec_reader_yields_before_reading_the_whole_file(tmp_path):
+    """Documents come one at a time: reading the first 1,001 documents of a 20 MB file
+    allocates far less than the file (the reader of before read it whole)."""
+    path = tmp_path / "docs.trec"
+    with path.open("w", encoding="utf-8") as handle:
+        handle.write("<DOC><DOCNO>first</DOCNO>text</DOC>\n")
+        handle.write(("<DOC><DOCNO>d</DOCNO>" + "x " * 5000 + "</DOC>\n") * 2000)  # ~20 MB
+    records = readers.iter_docs_trec(path)
+    import tracemalloc
+
+    tracemalloc.start()
+    assert next(records)[1]["docno"] == "first"
+    for _ in range(1000):
+        next(records)
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    assert peak < 2_000_000  # one ~10 kB document at a time, not the 20 MB file
+
+
+def test_a_document_left_open_is_an_error_at_its_line(tmp_path):
+    path = tmp_path / "docs.trec"
+    path.write_text("<DOC><DOCNO>a</DOCNO>x</DOC>\n\n<DOC>\n<DOCNO>b</DOCNO>\n")
+    with pytest.raises(InputError, match=r"docs.trec:3: expected a </DOC> closing this <DOC>"):
+        list(readers.iter_docs_trec(path))

@@ -4,7 +4,7 @@ import pytest
 
 from gradedrel.collection import postings
 from gradedrel.core.text import tokenise
-from tiny_index import documents, index_dir
+from tiny_index import TERRIER, documents, index_dir
 
 pytestmark = pytest.mark.terrier  # starts Java and Terrier
 
@@ -69,3 +69,53 @@ def test_reordering_terms_moves_their_postings():
     assert docids.tolist() == [1, 0, 1]
     assert positions.tolist() == [0, 0, 2, 1]
     assert position_offsets.tolist() == [0, 1, 3, 4]
+
+
+def test_arrays_are_memory_mapped_and_read_only(tiny, tmp_path):
+    directory, _ = tiny
+    postings.cached(directory, tmp_path)
+    arrays, _ = postings.load(tmp_path / postings.CACHE_NAME)
+    for name in postings.PostingArrays.__dataclass_fields__:
+        assert isinstance(getattr(arrays, name), np.memmap), name
+    with pytest.raises(ValueError):
+        arrays.docids[0] = 1
+
+
+def test_bulk_reader_matches_terrier_posting_by_posting(tiny, tmp_path):
+    """The arrays written in Java (PostingArraysWriter) against Terrier's postings read one by one
+    through pyjnius (the reader of before)."""
+    import pyterrier as pt
+
+    from gradedrel.core import terrier
+
+    directory, _ = tiny
+    index = terrier.open_index(directory)
+    summary = postings.build(directory, tmp_path / "p", "sig")
+    arrays, signature = postings.load(tmp_path / "p")
+    assert signature == "sig" and summary["postings"] == len(arrays.docids)
+    lexicon = index.getLexicon()
+    inverted = index.getInvertedIndex()
+    for i, term in enumerate(arrays.terms.tolist()):
+        posting = inverted.getPostings(lexicon.getLexiconEntry(term))
+        block = pt.java.cast("org.terrier.structures.postings.BlockPosting", posting)
+        lo = arrays.term_offsets[i]
+        while posting.next() != posting.EOL:
+            assert arrays.docids[lo] == posting.getId()
+            assert arrays.tfs[lo] == posting.getFrequency()
+            got = arrays.positions[arrays.position_offsets[lo]:arrays.position_offsets[lo + 1]]
+            assert got.tolist() == list(block.getPositions())
+            lo += 1
+        assert lo == arrays.term_offsets[i + 1], term
+    documents = index.getDocumentIndex()
+    assert arrays.doc_lengths.tolist() == [documents.getDocumentLength(d) for d in range(arrays.N)]
+    assert not (tmp_path / "p.part").exists()
+
+
+def test_a_failing_writer_is_an_error_and_leaves_nothing(tmp_path):
+    from gradedrel.core import terrier
+
+    terrier.start(**TERRIER)
+    (tmp_path / "index").mkdir()
+    with pytest.raises(RuntimeError, match="PostingArraysWriter.java failed on"):
+        postings.build(tmp_path / "index", tmp_path / "p", "sig")
+    assert not (tmp_path / "p").exists() and not (tmp_path / "p.part").exists()

@@ -25,7 +25,7 @@ rule index_arrays:
     input:
         index=f"{RESULTS}/{{collection}}/index",
     output:
-        postings=f"{RESULTS}/{{collection}}/index_arrays/postings.npz",
+        postings=directory(f"{RESULTS}/{{collection}}/index_arrays/postings"),
     params:
         terrier=config["terrier"],
     log:

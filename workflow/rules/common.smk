@@ -242,7 +242,7 @@ def retrieval_inputs(wildcards):
         **{key: path.format(collection=c, planset=p) for key, path in QUERY_FILES.items()},
     }
     if RETRIEVAL_MODELS[wildcards.model]["backend"] == "inquery":
-        inputs["postings"] = f"{RESULTS}/{c}/index_arrays/postings.npz"
+        inputs["postings"] = f"{RESULTS}/{c}/index_arrays/postings"
     return inputs
 
 
