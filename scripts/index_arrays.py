@@ -17,4 +17,4 @@ def main():
         len(arrays.positions), len(arrays.terms), arrays.N, arrays.avg_dl)
 
 
-run_step(snakemake.log[0], main)
+run_step(snakemake.log[0], main, snakemake.wildcards, snakemake.output)

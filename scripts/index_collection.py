@@ -5,6 +5,7 @@ import logging
 from gradedrel import collection
 from gradedrel.core import terrier
 from gradedrel.core.io import write_text
+from gradedrel.core.progress import progress
 from gradedrel.core.steps import run_step
 
 log = logging.getLogger("gradedrel")
@@ -17,10 +18,13 @@ def main():
     version = terrier.start(**snakemake.params.terrier)
     census = collection.DocumentCensus()
     options = snakemake.params.index
-    terrier.build_index(collection.checked_documents(spec, census), snakemake.output.index,
-                        stemmer=options["stemmer"], stopwords=options["stopwords"],
-                        blocks=options["blocks"],
-                        max_docno_length=collection.DOCNO_MAX_LENGTH)
+    documents = progress(collection.checked_documents(spec, census), unit="documents",
+                         desc=f"indexing {spec.name}", total=collection.document_count(spec))
+    with terrier.java_log_level("INFO"):  # Terrier's own account of the indexing, in the log
+        terrier.build_index(documents, snakemake.output.index,
+                            stemmer=options["stemmer"], stopwords=options["stopwords"],
+                            blocks=options["blocks"],
+                            max_docno_length=collection.DOCNO_MAX_LENGTH)
     stats = terrier.index_statistics(terrier.open_index(snakemake.output.index))
     if stats["documents"] != len(census.docnos):
         raise RuntimeError(f"Terrier indexed {stats['documents']} of {len(census.docnos)} documents")
@@ -32,4 +36,4 @@ def main():
     write_text("".join(d + "\n" for d in census.docnos), snakemake.output.docnos)
 
 
-run_step(snakemake.log[0], main)
+run_step(snakemake.log[0], main, snakemake.wildcards, snakemake.output)

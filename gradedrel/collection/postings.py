@@ -28,6 +28,7 @@ from pathlib import Path
 import numpy as np
 
 from gradedrel.core.io import atomic_open
+from gradedrel.core.progress import progress
 
 log = logging.getLogger("gradedrel")
 
@@ -129,6 +130,8 @@ def read_index(index) -> PostingArrays:
     lexicon = index.getIndexStructureInputStream("lexicon")
     inverted = index.getIndexStructureInputStream("inverted")
     terms, dfs, docids, npos, positions = [], [], [], [], []
+    bar = progress(desc="reading posting lists", unit="terms",
+                   total=index.getCollectionStatistics().getNumberOfUniqueTerms())
     while lexicon.hasNext():
         entry = lexicon.next()
         term, stats = str(entry.getKey()), entry.getValue()
@@ -149,6 +152,8 @@ def read_index(index) -> PostingArrays:
                                f"{stats.getDocumentFrequency()}")
         terms.append(term)
         dfs.append(read)
+        bar.update()
+    bar.close()
     lexicon.close()
     inverted.close()
     docs = index.getDocumentIndex()
