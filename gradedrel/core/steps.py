@@ -97,7 +97,9 @@ def job_output(log_path: str | os.PathLike | None) -> Iterator[tuple[TextIO, Tex
     try:
         for fd in (1, 2):
             os.dup2(target, fd)
-        yield logfile, console
+        # Python's own streams too, where they are not the descriptors (under pytest)
+        with contextlib.redirect_stdout(logfile), contextlib.redirect_stderr(logfile):
+            yield logfile, console
     finally:
         for stream in (sys.stdout, sys.stderr, logfile, console):
             with contextlib.suppress(Exception):
