@@ -120,6 +120,35 @@ def _outputs(outputs: Iterable[str]) -> str:
     return ", ".join(sizes)
 
 
+@contextlib.contextmanager
+def logged(log_path: str | os.PathLike, wildcards: Mapping[str, object] | None = None,
+           outputs: Iterable[str] = ()) -> Iterator[None]:
+    """For a step run inside Snakemake's own process (a ``run:`` rule, whose descriptors
+    are Snakemake's): the package's log records of the block, in the one format, to
+    ``log_path``, ending with the time taken and the ``outputs`` written."""
+    handler = logging.FileHandler(log_path, mode="w", encoding="utf-8")
+    handler.setFormatter(formatter())
+    handler.addFilter(_JobFilter(job_context(wildcards)))
+    logger = logging.getLogger("gradedrel")
+    level, propagate = logger.level, logger.propagate
+    logger.addHandler(handler)
+    logger.setLevel(logging.INFO)
+    logger.propagate = False  # not into Snakemake's own logging
+    start = time.monotonic()
+    try:
+        yield
+        logging.getLogger(FILE_ONLY).info("done in %.1f s; wrote %s", time.monotonic() - start,
+                                          _outputs(outputs) or "nothing")
+    except Exception as error:
+        log.error("%s: %s", type(error).__name__, error)
+        raise
+    finally:
+        logger.removeHandler(handler)
+        logger.setLevel(level)
+        logger.propagate = propagate
+        handler.close()
+
+
 def run_step(log_path: str | None, main: Callable[[], None],
              wildcards: Mapping[str, object] | None = None,
              outputs: Iterable[str] = ()) -> None:

@@ -9,6 +9,9 @@ from __future__ import annotations
 
 import html
 import re
+from pathlib import Path
+
+from gradedrel.core.io import write_text
 
 _CSS = ("body{font-family:sans-serif;max-width:75em;margin:1em auto;line-height:1.4}"
         "table{border-collapse:collapse;margin:.5em 0}"
@@ -154,3 +157,9 @@ def page_title(source: str, wildcards) -> str:
     named = [f"{word} {values[key]}" for key, word in _NAMED if values.get(key)]
     name = source.rsplit("/", 1)[-1]
     return f"{name}: {', '.join(named)}" if named else name
+
+
+def write_page(source: str, target: str, wildcards=None) -> None:
+    """Write the HTML page of result file ``source`` to ``target`` (atomically)."""
+    text = Path(source).read_text(encoding="utf-8")
+    write_text(page(text, source, page_title(source, wildcards)), target)

@@ -2,7 +2,7 @@
 # images and HTML inline but other files only as downloads, so each TSV, Markdown or YAML
 # result it lists is rendered as an HTML page (gradedrel.report.html.page) under
 # results/report_pages/, captioned and filed under its collection. The result files
-# themselves are not changed.
+# themselves are not changed. Local rules run in Snakemake's own process (milliseconds each).
 
 # name: (file under results/, caption, category, subcategory)
 REPORT_PAGES = {
@@ -34,6 +34,9 @@ REPORT_PAGES = {
 }
 REPORT_PAGES_DIR = f"{RESULTS}/report_pages"
 
+from gradedrel.core import steps
+from gradedrel.report import html as report_html
+
 
 for _name, (_file, _caption, _category, _subcategory) in REPORT_PAGES.items():
 
@@ -47,8 +50,11 @@ for _name, (_file, _caption, _category, _subcategory) in REPORT_PAGES.items():
                         category=_category, subcategory=_subcategory),
         log:
             f"{RESULTS}/logs/report_pages/{_file}.log",
-        script:
-            "../../scripts/report_page.py"
+        localrule: True
+        run:
+            # in Snakemake's process: a page takes milliseconds, a Python process a second
+            with steps.logged(log[0], wildcards, output):
+                report_html.write_page(input.source, output.html, wildcards)
 
 
 def report_page_targets():
