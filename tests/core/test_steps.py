@@ -90,3 +90,17 @@ def test_progress_lines_give_counts_and_rates_but_not_the_empty_start(tmp_path):
     assert lines and not any(": 0/40" in line for line in lines)
     assert re.match(rf"{STAMP} INFO \[cranfield\] indexing cranfield: 40/40 documents \(100%\) "
                     r"\[.*, +[0-9.]+ documents/s\]$", lines[-1]), lines
+
+
+def test_logged_writes_a_run_rules_lines_in_the_one_format(tmp_path):
+    from gradedrel.core.steps import logged
+
+    out = tmp_path / "page.html"
+    with logged(tmp_path / "page.log", {"collection": "cranfield", "planset": "auto"}, [str(out)]):
+        logging.getLogger("gradedrel").info("rendering")
+        out.write_text("x")
+    lines = (tmp_path / "page.log").read_text().splitlines()
+    assert re.match(rf"{STAMP} INFO \[cranfield auto\] rendering$", lines[0]), lines
+    assert re.match(rf"{STAMP} INFO \[cranfield auto\] done in [0-9.]+ s; wrote .*page\.html "
+                    r"\(1 bytes\)$", lines[1]), lines
+    assert not logging.getLogger("gradedrel").handlers
