@@ -6,7 +6,8 @@ carriage returns is unreadable. Here each refresh of the bar becomes one log rec
 (timestamped, naming the job, also shown on the terminal), at most one every
 ``interval`` seconds, and the last (with the mean rate)::
 
-    2026-11-30T23:50:01Z INFO [cranfield] indexing: 700/1400 documents [00:03<00:03, 210.50 documents/s]
+    2026-11-30T23:50:01Z INFO [cranfield] indexing cranfield: 700/1400 documents (50%)
+    [00:03<00:03, 210.50 documents/s]   (one line)
 """
 from __future__ import annotations
 
@@ -22,7 +23,8 @@ log = logging.getLogger("gradedrel.progress")
 
 #: Seconds between two progress lines of one step.
 INTERVAL = 15.0
-_WITH_TOTAL = "{desc}: {n_fmt}/{total_fmt}{unit} ({percentage:.0f}%) [{elapsed}<{remaining}, {rate_fmt}]"
+_WITH_TOTAL = ("{desc}: {n_fmt}/{total_fmt}{unit} ({percentage:.0f}%) "
+               "[{elapsed}<{remaining}, {rate_fmt}]")
 _WITHOUT_TOTAL = "{desc}: {n_fmt}{unit} [{elapsed}, {rate_fmt}]"
 
 

@@ -19,7 +19,8 @@ CAPTIONS = sorted((ROOT / "workflow" / "report").glob("*.rst"))
 
 
 def _check_report():
-    spec = importlib.util.spec_from_file_location("check_report", ROOT / "tools" / "check_report.py")
+    spec = importlib.util.spec_from_file_location("check_report",
+                                                  ROOT / "tools" / "check_report.py")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
