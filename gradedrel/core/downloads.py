@@ -92,24 +92,10 @@ def fetch(url: str, path: str | Path, sha256: str, timeout: float = 60.0) -> Pat
 def fetch_logged(url: str, path: str | Path, sha256: str, log_path: str | Path) -> Path:
     """:func:`fetch`, with what happened (progress, or the one-line error) written to
     ``log_path`` in the package's log format (it runs inside Snakemake's own process, so
-    only this logger's records are written, not the process's output)."""
-    from gradedrel.core.steps import formatter
+    only the package's log records are written, not the process's output)."""
+    from gradedrel.core.steps import logged
 
-    handler = logging.FileHandler(log_path, mode="w", encoding="utf-8")
-    handler.setFormatter(formatter())
-    logger = logging.getLogger("gradedrel")
-    logger.addHandler(handler)
-    level = logger.level
-    logger.setLevel(logging.INFO)
-    try:
-        try:
-            done = fetch(url, path, sha256)
-        except (ChecksumError, DownloadError) as error:
-            log.error("%s", error)
-            raise
+    with logged(log_path, None, [str(path)]):  # an error is logged there, then raised
+        done = fetch(url, path, sha256)
         log.info("%s: sha256 %s", done, sha256)
-    finally:
-        logger.removeHandler(handler)
-        logger.setLevel(level)
-        handler.close()
     return done

@@ -130,10 +130,11 @@ def logged(log_path: str | os.PathLike, wildcards: Mapping[str, object] | None =
     handler.setFormatter(formatter())
     handler.addFilter(_JobFilter(job_context(wildcards)))
     logger = logging.getLogger("gradedrel")
-    level, propagate = logger.level, logger.propagate
+    level, propagate, disabled = logger.level, logger.propagate, logger.disabled
     logger.addHandler(handler)
     logger.setLevel(logging.INFO)
     logger.propagate = False  # not into Snakemake's own logging
+    logger.disabled = False  # Snakemake's logging set-up disables loggers made before it
     start = time.monotonic()
     try:
         yield
@@ -145,7 +146,7 @@ def logged(log_path: str | os.PathLike, wildcards: Mapping[str, object] | None =
     finally:
         logger.removeHandler(handler)
         logger.setLevel(level)
-        logger.propagate = propagate
+        logger.propagate, logger.disabled = propagate, disabled
         handler.close()
 
 
