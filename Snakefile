@@ -32,9 +32,11 @@ include: "workflow/rules/retrieval.smk"
 include: "workflow/rules/evaluation.smk"
 include: "workflow/rules/report.smk"
 include: "workflow/rules/cluster.smk"
+include: "workflow/rules/report_pages.smk"
 
 
 rule all:
     input:
         all_targets(),
+        report_page_targets(),
     default_target: True

@@ -52,4 +52,4 @@ def main():
                snakemake.output.summary)
 
 
-run_step(snakemake.log[0], main)
+run_step(snakemake.log[0], main, snakemake.wildcards, snakemake.output)

@@ -18,4 +18,4 @@ def main():
     evaluate_files(runs, qrels, settings, out_dir, topics, qrels_source=snakemake.input.qrels)
 
 
-run_step(snakemake.log[0], main)
+run_step(snakemake.log[0], main, snakemake.wildcards, snakemake.output)

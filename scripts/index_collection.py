@@ -6,6 +6,7 @@ from collections import Counter
 from gradedrel import collection
 from gradedrel.core import terrier, text
 from gradedrel.core.io import write_text
+from gradedrel.core.progress import progress
 from gradedrel.core.steps import run_step
 
 log = logging.getLogger("gradedrel")
@@ -25,10 +26,13 @@ def main():
             dropped[document["docno"]] = text.dropped(document["text"])
             yield document
 
-    terrier.build_index(counted(collection.checked_documents(spec, census)), snakemake.output.index,
-                        stemmer=options["stemmer"], stopwords=options["stopwords"],
-                        blocks=options["blocks"],
-                        max_docno_length=collection.DOCNO_MAX_LENGTH, threads=snakemake.threads)
+    documents = progress(counted(collection.checked_documents(spec, census)), unit="documents",
+                         desc=f"indexing {spec.name}", total=collection.document_count(spec))
+    with terrier.java_log_level("INFO"):  # Terrier's own account of the indexing, in the log
+        terrier.build_index(documents, snakemake.output.index,
+                            stemmer=options["stemmer"], stopwords=options["stopwords"],
+                            blocks=options["blocks"],
+                            max_docno_length=collection.DOCNO_MAX_LENGTH, threads=snakemake.threads)
     stats = terrier.index_statistics(terrier.open_index(snakemake.output.index))
     if stats["documents"] != len(census.docnos):
         raise RuntimeError(f"Terrier indexed {stats['documents']} of {len(census.docnos)} documents")
@@ -47,4 +51,4 @@ def main():
     write_text("".join(d + "\n" for d in census.docnos), snakemake.output.docnos)
 
 
-run_step(snakemake.log[0], main)
+run_step(snakemake.log[0], main, snakemake.wildcards, snakemake.output)

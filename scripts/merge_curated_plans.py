@@ -16,4 +16,4 @@ def main():
     plans.write_plans(merged, snakemake.output.plans)
 
 
-run_step(snakemake.log[0], main)
+run_step(snakemake.log[0], main, snakemake.wildcards, snakemake.output)

@@ -28,4 +28,4 @@ def main():
                snakemake.output.provenance)
 
 
-run_step(snakemake.log[0], main)
+run_step(snakemake.log[0], main, snakemake.wildcards, snakemake.output)

@@ -46,4 +46,4 @@ def main():
                snakemake.output.testbed)
 
 
-run_step(snakemake.log[0], main)
+run_step(snakemake.log[0], main, snakemake.wildcards, snakemake.output)

@@ -32,4 +32,4 @@ def main():
     figures.save(fig, out.png, out.pdf, style["dpi"])
 
 
-run_step(snakemake.log[0], main)
+run_step(snakemake.log[0], main, snakemake.wildcards, snakemake.output)

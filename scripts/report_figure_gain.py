@@ -16,4 +16,4 @@ def main():
     figures.save(fig, out.png, out.pdf, snakemake.params.style["dpi"])
 
 
-run_step(snakemake.log[0], main)
+run_step(snakemake.log[0], main, snakemake.wildcards, snakemake.output)

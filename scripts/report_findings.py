@@ -42,4 +42,4 @@ def main():
     write_text(markdown_to_html(text, f"Findings — {title}, {w.model}"), out.html)
 
 
-run_step(snakemake.log[0], main)
+run_step(snakemake.log[0], main, snakemake.wildcards, snakemake.output)

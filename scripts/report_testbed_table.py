@@ -18,4 +18,4 @@ def main():
     table.write(out.csv, out.md, out.tex, out.html)
 
 
-run_step(snakemake.log[0], main)
+run_step(snakemake.log[0], main, snakemake.wildcards, snakemake.output)

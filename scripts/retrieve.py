@@ -43,4 +43,4 @@ def main():
     write_tsv(pd.concat(not_ranked, ignore_index=True), snakemake.output.not_ranked)
 
 
-run_step(snakemake.log[0], main)
+run_step(snakemake.log[0], main, snakemake.wildcards, snakemake.output)

@@ -32,4 +32,4 @@ def main():
     write_tsv(topics[topics["qid"].isin(chosen)], snakemake.output.topics)
 
 
-run_step(snakemake.log[0], main)
+run_step(snakemake.log[0], main, snakemake.wildcards, snakemake.output)

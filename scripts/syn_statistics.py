@@ -23,4 +23,4 @@ def main():
               float_format="%.4f")
 
 
-run_step(snakemake.log[0], main)
+run_step(snakemake.log[0], main, snakemake.wildcards, snakemake.output)

@@ -32,6 +32,15 @@ def iter_documents(spec: CollectionSpec) -> Iterator[tuple[str, int, dict]]:
         yield spec.docs, number, record
 
 
+def document_count(spec: CollectionSpec) -> int | None:
+    """How many documents the collection holds, where its source says so without a pass
+    (ir_datasets' ``docs_count``; None for a local file): the total of the indexing progress."""
+    if spec.ir_datasets:
+        count = _ir_dataset(spec).docs_count()
+        return int(count) if count else None
+    return None
+
+
 @dataclass
 class DocumentCensus:
     """What a pass over the documents found: ids, and the empty ones."""

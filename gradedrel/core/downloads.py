@@ -17,6 +17,7 @@ import urllib.request
 from pathlib import Path
 
 from gradedrel.core.io import sha256_of
+from gradedrel.core.progress import progress
 
 log = logging.getLogger("gradedrel")
 
@@ -63,13 +64,16 @@ def fetch(url: str, path: str | Path, sha256: str, timeout: float = 60.0) -> Pat
         digest = hashlib.sha256()
         with os.fdopen(fd, "wb") as out:
             try:
-                with urllib.request.urlopen(url, timeout=timeout) as response:
+                with urllib.request.urlopen(url, timeout=timeout) as response, \
+                        progress(desc=f"downloading {path.name}", unit="B", unit_scale=True,
+                                 total=getattr(response, "length", None)) as bar:
                     while True:
                         block = response.read(_CHUNK)
                         if not block:
                             break
                         digest.update(block)
                         out.write(block)
+                        bar.update(len(block))
             except OSError as error:  # URLError, HTTPError, timeouts are OSErrors
                 reason = getattr(error, "reason", None) or error
                 raise DownloadError(f"{path}: could not download {url}: {reason}") from None
@@ -86,12 +90,12 @@ def fetch(url: str, path: str | Path, sha256: str, timeout: float = 60.0) -> Pat
 
 
 def fetch_logged(url: str, path: str | Path, sha256: str, log_path: str | Path) -> Path:
-    """:func:`fetch`, with what happened (or the one-line error) written to ``log_path``."""
-    with open(log_path, "w", encoding="utf-8") as log_file:
-        try:
-            done = fetch(url, path, sha256)
-        except (ChecksumError, DownloadError) as error:
-            log_file.write(f"ERROR {error}\n")
-            raise
-        log_file.write(f"INFO {done}: sha256 {sha256}\n")
+    """:func:`fetch`, with what happened (progress, or the one-line error) written to
+    ``log_path`` in the package's log format (it runs inside Snakemake's own process, so
+    only the package's log records are written, not the process's output)."""
+    from gradedrel.core.steps import logged
+
+    with logged(log_path, None, [str(path)]):  # an error is logged there, then raised
+        done = fetch(url, path, sha256)
+        log.info("%s: sha256 %s", done, sha256)
     return done

@@ -1,28 +1,186 @@
-"""Running one workflow step: log to a file, turn bad input into one clear line.
+"""Running one workflow step: its output in its log, timestamps, one clear line on bad input.
 
-The package knows nothing of Snakemake; scripts pass their log path in.
+The package knows nothing of Snakemake; scripts pass their log path and their job's
+wildcards in (``run_step(snakemake.log[0], main, snakemake.wildcards)``).
+
+- **Everything a job prints goes to its log.** The process's file descriptors 1 and 2
+  are pointed at the log file (``os.dup2``), so the JVM's output (Terrier, written by
+  Java, not by Python), warnings and tracebacks land there too, not only what Python's
+  logging writes.
+- **One logging set-up** (:func:`setup_logging`): every line carries a UTC timestamp,
+  its level and the job it belongs to (collection, plan set, model: ``[cranfield auto
+  BM25]``), in the log file and, from INFO up, on the terminal that started the job (so
+  a user watching Snakemake sees each job's progress lines, :mod:`gradedrel.core.progress`).
+- **Bad input** (:class:`~gradedrel.core.errors.InputError`, ``ValueError``) ends the
+  step with one line and exit status 1; any other error writes its traceback to the log
+  and one line naming the log to the terminal.
 """
 from __future__ import annotations
 
 import contextlib
 import logging
+import os
 import sys
-from typing import Callable
+import time
+import traceback
+from typing import Callable, Iterable, Iterator, Mapping, TextIO
 
 from gradedrel.core.errors import InputError
 
+#: Wildcards that name what a job works on, in the order they are shown.
+CONTEXT_KEYS = ("collection", "thesaurus", "planset", "model", "wmodel", "curve", "test")
+FORMAT = "%(asctime)s %(levelname)s %(job)s%(message)s"
+DATE_FORMAT = "%Y-%m-%dT%H:%M:%SZ"
 
-def run_step(log_path: str | None, main: Callable[[], None]) -> None:
-    """Run ``main`` with logging to ``log_path``; exit 1 with one line on bad input."""
-    handlers: list[logging.Handler] = [logging.StreamHandler(sys.stderr)]
-    if log_path:
-        handlers.append(logging.FileHandler(log_path, mode="w", encoding="utf-8"))
-    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(message)s",
-                        handlers=handlers, force=True)
-    try:
-        main()
-    except (InputError, ValueError) as error:
-        logging.getLogger("gradedrel").error("%s", error)
+log = logging.getLogger("gradedrel")
+#: Lines for the log file only (a step's start and end), not the terminal.
+FILE_ONLY = "gradedrel.step"
+
+
+def job_context(wildcards: Mapping[str, object] | None) -> str:
+    """``"cranfield auto BM25"``: the values of the wildcards that name the job's
+    collection, thesaurus, plan set and model (and figure curve, significance test)."""
+    if not wildcards:
+        return ""
+    values = dict(wildcards.items())
+    return " ".join(str(values[k]) for k in CONTEXT_KEYS if values.get(k) not in (None, ""))
+
+
+class _JobFilter(logging.Filter):
+    def __init__(self, context: str):
+        super().__init__()
+        self.job = f"[{context}] " if context else ""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        record.job = self.job
+        return True
+
+
+def formatter() -> logging.Formatter:
+    """The one log format: ``2026-11-30T23:50:01Z INFO [cranfield auto BM25] message`` (UTC)."""
+    fmt = logging.Formatter(FORMAT, DATE_FORMAT)
+    fmt.converter = time.gmtime
+    return fmt
+
+
+def setup_logging(file: TextIO | None = None, console: TextIO | None = sys.stderr,
+                  context: str = "", level: int = logging.INFO) -> None:
+    """The package's logging set-up (root logger): every record to ``file`` and, from
+    ``level`` up, to ``console``; each line timestamped and naming the job."""
+    handlers: list[logging.Handler] = []
+    for stream, threshold in ((file, logging.DEBUG), (console, level)):
+        if stream is not None:
+            handler = logging.StreamHandler(stream)
+            handler.setLevel(threshold)
+            handler.setFormatter(formatter())
+            handler.addFilter(_JobFilter(context))
+            if stream is console and file is not None:
+                handler.addFilter(lambda record: record.name != FILE_ONLY)
+            handlers.append(handler)
+    logging.basicConfig(level=level, handlers=handlers, force=True)
+    logging.captureWarnings(True)
+
+
+@contextlib.contextmanager
+def job_output(log_path: str | os.PathLike | None) -> Iterator[tuple[TextIO, TextIO]]:
+    """Point file descriptors 1 and 2 at ``log_path`` (emptied first) for the block;
+    yields ``(log, console)``: a text stream on the log and one on the former stderr.
+    Restores both descriptors on the way out (so a step run in-process leaves its
+    caller as it found it)."""
+    for stream in (sys.stdout, sys.stderr):
         with contextlib.suppress(Exception):
-            sys.stderr.flush()
+            stream.flush()
+    target = os.open(log_path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_APPEND, 0o644)
+    saved = {fd: os.dup(fd) for fd in (1, 2)}
+    console = os.fdopen(os.dup(saved[2]), "w", buffering=1, encoding="utf-8", errors="replace")
+    logfile = os.fdopen(os.dup(target), "w", buffering=1, encoding="utf-8", errors="replace")
+    try:
+        for fd in (1, 2):
+            os.dup2(target, fd)
+        # Python's own streams too, where they are not the descriptors (under pytest)
+        with contextlib.redirect_stdout(logfile), contextlib.redirect_stderr(logfile):
+            yield logfile, console
+    finally:
+        for stream in (sys.stdout, sys.stderr, logfile, console):
+            with contextlib.suppress(Exception):
+                stream.flush()
+        for fd, copy in saved.items():
+            os.dup2(copy, fd)
+            os.close(copy)
+        os.close(target)
+        logfile.close()
+        console.close()
+
+
+def _outputs(outputs: Iterable[str]) -> str:
+    sizes = []
+    for path in outputs:
+        size = os.path.getsize(path) if os.path.isfile(path) else None
+        sizes.append(f"{path} ({size} bytes)" if size is not None else str(path))
+    return ", ".join(sizes)
+
+
+@contextlib.contextmanager
+def logged(log_path: str | os.PathLike, wildcards: Mapping[str, object] | None = None,
+           outputs: Iterable[str] = ()) -> Iterator[None]:
+    """For a step run inside Snakemake's own process (a ``run:`` rule, whose descriptors
+    are Snakemake's): the package's log records of the block, in the one format, to
+    ``log_path``, ending with the time taken and the ``outputs`` written."""
+    handler = logging.FileHandler(log_path, mode="w", encoding="utf-8")
+    handler.setFormatter(formatter())
+    handler.addFilter(_JobFilter(job_context(wildcards)))
+    logger = logging.getLogger("gradedrel")
+    level, propagate, disabled = logger.level, logger.propagate, logger.disabled
+    logger.addHandler(handler)
+    logger.setLevel(logging.INFO)
+    logger.propagate = False  # not into Snakemake's own logging
+    logger.disabled = False  # Snakemake's logging set-up disables loggers made before it
+    start = time.monotonic()
+    try:
+        yield
+        logging.getLogger(FILE_ONLY).info("done in %.1f s; wrote %s", time.monotonic() - start,
+                                          _outputs(outputs) or "nothing")
+    except Exception as error:
+        log.error("%s: %s", type(error).__name__, error)
+        raise
+    finally:
+        logger.removeHandler(handler)
+        logger.setLevel(level)
+        logger.propagate, logger.disabled = propagate, disabled
+        handler.close()
+
+
+def run_step(log_path: str | None, main: Callable[[], None],
+             wildcards: Mapping[str, object] | None = None,
+             outputs: Iterable[str] = ()) -> None:
+    """Run ``main`` with its output in ``log_path`` (see the module docstring); exit 1
+    with one line on bad input, or after writing an unexpected error's traceback.
+    The log ends with the time taken and the ``outputs`` written, with their sizes."""
+    context = job_context(wildcards)
+    output = job_output(log_path) if log_path else contextlib.nullcontext((None, sys.stderr))
+    failed = False
+    step = logging.getLogger(FILE_ONLY)
+    with output as (logfile, console):
+        setup_logging(logfile, console, context)
+        start = time.monotonic()
+        step.info("started (process %d)", os.getpid())
+        try:
+            main()
+            step.info("done in %.1f s; wrote %s", time.monotonic() - start,
+                      _outputs(outputs) or "nothing")
+        except (InputError, ValueError) as error:
+            log.error("%s", error)
+            failed = True
+        except Exception as error:  # noqa: BLE001 - logged in full, then the step fails
+            log.error("%s: %s%s", type(error).__name__, error,
+                      f" (traceback in {log_path})" if log_path else "")
+            if logfile is not None:
+                logfile.write(traceback.format_exc())
+            if logfile is None:
+                raise
+            failed = True
+        finally:
+            logging.shutdown()
+            logging.basicConfig(handlers=[logging.NullHandler()], force=True)
+    if failed:
         sys.exit(1)

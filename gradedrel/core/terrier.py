@@ -5,12 +5,17 @@ JVM starts, so every result records the exact engine behind it.
 """
 from __future__ import annotations
 
+import contextlib
+import io
 import logging
 import shutil
+import sys
 from pathlib import Path
 from typing import Iterable, Iterator, Mapping
 
 log = logging.getLogger("gradedrel")
+
+from gradedrel.core.steps import FILE_ONLY
 
 _STARTED: dict[str, str] = {}
 
@@ -31,8 +36,13 @@ def start(version: str, helper_version: str) -> str:
         pt.terrier.set_version(pins["version"])
         pt.terrier.set_helper_version(pins["helper_version"])
         pt.java.set_log_level("WARN")
-        pt.java.init()
+        # Java writes to the process's own stdout/stderr (a job's log, gradedrel.core.steps),
+        # not character by character through Python's streams
+        pt.java.set_redirect_io(False)
+        _init_quietly(pt)
         _STARTED.update(pins)
+        logging.getLogger(FILE_ONLY).info("Java started: Terrier %s (helper %s)",
+                                          pt.terrier.version(), pins["helper_version"])
     running = str(pt.terrier.version())
     if not running.startswith(pins["version"]):
         raise RuntimeError(f"Terrier {running} is running, but config pins {pins['version']}")
@@ -52,6 +62,20 @@ def with_progress(documents: Iterable[dict], every: int = 100_000,
             report(count)
     if count % every:
         report(count)
+
+
+def _init_quietly(pt) -> None:
+    """``pt.java.init()`` without PyTerrier's "Java started and loaded: ..." line on
+    stderr (printed by every job; :func:`start` logs one line of its own instead).
+    Anything else PyTerrier writes is passed on, as is everything if the start fails."""
+    captured = io.StringIO()
+    try:
+        with contextlib.redirect_stderr(captured):
+            pt.java.init()
+    finally:
+        rest = [line for line in captured.getvalue().splitlines(keepends=True)
+                if not line.startswith("Java started")]
+        sys.stderr.write("".join(rest))
 
 
 def build_index(documents: Iterable[dict], index_dir: str | Path, *, stemmer: str,
@@ -106,6 +130,19 @@ def build_index(documents: Iterable[dict], index_dir: str | Path, *, stemmer: st
     finally:
         shutil.rmtree(staging, ignore_errors=True)
     return str(index_dir / "data.properties")
+
+
+@contextlib.contextmanager
+def java_log_level(level: str):
+    """Terrier's log level for a block (``INFO``: the indexer reports what it does, into
+    the job's log); back to ``WARN`` after it."""
+    import pyterrier as pt
+
+    pt.java.set_log_level(level)
+    try:
+        yield
+    finally:
+        pt.java.set_log_level("WARN")
 
 
 def open_index(index_dir: str | Path):

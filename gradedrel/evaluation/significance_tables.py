@@ -8,6 +8,7 @@ from itertools import combinations
 import numpy as np
 import pandas as pd
 
+from gradedrel.core.progress import progress
 from gradedrel.evaluation.contract import COLUMNS
 from gradedrel.evaluation.evaluate import RunResult
 from gradedrel.evaluation.measures import names, significance
@@ -92,7 +93,7 @@ def bootstrap_table(results: list[RunResult], settings: Settings) -> pd.DataFram
             rows.append((label, measure, point, m, lo, hi, settings.confidence,
                          settings.bootstrap_resamples, len(values)))
 
-    for r in results:
+    for r in progress(results, desc="bootstrap intervals", unit="runs"):
         for measure in settings.default_significance_measures():
             values = r.per_topic[measure]
             add(r.label, measure, [""], values[~np.isnan(values)])

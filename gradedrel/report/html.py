@@ -3,12 +3,15 @@
 Snakemake's HTML report shows images and HTML inline (other files only as downloads),
 so every table and the findings report also get an HTML file. The converter knows only
 the Markdown subset this package writes (headings, paragraphs, pipe tables, lists,
-check boxes, bold, code, links): no new dependency, deterministic output.
+check boxes, bold, code and fenced code blocks, links): no new dependency, deterministic output.
 """
 from __future__ import annotations
 
 import html
 import re
+from pathlib import Path
+
+from gradedrel.core.io import write_text
 
 _CSS = ("body{font-family:sans-serif;max-width:75em;margin:1em auto;line-height:1.4}"
         "table{border-collapse:collapse;margin:.5em 0}"
@@ -46,6 +49,13 @@ def markdown_to_html(text: str, title: str) -> str:
         line = lines[i]
         if not line.strip():
             i += 1
+        elif line.startswith("```"):
+            block, i = [], i + 1
+            while i < len(lines) and not lines[i].startswith("```"):
+                block.append(lines[i])
+                i += 1
+            out.append("<pre>" + html.escape("\n".join(block)) + "</pre>")
+            i += 1
         elif line.startswith("#"):
             level = len(line) - len(line.lstrip("#"))
             out.append(f"<h{level}>{_inline(line[level:].strip())}</h{level}>")
@@ -66,9 +76,90 @@ def markdown_to_html(text: str, title: str) -> str:
             out.append("</ul>")
         else:
             block = []
-            while i < len(lines) and lines[i].strip() and not lines[i].startswith(("#", "|", "- ")):
+            while i < len(lines) and lines[i].strip() and not lines[i].startswith(
+                    ("#", "|", "- ", "```")):
                 block.append(lines[i])
                 i += 1
             out.append("<p>" + "<br>\n".join(_inline(b) for b in block) + "</p>")
     out.append("</body></html>")
     return "\n".join(out) + "\n"
+
+
+# --- report pages: a TSV, Markdown or text result as one HTML page ---------------------------
+
+_PAGE_CSS = "h1{font-size:1.25em}p{margin:.4em 0}"
+
+
+def _is_number(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
+
+
+def tsv_to_html(text: str, title: str, source: str = "") -> str:
+    """A TSV file (header row, then data rows) as an HTML table, cells exactly as written;
+    a column whose non-empty cells are all numbers is right-aligned."""
+    rows = [line.split("\t") for line in text.splitlines()]
+    header, body = (rows[0], rows[1:]) if rows else ([], [])
+    numeric = [bool(cells) and all(_is_number(c) for c in cells)
+               for cells in ([r[i] for r in body if i < len(r) and r[i] != ""]
+                             for i in range(len(header)))]
+    out = _head(title, source)
+    out.append(f"<p>{len(body)} rows × {len(header)} columns</p>")
+    out.append("<table>")
+    out.append("<tr>" + "".join(f"<th>{html.escape(h)}</th>" for h in header) + "</tr>")
+    for row in body:
+        out.append("<tr>" + "".join(
+            f'<td class="n">{html.escape(c)}</td>' if i < len(numeric) and numeric[i]
+            else f"<td>{html.escape(c)}</td>" for i, c in enumerate(row)) + "</tr>")
+    out += ["</table>", "</body></html>"]
+    return "\n".join(out) + "\n"
+
+
+def text_to_html(text: str, title: str, source: str = "") -> str:
+    """A text file (YAML and the like) as preformatted HTML."""
+    out = _head(title, source)
+    out += [f"<pre>{html.escape(text)}</pre>", "</body></html>"]
+    return "\n".join(out) + "\n"
+
+
+def _head(title: str, source: str) -> list[str]:
+    out = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
+           f"<title>{html.escape(title)}</title><style>{_CSS}{_PAGE_CSS}</style></head><body>",
+           f"<h1>{html.escape(title)}</h1>"]
+    if source:
+        out.append(f"<p>File: <code>{html.escape(source)}</code></p>")
+    return out
+
+
+def page(text: str, source: str, title: str) -> str:
+    """The HTML page of result file ``source`` (its content ``text``), by its suffix:
+    TSV as a table, Markdown converted, anything else preformatted."""
+    if source.endswith(".tsv"):
+        return tsv_to_html(text, title, source)
+    if source.endswith(".md"):
+        body = markdown_to_html(text, title)
+        return body.replace("<body>", f"<body><p>{html.escape(title)}; file: "
+                                      f"<code>{html.escape(source)}</code></p>", 1)
+    return text_to_html(text, title, source)
+
+
+#: How a page's title names the wildcards of its file.
+_NAMED = (("collection", "collection"), ("thesaurus", "thesaurus"), ("planset", "plan set"),
+          ("model", "model"), ("wmodel", "model"))
+
+
+def page_title(source: str, wildcards) -> str:
+    """``means.tsv: collection cranfield, plan set auto, model BM25``."""
+    values = dict(wildcards.items()) if wildcards else {}
+    named = [f"{word} {values[key]}" for key, word in _NAMED if values.get(key)]
+    name = source.rsplit("/", 1)[-1]
+    return f"{name}: {', '.join(named)}" if named else name
+
+
+def write_page(source: str, target: str, wildcards=None) -> None:
+    """Write the HTML page of result file ``source`` to ``target`` (atomically)."""
+    text = Path(source).read_text(encoding="utf-8")
+    write_text(page(text, source, page_title(source, wildcards)), target)

@@ -21,6 +21,7 @@ from typing import Any, Mapping
 import numpy as np
 import pandas as pd
 
+from gradedrel.core.progress import progress
 from gradedrel.queries import query_files
 from gradedrel.retrieval import inquery
 from gradedrel.queries.query_tree import from_dict
@@ -88,6 +89,20 @@ def retriever(model: Model, index_dir: str | Path, depth: int, index=None):
                                 controls=as_text("controls"), properties=as_text("properties"))
 
 
+#: Topics per call of the retriever: progress is logged between calls (each topic is
+#: ranked on its own, so the parts give the ranking one call would).
+PART = 25
+
+
+def _in_parts(batch: pd.DataFrame, desc: str):
+    """``batch`` in parts of :data:`PART` topics, with progress (topics, topics/s)."""
+    with progress(desc=desc, unit="topics", total=len(batch)) as bar:
+        for start in range(0, len(batch), PART):
+            part = batch.iloc[start:start + PART].reset_index(drop=True)
+            yield part
+            bar.update(len(part))
+
+
 def run_query_type(transformer, topics: pd.DataFrame, queries: pd.DataFrame, label: str,
                    pipeline) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Run one query type: ``(run qid, docno, rank, score; not_ranked qid, query_type, reason)``."""
@@ -104,7 +119,9 @@ def run_query_type(transformer, topics: pd.DataFrame, queries: pd.DataFrame, lab
                           "query": [by_qid.at[q, "matchop"] for q in runnable],
                           "tree": [by_qid.at[q, "tree"] for q in runnable]})
     if runnable:
-        run = transformer.transform(batch)[["qid", "docno", "score"]]
+        run = pd.concat([transformer.transform(part)[["qid", "docno", "score"]]
+                         for part in _in_parts(batch, f"retrieving {label}")],
+                        ignore_index=True)
     else:
         run = pd.DataFrame(columns=["qid", "docno", "score"])
     run = run.assign(qid=run["qid"].astype(str))

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import BinaryIO, Iterable, Iterator
 
 from gradedrel.core.errors import InputError
+from gradedrel.core.progress import progress
 from gradedrel.thesaurus import rdfxml
 from gradedrel.thesaurus.model import Concept, Thesaurus
 from gradedrel.thesaurus.rdfxml import Literal
@@ -132,12 +133,16 @@ def byte_chunks(path: str | Path, block: int = 1 << 20) -> Iterator[bytes]:
     """
     path = Path(path)
     make = _DECOMPRESSORS.get(path.suffix.lower())
-    with open(path, "rb") as handle:
+    with open(path, "rb") as handle, progress(desc=f"reading {path.name}", unit="B",
+                                              unit_scale=True, total=path.stat().st_size) as bar:
         if make is None:
-            yield from iter(lambda: handle.read(block), b"")
+            for data in iter(lambda: handle.read(block), b""):
+                bar.update(len(data))
+                yield data
             return
         decompressor = make()
         for data in iter(lambda: handle.read(block), b""):
+            bar.update(len(data))
             while data:
                 out = decompressor.decompress(data)
                 if out:

@@ -85,7 +85,8 @@ def job_times(log: str) -> dict[int, tuple[str, float]]:
 
 
 # Files that legitimately differ between two runs of the same workflow, wherever they run,
-# each compared with the differing part left out (nothing else is excluded):
+# each compared with the differing part left out (nothing else is excluded but the job logs,
+# see outputs()):
 def _terrier_properties(data: bytes) -> bytes:
     """Terrier's index/data.properties records the absolute path the index was built in
     (first comment line), the build time (second comment line) and ``index.created``
@@ -108,10 +109,13 @@ NORMALISE = {
 
 
 def outputs(workdir: Path) -> dict[str, Path]:
+    """Every file under results/ and figures/ but the job logs (results/logs/), which hold
+    timestamps, process ids and rates by design (gradedrel.core.steps)."""
     found = {}
     for top in ("results", "figures"):
         for path in sorted((workdir / top).rglob("*")):
-            if path.is_file():
+            if path.is_file() and not path.relative_to(workdir).as_posix().startswith(
+                    "results/logs/"):
                 found[path.relative_to(workdir).as_posix()] = path
     return found
 

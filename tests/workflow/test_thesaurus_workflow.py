@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -47,6 +48,10 @@ def test_rule_downloads_verifies_and_writes_cache_and_summary(tmp_path):
     assert values["concepts"] == 9 and values["entry_terms"] == 1
     assert load(out / "mini.thesaurus.json.gz").concepts == read_skos(MINI_RDF).concepts
     assert (out / "provenance.json").exists()
+    fetched = (tmp_path / "results/logs/thesauri/fetch/.data/thesauri/mini/mini.rdf.log"
+               ).read_text()
+    assert re.search(r"^\d{4}-\d\d-\d\dT[\d:]{8}Z INFO .*mini\.rdf: sha256 [0-9a-f]{64}$",
+                     fetched, re.M), fetched
     again = _snakemake(tmp_path, config, target)
     assert again.returncode == 0 and "Nothing to be done" in again.stdout + again.stderr
 

@@ -9,17 +9,23 @@ from conftest import copy_project, planned_rules, run_snakemake
 
 pytestmark = pytest.mark.workflow
 
-THESAURUS = {"thesaurus_fetch", "thesaurus_read"}
+# each group with the report pages (workflow/rules/report_pages.smk) of the files it writes
+THESAURUS = {"thesaurus_fetch", "thesaurus_read", "report_page_thesaurus_summary"}
+READ_THESAURUS = {"thesaurus_read", "report_page_thesaurus_summary"}
 INDEX = {"index_collection", "index_arrays"}
-COLLECTION = {"prepare_topics_qrels", "baseline_run"}
+COLLECTION = {"prepare_topics_qrels", "baseline_run", "report_page_testbed"}
 PLANS = {"plan_requests"}
-PLAN_SET = {"merge_curated_plans", "select_topics", "compile_queries", "syn_statistics"}
-RETRIEVAL = {"retrieve"}
-EVALUATION = {"evaluate_runs", "compare_plan_sets"}
+PLAN_SET = {"merge_curated_plans", "select_topics", "compile_queries", "syn_statistics",
+            "report_page_plans", "report_page_selected_topics", "report_page_query_statistics",
+            "report_page_syn_df"}
+RETRIEVAL = {"retrieve", "report_page_not_ranked"}
+EVALUATION = {"evaluate_runs", "compare_plan_sets", "report_page_evaluation_means",
+              "report_page_evaluation_effort", "report_page_curation"}
 TABLES = {"report_avp_table", "report_testbed_table", "report_effort_table",
           "report_significance_table", "report_standard_table"}
 # the findings of each plan set and model, the summary over them, and across collections
-FINDINGS = {"report_findings", "report_summary", "report_across_collections"}
+FINDINGS = {"report_findings", "report_summary", "report_across_collections",
+            "report_page_verdicts", "report_page_summary"}
 FIGURES = {"report_figure_pr", "report_figure_gain", "report_figure_difference"}
 REPORT = TABLES | FINDINGS | FIGURES
 ALL = {"all"}
@@ -64,7 +70,7 @@ def test_an_edited_local_qrels_file_reruns_the_collection_and_everything_downstr
 def test_an_edited_thesaurus_copy_rereads_it(project):
     with open(project / "fixture" / "thesaurus.rdf", "a") as handle:
         handle.write("\n")
-    assert dry_run(project) == ({"thesaurus_read"} | PLANS | PLAN_SET | RETRIEVAL | EVALUATION
+    assert dry_run(project) == (READ_THESAURUS | PLANS | PLAN_SET | RETRIEVAL | EVALUATION
                                 | REPORT | ALL)
 
 

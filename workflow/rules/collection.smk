@@ -46,11 +46,7 @@ rule prepare_topics_qrels:
         exclusions=f"{RESULTS}/{{collection}}/exclusions.tsv",
         recall_base=f"{RESULTS}/{{collection}}/recall_base.tsv",
         summary=f"{RESULTS}/{{collection}}/testbed.tsv",
-        testbed=report(
-            f"{RESULTS}/{{collection}}/testbed.md",
-            caption="../report/testbed.rst",
-            category="Testbed",
-        ),
+        testbed=f"{RESULTS}/{{collection}}/testbed.md",
     params:
         judgements=collection_settings(collection.JUDGEMENT_KEYS),
         ir_datasets_home=config["data"]["ir_datasets_home"],

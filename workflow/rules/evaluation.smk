@@ -7,21 +7,11 @@ rule evaluate_runs:
         unpack(evaluation_inputs),
     output:
         per_topic=f"{RESULTS}/{{collection}}/evaluation/{{planset}}/{{model}}/per_topic.tsv",
-        means=report(
-            f"{RESULTS}/{{collection}}/evaluation/{{planset}}/{{model}}/means.tsv",
-            caption="../report/evaluation_means.rst",
-            category="Evaluation",
-            subcategory="{planset} {model}",
-        ),
+        means=f"{RESULTS}/{{collection}}/evaluation/{{planset}}/{{model}}/means.tsv",
         pr_curves=f"{RESULTS}/{{collection}}/evaluation/{{planset}}/{{model}}/pr_curves.tsv",
         pr_per_topic=f"{RESULTS}/{{collection}}/evaluation/{{planset}}/{{model}}/pr_per_topic.tsv",
         gain_curves=f"{RESULTS}/{{collection}}/evaluation/{{planset}}/{{model}}/gain_curves.tsv",
-        effort=report(
-            f"{RESULTS}/{{collection}}/evaluation/{{planset}}/{{model}}/effort.tsv",
-            caption="../report/evaluation_effort.rst",
-            category="Evaluation",
-            subcategory="{planset} {model}",
-        ),
+        effort=f"{RESULTS}/{{collection}}/evaluation/{{planset}}/{{model}}/effort.tsv",
         friedman=f"{RESULTS}/{{collection}}/evaluation/{{planset}}/{{model}}/significance_friedman.tsv",
         posthoc=f"{RESULTS}/{{collection}}/evaluation/{{planset}}/{{model}}/significance_posthoc.tsv",
         vs_baseline=f"{RESULTS}/{{collection}}/evaluation/{{planset}}/{{model}}/significance_vs_baseline.tsv",

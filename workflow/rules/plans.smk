@@ -34,11 +34,7 @@ rule merge_curated_plans:
     input:
         unpack(plan_set_inputs),
     output:
-        plans=report(
-            f"{RESULTS}/{{collection}}/plans/{{planset}}/plans.yaml",
-            caption="../report/plans.rst",
-            category="Plans",
-        ),
+        plans=f"{RESULTS}/{{collection}}/plans/{{planset}}/plans.yaml",
     log:
         f"{RESULTS}/logs/{{collection}}/{{planset}}/merge_curated_plans.log",
     script:
@@ -51,11 +47,7 @@ rule select_topics:
     input:
         unpack(selection_inputs),
     output:
-        selected=report(
-            f"{RESULTS}/{{collection}}/plans/{{planset}}/selected_topics.tsv",
-            caption="../report/selected_topics.rst",
-            category="Plans",
-        ),
+        selected=f"{RESULTS}/{{collection}}/plans/{{planset}}/selected_topics.tsv",
         topics=f"{RESULTS}/{{collection}}/plans/{{planset}}/topics.tsv",
     params:
         rule=lambda wc: plan_set(wc).topic_rule,

@@ -10,11 +10,7 @@ rule compile_queries:
     output:
         **QUERY_FILES,
         statistics=f"{RESULTS}/{{collection}}/queries/{{planset}}/statistics.tsv",
-        means=report(
-            f"{RESULTS}/{{collection}}/queries/{{planset}}/statistics_means.tsv",
-            caption="../report/query_statistics.rst",
-            category="Plans",
-        ),
+        means=f"{RESULTS}/{{collection}}/queries/{{planset}}/statistics_means.tsv",
         excluded=f"{RESULTS}/{{collection}}/queries/{{planset}}/excluded.tsv",
         provenance=f"{RESULTS}/{{collection}}/queries/{{planset}}/provenance.json",
     params:
@@ -42,11 +38,7 @@ rule syn_statistics:
         selected=f"{RESULTS}/{{collection}}/plans/{{planset}}/selected_topics.tsv",
     output:
         groups=f"{RESULTS}/{{collection}}/queries/{{planset}}/syn_df.tsv",
-        summary=report(
-            f"{RESULTS}/{{collection}}/queries/{{planset}}/syn_df_summary.tsv",
-            caption="../report/syn_df.rst",
-            category="Plans",
-        ),
+        summary=f"{RESULTS}/{{collection}}/queries/{{planset}}/syn_df_summary.tsv",
     params:
         phrase_operator=config["query_types"]["phrase_operator"],
         terrier=config["terrier"],

@@ -18,11 +18,7 @@ rule compare_plan_sets:
         conditions=f"{RESULTS}/{{collection}}/curation/avp_by_plan_set.tsv",
         agreement=f"{RESULTS}/{{collection}}/curation/agreement.tsv",
         between=f"{RESULTS}/{{collection}}/curation/avp_between_curators.tsv",
-        summary=report(
-            f"{RESULTS}/{{collection}}/curation/summary.md",
-            caption="../report/curation.rst",
-            category="Plans",
-        ),
+        summary=f"{RESULTS}/{{collection}}/curation/summary.md",
     params:
         plan_sets=lambda wc: list(PLAN_SETS[wc.collection]),
         models=GRID,
@@ -44,7 +40,7 @@ rule report_avp_table:
         md=f"{REPORT_DIR}/tables/avp.md",
         tex=f"{REPORT_DIR}/tables/avp.tex",
         html=report(f"{REPORT_DIR}/tables/avp.html", caption="../report/avp_table.rst",
-                    category="Tables", subcategory="{collection}, {planset}, {model}"),
+                    category="{collection} tables", subcategory="{planset}, {model}"),
     params:
         report=report_params(*TABLE_PARAMS),
     log:
@@ -65,7 +61,7 @@ rule report_testbed_table:
         md=f"{REPORT_DIR}/tables/testbed.md",
         tex=f"{REPORT_DIR}/tables/testbed.tex",
         html=report(f"{REPORT_DIR}/tables/testbed.html", caption="../report/testbed_table.rst",
-                    category="Tables", subcategory="{collection}, {planset}, {model}"),
+                    category="{collection} tables", subcategory="{planset}, {model}"),
     params:
         report=report_params(*TABLE_PARAMS),
     log:
@@ -84,7 +80,7 @@ rule report_effort_table:
         md=f"{REPORT_DIR}/tables/effort.md",
         tex=f"{REPORT_DIR}/tables/effort.tex",
         html=report(f"{REPORT_DIR}/tables/effort.html", caption="../report/effort_table.rst",
-                    category="Tables", subcategory="{collection}, {planset}, {model}"),
+                    category="{collection} tables", subcategory="{planset}, {model}"),
     params:
         report=report_params(*TABLE_PARAMS),
     log:
@@ -102,8 +98,8 @@ rule report_significance_table:
         md=f"{REPORT_DIR}/tables/significance_{{test}}.md",
         tex=f"{REPORT_DIR}/tables/significance_{{test}}.tex",
         html=report(f"{REPORT_DIR}/tables/significance_{{test}}.html",
-                    caption="../report/significance_table.rst", category="Tables",
-                    subcategory="{collection}, {planset}, {model}"),
+                    caption="../report/significance_table.rst", category="{collection} tables",
+                    subcategory="{planset}, {model}"),
     params:
         report=report_params(*TABLE_PARAMS),
     log:
@@ -121,8 +117,8 @@ rule report_standard_table:
         md=f"{REPORT_DIR}/tables/standard_measures.md",
         tex=f"{REPORT_DIR}/tables/standard_measures.tex",
         html=report(f"{REPORT_DIR}/tables/standard_measures.html",
-                    caption="../report/standard_table.rst", category="Tables",
-                    subcategory="{collection}, {planset}, {model}"),
+                    caption="../report/standard_table.rst", category="{collection} tables",
+                    subcategory="{planset}, {model}"),
     params:
         report=report_params(*TABLE_PARAMS),
     log:
@@ -137,7 +133,7 @@ rule report_figure_pr:
         pr_curves=f"{EVALUATION}/pr_curves.tsv",
     output:
         png=report(f"{FIGURES}/pr_levels.png", caption="../report/figure_pr.rst",
-                   category="Figures", subcategory="{collection}, {planset}, {model}"),
+                   category="{collection} figures", subcategory="{planset}, {model}"),
         pdf=f"{FIGURES}/pr_levels.pdf",
     params:
         report=report_params(*FIGURE_PARAMS),
@@ -154,7 +150,7 @@ rule report_figure_gain:
         gain_curves=f"{EVALUATION}/gain_curves.tsv",
     output:
         png=report(f"{FIGURES}/{{curve}}.png", caption="../report/figure_gain.rst",
-                   category="Figures", subcategory="{collection}, {planset}, {model}"),
+                   category="{collection} figures", subcategory="{planset}, {model}"),
         pdf=f"{FIGURES}/{{curve}}.pdf",
     params:
         report=report_params(*FIGURE_PARAMS),
@@ -172,7 +168,7 @@ rule report_figure_difference:
         per_topic=f"{EVALUATION}/per_topic.tsv",
     output:
         png=report(f"{FIGURES}/diff_{{curve}}.png", caption="../report/figure_difference.rst",
-                   category="Figures", subcategory="{collection}, {planset}, {model}"),
+                   category="{collection} figures", subcategory="{planset}, {model}"),
         pdf=f"{FIGURES}/diff_{{curve}}.pdf",
     params:
         report=report_params(*FIGURE_PARAMS),
@@ -194,17 +190,16 @@ rule report_findings:
     output:
         md=f"{REPORT_DIR}/findings.md",
         html=report(f"{REPORT_DIR}/findings.html", caption="../report/findings.rst",
-                    category="Findings", subcategory="{collection}, {planset}, {model}"),
-        verdicts=report(f"{REPORT_DIR}/verdicts.tsv", caption="../report/verdicts.rst",
-                        category="Findings", subcategory="{collection}, {planset}, {model}"),
+                    category="{collection} findings", subcategory="{planset}, {model}"),
+        verdicts=f"{REPORT_DIR}/verdicts.tsv",
         findings=f"{REPORT_DIR}/findings.tsv",
         primary=f"{REPORT_DIR}/primary.tsv",
         repro_csv=f"{REPORT_DIR}/tables/reproduction.csv",
         repro_md=f"{REPORT_DIR}/tables/reproduction.md",
         repro_tex=f"{REPORT_DIR}/tables/reproduction.tex",
         repro_html=report(f"{REPORT_DIR}/tables/reproduction.html",
-                          caption="../report/reproduction_table.rst", category="Findings",
-                          subcategory="{collection}, {planset}, {model}"),
+                          caption="../report/reproduction_table.rst",
+                          category="{collection} findings", subcategory="{planset}, {model}"),
     params:
         report=report_params("levels", "query_types", "baseline", "gains", "gain_profiles",
                              "depth"),
@@ -224,8 +219,7 @@ rule report_summary:
         unpack(summary_inputs),
     output:
         tsv=f"{RESULTS}/{{collection}}/report/summary.tsv",
-        md=report(f"{RESULTS}/{{collection}}/report/summary.md", caption="../report/summary.rst",
-                  category="Findings", subcategory="{collection}: summary"),
+        md=f"{RESULTS}/{{collection}}/report/summary.md",
     params:
         conditions=summary_conditions,
     log:

@@ -27,12 +27,7 @@ rule retrieve:
     output:
         **RUN_FILES,
         **RUN_PROVENANCE,
-        not_ranked=report(
-            f"{RESULTS}/{{collection}}/runs/{{planset}}/{{model}}/not_ranked.tsv",
-            caption="../report/not_ranked.rst",
-            category="Retrieval",
-            subcategory="{planset} {model}",
-        ),
+        not_ranked=f"{RESULTS}/{{collection}}/runs/{{planset}}/{{model}}/not_ranked.tsv",
     params:
         labels=QUERY_TYPES,
         model=lambda wc: model_parameters(wc.model),

@@ -20,11 +20,7 @@ rule thesaurus_read:
         unpack(thesaurus_files),
     output:
         thesaurus=f"{RESULTS}/thesauri/{{thesaurus}}/{{thesaurus}}.thesaurus.json.gz",
-        summary=report(
-            f"{RESULTS}/thesauri/{{thesaurus}}/summary.tsv",
-            caption="../report/thesaurus_summary.rst",
-            category="Thesaurus",
-        ),
+        summary=f"{RESULTS}/thesauri/{{thesaurus}}/summary.tsv",
         provenance=f"{RESULTS}/thesauri/{{thesaurus}}/provenance.json",
     params:
         source=lambda wc: thesaurus_source(wc.thesaurus),

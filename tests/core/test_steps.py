@@ -1,0 +1,106 @@
+"""A step's output in its log: Python's, a child process's (as the JVM writes, straight to
+the file descriptors), timestamps naming the job, one line on bad input."""
+from __future__ import annotations
+
+import logging
+import os
+import re
+import subprocess
+import sys
+
+import pytest
+
+from gradedrel.core.errors import InputError
+from gradedrel.core.progress import progress
+from gradedrel.core.steps import job_context, run_step
+
+STAMP = r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ"
+
+
+def test_job_context_names_collection_plan_set_and_model_in_order():
+    wildcards = {"model": "BM25", "collection": "cranfield", "planset": "auto"}
+    assert job_context(wildcards) == "cranfield auto BM25"
+    assert job_context({"collection": "cranfield"}) == "cranfield"
+    assert job_context(None) == ""
+
+
+def test_everything_the_step_writes_reaches_its_log(tmp_path):
+    log_path = tmp_path / "step.log"
+
+    def main():
+        logging.getLogger("gradedrel").info("from logging")
+        print("from print")
+        print("from stderr", file=sys.stderr)
+        # a child process writes to the inherited descriptors, as the JVM does
+        subprocess.run(["sh", "-c", "echo from a child; echo child stderr >&2"], check=True)
+        os.write(1, b"from fd 1\n")
+
+    run_step(str(log_path), main, {"collection": "cranfield", "planset": "auto",
+                                    "model": "BM25"}, outputs=[str(log_path)])
+    text = log_path.read_text()
+    for expected in ("from logging", "from print", "from stderr", "from a child",
+                     "child stderr", "from fd 1"):
+        assert expected in text, text
+    assert re.search(rf"^{STAMP} INFO \[cranfield auto BM25\] from logging$", text, re.M), text
+    assert re.search(rf"^{STAMP} INFO \[cranfield auto BM25\] done in [0-9.]+ s; wrote ", text,
+                     re.M), text
+
+
+def test_descriptors_are_restored_after_the_step(tmp_path, capfd):
+    run_step(str(tmp_path / "a.log"), lambda: os.write(1, b"inside\n"))
+    os.write(1, b"outside\n")
+    out = capfd.readouterr().out
+    assert "outside" in out and "inside" not in out
+    assert "inside" in (tmp_path / "a.log").read_text()
+
+
+def test_bad_input_ends_the_step_with_one_line_in_log_and_on_the_terminal(tmp_path, capfd):
+    def main():
+        raise InputError("topics.tsv", 3, "a topic id", "")
+
+    with pytest.raises(SystemExit) as stop:
+        run_step(str(tmp_path / "b.log"), main)
+    assert stop.value.code == 1
+    err = capfd.readouterr().err
+    assert "topics.tsv:3: expected a topic id" in err and "Traceback" not in err
+    assert "topics.tsv:3: expected a topic id" in (tmp_path / "b.log").read_text()
+
+
+def test_an_unexpected_error_leaves_its_traceback_in_the_log_and_one_line_outside(tmp_path,
+                                                                                  capfd):
+    def main():
+        raise KeyError("lost")
+
+    with pytest.raises(SystemExit):
+        run_step(str(tmp_path / "c.log"), main)
+    err = capfd.readouterr().err
+    assert "KeyError: 'lost' (traceback in" in err and "Traceback" not in err
+    assert "Traceback (most recent call last)" in (tmp_path / "c.log").read_text()
+
+
+def test_progress_lines_give_counts_and_rates_but_not_the_empty_start(tmp_path):
+    def main():
+        for _ in progress(range(40), desc="indexing cranfield", unit="documents",
+                          interval=0):
+            pass
+
+    run_step(str(tmp_path / "d.log"), main, {"collection": "cranfield"})
+    lines = [line for line in (tmp_path / "d.log").read_text().splitlines()
+             if "indexing cranfield" in line]
+    assert lines and not any(": 0/40" in line for line in lines)
+    assert re.match(rf"{STAMP} INFO \[cranfield\] indexing cranfield: 40/40 documents \(100%\) "
+                    r"\[.*, +[0-9.]+ documents/s\]$", lines[-1]), lines
+
+
+def test_logged_writes_a_run_rules_lines_in_the_one_format(tmp_path):
+    from gradedrel.core.steps import logged
+
+    out = tmp_path / "page.html"
+    with logged(tmp_path / "page.log", {"collection": "cranfield", "planset": "auto"}, [str(out)]):
+        logging.getLogger("gradedrel").info("rendering")
+        out.write_text("x")
+    lines = (tmp_path / "page.log").read_text().splitlines()
+    assert re.match(rf"{STAMP} INFO \[cranfield auto\] rendering$", lines[0]), lines
+    assert re.match(rf"{STAMP} INFO \[cranfield auto\] done in [0-9.]+ s; wrote .*page\.html "
+                    r"\(1 bytes\)$", lines[1]), lines
+    assert not logging.getLogger("gradedrel").handlers

@@ -1,0 +1,42 @@
+"""Each job's log holds that job's own output, Java's included, every line timestamped
+(gradedrel.core.steps): checked on the fixture workflow run once for the session."""
+from __future__ import annotations
+
+import re
+
+import pytest
+
+pytestmark = pytest.mark.workflow
+
+OURS = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ (INFO|WARNING|ERROR) (\[[^\]]+\] )?\S")
+JAVA = re.compile(r"^\d\d:\d\d:\d\d\.\d{3} \[[^\]]+\] (INFO|WARN|ERROR) org\.terrier\.")
+
+
+def _logs(project):
+    return sorted((project / "results" / "logs").rglob("*.log"))
+
+
+def test_no_job_log_is_empty_and_every_line_is_timestamped(finished_project):
+    logs = _logs(finished_project)
+    assert len(logs) > 50
+    empty = [str(p.relative_to(finished_project)) for p in logs if p.stat().st_size == 0]
+    assert empty == []
+    for path in logs:
+        for line in path.read_text(encoding="utf-8").splitlines():
+            assert OURS.match(line) or JAVA.match(line), f"{path}: {line!r}"
+
+
+def test_a_terrier_job_log_holds_javas_own_output(finished_project):
+    text = (finished_project / "results" / "logs" / "tiny" / "index_collection.log").read_text()
+    java = [line for line in text.splitlines() if JAVA.match(line)]
+    assert any("Collection took" in line for line in java), text
+    assert "Java started: Terrier" in text and "Java started and loaded" not in text
+
+
+def test_log_lines_name_collection_plan_set_and_model_and_show_progress(finished_project):
+    text = (finished_project / "results" / "logs" / "tiny" / "auto" / "retrieve_BM25.log"
+            ).read_text()
+    assert re.search(r"\[tiny auto BM25\] retrieving WSYN/e: \d+/\d+ topics \(100%\) "
+                     r"\[.*topics/s\]", text), text
+    assert re.search(r"\[tiny auto BM25\] done in [0-9.]+ s; wrote .*not_ranked\.tsv "
+                     r"\(\d+ bytes\)", text), text

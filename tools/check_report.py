@@ -1,0 +1,180 @@
+"""Check the Snakemake report as a reader sees it, in a real headless browser (chromium).
+
+    python tools/check_report.py results/report.html [--screenshots DIR]
+
+1. From the report's own data (``var results``/``var categories``): every item has a
+   caption, no caption holds a docutils "System Message" (broken reStructuredText), every
+   item is shown inline (an image or HTML: a TSV or Markdown item would only be a
+   download), and every category of a collection's results names the collection.
+2. In chromium (``--headless``): the landing page, and for every category one item shown
+   with its caption (the report's own ``app.setView``, driven by a script added
+   to a temporary copy of the report): the rendered page must show the caption and no
+   "System Message". A screenshot of each view is written to DIR (default: beside the
+   report, ``report-screenshots/``), to look at.
+
+Prints one line per problem and exits 1 if there is any; exits 2 if chromium is missing
+(Debian: ``apt-get install chromium``).
+"""
+from __future__ import annotations
+
+import argparse
+import html
+import json
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+BROKEN = ("System Message", "system-message")
+INLINE = ("text/html", "image/png", "image/svg+xml", "image/jpeg", "application/pdf")
+WINDOW = "1400,1000"
+
+# Added to a copy of the report: shows the view named in the URL's fragment (JSON).
+NAVIGATE = """
+<script>
+window.addEventListener("load", function () {
+  setTimeout(function () {
+    var view = JSON.parse(decodeURIComponent(location.hash.slice(1)) || "{}");
+    if (view.category) {
+      app.setView({navbarMode: "subcategory", category: view.category,
+                   subcategory: view.subcategory});
+    }
+    if (view.result) {
+      var entry = results[view.result];
+      var image = entry.mime_type.indexOf("image/") === 0;
+      app.setView({navbarMode: "resultinfo", resultPath: view.result,
+                   content: image ? "img" : "html", contentPath: entry.data_uri});
+    }
+  }, 300);
+});
+</script>
+"""
+
+
+def embedded(report_text: str, name: str) -> dict:
+    """The JSON object the report assigns to ``var <name>`` in ``<script id="<name>">``."""
+    anchor = report_text.find(f'<script id="{name}">')
+    start = report_text.find(f"var {name} = ", max(anchor, 0))
+    if anchor < 0 or start < 0:
+        raise ValueError(f"the report holds no 'var {name}' (not a Snakemake 8+ report?)")
+    start += len(f"var {name} = ")
+    value, _ = json.JSONDecoder().raw_decode(report_text, start)
+    return value
+
+
+def static_problems(results: dict, categories: dict) -> list[str]:
+    """Problems visible from the report's data alone (see the module docstring)."""
+    problems = []
+    for path, entry in sorted(results.items()):
+        caption = entry.get("caption") or ""
+        if not caption.strip():
+            problems.append(f"{path}: no caption")
+        if any(mark in caption for mark in BROKEN):
+            text = re.sub(r"<[^>]+>", " ", caption)
+            problems.append(f"{path}: broken caption (docutils System Message): "
+                            f"{' '.join(html.unescape(text).split())[:300]}")
+        if entry.get("mime_type") not in INLINE:
+            problems.append(f"{path}: shown only as a download ({entry.get('mime_type')}), "
+                            "not readable in the report")
+    for category, subcategories in sorted(categories.items()):
+        paths = [p for items in subcategories.values() for p in items]
+        owners = {collection_of(p) for p in paths} - {None}
+        if owners and not any(category.startswith(c) for c in owners):
+            problems.append(f"category {category!r} does not name its collection "
+                            f"({', '.join(sorted(owners))})")
+    return problems
+
+
+def views(categories: dict) -> list[tuple[str, dict]]:
+    """The landing page, and in every category the first item of its first subcategory
+    (each chromium call loads the whole report: a few seconds)."""
+    out = [("landing", {})]
+    for category, subcategories in sorted(categories.items()):
+        subcategory, items = sorted(subcategories.items())[0]
+        name = re.sub(r"[^A-Za-z0-9_.-]+", "_", category).strip("_")
+        out.append((name, {"category": category, "subcategory": subcategory,
+                           "result": sorted(items)[0]}))
+    return out
+
+
+def chromium(binary: str, url: str, *args: str) -> str:
+    command = [binary, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
+               f"--window-size={WINDOW}", "--virtual-time-budget=5000", *args, url]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=120)
+    if done.returncode != 0:
+        raise RuntimeError(f"chromium failed ({done.returncode}): {done.stderr[-500:]}")
+    return done.stdout
+
+
+def browser_problems(report: Path, results: dict, categories: dict, binary: str,
+                     screenshots: Path) -> list[str]:
+    """Open each view in chromium: screenshot it, and check the rendered page."""
+    problems = []
+    screenshots.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory() as tmp:
+        copy = Path(tmp) / "report.html"
+        text = report.read_text(encoding="utf-8")
+        end = text.rfind("</body>")  # the last one: the report's scripts hold others
+        copy.write_text(text[:end] + NAVIGATE + text[end:], encoding="utf-8")
+        for name, view in views(categories):
+            url = copy.resolve().as_uri() + "#" + json.dumps(view)
+            dom = chromium(binary, url, "--dump-dom")
+            chromium(binary, url, f"--screenshot={screenshots / (name + '.png')}")
+            visible = re.sub(r"<script.*?</script>", "", dom, flags=re.S)
+            if any(mark in visible for mark in BROKEN):
+                problems.append(f"{name}: the rendered page shows a System Message")
+            if view.get("result"):
+                caption = re.sub(r"<[^>]+>", "", results[view["result"]]["caption"])
+                first_words = " ".join(html.unescape(caption).split()[:6])
+                rendered = html.unescape(re.sub(r"<[^>]+>", "", visible))
+                if first_words and _squeezed(first_words) not in _squeezed(rendered):
+                    problems.append(f"{name}: caption of {view['result']} not shown "
+                                    f"(looked for {first_words!r})")
+    return problems
+
+
+def _squeezed(text: str) -> str:
+    return "".join(text.split())
+
+
+def collection_of(path: str) -> str | None:
+    """The collection a result belongs to: ``results/<collection>/...``,
+    ``results/report_pages/<collection>/...`` or ``figures/<collection>/...`` (None for a
+    thesaurus, which collections share)."""
+    parts = Path(path).parts
+    if parts[:2] == ("results", "report_pages"):
+        parts = parts[1:]
+    if len(parts) > 2 and parts[0] in ("results", "report_pages", "figures") \
+            and parts[1] != "thesauri":
+        return parts[1]
+    return None
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("report", type=Path)
+    parser.add_argument("--screenshots", type=Path, default=None)
+    parser.add_argument("--chromium", default=None, help="the browser (default: chromium on PATH)")
+    args = parser.parse_args(argv)
+    text = args.report.read_text(encoding="utf-8")
+    results, categories = embedded(text, "results"), embedded(text, "categories")
+    problems = static_problems(results, categories)
+    binary = args.chromium or shutil.which("chromium") or shutil.which("chromium-browser")
+    if not binary:
+        print("check_report: chromium not found (Debian: apt-get install chromium)",
+              file=sys.stderr)
+        return 2
+    screenshots = args.screenshots or args.report.parent / "report-screenshots"
+    problems += browser_problems(args.report, results, categories, binary, screenshots)
+    for problem in problems:
+        print(f"report: {problem}", file=sys.stderr)
+    print(f"report: {len(results)} items in {len(categories)} categories; "
+          f"{len(views(categories))} views opened in chromium, screenshots in {screenshots}; "
+          f"{len(problems)} problem(s)")
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
