@@ -34,6 +34,12 @@ VERDICT_COLOURS = {"holds": "#009E73", "does not hold": "#D55E00",
                    "inconclusive": "#999999"}
 
 
+def verdict_colour(verdict: str) -> str:
+    """The colour of a verdict, its size qualifier aside ("holds (as large as published)"
+    is "holds"); black for anything else, which the legend does not name."""
+    return VERDICT_COLOURS.get(str(verdict).split(" (")[0].strip(), "#000000")
+
+
 def combine(summaries: Sequence[pd.DataFrame], thesauri: Mapping[tuple[str, str], str]) -> pd.DataFrame:
     """The collections' summaries in one table, with each plan set's thesaurus
     (``thesauri[(collection, plan_set)]``), in the order given."""
@@ -95,7 +101,7 @@ def figure(frame: pd.DataFrame, figures: Mapping):
                 y = len(labels) - 1 - labels.index(
                     f"{r['collection']} · {r['thesaurus']} · {r['plan_set']} · {r['model']}")
                 effect, low, high = numeric_effect(r)
-                colour = VERDICT_COLOURS.get(r["verdict"], "#000000")
+                colour = verdict_colour(r["verdict"])
                 if math.isfinite(low) and math.isfinite(high):
                     ax.plot([low, high], [y, y], color=colour, linewidth=1.6)
                 ax.plot([effect], [y], marker="o", color=colour, markersize=4.5)

@@ -65,3 +65,10 @@ def test_testbeds_beside_the_papers():
                                     {3: 366, 2: 700, 1: 857, 0: 51970})
     assert "| requests | 30 | 102 |" in text
     assert "| level 3 (highly) | 366 (12.2 per request) | 464 (4.5 per request) |" in text
+
+
+def test_a_qualified_verdict_has_its_verdicts_colour():
+    assert across.verdict_colour("holds (as large as published)") == across.VERDICT_COLOURS["holds"]
+    assert across.verdict_colour("holds (smaller than published)") == across.VERDICT_COLOURS["holds"]
+    assert across.verdict_colour("does not hold") == across.VERDICT_COLOURS["does not hold"]
+    assert across.verdict_colour("") == "#000000"
