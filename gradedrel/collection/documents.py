@@ -35,8 +35,8 @@ def iter_documents(spec: CollectionSpec) -> Iterator[tuple[str, int, dict]]:
 def document_count(spec: CollectionSpec) -> int | None:
     """How many documents the collection holds, where its source says so without a pass
     (ir_datasets' ``docs_count``; None for a local file): the total of the indexing progress."""
-    if spec.ir_datasets:
-        count = _ir_dataset(spec).docs_count()
+    if spec.ir_datasets_id("docs"):
+        count = _ir_dataset(spec, "docs").docs_count()
         return int(count) if count else None
     return None
 

@@ -76,3 +76,19 @@ def test_request_text_joins_fields_in_order():
 
     assert request_text(["vitamin b12 ?", "  one  week\n on greens ", None, ""]) == \
         "vitamin b12 ? one week on greens"
+
+
+def test_the_document_count_comes_from_the_documents_id():
+    """The indexing progress total: ir_datasets' count of the documents' id (split ids
+    included), None for a local file."""
+    from gradedrel.collection.documents import document_count
+
+    split = collection.CollectionSpec.from_config(
+        "nf", collection.settings(SPLIT, collection.DOCUMENT_KEYS), needs=("docs",))
+    assert document_count(split) == 3633
+    whole = collection.CollectionSpec.from_config(
+        "c", {"ir_datasets": "cranfield", "grade_map": {"1": 1}})
+    assert document_count(whole) == 1400
+    local = collection.CollectionSpec.from_config(
+        "c", collection.settings(RAW, collection.DOCUMENT_KEYS), needs=("docs",))
+    assert document_count(local) is None
