@@ -2,7 +2,7 @@
 
     python tools/primary_sensitivity.py --collection nfcorpus --plan-set expert-mesh \
         --exclude PLAIN-3372 --reason "..." [--models InQuery BM25 DirichletLM] \
-        [--out docs/results/nfcorpus/sensitivity]
+        --out docs/sensitivity/nfcorpus_expert-mesh
 
 Reads each model's ``results/<collection>/evaluation/<plan set>/<model>/per_topic.tsv`` of a
 finished main job and writes ``<out>.tsv`` and ``<out>.md`` (the pre-registered rules and
