@@ -142,12 +142,12 @@ def _squeezed(text: str) -> str:
 def collection_of(path: str) -> str | None:
     """The collection a result belongs to: ``results/<collection>/...``,
     ``results/report_pages/<collection>/...`` or ``figures/<collection>/...`` (None for a
-    thesaurus, which collections share)."""
+    thesaurus, which collections share, and for ``results/report/``, across collections)."""
     parts = Path(path).parts
     if parts[:2] == ("results", "report_pages"):
         parts = parts[1:]
     if len(parts) > 2 and parts[0] in ("results", "report_pages", "figures") \
-            and parts[1] != "thesauri":
+            and parts[1] not in ("thesauri", "report"):
         return parts[1]
     return None
 

@@ -113,3 +113,4 @@ def test_report_check_reads_the_report_data():
     assert check.collection_of("results/report_pages/thesauri/nasa/summary.tsv.html") is None
     assert check.collection_of("results/report_pages/cranfield/testbed.md.html") == "cranfield"
     assert check.collection_of("figures/cranfield/auto/BM25/cg.png") == "cranfield"
+    assert check.collection_of("results/report/across_collections.md") is None  # all of them
