@@ -89,6 +89,7 @@ def task_index(docs: int, threads: int) -> dict:
     from retrieval import synthetic_documents
 
     from gradedrel.core import terrier
+    from gradedrel.core.progress import progress
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s", stream=sys.stdout)
     terrier.start(**PINS)
@@ -96,6 +97,7 @@ def task_index(docs: int, threads: int) -> dict:
     shutil.rmtree(index, ignore_errors=True)
     documents, _, _ = synthetic_documents(docs)  # the draws, before the clock starts
     wall, cpu = time.perf_counter(), time.process_time()
+    documents = progress(documents, desc="indexing", unit="documents", total=docs)
     terrier.build_index(documents, index, stemmer="porter", stopwords="terrier", blocks=True,
                         max_docno_length=8, threads=threads)
     wall, cpu = time.perf_counter() - wall, time.process_time() - cpu

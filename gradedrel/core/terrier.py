@@ -11,7 +11,7 @@ import logging
 import shutil
 import sys
 from pathlib import Path
-from typing import Iterable, Iterator, Mapping
+from typing import Iterable, Mapping
 
 log = logging.getLogger("gradedrel")
 
@@ -49,21 +49,6 @@ def start(version: str, helper_version: str) -> str:
     return running
 
 
-def with_progress(documents: Iterable[dict], every: int = 100_000,
-                  report=None) -> Iterator[dict]:
-    """``documents`` unchanged, reporting every ``every`` documents how many were read
-    (``report(count)``; default: a log line), and once at the end. No times: job logs stay
-    byte-identical between runs (rates are measured in benchmarks/)."""
-    report = report or (lambda n: log.info("indexing: %d documents read", n))
-    count = 0
-    for count, document in enumerate(documents, 1):
-        yield document
-        if count % every == 0:
-            report(count)
-    if count % every:
-        report(count)
-
-
 def _init_quietly(pt) -> None:
     """``pt.java.init()`` without PyTerrier's "Java started and loaded: ..." line on
     stderr (printed by every job; :func:`start` logs one line of its own instead).
@@ -79,8 +64,7 @@ def _init_quietly(pt) -> None:
 
 
 def build_index(documents: Iterable[dict], index_dir: str | Path, *, stemmer: str,
-                stopwords: str, blocks: bool, max_docno_length: int, threads: int = 1,
-                progress_every: int = 100_000) -> str:
+                stopwords: str, blocks: bool, max_docno_length: int, threads: int = 1) -> str:
     """Index ``{"docno", "text"}`` records with Terrier; returns the data.properties path.
 
     Text is tokenised by Terrier's UTF tokeniser, as :mod:`gradedrel.core.text` tokenises
@@ -91,8 +75,9 @@ def build_index(documents: Iterable[dict], index_dir: str | Path, *, stemmer: st
     Terrier's parallel indexer (one single-pass indexer per thread, merged at the end):
     faster on several cores, but documents then get their internal ids in the order the
     threads finish them, so ties between equal scores may be returned in another order
-    from run to run. The workflow's default, 1, keeps runs byte-identical. Progress
-    (documents read, rate) is logged every ``progress_every`` documents.
+    from run to run. The workflow's default, 1, keeps runs byte-identical. Progress is the
+    caller's: wrap ``documents`` in :func:`gradedrel.core.progress.progress` (the
+    workflow's ``index_collection`` does, with the collection's size as total).
     """
     if threads < 1:
         raise ValueError(f"indexing threads must be at least 1, not {threads}")
@@ -117,7 +102,7 @@ def build_index(documents: Iterable[dict], index_dir: str | Path, *, stemmer: st
             # PyTerrier's indexer swallows an exception raised by the document
             # iterator and indexes what came before it; remember it and re-raise.
             try:
-                yield from with_progress(documents, progress_every)
+                yield from documents
             except BaseException as error:
                 failures.append(error)
                 raise
