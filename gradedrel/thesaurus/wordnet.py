@@ -34,6 +34,7 @@ import tarfile
 from pathlib import Path
 
 from gradedrel.core.errors import InputError
+from gradedrel.core.progress import progress
 from .model import Concept, Thesaurus
 
 #: Bump when the reader's output can change: it keys the cache.
@@ -183,7 +184,8 @@ def read_wordnet(path: str | Path, pos: tuple[str, ...] | list[str] = POS) -> Th
             text = files[p].decode("utf-8")
         except UnicodeDecodeError as error:
             raise InputError(where, None, "UTF-8 text", str(error)) from None
-        raw.extend(parse_data(text, p, keep, where))
+        raw.extend(progress(parse_data(text, p, keep, where), unit="synsets",
+                            desc=f"reading {Path(path).name}!data.{_FILES[p]}"))
     wanted = {f"wn:{p}:" for p in pos}
     for uri, lemmas, pointers, gloss in raw:
         rel: dict[str, dict[str, None]] = {"b": {}, "n": {}, "r": {}}
