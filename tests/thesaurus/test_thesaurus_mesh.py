@@ -287,3 +287,13 @@ def test_config_pins_every_thesaurus_and_the_schema_checks_them():
     bad = copy.deepcopy(config)
     bad["thesauri"]["wordnet"]["pos"] = ["q"]
     assert not validator.is_valid(bad)
+
+
+def test_parsing_is_logged_with_rows_and_rate(caplog):
+    caplog.set_level("INFO", logger="gradedrel.thesaurus.mesh")
+    columns = mesh.frame_columns(DESCRIPTORS, mesh.DESCRIPTOR_COLUMNS)
+    lines = [r.getMessage() for r in caplog.records if r.name == "gradedrel.thesaurus.mesh"]
+    assert lines[0].startswith(f"parsing {Path(DESCRIPTORS).name} (")
+    assert lines[1].startswith(f"parsed {Path(DESCRIPTORS).name}: "
+                               f"{len(columns['DescriptorUI'])} rows in ")
+    assert lines[1].endswith("rows/s)")

@@ -313,3 +313,13 @@ def test_lookup_prefilter_changes_no_answer(deb, term):
             if level is not None:
                 expected.add(concept.uri)
     assert {m.uri for m in find(th, term)} == expected
+
+
+def test_reading_logs_synsets_per_data_file_with_a_rate(deb, caplog):
+    caplog.set_level("INFO", logger="gradedrel.progress")
+    th = wordnet.read_wordnet(deb, pos=["n", "v"])
+    lines = [r.getMessage() for r in caplog.records if r.name == "gradedrel.progress"]
+    nouns = sum(1 for uri in th.concepts if uri.startswith("wn:n:"))
+    assert any(f"!data.noun: {nouns} synsets" in line and "synsets/s" in line for line in lines)
+    assert any("!data.verb:" in line for line in lines)
+    assert not any("!data.adj" in line for line in lines)  # not read
