@@ -38,7 +38,7 @@ def load_topics(spec: CollectionSpec) -> pd.DataFrame:
         return pd.DataFrame(rows, columns=["qid", "query"])
     fmt = spec.topics_format or ("tsv" if spec.topics.endswith((".tsv", ".tsv.gz")) else "trec")
     if fmt == "tsv":
-        frame = readers.read_topics_tsv(spec.topics)
+        frame = readers.read_topics_tsv(spec.topics, spec.topics_header)
         frame["query"] = [" ".join(q.split()) for q in frame["query"]]
         return frame
     fields = [f for f in spec.topic_fields if f in ("title", "desc", "narr")] or ["title"]

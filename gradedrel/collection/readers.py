@@ -115,21 +115,48 @@ def is_topics_header(fields: list[str]) -> bool:
     return len(names) == 2 and names[0] in TOPIC_ID_HEADERS and names[1] in TOPIC_TEXT_HEADERS
 
 
-def read_topics_tsv(path: str | Path) -> pd.DataFrame:
+def topics_header_setting(value, source: str = "config") -> "tuple[str, str] | bool | None":
+    """A collection's ``topics_header``: absent or ``detect`` → None (detected,
+    :func:`is_topics_header`); ``false``/``none`` → False (no header: the first line is a
+    topic); two column names (``[topic, text]`` or ``"topic<TAB>text"``) → those names,
+    which the first line must carry."""
+    if value is None or value == "detect":
+        return None
+    if value is False or value == "none":
+        return False
+    names = value.split("\t") if isinstance(value, str) else value
+    if isinstance(names, (list, tuple)) and len(names) == 2 \
+            and all(isinstance(n, str) and n.strip() for n in names):
+        return (names[0].strip(), names[1].strip())
+    raise InputError(source, None, "topics_header: 'detect', 'none', or the two column names "
+                     "(e.g. [qid, query])", value)
+
+
+def read_topics_tsv(path: str | Path, header: "tuple[str, str] | bool | None" = None
+                    ) -> pd.DataFrame:
     """TSV topics ``qid<TAB>text`` → ``qid, query``; ids are kept as written (text).
 
-    The first line is a header, and skipped, when it names the two columns
-    (:func:`is_topics_header`: ``qid<TAB>query``, ``topic<TAB>text``, ``qid<TAB>text``, …);
-    otherwise it is a topic."""
+    ``header`` (:func:`topics_header_setting`): None — the first line is a header, and
+    skipped, when it names the two columns (:func:`is_topics_header`: ``qid<TAB>query``,
+    ``topic<TAB>text``, ``qid<TAB>text``, …), otherwise it is a topic; False — no header;
+    two names — the first line must be exactly those names (compared case-folded), and is
+    skipped."""
     rows = []
     seen: dict[str, int] = {}
+    expected = header if isinstance(header, tuple) else None
     with _open_text(path) as handle:
         for number, line in enumerate(handle, start=1):
             line = line.rstrip("\n").rstrip("\r")
+            if expected is not None and number == 1:
+                names = tuple(f.strip().casefold() for f in line.split("\t"))
+                if names != tuple(n.casefold() for n in expected):
+                    raise InputError(path, 1, "the header named in config (topics_header): "
+                                     + "<TAB>".join(expected), line)
+                continue
             if not line.strip():
                 continue
             parts = line.split("\t")
-            if not rows and not seen and is_topics_header(parts):
+            if header is None and not rows and not seen and is_topics_header(parts):
                 continue
             if len(parts) != 2 or not parts[0].strip():
                 raise InputError(path, number, "a topic line 'qid<TAB>text' (2 fields)", line)

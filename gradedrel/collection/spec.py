@@ -13,12 +13,14 @@ from typing import Mapping
 
 from gradedrel.core.errors import InputError
 from gradedrel.collection.grades import GradeMap
+from gradedrel.collection.readers import topics_header_setting
 
 
 #: The settings of ``collections.<c>`` that the documents (and so the index) depend on.
 DOCUMENT_KEYS = ("ir_datasets", "docs", "docs_format", "doc_id_field", "doc_text_fields")
 #: The settings that topics and judgements depend on.
-JUDGEMENT_KEYS = ("ir_datasets", "topics", "topics_format", "qrels", "topic_field", "grade_map")
+JUDGEMENT_KEYS = ("ir_datasets", "topics", "topics_format", "topics_header", "qrels",
+                  "topic_field", "grade_map")
 #: The three parts of a collection, each from an ir_datasets id or a local file.
 PARTS = ("docs", "topics", "qrels")
 
@@ -84,6 +86,7 @@ class CollectionSpec:
     docs_format: str | None = None
     topics: str | None = None
     topics_format: str | None = None
+    topics_header: "tuple[str, str] | bool | None" = None  # TSV topics: None = detected
     qrels: str | None = None
     doc_id_field: str = "docno"
     doc_text_fields: tuple[str, ...] = ("text",)
@@ -131,6 +134,8 @@ class CollectionSpec:
             name=name, grade_map=grade_map, ir_datasets_ids=ids or None,
             docs=resolve(local["docs"]), docs_format=raw.get("docs_format"),
             topics=resolve(local["topics"]), topics_format=raw.get("topics_format"),
+            topics_header=topics_header_setting(raw.get("topics_header"),
+                                                f"{source}.topics_header"),
             qrels=resolve(local["qrels"]),
             doc_id_field=raw.get("doc_id_field", "docno"),
             doc_text_fields=tuple(raw.get("doc_text_fields", ["text"])),

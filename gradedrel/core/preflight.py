@@ -159,7 +159,9 @@ def _topics_errors(raw: Mapping, where: str) -> list[str]:
     fmt = raw.get("topics_format") or ("tsv" if path.endswith((".tsv", ".tsv.gz")) else "trec")
     try:
         if fmt == "tsv":
-            if readers.read_topics_tsv(path).empty:
+            header = readers.topics_header_setting(raw.get("topics_header"),
+                                                   f"{where}.topics_header")
+            if readers.read_topics_tsv(path, header).empty:
                 return [f"{path}: expected topic lines 'qid<TAB>text'; found none"]
         else:
             field = raw.get("topic_field", "title")

@@ -63,3 +63,44 @@ def test_awkward_ids_go_through_to_the_evaluation(tmp_path, qrels_format):
     assert avp.to_dict() == {q: 1.0 for q in IDS}  # each topic's level-3 document first
     means = read_tsv(out / "means.tsv")
     assert means.loc[means["measure"] == "AvP(level=3)", "topics"].tolist() == [len(IDS)]
+
+
+def test_a_header_named_in_config_is_required_and_skipped(tmp_path):
+    path = tmp_path / "topics.tsv"
+    path.write_text("Number\tRequest\nNA\tshells\n")  # names detection does not know
+    header = readers.topics_header_setting(["number", "request"])
+    assert readers.read_topics_tsv(path, header)["qid"].tolist() == ["NA"]
+    # detected, the same first line would be a topic named "Number"
+    assert readers.read_topics_tsv(path)["qid"].tolist() == ["Number", "NA"]
+    path.write_text("qid\tquery\nNA\tshells\n")
+    with pytest.raises(readers.InputError, match=r"topics\.tsv:1: .*number<TAB>request"):
+        readers.read_topics_tsv(path, header)
+
+
+def test_no_header_in_config_keeps_a_header_like_first_line_as_a_topic(tmp_path):
+    path = tmp_path / "topics.tsv"
+    path.write_text("topic\ttext\n0001\tshells\n")
+    assert readers.read_topics_tsv(path, readers.topics_header_setting("none"))[
+        "qid"].tolist() == ["topic", "0001"]
+
+
+@pytest.mark.parametrize("value", [["qid"], ["qid", ""], 3, "qid"])
+def test_a_bad_topics_header_setting_is_one_clear_error(value):
+    with pytest.raises(readers.InputError, match="topics_header"):
+        readers.topics_header_setting(value, "config: collections.mine.topics_header")
+
+
+def test_the_collection_spec_and_the_preflight_take_the_header(tmp_path):
+    from gradedrel.collection.spec import CollectionSpec
+    from gradedrel.core import preflight
+
+    topics = tmp_path / "topics.tsv"
+    topics.write_text("Number\tRequest\n1\tshells\n")
+    raw = {"topics": str(topics), "qrels": "q.txt", "docs": "d.jsonl",
+           "grade_map": {"1": 3}, "topics_header": ["Number", "Request"]}
+    spec = CollectionSpec.from_config("mine", raw)
+    assert spec.topics_header == ("Number", "Request")
+    assert [line for line in preflight._topics_errors(raw, "collections.mine")] == []
+    raw["topics_header"] = ["qid", "query"]
+    problems = preflight._topics_errors(raw, "collections.mine")
+    assert len(problems) == 1 and "topics.tsv:1" in problems[0]
