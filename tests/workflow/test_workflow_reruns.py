@@ -25,7 +25,7 @@ TABLES = {"report_avp_table", "report_testbed_table", "report_effort_table",
           "report_significance_table", "report_standard_table"}
 # the findings of each plan set and model, the summary over them, and across collections
 FINDINGS = {"report_findings", "report_summary", "report_across_collections",
-            "report_page_verdicts", "report_page_summary"}
+            "report_page_verdicts", "report_page_summary", "report_page_across_collections"}
 FIGURES = {"report_figure_pr", "report_figure_gain", "report_figure_difference"}
 REPORT = TABLES | FINDINGS | FIGURES
 ALL = {"all"}
@@ -87,7 +87,8 @@ def test_an_edited_thesaurus_copy_rereads_it(project):
     # the testbed table reads no evaluation file
     ({"evaluation": {"cutoffs": [10, 50]}}, EVALUATION | REPORT - {"report_testbed_table"} | ALL),
     ({"report": {"alpha": 0.01}}, TABLES | ALL),
-    ({"report": {"figures": {"dpi": 150}}}, FIGURES | {"report_across_collections"} | ALL),
+    ({"report": {"figures": {"dpi": 150}}},
+     FIGURES | {"report_across_collections", "report_page_across_collections"} | ALL),
     # a collection's own analysis setting: its plans and everything after them
     ({"collections": {"tiny": {"analysis": {"major_share": 0.6}}}},
      PLANS | PLAN_SET | RETRIEVAL | EVALUATION | REPORT | ALL),

@@ -237,7 +237,7 @@ rule report_across_collections:
         published=config_path(REPORT["published"]),
     output:
         tsv=f"{RESULTS}/report/across_collections.tsv",
-        md=f"{RESULTS}/report/across_collections.md",  # the figure is the report's item
+        md=f"{RESULTS}/report/across_collections.md",  # its page: report_page_across_collections
         png=report(f"{REPORT['figures_dir']}/across_collections.png",
                    caption="../report/across_collections.rst", category="Findings",
                    subcategory="Across collections"),

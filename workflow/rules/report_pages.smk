@@ -31,6 +31,8 @@ REPORT_PAGES = {
                  "{collection} findings", "{planset}, {model}"),
     "summary": ("{collection}/report/summary.md", "summary.rst", "{collection} findings",
                 "all plan sets and models"),
+    "across_collections": ("report/across_collections.md", "across_collections_table.rst",
+                           "Findings", "Across collections"),
 }
 REPORT_PAGES_DIR = f"{RESULTS}/report_pages"
 
@@ -60,6 +62,7 @@ for _name, (_file, _caption, _category, _subcategory) in REPORT_PAGES.items():
 def report_page_targets():
     """Every report page of the active collections' results."""
     pages = {f"thesauri/{thesaurus_name(c)}/summary.tsv" for c in COLLECTIONS}
+    pages.add("report/across_collections.md")
     wmodel = config["baseline"]["wmodel"]
     for c in COLLECTIONS:
         pages |= {f"{c}/testbed.md", f"{c}/curation/summary.md", f"{c}/report/summary.md",
