@@ -153,14 +153,11 @@ def evaluate(runs: Mapping[str, RankedRun], judgements: Judgements,
 
 
 def _add_standard_measures(results, runs, judgements, settings) -> None:
-    qrels = judgements.qrels
+    evaluator = standard_measures.Evaluator(judgements.qrels, list(settings.standard_measures))
+    topics = list(judgements.topics)
     for result, run in zip(results, runs.values()):
-        values = standard_measures.per_topic(qrels, standard_measures.run_dict(run),
-                                             list(judgements.topics),
-                                             list(settings.standard_measures))
+        vectors = evaluator.vectors(standard_measures.run_dict(run), topics)
         counted = np.ones(judgements.n_topics, bool) if settings.missing_topics == "zero" \
             else pd.Index(judgements.topics).isin(run.topics)
         for name in settings.standard_measures:
-            column = values[values["measure"] == name].set_index("qid")["value"]
-            vector = column.reindex(judgements.topics).to_numpy(dtype=np.float64)
-            result.per_topic[name] = np.where(counted, vector, np.nan)
+            result.per_topic[name] = np.where(counted, vectors[name], np.nan)

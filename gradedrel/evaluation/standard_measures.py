@@ -22,6 +22,38 @@ def parse_measures(names: list[str]) -> list:
     return measures
 
 
+def qrels_dict(qrels: pd.DataFrame) -> dict[str, dict[str, int]]:
+    """Graded qrels (``qid, docno, grade``) as ``{qid: {docno: grade}}``."""
+    q: dict[str, dict[str, int]] = {}
+    for qid, docno, grade in zip(qrels["qid"].astype(str), qrels["docno"].astype(str),
+                                 qrels["grade"].astype(int)):
+        q.setdefault(qid, {})[docno] = int(grade)
+    return q
+
+
+class Evaluator:
+    """The standard measures over one set of qrels, set up once (measures parsed, qrels
+    converted, ir_measures' evaluator built) and applied to every run of an evaluation."""
+
+    def __init__(self, qrels: pd.DataFrame, measure_names: list[str]):
+        self.names = list(measure_names)
+        self.measures = parse_measures(self.names)
+        self._evaluator = ir_measures.evaluator(self.measures, qrels_dict(qrels))
+
+    def vectors(self, run, topics: list[str]) -> dict[str, np.ndarray]:
+        """Measure name → values over ``topics`` (in that order); a topic the run lacks
+        scores 0. ``run`` is a dict ``{qid: {docno: score}}`` (:func:`run_dict`)."""
+        position = {qid: i for i, qid in enumerate(topics)}
+        keys = [str(m) for m in self.measures]
+        values = {key: np.zeros(len(topics)) for key in keys}
+        for metric in self._evaluator.iter_calc(run):
+            vector = values.get(str(metric.measure))
+            i = position.get(metric.query_id)
+            if vector is not None and i is not None:
+                vector[i] = float(metric.value)
+        return {name: values[key] for name, key in zip(self.names, keys)}
+
+
 def per_topic(qrels: pd.DataFrame, run, topics: list[str],
               measure_names: list[str]) -> pd.DataFrame:
     """One row per (topic, measure); a topic the run lacks scores 0 on every measure.
@@ -29,23 +61,17 @@ def per_topic(qrels: pd.DataFrame, run, topics: list[str],
     ``run`` is a frame (``qid, docno, score``) or a dict ``{qid: {docno: score}}`` (what
     pytrec_eval reads; :func:`run_dict` builds it from a ranked run without a row loop).
     """
-    measures = parse_measures(measure_names)
-    q = {}
-    for qid, docno, grade in zip(qrels["qid"].astype(str), qrels["docno"].astype(str),
-                                 qrels["grade"].astype(int)):
-        q.setdefault(qid, {})[docno] = int(grade)
     if isinstance(run, pd.DataFrame):
         r = {}
         for qid, docno, score in zip(run["qid"].astype(str), run["docno"].astype(str),
                                      run["score"].astype(float)):
             r.setdefault(qid, {})[docno] = float(score)
         run = r
-    values = {(m.query_id, str(m.measure)): float(m.value)
-              for m in ir_measures.iter_calc(measures, q, run)}
+    vectors = Evaluator(qrels, measure_names).vectors(run, topics)
     rows = []
-    for qid in topics:
-        for name, measure in zip(measure_names, measures):
-            rows.append((qid, name, values.get((qid, str(measure)), 0.0)))
+    for i, qid in enumerate(topics):
+        for name in measure_names:
+            rows.append((qid, name, float(vectors[name][i])))
     return pd.DataFrame(rows, columns=["qid", "measure", "value"])
 
 
