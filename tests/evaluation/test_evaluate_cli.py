@@ -237,3 +237,16 @@ def test_one_line_when_most_qrels_topics_are_in_no_run(evaluated, tmp_path, capl
     assert len([r for r in caplog.records if "in none of the runs" in r.getMessage()]) == 1
     means = pd.read_csv(tmp_path / "out2" / "means.tsv", sep="\t")
     assert set(means["topics"]) <= {1, 2}
+
+
+def test_one_blas_thread_only_when_the_user_chose_none():
+    from gradedrel.cli import one_blas_thread_unless_chosen
+
+    environ = {"PATH": "/bin"}
+    assert one_blas_thread_unless_chosen(environ) is True
+    assert environ["OPENBLAS_NUM_THREADS"] == "1"
+    for name, value in (("OMP_NUM_THREADS", "4"), ("OPENBLAS_NUM_THREADS", "2"),
+                        ("MKL_NUM_THREADS", "3")):
+        chosen = {name: value}
+        assert one_blas_thread_unless_chosen(chosen) is False
+        assert chosen == {name: value}
