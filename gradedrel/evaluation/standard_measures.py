@@ -46,8 +46,12 @@ class Evaluator:
         position = {qid: i for i, qid in enumerate(topics)}
         keys = [str(m) for m in self.measures]
         values = {key: np.zeros(len(topics)) for key in keys}
+        names: dict = {}  # measure object → its name, printed once (not once per topic)
         for metric in self._evaluator.iter_calc(run):
-            vector = values.get(str(metric.measure))
+            key = names.get(metric.measure)
+            if key is None:
+                key = names[metric.measure] = str(metric.measure)
+            vector = values.get(key)
             i = position.get(metric.query_id)
             if vector is not None and i is not None:
                 vector[i] = float(metric.value)
