@@ -1,17 +1,25 @@
-"""Standard measures through ``ir_measures`` (named as ir_measures names them).
+"""Standard measures, named as ir_measures names them.
 
 These are today's measures, not the paper's: ``nDCG@10`` here is ir_measures'
 nDCG (gain = grade, discount log2(i+1)), unrelated to Järvelin & Kekäläinen's
 DCG vectors. The qrels given are the normalised ones (grades 0–3).
+
+``nDCG@k``, ``AP``, ``AP(rel=r)``, ``P@k`` and ``P(rel=r)@k`` are computed from the
+evaluation's own judged rankings (:mod:`gradedrel.evaluation.measures.trec_measures`:
+trec_eval's definitions and floats, one vectorised pass per measure); any other name goes
+to ir_measures (pytrec_eval and the rest), imported only then (:class:`Evaluator`).
 """
 from __future__ import annotations
 
-import ir_measures
 import numpy as np
 import pandas as pd
 
+from gradedrel.evaluation.measures import trec_measures
+
 
 def parse_measures(names: list[str]) -> list:
+    import ir_measures
+
     measures = []
     for name in names:
         try:
@@ -36,6 +44,8 @@ class Evaluator:
     converted, ir_measures' evaluator built) and applied to every run of an evaluation."""
 
     def __init__(self, qrels: pd.DataFrame, measure_names: list[str]):
+        import ir_measures
+
         self.names = list(measure_names)
         self.measures = parse_measures(self.names)
         self._evaluator = ir_measures.evaluator(self.measures, qrels_dict(qrels))
@@ -86,6 +96,35 @@ def run_dict(run) -> dict[str, dict[str, float]]:
     docno, score = run.docno.tolist(), run.score.tolist()
     return {str(qid): dict(zip(docno[start:stop], score[start:stop]))
             for qid, start, stop in zip(run.topics, bounds[:-1], bounds[1:])}
+
+
+class StandardMeasures:
+    """The configured standard measures of one evaluation: those
+    :mod:`~gradedrel.evaluation.measures.trec_measures` computes from the judged rankings,
+    the others through one ir_measures :class:`Evaluator` (built, and ir_measures
+    imported, only when there is such a name)."""
+
+    def __init__(self, judgements, measure_names: list[str]):
+        self.names = list(measure_names)
+        self.judgements = judgements
+        self.native = {name: trec_measures.parse(name) for name in self.names}
+        others = [name for name, measure in self.native.items() if measure is None]
+        self._evaluator = Evaluator(judgements.qrels, others) if others else None
+
+    def vectors(self, judged, run) -> dict[str, np.ndarray]:
+        """Measure name → values over the evaluated topics (``Judgements.topics``, in
+        order); a topic the run lacks scores 0. ``judged`` is ``run`` joined to the
+        judgements (:func:`~gradedrel.evaluation.measures.judgements.judge`)."""
+        other = {}
+        if self._evaluator is not None:
+            other = self._evaluator.vectors(run_dict(run), list(self.judgements.topics))
+        out = {}
+        for name in self.names:
+            measure = self.native[name]
+            out[name] = other[name] if measure is None else trec_measures.values(
+                measure, judged.topic, judged.position, judged.grade,
+                self.judgements.level_counts)
+        return out
 
 
 def means(per_topic_values: pd.DataFrame, measure_names: list[str]) -> pd.DataFrame:
