@@ -118,13 +118,34 @@ class StandardMeasures:
         other = {}
         if self._evaluator is not None:
             other = self._evaluator.vectors(run_dict(run), list(self.judgements.topics))
+        grade = judged.grade
+        if any(measure is not None for measure in self.native.values()):
+            order = _trec_eval_order(run, self.judgements)
+            if order is not None:
+                grade = grade[order]
         out = {}
         for name in self.names:
             measure = self.native[name]
             out[name] = other[name] if measure is None else trec_measures.values(
-                measure, judged.topic, judged.position, judged.grade,
-                self.judgements.level_counts)
+                measure, judged.topic, judged.position, grade, self.judgements.level_counts)
         return out
+
+
+def _trec_eval_order(run, judgements):
+    """The order trec_eval gives the judged rows of ``run`` (those of evaluated topics,
+    as :func:`~gradedrel.evaluation.measures.judgements.judge` keeps them), or None when
+    it is theirs already (:func:`trec_measures.float32_order`)."""
+    keep = (pd.Index(judgements.topics).get_indexer(run.topics) >= 0)[run.topic]
+
+    def text_rank():
+        from gradedrel.retrieval.runs import text_order
+
+        rank = np.empty(len(run.vocabulary), dtype=np.int64)
+        rank[text_order(run.vocabulary)] = np.arange(len(run.vocabulary))
+        return rank[run.doc_code[keep]]
+
+    # the run's own topic index: non-decreasing, so sorting by it keeps the rows' groups
+    return trec_measures.float32_order(run.topic[keep], run.score[keep], text_rank)
 
 
 def means(per_topic_values: pd.DataFrame, measure_names: list[str]) -> pd.DataFrame:

@@ -37,7 +37,11 @@ def random_case(seed):
         depth = int(rng.integers(1, 8)) if kind == 3 else int(rng.integers(10, 60))  # short
         levels = 2 if kind == 4 else 1000              # kind 4: nearly every score tied
         for d in docs[:depth]:
-            run.append((qid, f"D{d}", float(rng.integers(0, levels)) / 7.0))
+            if kind == 0 and t % 2:  # scores that differ only beyond float32's precision
+                score = 0.4162151678 + float(rng.integers(0, 6)) * 1e-9
+            else:
+                score = float(rng.integers(0, levels)) / 7.0
+            run.append((qid, f"D{d}", score))
     run.append(("unjudged-topic", "D1", 1.0))
     return (pd.DataFrame(qrels, columns=["qid", "docno", "grade"]),
             pd.DataFrame(run, columns=["qid", "docno", "score"]))
@@ -84,10 +88,11 @@ def test_values_are_trec_evals_own(label, qrels, run):
                              "relevance": qrels["grade"].astype(int)})
     ir_run = pd.DataFrame({"query_id": run["qid"].astype(str),
                            "doc_id": run["docno"].astype(str), "score": run["score"]})
+    vectors = standard_measures.StandardMeasures(judgements, NAMES).vectors(
+        judged, rank_frame(run))
     compared = 0
     for name in NAMES:
-        ours = trec_measures.values(trec_measures.parse(name), judged.topic, judged.position,
-                                    judged.grade, judgements.level_counts)
+        ours = vectors[name]
         theirs = pytrec_eval_value(q, r, name)
         measure = ir_measures.parse_measure(name)
         irm = {m.query_id: m.value for m in ir_measures.iter_calc([measure], ir_qrels, ir_run)}
@@ -114,8 +119,26 @@ def test_the_awkward_cases_occur():
     assert (~ranked.present).any()                            # a topic the run lacks
     assert ((lengths > 0) & (lengths < 10)).any()             # shorter than the cutoff
     assert run.duplicated(["qid", "score"]).sum() > 100       # tied scores
+    single = run.assign(score=run["score"].astype(np.float32))
+    assert single.duplicated(["qid", "score"]).sum() > run.duplicated(["qid", "score"]).sum()
     joined = run.merge(qrels, on=["qid", "docno"], how="left")
     assert joined["grade"].isna().sum() > 100                 # unjudged documents
+
+
+def test_ties_in_single_precision_are_broken_by_document_id_as_trec_eval_does():
+    """0.4162151818 and 0.4162151678 are one float: trec_eval ranks D5 (the larger id)
+    first although its double is smaller (the case met in NFCorpus)."""
+    judgements = Judgements.from_qrels(pd.DataFrame(
+        {"qid": ["1"] * 2, "docno": ["D1", "D5"], "grade": [0, 1]}))
+    run = rank_frame(pd.DataFrame({"qid": ["1"] * 3, "docno": ["D9", "D1", "D5"],
+                                   "score": [0.5, 0.4162151818, 0.4162151678]}))
+    assert run.docno.tolist() == ["D9", "D1", "D5"]  # our ranking, on doubles
+    got = standard_measures.StandardMeasures(judgements, ["AP", "P@2"]).vectors(
+        judge(run, judgements), run)
+    assert got["AP"][0] == 1 / 2 and got["P@2"][0] == 1 / 2  # D5 at rank 2, not 3
+    q = {"1": {"D1": 0, "D5": 1}}
+    r = {"1": {"D9": 0.5, "D1": 0.4162151818, "D5": 0.4162151678}}
+    assert pytrec_eval.RelevanceEvaluator(q, {"map"}).evaluate(r)["1"]["map"] == 1 / 2
 
 
 def test_names_it_does_not_compute_go_to_ir_measures():

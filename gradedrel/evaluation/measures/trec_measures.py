@@ -3,9 +3,14 @@ trec_eval computes them (so as pytrec_eval / ir_measures give them), for the
 ir_measures names ``nDCG@k``, ``AP``, ``AP(rel=r)``, ``P@k`` and ``P(rel=r)@k``.
 
 Definitions (trec_eval 9, ``m_ndcg_cut.c``, ``m_map.c``, ``m_P.c``), over a topic's
-ranking in trec_eval's order (score descending, then document id descending — the
-order of :class:`~gradedrel.retrieval.runs.RankedRun`), with unjudged documents at
-grade 0:
+ranking in trec_eval's order, with unjudged documents at grade 0. trec_eval ranks by
+score descending, then document id descending, but holds scores as C ``float``
+(single precision): two scores that differ only beyond float32's precision (e.g.
+0.4162151818 and 0.4162151678) are a tie to it, broken by document id.
+:class:`~gradedrel.retrieval.runs.RankedRun` orders on the double-precision scores, so
+:func:`float32_order` gives the few re-orderings that trec_eval's view implies.
+
+Measures:
 
 - ``nDCG@k``: the sum of ``grade / log2(i + 2)`` over ranks ``i = 0 … k-1`` divided by
   the same sum over the topic's judged grades sorted descending (0 when that ideal is 0);
@@ -58,6 +63,25 @@ def parse(name: str) -> TrecMeasure | None:
     if rel_value < 1 or (cutoff_value is not None and cutoff_value < 1):
         return None
     return TrecMeasure(kind, rel_value, cutoff_value)
+
+
+def float32_order(topic: np.ndarray, score: np.ndarray, text_rank) -> np.ndarray | None:
+    """The row order trec_eval sees (topic, score as float32 descending, document id
+    descending), given rows in :class:`~gradedrel.retrieval.runs.RankedRun` order (topic,
+    score descending, document id descending); None when it is the same order (no two
+    neighbours of a topic whose scores differ as doubles but not as floats).
+    ``text_rank()`` returns each row's rank of its document id in text order (called
+    only when needed: it sorts the ids)."""
+    if len(topic) < 2:
+        return None
+    single = score.astype(np.float32)
+    merged = (topic[1:] == topic[:-1]) & (single[1:] == single[:-1]) & \
+        (score[1:] != score[:-1])
+    if not merged.any():
+        return None
+    order = np.lexsort((-np.asarray(text_rank(), dtype=np.int64), -single.astype(np.float64),
+                        topic))
+    return None if (order == np.arange(len(order))).all() else order
 
 
 def _discounts(n: int) -> np.ndarray:
