@@ -3,7 +3,10 @@
 Subcommands register themselves through a *registrar*: a function that adds its
 parser to the subparsers and sets ``handler`` (a function ``args -> int``).
 To add one (e.g. ``thesaurus lookup``), write ``register_<name>(subparsers)`` and
-append it to :data:`REGISTRARS`; a nested command adds its own subparsers.
+add it to :data:`COMMANDS` under its command word; a nested command adds its own
+subparsers. Only the registrar of the command named on the command line runs (all of
+them for ``--help`` or an unknown word), so a command does not pay for another's
+imports (``thesaurus`` loads lxml).
 
     gradedrel evaluate --qrels qrels.txt --grade-map 1=3,2=3,3=2,4=1,-1=0 \\
         --out results/x SUM/u=runs/SUM-u.run WSYN/e=runs/WSYN-e.run
@@ -181,7 +184,10 @@ def register_thesaurus(subparsers) -> None:
     lookup.add_parser(subparsers)
 
 
-REGISTRARS: list[Registrar] = [register_evaluate, register_thesaurus]
+#: command word → registrar
+COMMANDS: dict[str, Registrar] = {"evaluate": register_evaluate,
+                                  "thesaurus": register_thesaurus}
+REGISTRARS: list[Registrar] = list(COMMANDS.values())
 
 
 def _package_version() -> str:
@@ -203,7 +209,20 @@ class _VersionAction(argparse.Action):
         parser.exit()
 
 
-def build_parser() -> argparse.ArgumentParser:
+def command_word(argv: list[str] | None) -> str | None:
+    """The subcommand named in ``argv`` (the first word that is not an option: the
+    top-level options take no value), or None."""
+    for item in sys.argv[1:] if argv is None else argv:
+        if not item.startswith("-"):
+            return item
+    return None
+
+
+def build_parser(argv: list[str] | None = None, every: bool = True) -> argparse.ArgumentParser:
+    """The command's parser; with ``every=False``, only the subcommand ``argv`` names is
+    registered (every one when it names none that exists)."""
+    word = None if every else command_word(argv)
+    registrars = [COMMANDS[word]] if word in COMMANDS else REGISTRARS
     parser = argparse.ArgumentParser(
         prog="gradedrel",
         description="Graded-relevance IR evaluation after Järvelin & Kekäläinen (SIGIR 2000).")
@@ -211,18 +230,35 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--verbose", action="store_true",
                         help="on bad input, the full traceback instead of one line")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for register in REGISTRARS:
+    for register in registrars:
         register(subparsers)
     return parser
 
 
+def log_to_stderr() -> None:
+    """The package's log lines on stderr with the workflow's format (UTC timestamp and
+    level: :func:`gradedrel.core.steps.formatter`), from INFO up; installed once."""
+    import logging
+
+    from gradedrel.core.steps import stderr_handler
+
+    logger = logging.getLogger("gradedrel")
+    if not any(getattr(h, "gradedrel_cli", False) for h in logger.handlers):
+        handler = stderr_handler()
+        handler.gradedrel_cli = True
+        logger.addHandler(handler)
+    if logger.level == logging.NOTSET or logger.level > logging.INFO:
+        logger.setLevel(logging.INFO)
+
+
 def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
+    parser = build_parser(argv, every=False)
     args = parser.parse_args(argv)
     handler = getattr(args, "handler", None)
     if handler is None:
         parser.print_help(sys.stderr)
         return 2
+    log_to_stderr()
     try:
         return int(handler(args) or 0)
     except (InputError, ValueError, FileNotFoundError) as error:

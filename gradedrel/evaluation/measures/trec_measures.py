@@ -79,9 +79,20 @@ def float32_order(topic: np.ndarray, score: np.ndarray, text_rank) -> np.ndarray
         (score[1:] != score[:-1])
     if not merged.any():
         return None
-    order = np.lexsort((-np.asarray(text_rank(), dtype=np.int64), -single.astype(np.float64),
-                        topic))
-    return None if (order == np.arange(len(order))).all() else order
+    # Only the groups of neighbours equal as floats that hold such a pair are re-sorted,
+    # by document id descending (the groups stay where they are).
+    starts = np.ones(len(topic), dtype=bool)
+    starts[1:] = (topic[1:] != topic[:-1]) | (single[1:] != single[:-1])
+    group = np.cumsum(starts) - 1
+    rows = np.flatnonzero(np.isin(group, group[1:][merged]))
+    rank = np.asarray(text_rank(), dtype=np.int64)[rows]
+    span = int(rank.max()) + 1  # one int64 key (groups x ids stays far below 2**63)
+    sub = rows[np.argsort(group[rows] * span + (span - 1 - rank), kind="stable")]
+    if (sub == rows).all():
+        return None
+    order = np.arange(len(topic))
+    order[rows] = sub
+    return order
 
 
 def _discounts(n: int) -> np.ndarray:
