@@ -14,6 +14,7 @@ imports (``thesaurus`` loads lxml).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import sys
@@ -235,20 +236,23 @@ def build_parser(argv: list[str] | None = None, every: bool = True) -> argparse.
     return parser
 
 
-def log_to_stderr() -> None:
-    """The package's log lines on stderr with the workflow's format (UTC timestamp and
-    level: :func:`gradedrel.core.steps.formatter`), from INFO up; installed once."""
+@contextlib.contextmanager
+def log_to_stderr():
+    """For the command's duration, the package's log lines on stderr in the workflow's
+    format (UTC timestamp and level: :func:`gradedrel.core.steps.formatter`), from WARNING
+    up as before (progress lines stay in the workflow's logs); the logger is left as it was
+    found (``main`` may run inside another program)."""
     import logging
 
     from gradedrel.core.steps import stderr_handler
 
     logger = logging.getLogger("gradedrel")
-    if not any(getattr(h, "gradedrel_cli", False) for h in logger.handlers):
-        handler = stderr_handler()
-        handler.gradedrel_cli = True
-        logger.addHandler(handler)
-    if logger.level == logging.NOTSET or logger.level > logging.INFO:
-        logger.setLevel(logging.INFO)
+    handler = stderr_handler(level=logging.WARNING)
+    logger.addHandler(handler)
+    try:
+        yield
+    finally:
+        logger.removeHandler(handler)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -258,9 +262,9 @@ def main(argv: list[str] | None = None) -> int:
     if handler is None:
         parser.print_help(sys.stderr)
         return 2
-    log_to_stderr()
     try:
-        return int(handler(args) or 0)
+        with log_to_stderr():
+            return int(handler(args) or 0)
     except (InputError, ValueError, FileNotFoundError) as error:
         if args.verbose:
             raise
