@@ -73,9 +73,11 @@ def tsv_text(frame: pd.DataFrame, float_format: str) -> str | None:
         elif dtype.kind in "iub" and isinstance(dtype, np.dtype):
             text = [str(v) for v in values.tolist()]
         elif dtype == object or isinstance(dtype, pd.StringDtype):
+            # only text, no missing value or number (pandas writes those its own way)
+            if len(values) and (pd.api.types.infer_dtype(values, skipna=False) != "string"
+                                or values.isna().any()):
+                return None
             text = values.tolist()
-            if not all(type(v) is str for v in text):
-                return None  # missing values, numbers…: as pandas writes them
             joined = "\t".join(text)  # a tab inside a value adds one: counted below
             if any(c in joined for c in _QUOTED[1:]) or \
                     (text and joined.count("\t") != len(text) - 1):
