@@ -3,7 +3,10 @@
 Subcommands register themselves through a *registrar*: a function that adds its
 parser to the subparsers and sets ``handler`` (a function ``args -> int``).
 To add one (e.g. ``thesaurus lookup``), write ``register_<name>(subparsers)`` and
-append it to :data:`REGISTRARS`; a nested command adds its own subparsers.
+add it to :data:`COMMANDS` under its command word; a nested command adds its own
+subparsers. Only the registrar of the command named on the command line runs (all of
+them for ``--help`` or an unknown word), so a command does not pay for another's
+imports (``thesaurus`` loads lxml).
 
     gradedrel evaluate --qrels qrels.txt --grade-map 1=3,2=3,3=2,4=1,-1=0 \\
         --out results/x SUM/u=runs/SUM-u.run WSYN/e=runs/WSYN-e.run
@@ -11,7 +14,9 @@ append it to :data:`REGISTRARS`; a nested command adds its own subparsers.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Callable
@@ -89,7 +94,23 @@ def load_qrels(path: str, grade_map, fmt: str | None = None):
     return read_qrels_tsv(path, grade_map)
 
 
+BLAS_THREAD_VARIABLES = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
+
+
+def one_blas_thread_unless_chosen(environ=os.environ) -> bool:
+    """Ask for one BLAS thread when the user has not chosen a number (none of
+    :data:`BLAS_THREAD_VARIABLES` set); True when it did. Effective only before NumPy is
+    first imported. The command's matrix products are small (the randomisation test's
+    signs, the bootstrap's resample counts), and OpenBLAS's idle threads spin: 0.2–0.4 s
+    more CPU per evaluation for no shorter wall time (benchmarks/README.md)."""
+    if any(name in environ for name in BLAS_THREAD_VARIABLES):
+        return False
+    environ["OPENBLAS_NUM_THREADS"] = "1"
+    return True
+
+
 def run_evaluate(args: argparse.Namespace) -> int:
+    one_blas_thread_unless_chosen()
     from gradedrel.evaluation.files import evaluate_files
     from gradedrel.evaluation.settings import Settings
 
@@ -98,7 +119,9 @@ def run_evaluate(args: argparse.Namespace) -> int:
         import yaml
 
         with open(args.config, encoding="utf-8") as handle:
-            config = yaml.safe_load(handle) or {}
+            # libyaml's loader where there is one (as core.preflight): 10x the pure-Python one
+            config = yaml.load(handle, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader)) \
+                or {}
         section = dict(config.get("evaluation") or {})
         standard = list(config.get("standard_measures") or [])
     if args.missing_topics:
@@ -162,7 +185,10 @@ def register_thesaurus(subparsers) -> None:
     lookup.add_parser(subparsers)
 
 
-REGISTRARS: list[Registrar] = [register_evaluate, register_thesaurus]
+#: command word → registrar
+COMMANDS: dict[str, Registrar] = {"evaluate": register_evaluate,
+                                  "thesaurus": register_thesaurus}
+REGISTRARS: list[Registrar] = list(COMMANDS.values())
 
 
 def _package_version() -> str:
@@ -171,28 +197,74 @@ def _package_version() -> str:
     return __version__
 
 
-def build_parser() -> argparse.ArgumentParser:
+class _VersionAction(argparse.Action):
+    """``--version``: the version looked up only when asked for (importlib.metadata costs
+    ~0.05 s on every command otherwise)."""
+
+    def __init__(self, option_strings, dest=argparse.SUPPRESS, default=argparse.SUPPRESS,
+                 help="show program's version number and exit"):
+        super().__init__(option_strings, dest=dest, default=default, nargs=0, help=help)
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        print(f"gradedrel {_package_version()}")  # on stdout, as argparse's own action
+        parser.exit()
+
+
+def command_word(argv: list[str] | None) -> str | None:
+    """The subcommand named in ``argv`` (the first word that is not an option: the
+    top-level options take no value), or None."""
+    for item in sys.argv[1:] if argv is None else argv:
+        if not item.startswith("-"):
+            return item
+    return None
+
+
+def build_parser(argv: list[str] | None = None, every: bool = True) -> argparse.ArgumentParser:
+    """The command's parser; with ``every=False``, only the subcommand ``argv`` names is
+    registered (every one when it names none that exists)."""
+    word = None if every else command_word(argv)
+    registrars = [COMMANDS[word]] if word in COMMANDS else REGISTRARS
     parser = argparse.ArgumentParser(
         prog="gradedrel",
         description="Graded-relevance IR evaluation after Järvelin & Kekäläinen (SIGIR 2000).")
-    parser.add_argument("--version", action="version", version=f"gradedrel {_package_version()}")
+    parser.add_argument("--version", action=_VersionAction)
     parser.add_argument("--verbose", action="store_true",
                         help="on bad input, the full traceback instead of one line")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for register in REGISTRARS:
+    for register in registrars:
         register(subparsers)
     return parser
 
 
+@contextlib.contextmanager
+def log_to_stderr():
+    """For the command's duration, the package's log lines on stderr in the workflow's
+    format (UTC timestamp and level: :func:`gradedrel.core.steps.formatter`), from WARNING
+    up as before (progress lines stay in the workflow's logs); the logger is left as it was
+    found (``main`` may run inside another program)."""
+    import logging
+
+    from gradedrel.core.steps import stderr_handler
+
+    logger = logging.getLogger("gradedrel")
+    handler = stderr_handler(level=logging.WARNING)
+    logger.addHandler(handler)
+    try:
+        yield
+    finally:
+        logger.removeHandler(handler)
+
+
 def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
+    parser = build_parser(argv, every=False)
     args = parser.parse_args(argv)
     handler = getattr(args, "handler", None)
     if handler is None:
         parser.print_help(sys.stderr)
         return 2
     try:
-        return int(handler(args) or 0)
+        with log_to_stderr():
+            return int(handler(args) or 0)
     except (InputError, ValueError, FileNotFoundError) as error:
         if args.verbose:
             raise

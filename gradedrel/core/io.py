@@ -35,12 +35,57 @@ def atomic_open(path: str | Path, mode: str = "w") -> Iterator[TextIO]:
 
 def write_tsv(frame: pd.DataFrame, path: str | Path, float_format: str = "%.6f") -> None:
     """Write a table deterministically: fixed float format, LF line ends, no index."""
+    text = tsv_text(frame, float_format)
     with atomic_open(path) as handle:
+        if text is not None:
+            handle.write(text)
+            return
         # float64 columns pre-formatted; any other float column (float32, nullable Float64)
         # still goes through pandas' float_format
         formatted_floats(frame, float_format).to_csv(handle, sep="\t", index=False,
                                                      float_format=float_format,
                                                      lineterminator="\n")
+
+
+#: What makes pandas' writer quote a field (tab separator, ``"`` quote, LF/CR lines).
+_QUOTED = ("\t", '"', "\n", "\r")
+
+
+def tsv_text(frame: pd.DataFrame, float_format: str) -> str | None:
+    """The text ``to_csv(sep="\\t", index=False, float_format=…, lineterminator="\\n")``
+    writes for ``frame``, joined here (about twice as fast on the evaluation's large
+    tables), or None when pandas' writer is needed: a column other than float64, integer,
+    bool or plain text; a text value or name it would quote; a single column."""
+    import numpy as np
+    import pandas as pd
+
+    names = [str(name) for name in frame.columns]
+    if len(names) < 2 or any(c in name for name in names for c in _QUOTED):
+        return None
+    columns = []
+    for i, dtype in enumerate(frame.dtypes):
+        values = frame.iloc[:, i]
+        if dtype == np.float64:
+            array = values.to_numpy()
+            text = [float_format % v for v in array.tolist()]
+            for row in np.flatnonzero(np.isnan(array)).tolist():
+                text[row] = ""
+        elif dtype.kind in "iub" and isinstance(dtype, np.dtype):
+            text = [str(v) for v in values.tolist()]
+        elif dtype == object or isinstance(dtype, pd.StringDtype):
+            # only text, no missing value or number (pandas writes those its own way)
+            if len(values) and (pd.api.types.infer_dtype(values, skipna=False) != "string"
+                                or values.isna().any()):
+                return None
+            text = values.tolist()
+            joined = "\t".join(text)  # a tab inside a value adds one: counted below
+            if any(c in joined for c in _QUOTED[1:]) or \
+                    (text and joined.count("\t") != len(text) - 1):
+                return None
+        else:
+            return None
+        columns.append(text)
+    return "\t".join(names) + "\n" + "".join("\t".join(row) + "\n" for row in zip(*columns))
 
 
 def formatted_floats(frame: pd.DataFrame, float_format: str) -> pd.DataFrame:

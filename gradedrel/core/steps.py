@@ -63,6 +63,28 @@ def formatter() -> logging.Formatter:
     return fmt
 
 
+class _Stderr(logging.StreamHandler):
+    """A handler writing to whatever ``sys.stderr`` is when a record comes."""
+
+    @property
+    def stream(self):
+        return sys.stderr
+
+    @stream.setter
+    def stream(self, value):
+        pass
+
+
+def stderr_handler(context: str = "", level: int = logging.INFO) -> logging.Handler:
+    """A handler for a command run outside the workflow: the same line format as the
+    workflow's (:func:`formatter`), on the current ``sys.stderr``, from ``level`` up."""
+    handler = _Stderr()
+    handler.setLevel(level)
+    handler.setFormatter(formatter())
+    handler.addFilter(_JobFilter(context))
+    return handler
+
+
 def setup_logging(file: TextIO | None = None, console: TextIO | None = sys.stderr,
                   context: str = "", level: int = logging.INFO) -> None:
     """The package's logging set-up (root logger): every record to ``file`` and, from

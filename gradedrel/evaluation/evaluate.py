@@ -52,8 +52,9 @@ class RunResult:
 
 
 def evaluate_run(label: str, run: RankedRun, judgements: Judgements, settings: Settings,
-                 ) -> RunResult:
-    """All of the paper's measures for one run (vectorised over topics and ranks)."""
+                 standard: "standard_measures.StandardMeasures | None" = None) -> RunResult:
+    """All of the paper's measures for one run (vectorised over topics and ranks), then
+    the standard measures when ``standard`` is given (set up once per evaluation)."""
     judged = judge(run, judgements)
     counted = judged.evaluated(settings.missing_topics)
     per_topic: dict[str, np.ndarray] = {}
@@ -77,6 +78,10 @@ def evaluate_run(label: str, run: RankedRun, judgements: Judgements, settings: S
         for cutoff in settings.ndcg_log2_cutoffs:
             values = cg.ndcg_log2(judged, judgements, cutoff, gain_name)
             per_topic[names.ndcg_log2(gain_name, cutoff)] = np.where(counted, values, np.nan)
+    if standard is not None:
+        # a topic the run lacks scores 0 ("zero") or is left out ("skip"), as above
+        for name, values in standard.vectors(judged, run).items():
+            per_topic[name] = np.where(counted, values, np.nan)
     coverage = {"run": label, "evaluated_topics": judgements.n_topics,
                 "ranked": int(judged.present.sum()),
                 "missing_from_run": int((~judged.present).sum()),
@@ -142,25 +147,13 @@ def evaluate(runs: Mapping[str, RankedRun], judgements: Judgements,
     from gradedrel.evaluation.significance_tables import bootstrap_table, significance_tables
     from gradedrel.evaluation.tables import tidy_tables
 
-    results = [evaluate_run(label, run, judgements, settings) for label, run in runs.items()]
-    if settings.standard_measures:
-        _add_standard_measures(results, runs, judgements, settings)
+    standard = standard_measures.StandardMeasures(judgements, list(settings.standard_measures)) \
+        if settings.standard_measures else None
+    results = [evaluate_run(label, run, judgements, settings, standard)
+               for label, run in runs.items()]
     tables = tidy_tables(results, judgements)
     tables.update(significance_tables(results, judgements, settings))
     if bootstrap:
         tables["bootstrap_ci"] = bootstrap_table(results, settings)
     return tables
 
-
-def _add_standard_measures(results, runs, judgements, settings) -> None:
-    qrels = judgements.qrels
-    for result, run in zip(results, runs.values()):
-        values = standard_measures.per_topic(qrels, standard_measures.run_dict(run),
-                                             list(judgements.topics),
-                                             list(settings.standard_measures))
-        counted = np.ones(judgements.n_topics, bool) if settings.missing_topics == "zero" \
-            else pd.Index(judgements.topics).isin(run.topics)
-        for name in settings.standard_measures:
-            column = values[values["measure"] == name].set_index("qid")["value"]
-            vector = column.reindex(judgements.topics).to_numpy(dtype=np.float64)
-            result.per_topic[name] = np.where(counted, vector, np.nan)

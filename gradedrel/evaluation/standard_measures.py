@@ -1,17 +1,25 @@
-"""Standard measures through ``ir_measures`` (named as ir_measures names them).
+"""Standard measures, named as ir_measures names them.
 
 These are today's measures, not the paper's: ``nDCG@10`` here is ir_measures'
 nDCG (gain = grade, discount log2(i+1)), unrelated to Järvelin & Kekäläinen's
 DCG vectors. The qrels given are the normalised ones (grades 0–3).
+
+``nDCG@k``, ``AP``, ``AP(rel=r)``, ``P@k`` and ``P(rel=r)@k`` are computed from the
+evaluation's own judged rankings (:mod:`gradedrel.evaluation.measures.trec_measures`:
+trec_eval's definitions and floats, one vectorised pass per measure); any other name goes
+to ir_measures (pytrec_eval and the rest), imported only then (:class:`Evaluator`).
 """
 from __future__ import annotations
 
-import ir_measures
 import numpy as np
 import pandas as pd
 
+from gradedrel.evaluation.measures import trec_measures
+
 
 def parse_measures(names: list[str]) -> list:
+    import ir_measures
+
     measures = []
     for name in names:
         try:
@@ -22,6 +30,44 @@ def parse_measures(names: list[str]) -> list:
     return measures
 
 
+def qrels_dict(qrels: pd.DataFrame) -> dict[str, dict[str, int]]:
+    """Graded qrels (``qid, docno, grade``) as ``{qid: {docno: grade}}``."""
+    q: dict[str, dict[str, int]] = {}
+    for qid, docno, grade in zip(qrels["qid"].astype(str), qrels["docno"].astype(str),
+                                 qrels["grade"].astype(int)):
+        q.setdefault(qid, {})[docno] = int(grade)
+    return q
+
+
+class Evaluator:
+    """The standard measures over one set of qrels, set up once (measures parsed, qrels
+    converted, ir_measures' evaluator built) and applied to every run of an evaluation."""
+
+    def __init__(self, qrels: pd.DataFrame, measure_names: list[str]):
+        import ir_measures
+
+        self.names = list(measure_names)
+        self.measures = parse_measures(self.names)
+        self._evaluator = ir_measures.evaluator(self.measures, qrels_dict(qrels))
+
+    def vectors(self, run, topics: list[str]) -> dict[str, np.ndarray]:
+        """Measure name → values over ``topics`` (in that order); a topic the run lacks
+        scores 0. ``run`` is a dict ``{qid: {docno: score}}`` (:func:`run_dict`)."""
+        position = {qid: i for i, qid in enumerate(topics)}
+        keys = [str(m) for m in self.measures]
+        values = {key: np.zeros(len(topics)) for key in keys}
+        names: dict = {}  # measure object → its name, printed once (not once per topic)
+        for metric in self._evaluator.iter_calc(run):
+            key = names.get(metric.measure)
+            if key is None:
+                key = names[metric.measure] = str(metric.measure)
+            vector = values.get(key)
+            i = position.get(metric.query_id)
+            if vector is not None and i is not None:
+                vector[i] = float(metric.value)
+        return {name: values[key] for name, key in zip(self.names, keys)}
+
+
 def per_topic(qrels: pd.DataFrame, run, topics: list[str],
               measure_names: list[str]) -> pd.DataFrame:
     """One row per (topic, measure); a topic the run lacks scores 0 on every measure.
@@ -29,23 +75,17 @@ def per_topic(qrels: pd.DataFrame, run, topics: list[str],
     ``run`` is a frame (``qid, docno, score``) or a dict ``{qid: {docno: score}}`` (what
     pytrec_eval reads; :func:`run_dict` builds it from a ranked run without a row loop).
     """
-    measures = parse_measures(measure_names)
-    q = {}
-    for qid, docno, grade in zip(qrels["qid"].astype(str), qrels["docno"].astype(str),
-                                 qrels["grade"].astype(int)):
-        q.setdefault(qid, {})[docno] = int(grade)
     if isinstance(run, pd.DataFrame):
         r = {}
         for qid, docno, score in zip(run["qid"].astype(str), run["docno"].astype(str),
                                      run["score"].astype(float)):
             r.setdefault(qid, {})[docno] = float(score)
         run = r
-    values = {(m.query_id, str(m.measure)): float(m.value)
-              for m in ir_measures.iter_calc(measures, q, run)}
+    vectors = Evaluator(qrels, measure_names).vectors(run, topics)
     rows = []
-    for qid in topics:
-        for name, measure in zip(measure_names, measures):
-            rows.append((qid, name, values.get((qid, str(measure)), 0.0)))
+    for i, qid in enumerate(topics):
+        for name in measure_names:
+            rows.append((qid, name, float(vectors[name][i])))
     return pd.DataFrame(rows, columns=["qid", "measure", "value"])
 
 
@@ -56,6 +96,56 @@ def run_dict(run) -> dict[str, dict[str, float]]:
     docno, score = run.docno.tolist(), run.score.tolist()
     return {str(qid): dict(zip(docno[start:stop], score[start:stop]))
             for qid, start, stop in zip(run.topics, bounds[:-1], bounds[1:])}
+
+
+class StandardMeasures:
+    """The configured standard measures of one evaluation: those
+    :mod:`~gradedrel.evaluation.measures.trec_measures` computes from the judged rankings,
+    the others through one ir_measures :class:`Evaluator` (built, and ir_measures
+    imported, only when there is such a name)."""
+
+    def __init__(self, judgements, measure_names: list[str]):
+        self.names = list(measure_names)
+        self.judgements = judgements
+        self.native = {name: trec_measures.parse(name) for name in self.names}
+        others = [name for name, measure in self.native.items() if measure is None]
+        self._evaluator = Evaluator(judgements.qrels, others) if others else None
+
+    def vectors(self, judged, run) -> dict[str, np.ndarray]:
+        """Measure name → values over the evaluated topics (``Judgements.topics``, in
+        order); a topic the run lacks scores 0. ``judged`` is ``run`` joined to the
+        judgements (:func:`~gradedrel.evaluation.measures.judgements.judge`)."""
+        other = {}
+        if self._evaluator is not None:
+            other = self._evaluator.vectors(run_dict(run), list(self.judgements.topics))
+        grade = judged.grade
+        if any(measure is not None for measure in self.native.values()):
+            order = _trec_eval_order(run, self.judgements)
+            if order is not None:
+                grade = grade[order]
+        out = {}
+        for name in self.names:
+            measure = self.native[name]
+            out[name] = other[name] if measure is None else trec_measures.values(
+                measure, judged.topic, judged.position, grade, self.judgements.level_counts)
+        return out
+
+
+def _trec_eval_order(run, judgements):
+    """The order trec_eval gives the judged rows of ``run`` (those of evaluated topics,
+    as :func:`~gradedrel.evaluation.measures.judgements.judge` keeps them), or None when
+    it is theirs already (:func:`trec_measures.float32_order`)."""
+    keep = (pd.Index(judgements.topics).get_indexer(run.topics) >= 0)[run.topic]
+
+    def text_rank():
+        from gradedrel.retrieval.runs import text_order
+
+        rank = np.empty(len(run.vocabulary), dtype=np.int64)
+        rank[text_order(run.vocabulary)] = np.arange(len(run.vocabulary))
+        return rank[run.doc_code[keep]]
+
+    # the run's own topic index: non-decreasing, so sorting by it keeps the rows' groups
+    return trec_measures.float32_order(run.topic[keep], run.score[keep], text_rank)
 
 
 def means(per_topic_values: pd.DataFrame, measure_names: list[str]) -> pd.DataFrame:

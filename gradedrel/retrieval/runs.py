@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import csv
+import io
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -79,13 +80,11 @@ def read_run(path: str | Path) -> RankedRun:
     wrong is the file re-read line by line to name the offending line.
     """
     path = Path(path)
+    data = path.read_bytes()
+    frame = parse_single_spaced(data)
     try:
-        # All six fields are read: only then does the C reader reject a seventh.
-        frame = pd.read_csv(path, sep=r"\s+", header=None, names=RUN_FIELDS,
-                            dtype={"qid": str, "q0": str, "docno": str, "rank": str,
-                                   "score": np.float64, "tag": str},
-                            na_filter=False, engine="c", quoting=csv.QUOTE_NONE,
-                            skip_blank_lines=True)
+        if frame is None:
+            frame = _parse(data, r"\s+")
     except FileNotFoundError:
         raise
     except (ValueError, pd.errors.ParserError, pd.errors.EmptyDataError) as error:
@@ -104,6 +103,34 @@ def read_run(path: str | Path) -> RankedRun:
     except InputError:
         locate_run_error(path)
         raise
+
+
+def _parse(data: bytes, sep: str) -> pd.DataFrame:
+    # All six fields are read: only then does the C reader reject a seventh.
+    return pd.read_csv(io.BytesIO(data), sep=sep, header=None, names=RUN_FIELDS,
+                       dtype={"qid": str, "q0": str, "docno": str, "rank": str,
+                              "score": np.float64, "tag": str},
+                       na_filter=False, engine="c", quoting=csv.QUOTE_NONE,
+                       skip_blank_lines=True)
+
+
+def parse_single_spaced(data: bytes) -> pd.DataFrame | None:
+    """The run's fields when every line is six non-empty fields separated by single
+    spaces — the same fields as splitting at whitespace, parsed ~1.5x faster — or None
+    (a tab, carriage return, run of spaces, space at either end of a line, a line of
+    another length: left to the general parser, which also locates errors)."""
+    if any(other in data for other in (b"\t", b"\r", b"\v", b"\f")):
+        return None
+    try:
+        frame = _parse(data, " ")
+    except (ValueError, pd.errors.ParserError, pd.errors.EmptyDataError):
+        return None
+    if not isinstance(frame.index, pd.RangeIndex) or len(frame) == 0:
+        return None  # a first line of more fields: pandas made an index of them
+    for column in ("qid", "q0", "docno", "rank", "tag"):
+        if (frame[column].to_numpy(dtype=object) == "").any():
+            return None  # an empty field: two spaces, or a space at an end of a line
+    return frame
 
 
 #: Significant digits of a score in a run file (``%.10g``): ranks are set on scores as written.

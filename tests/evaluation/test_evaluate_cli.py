@@ -1,4 +1,5 @@
 """`gradedrel evaluate` end to end: files in, the contract's tidy tables out."""
+import re
 import ir_measures
 import numpy as np
 import pandas as pd
@@ -218,7 +219,7 @@ def test_grade_map_is_refused_for_a_tsv_without_labels(evaluated, tmp_path, caps
                           "['qid', 'docno', 'label'] (--grade-map maps the raw 'label' column)")
 
 
-def test_one_line_when_most_qrels_topics_are_in_no_run(evaluated, tmp_path, caplog):
+def test_one_line_when_most_qrels_topics_are_in_no_run(evaluated, tmp_path, caplog, capsys):
     tmp, qrels, run, _ = evaluated
     topics = list(pd.unique(qrels["qid"]))
     few = run[run["qid"].isin(topics[:2])]
@@ -226,6 +227,10 @@ def test_one_line_when_most_qrels_topics_are_in_no_run(evaluated, tmp_path, capl
     write_trec_run(few, path)
     assert main(["evaluate", "--qrels", str(tmp / "qrels.txt"), "--grade-map", GRADE_MAP,
                  "--out", str(tmp_path / "out"), str(path)]) == 0
+    # on the terminal, in the workflow's format: UTC timestamp, level, message
+    err = [line for line in capsys.readouterr().err.splitlines() if "in none of the runs" in line]
+    assert len(err) == 1 and re.match(
+        r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ WARNING \d+ of \d+ qrels topics", err[0]), err
     lines = [r.getMessage() for r in caplog.records if "in none of the runs" in r.getMessage()]
     assert lines == [f"{len(topics) - 2} of {len(topics)} qrels topics are in none of the "
                      "runs and score zero on every measure; to evaluate only the topics the "
@@ -237,3 +242,16 @@ def test_one_line_when_most_qrels_topics_are_in_no_run(evaluated, tmp_path, capl
     assert len([r for r in caplog.records if "in none of the runs" in r.getMessage()]) == 1
     means = pd.read_csv(tmp_path / "out2" / "means.tsv", sep="\t")
     assert set(means["topics"]) <= {1, 2}
+
+
+def test_one_blas_thread_only_when_the_user_chose_none():
+    from gradedrel.cli import one_blas_thread_unless_chosen
+
+    environ = {"PATH": "/bin"}
+    assert one_blas_thread_unless_chosen(environ) is True
+    assert environ["OPENBLAS_NUM_THREADS"] == "1"
+    for name, value in (("OMP_NUM_THREADS", "4"), ("OPENBLAS_NUM_THREADS", "2"),
+                        ("MKL_NUM_THREADS", "3")):
+        chosen = {name: value}
+        assert one_blas_thread_unless_chosen(chosen) is False
+        assert chosen == {name: value}

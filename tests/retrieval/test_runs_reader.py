@@ -5,7 +5,7 @@ import pytest
 import pytrec_eval
 
 from gradedrel.core.errors import InputError
-from gradedrel.retrieval.runs import rank_frame, read_run
+from gradedrel.retrieval.runs import parse_single_spaced, rank_frame, read_run
 
 from helpers_eval import synthetic_collection, write_trec_run
 
@@ -41,8 +41,34 @@ def test_blank_lines_are_allowed_and_rank_column_is_ignored(tmp_path):
     assert read_run(path).to_frame()["docno"].tolist() == ["d2", "d1"]
 
 
+SPACED = "1 Q0 d1 1 0.5 t\n1 Q0 d2 2 1.5 t\n2 Q0 d1 1 0.25 u\n"
+
+
+@pytest.mark.parametrize("text", [
+    SPACED, SPACED.replace(" ", "\t"), SPACED.replace(" ", "  "), " " + SPACED,
+    SPACED.replace("\n", " \n"), SPACED.replace("\n", "\r\n"), SPACED.replace(" Q0", "\tQ0"),
+    SPACED.replace("\n", "\n\n", 1), "\n" + SPACED, SPACED.rstrip("\n"),
+    SPACED.replace("\n", " \n", 1), SPACED.replace(" t\n", "  t\n", 1),
+])
+def test_single_spaced_and_other_whitespace_give_the_same_run(tmp_path, text):
+    """Single-spaced files take the one-separator parser; any other whitespace the
+    general one: the same fields either way."""
+    fast = " " in text and not any(other in text for other in ("\t", "\r", "  ", " \n")) \
+        and not text.startswith(" ")
+    assert (parse_single_spaced(text.encode()) is not None) == fast
+    want = read_run(_write(tmp_path, SPACED, "a.run"))
+    got = read_run(_write(tmp_path, text, "b.run"))
+    for field in ("topics", "topic", "docno", "score", "doc_code", "vocabulary"):
+        assert np.array_equal(getattr(got, field), getattr(want, field)), field
+
+
 @pytest.mark.parametrize("text, line, expected, found", [
     ("1 Q0 d1 1 0.5 t\n1 Q0 d2 2 high t\n", 2, "a numeric score (field 5)", "high"),
+    ("1 Q0 d1 1 0.5 t\n1 Q0 d2 2 0.4 t\textra\n", 2, "(6 fields)", "extra"),
+    ("1 Q0 d1 1 0.5 t\n1 Q0 d2  0.4 t\n", 2, "(6 fields)", "1 Q0 d2  0.4 t"),
+    # five spaces a line on average, but line 2 has four: refused, on the right line
+    ("1 Q0 d1 1 0.5  t\n1 Q0 d2 2 0.4\n", 2, "(6 fields)", "1 Q0 d2 2 0.4"),
+    ("1  Q0 d1 1 0.5 t\n1 Q0 d2 2 0.4\n1 Q0 d3 3 0.3 t\n", 2, "(6 fields)", "1 Q0 d2 2 0.4"),
     ("1 Q0 d1 1 0.5 t\n\n1 Q0 d2 2 0.4\n", 3, "(6 fields)", "1 Q0 d2 2 0.4"),
     ("1 Q0 d1 1 0.5 t\n1 Q0 d2 2 0.4 t extra\n", 2, "(6 fields)", "extra"),
     ("1 Q0 d1 1 nan t\n", 1, "a finite score (field 5)", "nan"),
