@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# CI: prove the set-up (not the whole suite) on two interpreters besides the one `make` uses:
-# the distribution's own /usr/bin/python3 (Debian 12: 3.11.2) and the newest pyenv 3.13/3.12.
+# CI: prove the set-up (not the whole suite) on the supported Pythons besides the one `make`
+# uses (.ci/run runs the README's commands on the distribution's /usr/bin/python3, Debian 12's
+# 3.11.2): the newest pyenv (or PATH) 3.13 and 3.12.
 # For each: the set-up check, a fresh venv, `pip install -r requirements.lock`, the editable
 # install as the Makefile does it (its output must carry no warning), and the imports.
 # Prints one line per interpreter; exits non-zero on the first failure.
@@ -14,17 +15,18 @@ if [ -x /usr/bin/python3 ] && ! /usr/bin/python3 -c 'import ensurepip' 2>/dev/nu
   apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-venv >/dev/null
 fi
 
-newest_pyenv() {
-  local root=${PYENV_ROOT:-$HOME/.pyenv} minor candidate
-  for minor in 3.13 3.12; do
-    candidate=$(ls -d "$root"/versions/"$minor".*/bin/python 2>/dev/null | sort -V | tail -n 1)
-    if [ -n "$candidate" ]; then echo "$candidate"; return; fi
-    candidate=$(command -v "python$minor" || true)
-    if [ -n "$candidate" ]; then echo "$candidate"; return; fi
-  done
+newest() {  # the newest pyenv interpreter of a minor version, else pythonX.Y on PATH
+  local root=${PYENV_ROOT:-$HOME/.pyenv} minor=$1 candidate
+  candidate=$(ls -d "$root"/versions/"$minor".*/bin/python 2>/dev/null | sort -V | tail -n 1)
+  if [ -z "$candidate" ]; then candidate=$(command -v "python$minor" || true); fi
+  echo "$candidate"
 }
-SECOND=$(newest_pyenv)
-if [ -z "$SECOND" ]; then
+INTERPRETERS=()
+for minor in 3.13 3.12; do
+  found=$(newest "$minor")
+  if [ -n "$found" ]; then INTERPRETERS+=("$found"); fi
+done
+if [ "${#INTERPRETERS[@]}" -eq 0 ]; then
   echo "setup: no Python 3.13 or 3.12 found (pyenv or PATH) to prove the set-up on" >&2
   exit 1
 fi
@@ -42,7 +44,7 @@ print("Python {}: gradedrel {}, pyterrier {}, snakemake {}, soupsieve {}".format
     platform.python_version(), gradedrel.__version__, version("pyterrier"),
     version("snakemake"), version("soupsieve")))
 PY
-for PY in /usr/bin/python3 "$SECOND"; do
+for PY in "${INTERPRETERS[@]}"; do
   start=$SECONDS
   name=$(basename "$(dirname "$(dirname "$PY")")")-$(basename "$PY")
   venv=$WORK/$name
