@@ -33,6 +33,8 @@ pytestmark = pytest.mark.slurm
 ROOT = Path(__file__).resolve().parents[2]
 TINY = ROOT / "tests" / "fixtures" / "tiny"
 PROFILE = ROOT / "profiles" / "slurm"
+NO_NETWORK = ROOT / "tests" / "workflow" / "no_network_in_jobs"   # its sitecustomize.py
+LOCAL_RULES = ("all", "thesaurus_fetch", "collection_fetch", "terrier_fetch")
 TIMEOUT = 1800  # seconds per workflow run; the SLURM run takes ~7 min on a loaded 2-core box
 
 
@@ -52,10 +54,13 @@ def slurm_problem() -> str | None:
     return None
 
 
-def run_snakemake(workdir: Path, *args: str) -> tuple[subprocess.CompletedProcess, float]:
-    """Run the project's Snakefile on the fixture config in ``workdir``; (result, seconds)."""
+def run_snakemake(workdir: Path, *args: str, env_extra: dict[str, str] | None = None,
+                  path_first: tuple[str, ...] = ()) -> tuple[subprocess.CompletedProcess, float]:
+    """Run the project's Snakefile on the fixture config in ``workdir``; (result, seconds).
+    ``env_extra``: more environment; ``path_first``: folders put before ROOT on PYTHONPATH."""
     env = dict(os.environ)
-    env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
+    env["PYTHONPATH"] = os.pathsep.join([*path_first, str(ROOT), env.get("PYTHONPATH", "")])
+    env.update(env_extra or {})
     env.setdefault("IR_DATASETS_HOME", str(ROOT / ".data" / "ir_datasets"))
     command = [sys.executable, "-m", "snakemake", "-s", str(ROOT / "Snakefile"),
                "--directory", str(workdir), "--nocolor", *args,
@@ -150,14 +155,23 @@ def test_fixture_workflow_through_slurm_matches_a_local_run(tmp_path):
 
     first, local_seconds = run_snakemake(local, "--cores", "2")
     assert first.returncode == 0, first.stderr[-3000:]
-    second, slurm_seconds = run_snakemake(cluster, "--profile", str(PROFILE))
+    # The SLURM run starts with an empty PyTerrier cache, and no SLURM job may open an
+    # Internet socket (NO_NETWORK's sitecustomize): the local rule terrier_fetch must
+    # download the jars, and a compute job that tried to download would fail.
+    jar_cache = tmp_path / "pyterrier-home"
+    second, slurm_seconds = run_snakemake(
+        cluster, "--profile", str(PROFILE), path_first=(str(NO_NETWORK),),
+        env_extra={"PYTERRIER_HOME": str(jar_cache), "GRADEDREL_NO_NETWORK_IN_JOBS": "1"})
     assert second.returncode == 0, second.stderr[-3000:]
     log = second.stdout + second.stderr
+    fetched = json.loads((cluster / "results" / "terrier" / "jars.json").read_text())
+    assert sorted(p.name for p in jar_cache.glob("*.jar")) == sorted(
+        j["jar"] for j in fetched["jars"]), "terrier_fetch did not fill the empty jar cache"
 
     # every job but the workflow's local rules (the target 'all', downloads, and the report
     # pages, which run in Snakemake's own process) was submitted to SLURM and completed there
     def local_rule(rule: str) -> bool:
-        return rule in ("all", "thesaurus_fetch") or rule.startswith("report_page_")
+        return rule in LOCAL_RULES or rule.startswith("report_page_")
 
     ran_locally = set(re.findall(r"^\s*localrule (\w+):", log, flags=re.MULTILINE))
     assert all(local_rule(rule) for rule in ran_locally), (
