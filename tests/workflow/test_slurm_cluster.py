@@ -89,6 +89,25 @@ def job_times(log: str) -> dict[int, tuple[str, float]]:
     return jobs
 
 
+def slurm_jobs_planned(log: str) -> tuple[list[str], list[list[str]]]:
+    """From the SLURM run's log: the rules of the compute jobs submitted on their own, and
+    the member rules of each group job (a "Group job <name> (jobs in lexicogr. order):"
+    block, its members indented below it). Local rules are logged as ``localrule``."""
+    ungrouped, groups, in_group = [], [], False
+    for line in log.splitlines():
+        if "Group job " in line and "(jobs in lexicogr. order)" in line:
+            groups.append([])
+            in_group = True
+        elif in_group and (m := re.fullmatch(r"\s+rule (\w+):", line)):
+            groups[-1].append(m.group(1))
+        elif m := re.fullmatch(r"rule (\w+):", line):
+            ungrouped.append(m.group(1))
+            in_group = False
+        elif line.strip() and not line[0].isspace() and not line.startswith("["):
+            in_group = False
+    return ungrouped, groups
+
+
 # Files that legitimately differ between two runs of the same workflow, wherever they run,
 # each compared with the differing part left out (nothing else is excluded but the job logs,
 # see outputs()):
@@ -177,12 +196,22 @@ def test_fixture_workflow_through_slurm_matches_a_local_run(tmp_path):
     assert all(local_rule(rule) for rule in ran_locally), (
         f"compute rules ran outside SLURM: {sorted(r for r in ran_locally if not local_rule(r))}")
     local_jobs = job_times(first.stdout + first.stderr)
-    submitted = {int(j): int(s) for j, s in
-                 re.findall(r"Job (\d+) has been submitted with SLURM jobid (\d+)", log)}
     expected = {j for j, (rule, _) in local_jobs.items() if not local_rule(rule)}
     assert len(expected) >= 30, f"the fixture workflow ran only {len(expected)} jobs locally"
-    assert len(submitted) == len(expected), (
-        f"{len(submitted)} jobs submitted to SLURM, {len(expected)} expected:\n{log[-3000:]}")
+    # the profile groups small jobs (its `groups:`): a SLURM job is one ungrouped job or
+    # one group job; every compute job of the local run ran in exactly one of them
+    ungrouped, groups = slurm_jobs_planned(log)
+    ungrouped = [rule for rule in ungrouped if not local_rule(rule)]
+    grouped = sum(len(members) for members in groups)
+    submitted = dict(re.findall(r"Job (\S+) has been submitted with SLURM jobid (\d+)", log))
+    assert len(ungrouped) + grouped == len(expected), (
+        f"{len(ungrouped)} ungrouped + {grouped} grouped compute jobs ran through SLURM, "
+        f"{len(expected)} ran locally:\n{log[-3000:]}")
+    assert groups and grouped > len(groups), f"no small jobs were grouped: {groups}"
+    assert len(submitted) == len(ungrouped) + len(groups) < len(expected), (
+        f"{len(submitted)} SLURM jobs submitted for {len(ungrouped)} ungrouped jobs and "
+        f"{len(groups)} group jobs:\n{log[-3000:]}")
+    submitted = {j: int(s) for j, s in submitted.items()}
     accounted = sacct_jobs(sorted(submitted.values()))
     assert set(accounted) == set(submitted.values()), (
         f"sacct knows {len(accounted)} of the {len(submitted)} submitted SLURM jobs")
@@ -209,18 +238,26 @@ def test_fixture_workflow_through_slurm_matches_a_local_run(tmp_path):
         return (datetime.fromisoformat(row["End"])
                 - datetime.fromisoformat(row["Start"])).total_seconds()
     in_allocation = sum(seconds(row) for row in accounted.values()) / len(accounted)
-    local_mean = sum(t for j, (_, t) in local_jobs.items() if j in expected) / len(expected)
+    local_total = sum(t for j, (_, t) in local_jobs.items() if j in expected)
+    local_mean = local_total / len(expected)
     figures = {
         "jobs": len(expected),
+        "slurm_jobs_without_groups": len(expected),
+        "slurm_jobs": len(submitted),
+        "group_jobs": len(groups),
+        "jobs_in_groups": grouped,
         "files_compared": len(a),
         "local_wall_s": round(local_seconds, 1),
         "slurm_wall_s": round(slurm_seconds, 1),
         "ratio_slurm_over_local": round(slurm_seconds / local_seconds, 2),
         # both runs use two slots (--cores 2; two 1-CPU SLURM jobs on the 2-CPU node)
-        "wall_overhead_per_job_s": round((slurm_seconds - local_seconds) * 2 / len(expected), 1),
+        "wall_overhead_per_slurm_job_s": round(
+            (slurm_seconds - local_seconds) * 2 / len(submitted), 1),
         "local_job_mean_s": round(local_mean, 1),
         "slurm_job_mean_s_start_to_end": round(in_allocation, 1),
-        "in_job_overhead_per_job_s": round(in_allocation - local_mean, 1),
+        # what the SLURM jobs took beyond the same jobs run locally, per SLURM job
+        "in_job_overhead_per_slurm_job_s": round(
+            (in_allocation * len(accounted) - local_total) / len(accounted), 1),
     }
     print("\nSLURM vs local, fixture workflow:", json.dumps(figures, indent=1))
     if os.environ.get("GRADEDREL_SLURM_MEASUREMENTS"):
