@@ -2,10 +2,14 @@
 
 Runs the tiny fixture collection twice, into two temporary directories: once locally
 (``--cores 2``) and once through ``profiles/slurm`` (snakemake-executor-plugin-slurm, every
-job submitted to slurmctld with sbatch). Asserts that every job except the target rule
-``all`` ran as a SLURM job that completed (from ``sacct``), and that every file under
-``results/`` and ``figures/`` is byte-identical between the two runs, except for the two
-named below, which hold a path or a time by design.
+job submitted to slurmctld with sbatch). Asserts that every job except the local rules
+(``all``, the downloads, the report pages) ran in a SLURM job that completed (from
+``sacct``) — on its own or in one of the profile's group jobs, so fewer SLURM jobs than
+compute jobs — and that every file under ``results/`` and ``figures/`` is byte-identical
+between the two runs, except for the two named below, which hold a path or a time by design.
+The SLURM run starts with an empty PyTerrier cache and no SLURM job may open an Internet
+socket (``no_network_in_jobs/sitecustomize.py``): the local rule ``terrier_fetch`` must
+fetch the jars, and a compute job that downloaded would fail.
 
 Needs a running SLURM: ``tools/slurm/start.sh`` (as root) starts a single-node one, and
 ``.ci/slurm-test`` installs, starts, runs this test and stops. Without SLURM the test
