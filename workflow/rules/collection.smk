@@ -4,22 +4,6 @@
 # Downloads, as local rules (workflow/rules/cluster.smk: run by the Snakemake process, so
 # compute jobs need no network; docs/cluster.md). Their records are inputs marked ancient:
 # they order the jobs, a newer record does not re-run the index.
-from gradedrel.collection.fetch import needs_fetch as needs_ir_datasets_fetch
-
-COLLECTION_FETCH_KEYS = tuple(dict.fromkeys(collection.DOCUMENT_KEYS + collection.JUDGEMENT_KEYS))
-TERRIER_JARS_RECORD = f"{RESULTS}/terrier/jars.json"
-
-
-def collection_downloads(wildcards):
-    """An input function: the collection's download manifest when a part comes from
-    ir_datasets (nothing to fetch for local files)."""
-    spec = collection.CollectionSpec.from_config(
-        wildcards.collection, config["collections"][wildcards.collection])
-    if not needs_ir_datasets_fetch(spec):
-        return []
-    return ancient(f"{RESULTS}/{wildcards.collection}/downloads.json")
-
-
 rule collection_fetch:
     """Read a collection's ir_datasets parts once (downloading and md5-checking what is
     missing under data.ir_datasets_home); record the records and the files read."""
