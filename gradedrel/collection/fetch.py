@@ -15,7 +15,7 @@ import contextlib
 import os
 import sys
 from pathlib import Path
-from typing import Callable, Iterator, Mapping
+from typing import Callable, Iterator
 
 from gradedrel.collection.spec import CollectionSpec
 from gradedrel.core.io import sha256_of
