@@ -1,6 +1,6 @@
 # Two entry points (see README): `make reproduce` and `make test`.
 # Both create .venv with the pinned dependencies on first use, after a set-up check
-# (tools/check_setup.py: Python >= 3.11, the venv module, Java 17) that says in one line
+# (tools/check_setup.py: Python >= 3.11, the venv module, a Java 17 JDK) that says in one line
 # what to install when something is missing. PYTHON picks the interpreter for .venv.
 PYTHON ?= python3
 VENV ?= .venv

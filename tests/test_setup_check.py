@@ -97,15 +97,47 @@ def test_old_java(tmp_path, says):
     assert "Java 17 or newer" in line and says in line
 
 
+def fake_java(folder: Path, version: str, modules: list[str]) -> Path:
+    """A `java` that answers -version like a JDK and --list-modules with ``modules``."""
+    folder.mkdir(parents=True, exist_ok=True)
+    java = folder / "java"
+    listed = "\n".join(f"{m}@{version}" for m in modules)
+    java.write_text("#!/bin/sh\n"
+                    f'if [ "$1" = --list-modules ]; then printf "{listed}\\n"; exit 0; fi\n'
+                    f"echo 'openjdk version \"{version}\" 2025-04-15' >&2\n")
+    java.chmod(0o755)
+    return java
+
+
+JRE_MODULES = ["java.base", "java.logging", "java.xml", "jdk.unsupported"]
+
+
 def test_java_home_wins_over_path(tmp_path, monkeypatch):
     module = _load()
-    (tmp_path / "bin").mkdir()
-    java = tmp_path / "bin" / "java"
-    java.write_text("#!/bin/sh\necho 'openjdk version \"21.0.1\"' >&2\n")
-    java.chmod(0o755)
+    java = fake_java(tmp_path / "bin", "21.0.1", JRE_MODULES + ["jdk.compiler"])
     monkeypatch.setenv("JAVA_HOME", str(tmp_path))
     problem, found = module.check_java()
-    assert problem is None and found == f"Java 21 ({java})"
+    assert problem is None and found == f"Java 21 JDK ({java})"
+
+
+def test_a_jre_without_the_compiler_is_told_to_install_the_jdk(tmp_path):
+    fake_java(tmp_path, "17.0.15", JRE_MODULES + ["jdk.compilerx"])   # a look-alike name
+    env = {k: v for k, v in os.environ.items() if k != "JAVA_HOME"}
+    env["PATH"] = str(tmp_path)
+    result = _run(sys.executable, env=env)
+    assert result.returncode == 1
+    line = _one_line(result)
+    assert "Java 17 without a compiler (module jdk.compiler" in line
+    assert "apt-get install openjdk-17-jdk-headless" in line
+
+
+def test_a_jdk_passes(tmp_path):
+    fake_java(tmp_path, "17.0.15", JRE_MODULES + ["jdk.compiler"])
+    env = {k: v for k, v in os.environ.items() if k != "JAVA_HOME"}
+    env["PATH"] = str(tmp_path)
+    result = _run(sys.executable, env=env)
+    assert result.returncode == 0, result.stderr
+    assert f"Java 17 JDK ({tmp_path / 'java'})" in result.stdout
 
 
 @pytest.mark.parametrize("text,major", [('openjdk version "17.0.15" 2025-04-15', 17),

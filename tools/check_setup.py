@@ -2,7 +2,9 @@
 
 Checks what pip cannot install: Python >= 3.11 (3.11, 3.12 and 3.13 are tested), the venv
 module with ensurepip (Debian and Ubuntu ship it separately), and Java 17 or newer for
-Terrier. Prints one line per missing piece, saying what to install, and exits 1; on success
+Terrier, as a full JDK: the posting arrays writer (gradedrel/collection/
+PostingArraysWriter.java) runs with Java's source launcher, which needs the compiler module
+jdk.compiler that a JRE lacks. Prints one line per missing piece, saying what to install, and exits 1; on success
 prints one line with what it found.
 
 Deliberately written for any Python (no f-strings, no annotations): it must run on the
@@ -92,7 +94,27 @@ def check_java():
         first = output.strip().splitlines()[0] if output.strip() else "no output"
         return ("setup: Java 17 or newer is needed for Terrier; {0} says '{1}': {2}"
                 .format(java, first, INSTALL_JAVA)), None
-    return None, "Java {0} ({1})".format(major, java)
+    if not has_compiler(java):
+        return ("setup: {0} is Java {1} without a compiler (module jdk.compiler, needed to run "
+                "the posting arrays writer with Java's source launcher; a JRE lacks it): {2}"
+                .format(java, major, INSTALL_JDK)), None
+    return None, "Java {0} JDK ({1})".format(major, java)
+
+
+INSTALL_JDK = ("install the full JDK, not only the JRE (Debian/Ubuntu: apt-get install "
+               "openjdk-17-jdk-headless)")
+
+
+def has_compiler(java):
+    """Whether ``java`` has the module jdk.compiler (``java --list-modules`` lists
+    ``jdk.compiler@<version>``): what the source launcher (``java File.java``) needs."""
+    try:
+        process = subprocess.Popen([java, "--list-modules"], stdout=subprocess.PIPE,
+                                   stderr=subprocess.STDOUT)
+        output = process.communicate()[0].decode("utf-8", "replace")
+    except OSError:
+        return False
+    return any(line.strip().split("@")[0] == "jdk.compiler" for line in output.splitlines())
 
 
 def main():

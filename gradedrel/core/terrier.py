@@ -49,6 +49,23 @@ def start(version: str, helper_version: str) -> str:
     return running
 
 
+TERRIER_JARS = (("terrier-assemblies", "jar-with-dependencies"), ("terrier-python-helper", "jar"))
+
+
+def fetch_jars(version: str, helper_version: str) -> list[Path]:
+    """The pinned Terrier jars in PyTerrier's cache (``$PYTERRIER_HOME``, else
+    ``~/.pyterrier``; or the local Maven repository ``~/.m2``), downloaded from Maven Central
+    when absent, without starting the JVM: the same look-up :func:`start` makes, so that a
+    later start finds them and downloads nothing (the local rule ``terrier_fetch``)."""
+    from pyterrier.java import mavenresolver
+    from pyterrier.terrier.java import TERRIER_PKG
+
+    versions = {"terrier-assemblies": str(version), "terrier-python-helper": str(helper_version)}
+    return [Path(mavenresolver.get_package_jar(TERRIER_PKG, package, versions[package],
+                                               artifact=artifact))
+            for package, artifact in TERRIER_JARS]
+
+
 def _init_quietly(pt) -> None:
     """``pt.java.init()`` without PyTerrier's "Java started and loaded: ..." line on
     stderr (printed by every job; :func:`start` logs one line of its own instead).

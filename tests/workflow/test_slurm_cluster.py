@@ -2,10 +2,14 @@
 
 Runs the tiny fixture collection twice, into two temporary directories: once locally
 (``--cores 2``) and once through ``profiles/slurm`` (snakemake-executor-plugin-slurm, every
-job submitted to slurmctld with sbatch). Asserts that every job except the target rule
-``all`` ran as a SLURM job that completed (from ``sacct``), and that every file under
-``results/`` and ``figures/`` is byte-identical between the two runs, except for the two
-named below, which hold a path or a time by design.
+job submitted to slurmctld with sbatch). Asserts that every job except the local rules
+(``all``, the downloads, the report pages) ran in a SLURM job that completed (from
+``sacct``) — on its own or in one of the profile's group jobs, so fewer SLURM jobs than
+compute jobs — and that every file under ``results/`` and ``figures/`` is byte-identical
+between the two runs, except for the two named below, which hold a path or a time by design.
+The SLURM run starts with an empty PyTerrier cache and no SLURM job may open an Internet
+socket (``no_network_in_jobs/sitecustomize.py``): the local rule ``terrier_fetch`` must
+fetch the jars, and a compute job that downloaded would fail.
 
 Needs a running SLURM: ``tools/slurm/start.sh`` (as root) starts a single-node one, and
 ``.ci/slurm-test`` installs, starts, runs this test and stops. Without SLURM the test
@@ -33,6 +37,8 @@ pytestmark = pytest.mark.slurm
 ROOT = Path(__file__).resolve().parents[2]
 TINY = ROOT / "tests" / "fixtures" / "tiny"
 PROFILE = ROOT / "profiles" / "slurm"
+NO_NETWORK = ROOT / "tests" / "workflow" / "no_network_in_jobs"   # its sitecustomize.py
+LOCAL_RULES = ("all", "thesaurus_fetch", "collection_fetch", "terrier_fetch")
 TIMEOUT = 1800  # seconds per workflow run; the SLURM run takes ~7 min on a loaded 2-core box
 
 
@@ -52,10 +58,13 @@ def slurm_problem() -> str | None:
     return None
 
 
-def run_snakemake(workdir: Path, *args: str) -> tuple[subprocess.CompletedProcess, float]:
-    """Run the project's Snakefile on the fixture config in ``workdir``; (result, seconds)."""
+def run_snakemake(workdir: Path, *args: str, env_extra: dict[str, str] | None = None,
+                  path_first: tuple[str, ...] = ()) -> tuple[subprocess.CompletedProcess, float]:
+    """Run the project's Snakefile on the fixture config in ``workdir``; (result, seconds).
+    ``env_extra``: more environment; ``path_first``: folders put before ROOT on PYTHONPATH."""
     env = dict(os.environ)
-    env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
+    env["PYTHONPATH"] = os.pathsep.join([*path_first, str(ROOT), env.get("PYTHONPATH", "")])
+    env.update(env_extra or {})
     env.setdefault("IR_DATASETS_HOME", str(ROOT / ".data" / "ir_datasets"))
     command = [sys.executable, "-m", "snakemake", "-s", str(ROOT / "Snakefile"),
                "--directory", str(workdir), "--nocolor", *args,
@@ -82,6 +91,25 @@ def job_times(log: str) -> dict[int, tuple[str, float]]:
             name, begun = started[int(m.group(1))]
             jobs[int(m.group(1))] = (name, (stamp - begun).total_seconds())
     return jobs
+
+
+def slurm_jobs_planned(log: str) -> tuple[list[str], list[list[str]]]:
+    """From the SLURM run's log: the rules of the compute jobs submitted on their own, and
+    the member rules of each group job (a "Group job <name> (jobs in lexicogr. order):"
+    block, its members indented below it). Local rules are logged as ``localrule``."""
+    ungrouped, groups, in_group = [], [], False
+    for line in log.splitlines():
+        if "Group job " in line and "(jobs in lexicogr. order)" in line:
+            groups.append([])
+            in_group = True
+        elif in_group and (m := re.fullmatch(r"\s+rule (\w+):", line)):
+            groups[-1].append(m.group(1))
+        elif m := re.fullmatch(r"rule (\w+):", line):
+            ungrouped.append(m.group(1))
+            in_group = False
+        elif line.strip() and not line[0].isspace() and not line.startswith("["):
+            in_group = False
+    return ungrouped, groups
 
 
 # Files that legitimately differ between two runs of the same workflow, wherever they run,
@@ -150,25 +178,44 @@ def test_fixture_workflow_through_slurm_matches_a_local_run(tmp_path):
 
     first, local_seconds = run_snakemake(local, "--cores", "2")
     assert first.returncode == 0, first.stderr[-3000:]
-    second, slurm_seconds = run_snakemake(cluster, "--profile", str(PROFILE))
+    # The SLURM run starts with an empty PyTerrier cache, and no SLURM job may open an
+    # Internet socket (NO_NETWORK's sitecustomize): the local rule terrier_fetch must
+    # download the jars, and a compute job that tried to download would fail.
+    jar_cache = tmp_path / "pyterrier-home"
+    second, slurm_seconds = run_snakemake(
+        cluster, "--profile", str(PROFILE), path_first=(str(NO_NETWORK),),
+        env_extra={"PYTERRIER_HOME": str(jar_cache), "GRADEDREL_NO_NETWORK_IN_JOBS": "1"})
     assert second.returncode == 0, second.stderr[-3000:]
     log = second.stdout + second.stderr
+    fetched = json.loads((cluster / "results" / "terrier" / "jars.json").read_text())
+    assert sorted(p.name for p in jar_cache.glob("*.jar")) == sorted(
+        j["jar"] for j in fetched["jars"]), "terrier_fetch did not fill the empty jar cache"
 
     # every job but the workflow's local rules (the target 'all', downloads, and the report
     # pages, which run in Snakemake's own process) was submitted to SLURM and completed there
     def local_rule(rule: str) -> bool:
-        return rule in ("all", "thesaurus_fetch") or rule.startswith("report_page_")
+        return rule in LOCAL_RULES or rule.startswith("report_page_")
 
     ran_locally = set(re.findall(r"^\s*localrule (\w+):", log, flags=re.MULTILINE))
     assert all(local_rule(rule) for rule in ran_locally), (
         f"compute rules ran outside SLURM: {sorted(r for r in ran_locally if not local_rule(r))}")
     local_jobs = job_times(first.stdout + first.stderr)
-    submitted = {int(j): int(s) for j, s in
-                 re.findall(r"Job (\d+) has been submitted with SLURM jobid (\d+)", log)}
     expected = {j for j, (rule, _) in local_jobs.items() if not local_rule(rule)}
     assert len(expected) >= 30, f"the fixture workflow ran only {len(expected)} jobs locally"
-    assert len(submitted) == len(expected), (
-        f"{len(submitted)} jobs submitted to SLURM, {len(expected)} expected:\n{log[-3000:]}")
+    # the profile groups small jobs (its `groups:`): a SLURM job is one ungrouped job or
+    # one group job; every compute job of the local run ran in exactly one of them
+    ungrouped, groups = slurm_jobs_planned(log)
+    ungrouped = [rule for rule in ungrouped if not local_rule(rule)]
+    grouped = sum(len(members) for members in groups)
+    submitted = dict(re.findall(r"Job (\S+) has been submitted with SLURM jobid (\d+)", log))
+    assert len(ungrouped) + grouped == len(expected), (
+        f"{len(ungrouped)} ungrouped + {grouped} grouped compute jobs ran through SLURM, "
+        f"{len(expected)} ran locally:\n{log[-3000:]}")
+    assert groups and grouped > len(groups), f"no small jobs were grouped: {groups}"
+    assert len(submitted) == len(ungrouped) + len(groups) < len(expected), (
+        f"{len(submitted)} SLURM jobs submitted for {len(ungrouped)} ungrouped jobs and "
+        f"{len(groups)} group jobs:\n{log[-3000:]}")
+    submitted = {j: int(s) for j, s in submitted.items()}
     accounted = sacct_jobs(sorted(submitted.values()))
     assert set(accounted) == set(submitted.values()), (
         f"sacct knows {len(accounted)} of the {len(submitted)} submitted SLURM jobs")
@@ -195,18 +242,26 @@ def test_fixture_workflow_through_slurm_matches_a_local_run(tmp_path):
         return (datetime.fromisoformat(row["End"])
                 - datetime.fromisoformat(row["Start"])).total_seconds()
     in_allocation = sum(seconds(row) for row in accounted.values()) / len(accounted)
-    local_mean = sum(t for j, (_, t) in local_jobs.items() if j in expected) / len(expected)
+    local_total = sum(t for j, (_, t) in local_jobs.items() if j in expected)
+    local_mean = local_total / len(expected)
     figures = {
         "jobs": len(expected),
+        "slurm_jobs_without_groups": len(expected),
+        "slurm_jobs": len(submitted),
+        "group_jobs": len(groups),
+        "jobs_in_groups": grouped,
         "files_compared": len(a),
         "local_wall_s": round(local_seconds, 1),
         "slurm_wall_s": round(slurm_seconds, 1),
         "ratio_slurm_over_local": round(slurm_seconds / local_seconds, 2),
         # both runs use two slots (--cores 2; two 1-CPU SLURM jobs on the 2-CPU node)
-        "wall_overhead_per_job_s": round((slurm_seconds - local_seconds) * 2 / len(expected), 1),
+        "wall_overhead_per_slurm_job_s": round(
+            (slurm_seconds - local_seconds) * 2 / len(submitted), 1),
         "local_job_mean_s": round(local_mean, 1),
         "slurm_job_mean_s_start_to_end": round(in_allocation, 1),
-        "in_job_overhead_per_job_s": round(in_allocation - local_mean, 1),
+        # what the SLURM jobs took beyond the same jobs run locally, per SLURM job
+        "in_job_overhead_per_slurm_job_s": round(
+            (in_allocation * len(accounted) - local_total) / len(accounted), 1),
     }
     print("\nSLURM vs local, fixture workflow:", json.dumps(figures, indent=1))
     if os.environ.get("GRADEDREL_SLURM_MEASUREMENTS"):

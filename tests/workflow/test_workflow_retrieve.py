@@ -19,7 +19,7 @@ from stand_in_queries import write_query_files
 
 pytestmark = pytest.mark.workflow
 ROOT = Path(__file__).resolve().parents[2]
-RULES = ["index_collection", "prepare_topics_qrels", "index_arrays", "retrieve"]
+RULES = ["terrier_fetch", "index_collection", "prepare_topics_qrels", "index_arrays", "retrieve"]
 
 
 def snakemake(workdir, config, targets):

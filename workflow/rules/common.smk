@@ -9,6 +9,7 @@ from snakemake.utils import validate
 sys.path.insert(0, workflow.basedir)  # the gradedrel package, without installing it
 
 from gradedrel import collection
+from gradedrel.collection.fetch import needs_fetch as needs_ir_datasets_fetch
 from gradedrel.core import downloads
 from gradedrel.plans import plan_sets
 from gradedrel.plans.analysis import collection_settings as analysis_settings
@@ -96,6 +97,21 @@ def collection_files(keys):
     """An input function: the local files (docs, topics, qrels) among ``keys`` that the
     collection names (none for an ir_datasets collection)."""
     return lambda wc: collection.local_files(config["collections"][wc.collection], keys)
+
+
+# The downloads' records (local rules collection_fetch, terrier_fetch in collection.smk).
+COLLECTION_FETCH_KEYS = tuple(dict.fromkeys(collection.DOCUMENT_KEYS + collection.JUDGEMENT_KEYS))
+TERRIER_JARS_RECORD = f"{RESULTS}/terrier/jars.json"
+
+
+def collection_downloads(wildcards):
+    """An input function: the collection's download manifest when a part comes from
+    ir_datasets (nothing to fetch for local files)."""
+    spec = collection.CollectionSpec.from_config(
+        wildcards.collection, config["collections"][wildcards.collection])
+    if not needs_ir_datasets_fetch(spec):
+        return []
+    return ancient(f"{RESULTS}/{wildcards.collection}/downloads.json")
 
 
 try:
