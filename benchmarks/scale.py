@@ -25,6 +25,15 @@ Phases, per size:
   (InQuery, depth 1000), against the arrays' size — and InQuery's throughput against
   Terrier's BM25 on the same queries, index and depth (``benchmarks/retrieval.py``'s
   comparison, best of ``--repeats`` passes).
+- ``counts``: the phrase and ``#syn`` document counts of planning and ``syn_statistics``,
+  counted as before (Terrier retrieves every matching document: Tf model, N + 1 results)
+  and from the posting arrays (:class:`gradedrel.collection.matches.MatchCounter`), the
+  same queries one after the other in one process, counts checked equal: the multi-word
+  keys of the query trees (``#combine(phrase)``, as ``plan_requests`` asks) and every
+  ``#syn`` group's members and union (as ``syn_statistics`` asks). Queries: the stand-in
+  query files of the first ``--count-topics`` topics, written to a temporary directory;
+  with ``--cranfield`` instead the workflow's Cranfield index, arrays and ``auto`` query
+  files under ``--cranfield`` (a results directory, read only).
 """
 from __future__ import annotations
 
@@ -302,8 +311,80 @@ def task_memory(docs: int) -> dict:
     return record
 
 
+def task_counts(docs: int, topics: int = 100, cranfield: str | None = None) -> dict:
+    """Phrase and #syn counts by retrieval (before) and from the arrays (now), same queries."""
+    import tempfile
+
+    from gradedrel.collection import matches, postings
+    from gradedrel.core import terrier
+    from gradedrel.plans import key_stats
+    from gradedrel.queries import matchop, query_files, query_tree, query_types, syn_statistics
+
+    terrier.start(**PINS)
+    if cranfield:
+        out = Path(cranfield)
+        index_dir, query_dir, temporary = out / "index", out / "queries" / "auto", None
+    else:
+        from retrieval import synthetic_documents
+        from tests.stand_in_queries import write_query_files
+
+        out = WORK / f"synthetic-{docs}"
+        index_dir = out / "index"
+        temporary = tempfile.TemporaryDirectory()
+        query_dir = Path(temporary.name)
+        _, all_topics, _ = synthetic_documents(docs)
+    array_dir = out / "index_arrays" / postings.CACHE_NAME
+    pipeline = terrier.term_pipeline(index_dir)
+    if temporary is not None:
+        write_query_files(all_topics.head(topics), query_dir, lambda t: pipeline(t) is None)
+    writer = matchop.MatchOpWriter(pipeline, "auto")
+    trees = [(slug, query_tree.from_dict(t)) for slug in query_types.SLUGS
+             for t in query_files.read_query_file(query_dir / f"{slug}.jsonl")["tree"]]
+
+    def keys(node):
+        if isinstance(node, query_tree.Key):
+            return [node]
+        if isinstance(node, query_tree.Syn):
+            return list(node.keys)
+        return [k for c in node.children for k in keys(c)]
+
+    phrases = sorted({tuple(t for t in k.tokens if pipeline(t)) for _, tree in trees
+                      for k in keys(tree) if len(writer.key(k)[1] if writer.key(k) else ()) > 1})
+    syn_files = [query_dir / f"{slug}.jsonl" for slug in query_types.SLUGS if "SYN" in slug]
+    index = terrier.open_index(index_dir)
+    documents = terrier.index_statistics(index)["documents"]
+    timings, results = {}, {}
+    for way in ("arrays", "retrieval"):
+        started, cpu = time.perf_counter(), time.process_time()
+        if way == "arrays":
+            counter = matches.MatchCounter(postings.checked(index_dir, array_dir), pipeline)
+            phrase_df = key_stats.posting_phrase_df(counter, "auto")
+        else:
+            counter = syn_statistics.document_counter(index, documents)
+            phrase_df = key_stats.terrier_phrase_df(index, "auto")
+        dfs = [phrase_df(p) for p in phrases]
+        middle = time.perf_counter()
+        rows = syn_statistics.query_file_rows(syn_files, writer, counter, documents)
+        ended = time.perf_counter()
+        results[way] = (dfs, rows)
+        timings[way] = {"phrases_s": middle - started, "syn_s": ended - middle,
+                        "total_s": ended - started, "cpu_s": time.process_time() - cpu}
+    if results["arrays"][0] != results["retrieval"][0] or not results["arrays"][1].equals(
+            results["retrieval"][1]):
+        raise SystemExit("the counts from the arrays differ from Terrier's retrieval")
+    if temporary is not None:
+        temporary.cleanup()
+    rows = results["arrays"][1]
+    return {"collection": str(out.name), "documents": documents, "phrases": len(phrases),
+            "syn_groups": len(rows), "syn_queries": int(len(rows) + rows["members"].sum()),
+            "phrase_df_mean": float(sum(results["arrays"][0]) / max(len(phrases), 1)),
+            "union_df_mean": float(rows["union_df"].mean()) if len(rows) else 0.0,
+            **{f"{way}_{k}": v for way, t in timings.items() for k, v in t.items()},
+            "ratio_retrieval_over_arrays": timings["retrieval"]["total_s"] / timings["arrays"]["total_s"]}
+
+
 TASKS = {"index": task_index, "arrays": task_arrays, "retrieval": task_retrieval,
-         "memory": task_memory}
+         "memory": task_memory, "counts": task_counts}
 
 
 def run_task(name: str, docs: int, **options) -> dict:
@@ -328,11 +409,13 @@ def run_task(name: str, docs: int, **options) -> dict:
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--docs", type=int, nargs="+", default=[200_000, 1_000_000])
+    parser.add_argument("--docs", type=int, nargs="*", default=[200_000, 1_000_000])
     parser.add_argument("--phases", nargs="+", default=["index", "arrays", "memory", "retrieval"])
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--repeats", type=int, default=2)
     parser.add_argument("--old-reader", action="store_true")
+    parser.add_argument("--count-topics", type=int, default=100)
+    parser.add_argument("--cranfield", help="results/cranfield of a finished run (phase counts)")
     parser.add_argument("--task", choices=sorted(TASKS))
     parser.add_argument("--options", default="{}")
     args = parser.parse_args()
@@ -353,6 +436,10 @@ def main():
             run_task("memory", docs)
         if "retrieval" in args.phases:
             run_task("retrieval", docs, repeats=args.repeats)
+        if "counts" in args.phases:
+            run_task("counts", docs, topics=args.count_topics)
+    if "counts" in args.phases and args.cranfield:
+        run_task("counts", 0, cranfield=str(Path(args.cranfield).resolve()))
 
 
 if __name__ == "__main__":

@@ -2,6 +2,7 @@
 import pandas as pd
 
 from gradedrel import plans, thesaurus
+from gradedrel.collection import matches, postings
 from gradedrel.core import provenance, terrier
 from gradedrel.plans import key_stats, planner
 from gradedrel.core.io import sha256_of, write_text
@@ -13,8 +14,10 @@ def main():
     index = terrier.open_index(snakemake.input.index)
     pipeline = terrier.term_pipeline(snakemake.input.index)
     documents = terrier.index_statistics(index)["documents"]
+    counter = matches.MatchCounter(postings.checked(snakemake.input.index,
+                                                              snakemake.input.postings), pipeline)
     stats = key_stats.KeyStatistics(pipeline, key_stats.terrier_term_df(index), documents,
-                                    key_stats.terrier_phrase_df(index,
+                                    key_stats.posting_phrase_df(counter,
                                                                 snakemake.params.phrase_operator))
     model = planner.Planner.build(thesaurus.load(snakemake.input.thesaurus), pipeline, stats,
                                   snakemake.params.analysis, snakemake.params.expansion)

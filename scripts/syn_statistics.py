@@ -1,6 +1,8 @@
-"""Measure Terrier's summed #syn df against the true union df, per synonym group."""
+"""Measure Terrier's summed #syn df against the true union df, per synonym group (counted
+from the posting arrays)."""
 import pandas as pd
 
+from gradedrel.collection import matches, postings
 from gradedrel.core import terrier
 from gradedrel.core.io import read_tsv, write_tsv
 from gradedrel.core.steps import run_step
@@ -11,11 +13,11 @@ def main():
     terrier.start(**snakemake.params.terrier)
     index = terrier.open_index(snakemake.input.index)
     documents = terrier.index_statistics(index)["documents"]
-    writer = matchop.MatchOpWriter(terrier.term_pipeline(snakemake.input.index),
-                                   snakemake.params.phrase_operator)
-    rows = syn_statistics.query_file_rows(snakemake.input.queries, writer,
-                                          syn_statistics.document_counter(index, documents),
-                                          documents)
+    pipeline = terrier.term_pipeline(snakemake.input.index)
+    writer = matchop.MatchOpWriter(pipeline, snakemake.params.phrase_operator)
+    counter = matches.MatchCounter(postings.checked(snakemake.input.index,
+                                                              snakemake.input.postings), pipeline)
+    rows = syn_statistics.query_file_rows(snakemake.input.queries, writer, counter, documents)
     write_tsv(rows, snakemake.output.groups, float_format="%.4f")
     chosen = read_tsv(snakemake.input.selected)
     selected = set(chosen.loc[chosen["selected"] == 1, "qid"])

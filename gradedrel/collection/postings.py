@@ -239,6 +239,16 @@ def load(out_dir: str | Path) -> tuple[PostingArrays, str]:
     return arrays, json.loads((out_dir / SIGNATURE_FILE).read_text())["signature"]
 
 
+def checked(index_dir: str | Path, out_dir: str | Path) -> PostingArrays:
+    """The arrays of ``out_dir`` (memory-mapped), which must have been read from the index in
+    ``index_dir`` as it is now; a clear error otherwise (rebuild rule ``index_arrays``)."""
+    arrays, stored = load(out_dir)
+    if stored != index_signature(index_dir):
+        raise ValueError(f"{out_dir}: the posting arrays were read from another state of "
+                         f"{index_dir} (signature {stored}); rebuild them (rule index_arrays)")
+    return arrays
+
+
 def cached(index_dir: str | Path, cache_dir: str | Path | None = None) -> PostingArrays:
     """The index's postings from ``cache_dir/postings/``, read from Terrier if stale or absent.
 

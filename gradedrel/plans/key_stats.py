@@ -3,7 +3,8 @@
 A key's terms are its tokens (:func:`gradedrel.core.text.tokenise`) through the
 index's term pipeline, stopwords dropped. Its document frequency is the df of
 its term for a one-word key; for a multi-word key it is the number of
-documents matching the phrase (``phrase_df``, e.g. Terrier's ``#1``), or, when
+documents matching the phrase (``phrase_df``: Terrier's phrase operator, counted from
+the posting arrays by :func:`posting_phrase_df`), or, when
 no phrase counter is given, the smallest df of its terms (an upper bound). A
 key is *in the index* when its df is positive.
 """
@@ -66,12 +67,28 @@ def terrier_term_df(index) -> Callable[[str], int]:
     return df
 
 
+def posting_phrase_df(counter, phrase_operator: str = "auto") -> Callable[[tuple[str, ...]], int]:
+    """tokens → number of documents the compiled queries' phrase operator matches.
+
+    ``counter``: a :class:`gradedrel.collection.matches.MatchCounter` over the index's
+    posting arrays, which follows Terrier's operators exactly (what
+    :func:`terrier_phrase_df` retrieves, without a result row per document).
+    """
+    from gradedrel.queries.matchop import phrase
+
+    def df(tokens: tuple[str, ...]) -> int:
+        return counter(f"#combine({phrase(tokens, phrase_operator)})")
+
+    return df
+
+
 def terrier_phrase_df(index, phrase_operator: str = "auto") -> Callable[[tuple[str, ...]], int]:
     """tokens → number of documents matching the phrase in a Terrier index.
 
     Counted as the documents Terrier retrieves for the phrase alone (Tf model,
     every matching document scores > 0), i.e. exactly the documents the
-    compiled queries' phrase operator matches.
+    compiled queries' phrase operator matches. One result row per matching document:
+    the independent check of :func:`posting_phrase_df` (tests, benchmarks).
     """
     import pyterrier as pt
 

@@ -10,7 +10,9 @@ and one above N gives log of a negative number (NaN scores).
 
 For every ``#syn`` group of the compiled queries this module records the
 summed df (what Terrier uses) and the union df (the documents the group
-matches), both counted by running the members and the group through the index.
+matches), both counted from the posting arrays (:class:`gradedrel.collection.matches.MatchCounter`,
+which follows Terrier's operators exactly; :func:`document_counter` retrieves the same
+counts, a result row per document: the independent check in tests and benchmarks).
 """
 from __future__ import annotations
 
@@ -86,7 +88,8 @@ GROUP_COLUMNS = ["qid", "query_type", "group", "members", "summed_df", "union_df
 
 def document_counter(index, documents: int) -> Callable[[str], int]:
     """How many documents a MatchOp query matches (Terrier's Tf model, every document
-    retrieved), cached per query."""
+    retrieved), cached per query. The workflow counts from the posting arrays instead
+    (:class:`gradedrel.collection.matches.MatchCounter`); this is their independent check."""
     import pyterrier as pt
 
     counter = pt.terrier.Retriever(index, wmodel="Tf", num_results=documents + 1)

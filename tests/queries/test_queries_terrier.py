@@ -16,9 +16,10 @@ from hypothesis import strategies as st
 
 import gradedrel.thesaurus
 from gradedrel import collection, plans
+from gradedrel.collection import matches, postings
 from gradedrel.core import terrier
 from gradedrel.plans import key_stats, plan_sets, planner
-from gradedrel.queries import matchop, query_types, syn_statistics
+from gradedrel.queries import matchop, query_tree, query_types, syn_statistics
 from gradedrel.core.text import tokenise
 from tests.conftest import small_thesaurus
 
@@ -169,3 +170,40 @@ def test_terrier_syn_adds_member_dfs(engine):
     assert bm25.search("#combine(#syn(flow flows))")["score"].isna().all()
     tf = pt.terrier.Retriever(index, wmodel="Tf", num_results=2000)
     assert len(tf.search("#combine(#syn(flow flows))")) == df  # the documents matched: df(flow)
+
+
+def keys_of(node) -> list:
+    if isinstance(node, query_tree.Key):
+        return [node]
+    if isinstance(node, query_tree.Syn):
+        return list(node.keys)
+    return [k for c in node.children for k in keys_of(c)]
+
+
+@pytest.fixture(scope="module")
+def cranfield_arrays(cranfield_index, tmp_path_factory):
+    return postings.cached(cranfield_index, tmp_path_factory.mktemp("cranfield_arrays"))
+
+
+@pytest.mark.parametrize("operator", ["auto", "#1", "#uw4"])
+def test_phrase_and_syn_counts_from_the_arrays_equal_terrier_on_every_cranfield_plan(
+        operator, cranfield_plans, engine, cranfield_arrays):
+    """What plan_requests and syn_statistics count from the posting arrays equals the
+    documents Terrier retrieves, for every multi-word key and every #syn group (members
+    and union) of every Cranfield plan (automatic and curated), in every query type."""
+    index, pipeline, _ = engine
+    arrays = cranfield_arrays
+    from_arrays = matches.MatchCounter(arrays, pipeline)
+    retrieved = syn_statistics.document_counter(index, arrays.N)
+    writer = matchop.MatchOpWriter(pipeline, operator)
+    queries: set[str] = set()
+    for plan in cranfield_plans:
+        for label in query_types.LABELS:
+            tree = query_types.compile_plan(plan, label, pipeline)
+            queries |= {f"#combine({writer.key(k)[0]})" for k in keys_of(tree)
+                        if writer.key(k) and len(writer.key(k)[1]) > 1}
+            syn_statistics.group_rows(plan.qid, label, tree, writer,
+                                      lambda q: queries.add(q) or 0, arrays.N)
+    phrases = [q for q in queries if not q.startswith("#combine(#syn(")]
+    assert len(phrases) > 300 and len(queries) - len(phrases) > 300
+    assert {q: from_arrays(q) for q in sorted(queries)} == {q: retrieved(q) for q in sorted(queries)}

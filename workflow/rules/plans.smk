@@ -6,6 +6,7 @@ rule plan_requests:
     input:
         topics=f"{RESULTS}/{{collection}}/topics.tsv",
         index=f"{RESULTS}/{{collection}}/index",
+        postings=f"{RESULTS}/{{collection}}/index_arrays/postings",
         thesaurus=thesaurus_cache,
     output:
         plans=f"{RESULTS}/{{collection}}/plans/auto.yaml",

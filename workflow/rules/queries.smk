@@ -35,6 +35,7 @@ rule syn_statistics:
             f"{RESULTS}/{{collection}}/queries/{{planset}}/{s}.jsonl" for s in QUERY_SLUGS if "SYN" in s
         ],
         index=f"{RESULTS}/{{collection}}/index",
+        postings=f"{RESULTS}/{{collection}}/index_arrays/postings",
         selected=f"{RESULTS}/{{collection}}/plans/{{planset}}/selected_topics.tsv",
     output:
         groups=f"{RESULTS}/{{collection}}/queries/{{planset}}/syn_df.tsv",
