@@ -19,8 +19,7 @@ wildcard_constraints:
     thesaurus="[A-Za-z0-9_-]+",
     planset="[A-Za-z0-9_-]+",
     model="[A-Za-z0-9_.-]+",
-    curve="n?(cg|dcg_b[0-9]+)",
-    test="friedman|posthoc|vs_baseline",
+    slug="[A-Za-z0-9_-]+",
 
 
 # The stages, as the data flows (each rule file has its folder in gradedrel/).
@@ -32,11 +31,9 @@ include: "workflow/rules/retrieval.smk"
 include: "workflow/rules/evaluation.smk"
 include: "workflow/rules/report.smk"
 include: "workflow/rules/cluster.smk"
-include: "workflow/rules/report_pages.smk"
 
 
 rule all:
     input:
-        all_targets(),
-        report_page_targets(),
+        STUDY.targets(),
     default_target: True

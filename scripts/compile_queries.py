@@ -16,8 +16,9 @@ def main():
     version = terrier.start(**snakemake.params.terrier)
     pipeline = terrier.term_pipeline(snakemake.input.index)
     writer = matchop.MatchOpWriter(pipeline, snakemake.params.phrase_operator)
-    # only the plan set's topics (the expandable requests, or those it names)
-    chosen = set(read_tsv(snakemake.input.topics)["qid"])
+    # only the plan set's candidate topics (the expandable requests, or those it names)
+    table = read_tsv(snakemake.input.candidates)
+    chosen = set(table.loc[table["candidate"] == 1, "qid"])
     all_plans = [p for p in plans.read_plans(snakemake.input.plans) if p.qid in chosen]
     paths = {label: snakemake.output[f"queries/{label}"] for label in snakemake.params.labels}
     rows, excluded = query_files.write_query_files(all_plans, paths, pipeline, writer,
@@ -26,9 +27,7 @@ def main():
         log.warning("topic %s, %s: %s", qid, label, reason)
     per_topic = pd.DataFrame(rows)
     write_tsv(per_topic, snakemake.output.statistics)
-    table = read_tsv(snakemake.input.selected)
-    selected = set(table.loc[table["selected"] == 1, "qid"])
-    write_tsv(query_statistics.means_by_subset(per_topic, selected), snakemake.output.means,
+    write_tsv(query_statistics.means_by_subset(per_topic, chosen), snakemake.output.means,
               float_format="%.3f")
     write_tsv(pd.DataFrame(excluded, columns=["qid", "query_type", "reason"]),
               snakemake.output.excluded)

@@ -1,11 +1,12 @@
-"""Normalise topics and qrels (levels 0-3), record exclusions, describe the testbed."""
+"""Normalise qrels (levels 0-3), reconcile them with the requests, record exclusions,
+describe the testbed."""
 import json
 import logging
 from pathlib import Path
 
 from gradedrel import collection
 from gradedrel.core import text
-from gradedrel.core.io import write_text, write_tsv
+from gradedrel.core.io import read_tsv, write_text, write_tsv
 from gradedrel.core.steps import run_step
 
 log = logging.getLogger("gradedrel")
@@ -18,8 +19,8 @@ def main():
     collection.use_ir_datasets_home(snakemake.params.ir_datasets_home)
     docnos = set(Path(snakemake.input.docnos).read_text(encoding="utf-8").split("\n")) - {""}
     census = json.loads(Path(snakemake.input.census).read_text(encoding="utf-8"))
-    assembled = collection.assemble(collection.load_topics(spec), collection.load_qrels(spec),
-                                    docnos)
+    assembled = collection.assemble(read_tsv(snakemake.input.requests, ("qid", "query")),
+                                    collection.load_qrels(spec), docnos)
     per_topic = collection.recall_base(assembled.qrels, assembled.topics)
     summary = collection.testbed_summary(per_topic, len(docnos))
     for (kind, reason), group in assembled.exclusions.groupby(["kind", "reason"]):

@@ -25,4 +25,4 @@ def main():
                  snakemake.output.pdf, snakemake.params.figures["dpi"])
 
 
-run_step(snakemake.log[0], main)
+run_step(snakemake.log[0], main, snakemake.wildcards, snakemake.output)

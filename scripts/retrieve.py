@@ -17,7 +17,9 @@ def main():
     version = terrier.start(**snakemake.params.terrier)
     model = grid.Model.from_config(snakemake.wildcards.model, snakemake.params.model)
     index_dir, depth = snakemake.input.index, snakemake.params.depth
-    topics = pd.read_csv(snakemake.input.topics, sep="\t", dtype=str, keep_default_na=False)
+    # the plan set's candidate topics (selection by the judgements comes at evaluation)
+    table = pd.read_csv(snakemake.input.candidates, sep="\t", dtype=str, keep_default_na=False)
+    topics = table.loc[table["candidate"] == "1", ["qid"]].reset_index(drop=True)
     pipeline = terrier.term_pipeline(index_dir)
     transformer = grid.retriever(model, index_dir, depth)
     not_ranked = []

@@ -19,9 +19,9 @@ def main():
                                                               snakemake.input.postings), pipeline)
     rows = syn_statistics.query_file_rows(snakemake.input.queries, writer, counter, documents)
     write_tsv(rows, snakemake.output.groups, float_format="%.4f")
-    chosen = read_tsv(snakemake.input.selected)
-    selected = set(chosen.loc[chosen["selected"] == 1, "qid"])
-    write_tsv(syn_statistics.summary(rows, documents, selected), snakemake.output.summary,
+    table = read_tsv(snakemake.input.candidates)
+    candidates = set(table.loc[table["candidate"] == 1, "qid"])
+    write_tsv(syn_statistics.summary(rows, documents, candidates), snakemake.output.summary,
               float_format="%.4f")
 
 

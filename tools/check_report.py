@@ -142,12 +142,13 @@ def _squeezed(text: str) -> str:
 def collection_of(path: str) -> str | None:
     """The collection a result belongs to: ``results/<collection>/...``,
     ``results/report_pages/<collection>/...`` or ``figures/<collection>/...`` (None for a
-    thesaurus, which collections share, and for ``results/report/``, across collections)."""
+    thesaurus, which collections share, and for ``results/report/`` and
+    ``figures/across_collections/``, across collections)."""
     parts = Path(path).parts
     if parts[:2] == ("results", "report_pages"):
         parts = parts[1:]
     if len(parts) > 2 and parts[0] in ("results", "report_pages", "figures") \
-            and parts[1] not in ("thesauri", "report"):
+            and parts[1] not in ("thesauri", "report", "across_collections"):
         return parts[1]
     return None
 

@@ -7,6 +7,13 @@ it started - is still working in this directory; if one is, it refuses in one li
 exits 1, touching nothing. (Incomplete outputs are then re-run by `--rerun-incomplete`,
 which the Makefile passes.)
 
+It also gives every workflow script that is unchanged since the last commit (`scripts/`,
+the files of the rules' `script:`) its last commit's time as its modification time.
+Snakemake decides that a rule's code changed when its script file is newer than the
+rule's outputs; in a fresh clone every file is as new as the clone, so a finished project
+copied into one would re-run every job although no script differs. A script edited since
+the commit keeps its own time (and re-runs its rule, as it should).
+
     python tools/recover.py [--directory DIR] [--snakemake PATH]
 """
 from __future__ import annotations
@@ -90,6 +97,37 @@ def lock_files(root: Path) -> list[Path]:
     return sorted(folder.glob("*.lock")) if folder.is_dir() else []
 
 
+SCRIPT_FOLDERS = ("scripts",)
+
+
+def _git(root: Path, *args: str) -> str | None:
+    try:
+        done = subprocess.run(["git", "-C", str(root), *args], capture_output=True, text=True)
+    except OSError:
+        return None
+    return done.stdout if done.returncode == 0 else None
+
+
+def restore_script_times(root: Path) -> int:
+    """Set each unchanged tracked script's mtime back to its last commit's time (never
+    forward); returns how many were set. Outside a git checkout: nothing."""
+    tracked = _git(root, "ls-files", "-z", "--", *SCRIPT_FOLDERS)
+    changed = _git(root, "status", "--porcelain", "-z", "--", *SCRIPT_FOLDERS)
+    if tracked is None or changed is None:
+        return 0
+    edited = {entry[3:] for entry in changed.split("\0") if entry}
+    count = 0
+    for name in (n for n in tracked.split("\0") if n and n not in edited):
+        stamp = (_git(root, "log", "-1", "--format=%ct", "--", name) or "").strip()
+        path = root / name
+        if not stamp.isdigit() or not path.is_file():
+            continue
+        if path.stat().st_mtime > int(stamp):
+            os.utime(path, (int(stamp), int(stamp)))
+            count += 1
+    return count
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--directory", default=".", help="the workflow's directory")
@@ -105,6 +143,7 @@ def main(argv: list[str] | None = None) -> int:
               f"{command[:80]}); wait for it or stop it (kill {pid}), then run make reproduce "
               "again", file=sys.stderr)
         return 1
+    restore_script_times(root)
     locks = lock_files(root)
     if not locks:
         return 0

@@ -8,7 +8,8 @@ from gradedrel.collection.documents import (DOCNO_MAX_LENGTH, DocumentCensus,  #
                                             iter_documents)
 from gradedrel.collection.judgements import (EXCLUSION_COLUMNS, Assembled, assemble,  # noqa: F401
                                              load_qrels, load_topics)
-from gradedrel.collection.spec import (DOCUMENT_KEYS, JUDGEMENT_KEYS, PARTS, CollectionSpec,  # noqa: F401,E501
+from gradedrel.collection.spec import (DOCUMENT_KEYS, JUDGEMENT_KEYS, PARTS,  # noqa: F401
+                                       REQUEST_KEYS, CollectionSpec,
                                        local_files, settings, use_ir_datasets_home)
 from gradedrel.collection.testbed import (dropped_text_lines, missing_documents,  # noqa: F401
                                           recall_base, testbed_markdown, testbed_summary)

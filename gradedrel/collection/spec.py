@@ -18,6 +18,8 @@ from gradedrel.collection.readers import topics_header_setting
 
 #: The settings of ``collections.<c>`` that the documents (and so the index) depend on.
 DOCUMENT_KEYS = ("ir_datasets", "docs", "docs_format", "doc_id_field", "doc_text_fields")
+#: The settings the requests (every topic's text) depend on.
+REQUEST_KEYS = ("ir_datasets", "topics", "topics_format", "topics_header", "topic_field")
 #: The settings that topics and judgements depend on.
 JUDGEMENT_KEYS = ("ir_datasets", "topics", "topics_format", "topics_header", "qrels",
                   "topic_field", "grade_map")

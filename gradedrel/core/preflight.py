@@ -72,16 +72,18 @@ def validation_error_of(error: BaseException):
 # --- the input files named in config -----------------------------------------------------
 
 def input_errors(config: Mapping, collections: Iterable[str], plan_sets: Mapping,
-                 resolve: Callable[[str], str] = lambda p: p) -> list[str]:
+                 resolve: Callable[[str], str] = lambda p: p,
+                 thesauri: Iterable[str] | None = None) -> list[str]:
     """One line per problem with an input file the config names, for the active
     ``collections``: local documents, topics and qrels (present and readable in their
     format: topics and qrels are read in full, documents' first record), the plan sets'
-    curated plan files and topic lists, and thesaurus copies that cannot be downloaded."""
+    curated plan files and topic lists, and thesaurus copies that cannot be downloaded
+    (``thesauri``: the thesauri the study reads, by default each collection's own)."""
     from gradedrel.collection.grades import GradeMap
     from gradedrel.core.errors import InputError
 
     errors: list[str] = []
-    thesauri = set()
+    used = set()
     for name in collections:
         raw = config["collections"][name]
         where = f"config: collections.{name}"
@@ -97,8 +99,8 @@ def input_errors(config: Mapping, collections: Iterable[str], plan_sets: Mapping
                 errors += _qrels_errors(raw, where, grade_map)
         for plan_set in (plan_sets.get(name) or {}).values():
             errors += _plan_set_errors(plan_set, f"{where}.plan_sets.{plan_set.name}")
-        thesauri.add(raw.get("thesaurus", "nasa"))
-    for name in sorted(thesauri):
+        used.add(raw["thesaurus"])
+    for name in sorted(used if thesauri is None else set(thesauri)):
         errors += _thesaurus_errors(name, config.get("thesauri") or {}, resolve)
     return errors
 

@@ -172,6 +172,26 @@ def logged(log_path: str | os.PathLike, wildcards: Mapping[str, object] | None =
         handler.close()
 
 
+#: A rule's output named ``page/<name>`` is the Snakemake report's HTML page of its
+#: output ``<name>`` (workflow/rules/common.smk: ``page_of``).
+PAGE_PREFIX = "page/"
+
+
+def write_pages(outputs, wildcards: Mapping[str, object] | None = None) -> list[str]:
+    """After a step: the report page of every output that has one (an output named
+    ``page/<name>`` renders the output ``<name>``: a TSV as a table, Markdown converted,
+    YAML preformatted; :func:`gradedrel.report.html.write_page`). The job that writes a
+    result writes its page, so no job exists only to render one."""
+    names = [k for k in getattr(outputs, "keys", lambda: [])() if k.startswith(PAGE_PREFIX)]
+    if not names:
+        return []
+    from gradedrel.report.html import write_page
+
+    for name in names:
+        write_page(outputs[name[len(PAGE_PREFIX):]], outputs[name], wildcards)
+    return [outputs[name] for name in names]
+
+
 def run_step(log_path: str | None, main: Callable[[], None],
              wildcards: Mapping[str, object] | None = None,
              outputs: Iterable[str] = ()) -> None:
@@ -188,6 +208,7 @@ def run_step(log_path: str | None, main: Callable[[], None],
         step.info("started (process %d)", os.getpid())
         try:
             main()
+            write_pages(outputs, wildcards)
             step.info("done in %.1f s; wrote %s", time.monotonic() - start,
                       _outputs(outputs) or "nothing")
         except (InputError, ValueError) as error:

@@ -10,6 +10,14 @@ from gradedrel.evaluation.measures import cumulated_gain as cg
 from gradedrel.evaluation.measures import names, significance, stratified
 
 
+def profile_order(profiles: Mapping[str, tuple[int, ...]]) -> dict[str, tuple[int, ...]]:
+    """Gain profiles in one order whatever the order config writes them in (a mapping's key
+    order carries no meaning, so a config rewritten in another key order gives the same
+    files): more levels first, then by their levels, then by name — ``all`` (1, 2, 3),
+    ``2+3``, ``3``."""
+    return dict(sorted(profiles.items(), key=lambda kv: (-len(kv[1]), tuple(kv[1]), kv[0])))
+
+
 @dataclass(frozen=True)
 class Settings:
     """What to compute; defaults are the paper's (config section ``evaluation``)."""
@@ -49,8 +57,8 @@ class Settings:
             readings=tuple(s.get("readings", d.readings)),
             recall_points=tuple(float(x) for x in s.get("recall_points", d.recall_points)),
             gains={int(k): float(v) for k, v in s.get("gains", d.gains).items()},
-            profiles={str(k): tuple(int(x) for x in v)
-                      for k, v in s.get("profiles", d.profiles).items()},
+            profiles=profile_order({str(k): tuple(int(x) for x in v)
+                                    for k, v in s.get("profiles", d.profiles).items()}),
             dcg_bases=tuple(int(x) for x in s.get("dcg_bases", d.dcg_bases)),
             depth=int(s.get("depth", d.depth)),
             cutoffs=tuple(int(x) for x in s.get("cutoffs", d.cutoffs)),

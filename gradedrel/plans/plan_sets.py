@@ -42,6 +42,13 @@ class PlanSet:
         """The file naming the topics, if the plan set names them by a file."""
         return None if self.topics in TOPIC_RULES else self.topics
 
+    @property
+    def topic_source(self) -> str:
+        """What names the topics, in messages: the curated files, the topic list, or the rule."""
+        if self.topic_rule == "curated":
+            return ", ".join(self.curated)
+        return self.topic_list or self.topic_rule
+
     def merge_inputs(self, auto_plans: str) -> dict:
         """Files merge_curated_plans reads: the automatic plans, the curated files if any."""
         return {"auto": auto_plans, **({"curated": list(self.curated)} if self.curated else {})}

@@ -2,7 +2,11 @@
 
 Järvelin & Kekäläinen (2000, sec. 3) used 30 requests that could be expanded
 through their thesaurus. Here the criteria are configurable (config section
-``topic_selection``) and every topic gets a row: selected or not, and why:
+``topic_selection``) and every topic gets a row: selected or not, and why. Selection
+runs in two steps, so that editing a judgement re-runs no query or retrieval: the plan
+set's *candidates* (:func:`candidates`, :func:`named_candidates`) depend on the plans
+only and are what its queries and runs cover; the *selected* topics (:func:`select`)
+are the candidates that also have the judgements the evaluation needs. The criteria:
 
 - ``min_facets``: the plan has at least this many facets (a structure needs aspects);
 - ``min_thesaurus_concepts``: at least this many concepts come from the thesaurus;
@@ -32,8 +36,8 @@ class Criteria:
                        "min_highly_relevant") if k in section})
 
 
-def reasons(plan: Plan | None, highly_relevant: int, criteria: Criteria) -> list[str]:
-    """Why a topic is left out (empty: selected)."""
+def plan_reasons(plan: Plan | None, criteria: Criteria) -> list[str]:
+    """Why a topic's plan leaves it out (empty: a candidate)."""
     if plan is None:
         return ["no plan"]
     out = []
@@ -44,34 +48,66 @@ def reasons(plan: Plan | None, highly_relevant: int, criteria: Criteria) -> list
         out.append(f"{in_thesaurus} thesaurus concept(s) < {criteria.min_thesaurus_concepts}")
     if criteria.require_expansion and not any(c.expansion for c in plan.concepts()):
         out.append("expansion adds no key")
-    if highly_relevant < criteria.min_highly_relevant:
-        out.append(f"{highly_relevant} highly relevant document(s) < "
-                   f"{criteria.min_highly_relevant}")
     return out
 
 
-def select(plans: list[Plan], recall_base: pd.DataFrame, criteria: Criteria) -> pd.DataFrame:
-    """``qid, selected, reason`` for every topic of the recall base (in its order),
-    and for any plan without a recall-base row."""
-    by_qid = {p.qid: p for p in plans}
+def judgement_reasons(highly_relevant: int, criteria: Criteria) -> list[str]:
+    """Why the judgements leave a candidate out (empty: selected)."""
+    if highly_relevant < criteria.min_highly_relevant:
+        return [f"{highly_relevant} highly relevant document(s) < "
+                f"{criteria.min_highly_relevant}"]
+    return []
+
+
+CANDIDATE_COLUMNS = ["qid", "candidate", "reason"]
+
+
+def candidates(plans: list[Plan], criteria: Criteria) -> pd.DataFrame:
+    """``qid, candidate, reason`` for every plan (in plan order) by the plan criteria
+    (reason empty for a candidate)."""
+    rows = [(p.qid, int(not why), "; ".join(why))
+            for p in plans for why in [plan_reasons(p, criteria)]]
+    return pd.DataFrame(rows, columns=CANDIDATE_COLUMNS)
+
+
+def named_candidates(requests: list[str], qids: list[str], source: str) -> pd.DataFrame:
+    """``qid, candidate, reason`` when the topics are named by a list (the requests that
+    have curated plans, or a topic file): a named topic that is not a request is an error."""
+    wanted = set(qids)
+    unknown = sorted(wanted - set(requests))
+    if unknown:
+        raise ValueError(f"{source}: names topics that are not among the requests: "
+                         f"{unknown[:10]}")
+    return pd.DataFrame([(q, int(q in wanted), f"named in {source}" if q in wanted
+                          else f"not named in {source}") for q in requests],
+                        columns=CANDIDATE_COLUMNS)
+
+
+def select(candidate_table: pd.DataFrame, recall_base: pd.DataFrame,
+           criteria: Criteria | None, source: str = "") -> pd.DataFrame:
+    """``qid, selected, reason`` for every topic of the recall base (in its order): a
+    candidate with the judgements the evaluation needs. With ``criteria`` (the
+    expandable requests), also the candidates table's topics without a recall-base row,
+    and the level-3 criterion applies; without (named topics), a named topic without
+    judgements is an error naming ``source``."""
+    table = candidate_table.assign(qid=candidate_table["qid"].astype(str))
+    is_candidate = dict(zip(table["qid"], table["candidate"].astype(int)))
+    why_not = dict(zip(table["qid"], table["reason"].fillna("").astype(str)))
     level3 = dict(zip(recall_base["qid"].astype(str), recall_base["n_3"].astype(int)))
-    qids = list(recall_base["qid"].astype(str)) + [q for q in by_qid if q not in level3]
+    if criteria is None:
+        unknown = sorted(q for q, c in is_candidate.items() if c and q not in level3)
+        if unknown:
+            raise ValueError(f"{source}: names topics without judgements: {unknown[:10]}")
+        return pd.DataFrame([(q, is_candidate.get(q, 0), why_not.get(q, f"not named in {source}"))
+                             for q in recall_base["qid"].astype(str)],
+                            columns=["qid", "selected", "reason"])
+    qids = list(recall_base["qid"].astype(str)) + [q for q in table["qid"] if q not in level3]
     rows = []
     for qid in qids:
-        why = reasons(by_qid.get(qid), level3.get(qid, 0), criteria)
+        if qid not in is_candidate:
+            why = ["no plan"]
+        else:
+            why = [why_not[qid]] if why_not[qid] else []
+            why += judgement_reasons(level3.get(qid, 0), criteria)
         rows.append((qid, int(not why), "; ".join(why) if why else "selected"))
     return pd.DataFrame(rows, columns=["qid", "selected", "reason"])
-
-
-def named(recall_base: pd.DataFrame, qids: list[str], source: str) -> pd.DataFrame:
-    """``qid, selected, reason`` when the topics are named by a list (e.g. the requests
-    that have expert plans), not chosen by the criteria."""
-    wanted = set(qids)
-    known = set(recall_base["qid"].astype(str))
-    unknown = sorted(wanted - known)
-    if unknown:
-        raise ValueError(f"{source}: names topics without judgements: {unknown[:10]}")
-    return pd.DataFrame([(q, int(q in wanted), f"named in {source}" if q in wanted
-                          else f"not named in {source}")
-                         for q in recall_base["qid"].astype(str)],
-                        columns=["qid", "selected", "reason"])

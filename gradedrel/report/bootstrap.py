@@ -28,11 +28,16 @@ def difference_bands(per_topic: pd.DataFrame, kind: str, base: int, profiles: Se
     per_topic holds values (the evaluation's cutoffs); a topic counts where both the type
     and the baseline have a value (``topics`` says how many)."""
     rows = []
+    wanted = {names.cumulated_gain(kind, profile, base, rank): (profile, rank)
+              for profile in profiles for rank in ranks}
+    # one pass over the per-topic table (it holds every measure: tens of thousands of rows)
+    by_name = dict(tuple(per_topic[per_topic["measure"].isin(wanted)].groupby("measure",
+                                                                            sort=False)))
     for profile in profiles:
         for rank in ranks:
             name = names.cumulated_gain(kind, profile, base, rank)
-            values = per_topic[per_topic["measure"] == name]
-            if values.empty:
+            values = by_name.get(name)
+            if values is None or values.empty:
                 continue
             wide = values.pivot_table(index="qid", columns="run", values="value",
                                       aggfunc="first")

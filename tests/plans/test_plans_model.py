@@ -131,10 +131,32 @@ def test_curated_plans_override_and_bare_string_keys():
 def test_selection_gives_every_topic_a_reason():
     one_facet = plans.Plan("5", "wings", sample_plan().facets[1:])
     recall = pd.DataFrame({"qid": ["3", "4", "5"], "n_3": [2, 0, 1]})
-    table = selection.select([sample_plan(), one_facet], recall, selection.Criteria())
+    criteria = selection.Criteria()
+    candidates = selection.candidates([sample_plan(), one_facet], criteria)
+    assert candidates.values.tolist() == [["3", 1, ""],
+                                          ["5", 0, "1 facet(s) < 2; expansion adds no key"]]
+    table = selection.select(candidates, recall, criteria)
     assert table.values.tolist() == [
         ["3", 1, "selected"], ["4", 0, "no plan"],
         ["5", 0, "1 facet(s) < 2; expansion adds no key"]]
+    # a candidate without a highly relevant document is run but not evaluated
+    no_level3 = pd.DataFrame({"qid": ["3", "4", "5"], "n_3": [0, 0, 1]})
+    assert selection.select(candidates, no_level3, criteria).values.tolist()[0] == [
+        "3", 0, "0 highly relevant document(s) < 1"]
+
+
+def test_named_topics_are_candidates_and_must_be_judged_to_be_selected():
+    named = selection.named_candidates(["1", "2", "3"], ["1", "3"], "plans_A.yaml")
+    assert named.values.tolist() == [["1", 1, "named in plans_A.yaml"],
+                                     ["2", 0, "not named in plans_A.yaml"],
+                                     ["3", 1, "named in plans_A.yaml"]]
+    recall = pd.DataFrame({"qid": ["1", "2", "3"], "n_3": [0, 1, 1]})
+    assert selection.select(named, recall, None, "plans_A.yaml").values.tolist() == \
+        named.rename(columns={"candidate": "selected"}).values.tolist()
+    with pytest.raises(ValueError, match="plans_A.yaml: names topics without judgements: .'3'"):
+        selection.select(named, recall[recall["qid"] != "3"], None, "plans_A.yaml")
+    with pytest.raises(ValueError, match="names topics that are not among the requests: .'9'"):
+        selection.named_candidates(["1", "2"], ["1", "9"], "plans_A.yaml")
 
 
 from hypothesis import given, settings  # noqa: E402
@@ -161,7 +183,9 @@ def test_a_request_without_concepts_keeps_its_plan(thesaurus):
     assert plans.parse_plans(plans.dump_plans([plan])) == [plan]
     assert query_types.compile_plan(plan, "WSYN/e", toy_pipeline) is None
     recall = pd.DataFrame({"qid": ["9"], "n_3": [1]})
-    assert selection.select([plan], recall, selection.Criteria())["reason"].tolist() == [
+    criteria = selection.Criteria()
+    assert selection.select(selection.candidates([plan], criteria), recall,
+                            criteria)["reason"].tolist() == [
         "0 facet(s) < 2; 0 thesaurus concept(s) < 1; expansion adds no key"]
 
 

@@ -63,7 +63,7 @@ def test_every_caption_is_valid_rst(caption):
 
     class Snakemake:
         wildcards = Wildcards(collection="cranfield", planset="auto", model="BM25",
-                              thesaurus="nasa", curve="dcg_b2", test="posthoc")
+                              thesaurus="nasa")
 
     text = jinja2.Template(caption.read_text(encoding="utf-8")).render(snakemake=Snakemake)
     warnings = io.StringIO()
@@ -73,7 +73,8 @@ def test_every_caption_is_valid_rst(caption):
 
 
 def test_captions_of_per_condition_results_name_collection_plan_set_and_model():
-    per_condition = ["avp_table", "effort_table", "significance_table", "standard_table",
+    per_condition = ["avp_table", "effort_table", "significance_friedman", "significance_posthoc",
+                     "significance_vs_baseline", "standard_table",
                      "testbed_table", "figure_pr", "figure_gain", "figure_difference",
                      "findings", "reproduction_table", "evaluation_means", "evaluation_effort",
                      "not_ranked", "verdicts"]
@@ -113,4 +114,5 @@ def test_report_check_reads_the_report_data():
     assert check.collection_of("results/report_pages/thesauri/nasa/summary.tsv.html") is None
     assert check.collection_of("results/report_pages/cranfield/testbed.md.html") == "cranfield"
     assert check.collection_of("figures/cranfield/auto/BM25/cg.png") == "cranfield"
-    assert check.collection_of("results/report/across_collections.md") is None  # all of them
+    assert check.collection_of("results/report/across_collections/cranfield.md") is None
+    assert check.collection_of("figures/across_collections/cranfield+nfcorpus.png") is None

@@ -12,9 +12,7 @@ import synthetic
 from conftest import run_snakemake
 
 ROOT = Path(__file__).resolve().parents[2]
-RULES = ["report_avp_table", "report_testbed_table", "report_effort_table",
-         "report_significance_table", "report_standard_table", "report_findings",
-         "report_figure_pr", "report_figure_gain", "report_figure_difference"]
+RULES = ["report_findings", "report_figures"]
 TABLES = ["avp", "testbed", "effort", "standard_measures", "significance_friedman",
           "significance_posthoc", "significance_vs_baseline", "reproduction"]
 
@@ -69,8 +67,8 @@ def test_two_clean_runs_are_byte_identical(tmp_path):
     testbed = pd.read_csv(Path(_targets(runs[0])[2]).with_name("testbed.csv"))
     assert testbed.loc[0, "ours"] == 20 and testbed.loc[0, "paper"] == 30   # selected topics
     assert "Nothing to be done" in _run(runs[0], dry=True)
-    # a new figure style re-runs the figure rules and nothing else
+    # a new figure style re-runs the figure job and nothing else
     plan = _run(runs[0], dry=True, extra=', "figures": {"ideal": {"linestyle": "--"}}')
     planned = {line[len("rule "):].rstrip(":") for line in plan.splitlines()
                if line.startswith("rule ")}
-    assert planned == {"report_figure_pr", "report_figure_gain", "report_figure_difference"}
+    assert planned == {"report_figures"}

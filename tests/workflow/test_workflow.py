@@ -27,16 +27,22 @@ def test_fixture_workflow_runs_end_to_end_and_reruns_as_a_no_op(finished_project
     assert len(standard) == 4
     assert standard["topics"].tolist() == [5] * 4  # the unrunnable topic counts as 0
     assert "documents: 12 (0 empty" in (results / "testbed.md").read_text()
-    # the experiment: plans -> the selected topics -> six query types -> runs -> evaluation
+    # the experiment: plans -> the candidate topics -> six query types -> runs -> the
+    # selected topics (candidates with a highly relevant document) -> evaluation
+    candidates = pd.read_csv(results / "plans" / "auto" / "candidates.tsv", sep="\t",
+                             dtype=str, keep_default_na=False)
+    runnable = candidates.loc[candidates["candidate"] == "1", "qid"].tolist()
     selected = pd.read_csv(results / "plans" / "auto" / "selected_topics.tsv", sep="\t",
                            dtype=str)
     assert selected.set_index("qid").loc["3", "reason"] == "0 highly relevant document(s) < 1"
     chosen = selected.loc[selected["selected"] == "1", "qid"].tolist()
     assert chosen and "3" not in chosen and "5" not in chosen
+    assert set(chosen) < set(runnable) and "3" in runnable  # a judgement edit re-runs no query
     for model in ("InQuery", "BM25"):
         for slug in ("SUM-u", "SUM-e", "SSYN-C-u", "SSYN-C-e", "WSYN-u", "WSYN-e"):
             run = results / "runs" / "auto" / model / f"{slug}.run"
-            assert set(pd.read_csv(run, sep=" ", header=None, dtype={0: str})[0]) <= set(chosen)
+            ranked = set(pd.read_csv(run, sep=" ", header=None, dtype={0: str})[0])
+            assert set(chosen) <= ranked <= set(runnable)
         means = pd.read_csv(results / "evaluation" / "auto" / model / "means.tsv", sep="\t")
         assert set(means["run"]) == {"SUM/u", "SUM/e", "SSYN-C/u", "SSYN-C/e", "WSYN/u",
                                      "WSYN/e"}

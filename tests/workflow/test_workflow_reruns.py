@@ -9,25 +9,25 @@ from conftest import copy_project, planned_rules, run_snakemake
 
 pytestmark = pytest.mark.workflow
 
-# each group with the report pages (workflow/rules/report_pages.smk) of the files it writes
-THESAURUS = {"thesaurus_fetch", "thesaurus_read", "report_page_thesaurus_summary"}
-READ_THESAURUS = {"thesaurus_read", "report_page_thesaurus_summary"}
+# Each job writes the report page of the files it writes (no job renders a page alone).
+THESAURUS = {"thesaurus_fetch", "thesaurus_read"}
+READ_THESAURUS = {"thesaurus_read"}
 INDEX = {"index_collection", "index_arrays"}
-COLLECTION = {"prepare_topics_qrels", "baseline_run", "report_page_testbed"}
+REQUESTS = {"prepare_requests", "baseline_run"}
+JUDGEMENTS = {"prepare_topics_qrels"}
+COLLECTION = REQUESTS | JUDGEMENTS
 PLANS = {"plan_requests"}
-PLAN_SET = {"merge_curated_plans", "select_topics", "compile_queries", "syn_statistics",
-            "report_page_plans", "report_page_selected_topics", "report_page_query_statistics",
-            "report_page_syn_df"}
-RETRIEVAL = {"retrieve", "report_page_not_ranked"}
-EVALUATION = {"evaluate_runs", "compare_plan_sets", "report_page_evaluation_means",
-              "report_page_evaluation_effort", "report_page_curation"}
-TABLES = {"report_avp_table", "report_testbed_table", "report_effort_table",
-          "report_significance_table", "report_standard_table"}
-# the findings of each plan set and model, the summary over them, and across collections
-FINDINGS = {"report_findings", "report_summary", "report_across_collections",
-            "report_page_verdicts", "report_page_summary", "report_page_across_collections"}
-FIGURES = {"report_figure_pr", "report_figure_gain", "report_figure_difference"}
-REPORT = TABLES | FINDINGS | FIGURES
+# a plan set's plans, candidate topics and queries (no judgement is read)
+PLAN_SET = {"merge_curated_plans", "compile_queries", "syn_statistics"}
+# the plan set's topics for the evaluation: its candidates with the judgements it needs
+SELECTION = {"select_topics"}
+RETRIEVAL = {"retrieve"}
+EVALUATION = {"evaluate_runs", "compare_plan_sets"}
+# the findings (and tables) of each plan set and model, the summary over them, and across
+# collections
+FINDINGS = {"report_findings", "report_summary", "report_across_collections"}
+FIGURES = {"report_figures"}
+REPORT = FINDINGS | FIGURES
 ALL = {"all"}
 
 
@@ -52,7 +52,8 @@ def test_a_finished_project_moved_elsewhere_reruns_nothing(project):
 def test_an_edited_local_qrels_file_reruns_the_collection_and_everything_downstream(project):
     with open(project / "fixture" / "qrels.txt", "a") as handle:
         handle.write("4 0 d09 1\n")  # one more judgement (line 17)
-    expected = COLLECTION | PLANS | PLAN_SET | RETRIEVAL | EVALUATION | REPORT | ALL
+    # the judgements only: no plan, query or retrieval job (their inputs do not change)
+    expected = JUDGEMENTS | SELECTION | EVALUATION | REPORT | ALL
     assert dry_run(project) == expected
     with open(project / "fixture" / "qrels.txt", "a") as handle:
         handle.write("4 0 d10 7\n4 d11 1\n")  # a bad label (line 18), a 3-field line
@@ -70,8 +71,8 @@ def test_an_edited_local_qrels_file_reruns_the_collection_and_everything_downstr
 def test_an_edited_thesaurus_copy_rereads_it(project):
     with open(project / "fixture" / "thesaurus.rdf", "a") as handle:
         handle.write("\n")
-    assert dry_run(project) == (READ_THESAURUS | PLANS | PLAN_SET | RETRIEVAL | EVALUATION
-                                | REPORT | ALL)
+    assert dry_run(project) == (READ_THESAURUS | PLANS | PLAN_SET | SELECTION | RETRIEVAL
+                                | EVALUATION | REPORT | ALL)
 
 
 @pytest.mark.parametrize("edit, expected", [
@@ -81,25 +82,75 @@ def test_an_edited_thesaurus_copy_rereads_it(project):
      FINDINGS | ALL),
     # a new plan set: its own chain, and the comparison of plan sets
     ({"collections": {"tiny": {"plan_sets": {"auto": {}, "again": {}}}}},
-     PLAN_SET | RETRIEVAL | EVALUATION | REPORT | ALL),
+     PLAN_SET | SELECTION | RETRIEVAL | EVALUATION | REPORT | ALL),
     ({"analysis": {"major_share": 0.6}},
-     PLANS | PLAN_SET | RETRIEVAL | EVALUATION | REPORT | ALL),
-    # the testbed table reads no evaluation file
-    ({"evaluation": {"cutoffs": [10, 50]}}, EVALUATION | REPORT - {"report_testbed_table"} | ALL),
-    ({"report": {"alpha": 0.01}}, TABLES | ALL),
-    ({"report": {"figures": {"dpi": 150}}},
-     FIGURES | {"report_across_collections", "report_page_across_collections"} | ALL),
+     PLANS | PLAN_SET | SELECTION | RETRIEVAL | EVALUATION | REPORT | ALL),
+    ({"evaluation": {"cutoffs": [10, 50]}}, EVALUATION | REPORT | ALL),
+    # a table setting: the findings job (tables and findings), and what reads its verdicts
+    ({"report": {"alpha": 0.01}}, FINDINGS | ALL),
+    ({"report": {"figures": {"dpi": 150}}}, FIGURES | {"report_across_collections"} | ALL),
     # a collection's own analysis setting: its plans and everything after them
     ({"collections": {"tiny": {"analysis": {"major_share": 0.6}}}},
-     PLANS | PLAN_SET | RETRIEVAL | EVALUATION | REPORT | ALL),
+     PLANS | PLAN_SET | SELECTION | RETRIEVAL | EVALUATION | REPORT | ALL),
+    # the index: everything but the requests (read from the topics alone)
     ({"index": {"stemmer": "weakporter"}},
-     INDEX | COLLECTION | PLANS | PLAN_SET | RETRIEVAL | EVALUATION | REPORT | ALL),
+     INDEX | COLLECTION - {"prepare_requests"} | PLANS | PLAN_SET | SELECTION | RETRIEVAL
+     | EVALUATION | REPORT | ALL),
     # a document setting: the text indexed (here the id too, a field every record has)
     ({"collections": {"tiny": {"doc_text_fields": ["docno", "text"]}}},
-     INDEX | COLLECTION | PLANS | PLAN_SET | RETRIEVAL | EVALUATION | REPORT | ALL),
+     INDEX | COLLECTION - {"prepare_requests"} | PLANS | PLAN_SET | SELECTION | RETRIEVAL
+     | EVALUATION | REPORT | ALL),
+    # the grade map: the judgements only, as an edited qrels file
     ({"collections": {"tiny": {"grade_map": {"1": 3, "2": 2, "3": 2, "4": 1, "-1": 0}}}},
-     COLLECTION | PLANS | PLAN_SET | RETRIEVAL | EVALUATION | REPORT | ALL),
+     JUDGEMENTS | SELECTION | EVALUATION | REPORT | ALL),
 ], ids=["plan-set-description", "new-plan-set", "analysis", "evaluation", "report-table",
         "report-figure-style", "collection-analysis", "index", "documents", "grade-map"])
 def test_a_setting_reruns_exactly_what_depends_on_it(project, edit, expected):
     assert dry_run(project, edit) == expected
+
+
+def _reversed(value):
+    """A config with every mapping's keys in reverse order (as a YAML tool may rewrite it)."""
+    if isinstance(value, dict):
+        return {k: _reversed(value[k]) for k in reversed(list(value))}
+    if isinstance(value, list):
+        return [_reversed(v) for v in value]
+    return value
+
+
+def test_the_same_configuration_with_its_keys_in_another_order_reruns_nothing(project):
+    for path in (project / "config" / "config.yaml", project / "fixture" / "config.yaml"):
+        config = yaml.safe_load(path.read_text(encoding="utf-8"))
+        path.write_text(yaml.safe_dump(_reversed(config), sort_keys=False, allow_unicode=True),
+                        encoding="utf-8")
+    assert dry_run(project) == set()
+
+
+def test_a_finished_project_copied_into_a_fresh_clone_reruns_nothing(project):
+    import os
+    import subprocess
+    import sys
+    import time
+
+    from conftest import ROOT
+
+    # the project as a commit made before its results, then checked out anew: every file
+    # of the clone is newer than the results copied into it
+    made = min(p.stat().st_mtime for p in (project / "results").rglob("*") if p.is_file())
+    stamp = f"@{int(made) - 60} +0000"
+    env = dict(os.environ, GIT_AUTHOR_DATE=stamp, GIT_COMMITTER_DATE=stamp,
+               GIT_AUTHOR_NAME="t", GIT_AUTHOR_EMAIL="t@t", GIT_COMMITTER_NAME="t",
+               GIT_COMMITTER_EMAIL="t@t")
+    (project / ".gitignore").write_text("results/\nfigures/\n.snakemake/\n")
+    for command in (["init", "-q"], ["add", "-A"], ["commit", "-q", "-m", "the commit"]):
+        subprocess.run(["git", "-C", str(project), *command], check=True, env=env)
+    now = time.time()
+    for path in project.rglob("*"):
+        if path.is_file() and not any(part in ("results", "figures", ".snakemake", ".git")
+                                      for part in path.relative_to(project).parts):
+            os.utime(path, (now, now))
+    assert "compile_queries" in dry_run(project)  # as Snakemake sees it: the scripts changed
+    recover = subprocess.run([sys.executable, str(ROOT / "tools" / "recover.py"),
+                              "--directory", str(project)], capture_output=True, text=True)
+    assert recover.returncode == 0, recover.stderr
+    assert dry_run(project) == set()

@@ -19,7 +19,7 @@ from stand_in_queries import write_query_files
 
 pytestmark = pytest.mark.workflow
 ROOT = Path(__file__).resolve().parents[2]
-RULES = ["terrier_fetch", "index_collection", "prepare_topics_qrels", "index_arrays", "retrieve"]
+RULES = ["terrier_fetch", "index_collection", "index_arrays", "retrieve"]
 
 
 def snakemake(workdir, config, targets):
@@ -47,9 +47,10 @@ def test_retrieve_rules_write_every_cell_with_provenance_and_reasons(tmp_path):
     topics = pd.read_csv(fixture / "topics.tsv", sep="\t", dtype=str)
     write_query_files(topics, tmp_path / "results/tiny/queries/auto",
                       lambda t: pipeline(t) is None)
-    # the plan set's topics, as topic selection would write them (all five here)
+    # the plan set's candidate topics, as merge_curated_plans would write them (all five here)
     (tmp_path / "results/tiny/plans/auto").mkdir(parents=True)
-    topics.to_csv(tmp_path / "results/tiny/plans/auto/topics.tsv", sep="\t", index=False)
+    topics[["qid"]].assign(candidate=1, reason="").to_csv(
+        tmp_path / "results/tiny/plans/auto/candidates.tsv", sep="\t", index=False)
     runs = tmp_path / "results/tiny/runs/auto"
     targets = [f"results/tiny/runs/auto/{m}/not_ranked.tsv" for m in ("InQuery", "BM25")]
 

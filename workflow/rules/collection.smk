@@ -1,5 +1,5 @@
-# Stage "collection" (gradedrel/collection/): the documents indexed with Terrier,
-# topics and judgements mapped to levels 0-3, the testbed.
+# Stage "collection" (gradedrel/collection/): the documents indexed with Terrier, the
+# requests, the judgements mapped to levels 0-3, the testbed.
 
 # Downloads, as local rules (workflow/rules/cluster.smk: run by the Snakemake process, so
 # compute jobs need no network; docs/cluster.md). Their records are inputs marked ancient:
@@ -8,12 +8,12 @@ rule collection_fetch:
     """Read a collection's ir_datasets parts once (downloading and md5-checking what is
     missing under data.ir_datasets_home); record the records and the files read."""
     output:
-        manifest=f"{RESULTS}/{{collection}}/downloads.json",
+        manifest=PATHS.collection("downloads.json"),
     params:
         collection=collection_settings(COLLECTION_FETCH_KEYS),
         ir_datasets_home=config["data"]["ir_datasets_home"],
     log:
-        f"{RESULTS}/logs/{{collection}}/collection_fetch.log",
+        log_of("{collection}/collection_fetch"),
     script:
         "../../scripts/collection_fetch.py"
 
@@ -21,11 +21,11 @@ rule collection_fetch:
 rule terrier_fetch:
     """The pinned Terrier jars in PyTerrier's cache (downloaded when absent); their sha256."""
     output:
-        jars=TERRIER_JARS_RECORD,
+        jars=PATHS.terrier_jars(),
     params:
-        terrier=config["terrier"],
+        terrier=canonical(config["terrier"]),
     log:
-        f"{RESULTS}/logs/terrier_fetch.log",
+        log_of("terrier_fetch"),
     script:
         "../../scripts/terrier_fetch.py"
 
@@ -35,18 +35,18 @@ rule index_collection:
     input:
         unpack(collection_files(collection.DOCUMENT_KEYS)),
         downloads=collection_downloads,
-        jars=ancient(TERRIER_JARS_RECORD),
+        jars=ancient(rules.terrier_fetch.output.jars),
     output:
-        index=directory(f"{RESULTS}/{{collection}}/index"),
-        census=f"{RESULTS}/{{collection}}/documents.json",
-        docnos=f"{RESULTS}/{{collection}}/docnos.txt",
+        index=directory(PATHS.index()),
+        census=PATHS.collection("documents.json"),
+        docnos=PATHS.collection("docnos.txt"),
     params:
         documents=collection_settings(collection.DOCUMENT_KEYS),
-        index=config["index"],
-        terrier=config["terrier"],
+        index=canonical(config["index"]),
+        terrier=canonical(config["terrier"]),
         ir_datasets_home=config["data"]["ir_datasets_home"],
     log:
-        f"{RESULTS}/logs/{{collection}}/index_collection.log",
+        log_of("{collection}/index_collection"),
     script:
         "../../scripts/index_collection.py"
 
@@ -54,36 +54,57 @@ rule index_collection:
 rule index_arrays:
     """Read the index's postings with positions once into numpy arrays (InQuery back end)."""
     input:
-        index=f"{RESULTS}/{{collection}}/index",
+        index=rules.index_collection.output.index,
     output:
-        postings=directory(f"{RESULTS}/{{collection}}/index_arrays/postings"),
+        postings=directory(PATHS.postings()),
     params:
-        terrier=config["terrier"],
+        terrier=canonical(config["terrier"]),
     log:
-        f"{RESULTS}/logs/{{collection}}/index_arrays.log",
+        log_of("{collection}/index_arrays"),
     script:
         "../../scripts/index_arrays.py"
 
 
-rule prepare_topics_qrels:
-    """Map raw labels to levels 0-3, reconcile topics with qrels, describe the testbed."""
+rule prepare_requests:
+    """Read the requests (every topic of the collection, its request field(s) joined):
+    what the plans and the baseline read, independent of the judgements."""
     input:
-        unpack(collection_files(collection.JUDGEMENT_KEYS)),
-        docnos=f"{RESULTS}/{{collection}}/docnos.txt",
-        census=f"{RESULTS}/{{collection}}/documents.json",
+        unpack(collection_files(collection.REQUEST_KEYS)),
         downloads=collection_downloads,
     output:
-        topics=f"{RESULTS}/{{collection}}/topics.tsv",
-        qrels=f"{RESULTS}/{{collection}}/qrels.tsv",
-        exclusions=f"{RESULTS}/{{collection}}/exclusions.tsv",
-        recall_base=f"{RESULTS}/{{collection}}/recall_base.tsv",
-        summary=f"{RESULTS}/{{collection}}/testbed.tsv",
-        testbed=f"{RESULTS}/{{collection}}/testbed.md",
+        requests=PATHS.collection("requests.tsv"),
+    params:
+        requests=collection_settings(collection.REQUEST_KEYS),
+        ir_datasets_home=config["data"]["ir_datasets_home"],
+    log:
+        log_of("{collection}/prepare_requests"),
+    script:
+        "../../scripts/prepare_requests.py"
+
+
+rule prepare_topics_qrels:
+    """Map raw labels to levels 0-3, reconcile the requests with the judgements, describe
+    the testbed."""
+    input:
+        unpack(collection_files(("qrels",))),
+        requests=rules.prepare_requests.output.requests,
+        docnos=rules.index_collection.output.docnos,
+        census=rules.index_collection.output.census,
+        downloads=collection_downloads,
+    output:
+        topics=PATHS.collection("topics.tsv"),
+        qrels=PATHS.collection("qrels.tsv"),
+        exclusions=PATHS.collection("exclusions.tsv"),
+        recall_base=PATHS.collection("recall_base.tsv"),
+        summary=PATHS.collection("testbed.tsv"),
+        testbed=PATHS.collection("testbed.md"),
+        **{"page/testbed": page_of(PATHS.collection("testbed.md"), "testbed.rst",
+                                   "{collection} testbed")},
     params:
         judgements=collection_settings(collection.JUDGEMENT_KEYS),
         ir_datasets_home=config["data"]["ir_datasets_home"],
         licences=licences,
     log:
-        f"{RESULTS}/logs/{{collection}}/prepare_topics_qrels.log",
+        log_of("{collection}/prepare_topics_qrels"),
     script:
         "../../scripts/prepare_topics_qrels.py"

@@ -1,28 +1,29 @@
 # Stage "evaluation" (gradedrel/evaluation/): the paper's graded measures.
 
+EVALUATION_FILES = ["per_topic", "means", "pr_curves", "pr_per_topic", "gain_curves", "effort"]
+SIGNIFICANCE_FILES = {"friedman": "significance_friedman", "posthoc": "significance_posthoc",
+                      "vs_baseline": "significance_vs_baseline", "bootstrap": "bootstrap_ci"}
+
+
 rule evaluate_runs:
     """Evaluate a model's runs with the paper's graded measures: stratified AvP and P-R
     per level, CG/DCG/nCG/nDCG against the ideal, effort, significance."""
     input:
         unpack(evaluation_inputs),
     output:
-        per_topic=f"{RESULTS}/{{collection}}/evaluation/{{planset}}/{{model}}/per_topic.tsv",
-        means=f"{RESULTS}/{{collection}}/evaluation/{{planset}}/{{model}}/means.tsv",
-        pr_curves=f"{RESULTS}/{{collection}}/evaluation/{{planset}}/{{model}}/pr_curves.tsv",
-        pr_per_topic=f"{RESULTS}/{{collection}}/evaluation/{{planset}}/{{model}}/pr_per_topic.tsv",
-        gain_curves=f"{RESULTS}/{{collection}}/evaluation/{{planset}}/{{model}}/gain_curves.tsv",
-        effort=f"{RESULTS}/{{collection}}/evaluation/{{planset}}/{{model}}/effort.tsv",
-        friedman=f"{RESULTS}/{{collection}}/evaluation/{{planset}}/{{model}}/significance_friedman.tsv",
-        posthoc=f"{RESULTS}/{{collection}}/evaluation/{{planset}}/{{model}}/significance_posthoc.tsv",
-        vs_baseline=f"{RESULTS}/{{collection}}/evaluation/{{planset}}/{{model}}/significance_vs_baseline.tsv",
-        bootstrap=f"{RESULTS}/{{collection}}/evaluation/{{planset}}/{{model}}/bootstrap_ci.tsv",
-        coverage=f"{RESULTS}/{{collection}}/evaluation/{{planset}}/{{model}}/coverage.tsv",
-        provenance=f"{RESULTS}/{{collection}}/evaluation/{{planset}}/{{model}}/provenance.json",
+        **{name: PATHS.evaluation(f"{name}.tsv") for name in EVALUATION_FILES},
+        **{name: PATHS.evaluation(f"{file}.tsv") for name, file in SIGNIFICANCE_FILES.items()},
+        coverage=PATHS.evaluation("coverage.tsv"),
+        provenance=PATHS.evaluation("provenance.json"),
+        **{"page/means": page_of(PATHS.evaluation("means.tsv"), "evaluation_means.rst",
+                                 "{collection} evaluation", "{planset}, {model}"),
+           "page/effort": page_of(PATHS.evaluation("effort.tsv"), "evaluation_effort.rst",
+                                  "{collection} evaluation", "{planset}, {model}")},
     params:
         labels=evaluation_run_labels,
-        evaluation=config["evaluation"],
+        evaluation=canonical(config["evaluation"]),
         standard_measures=config["standard_measures"],
     log:
-        f"{RESULTS}/logs/{{collection}}/{{planset}}/evaluate_runs_{{model}}.log",
+        log_of("{collection}/{planset}/evaluate_runs_{model}"),
     script:
         "../../scripts/evaluate_runs.py"

@@ -1,59 +1,74 @@
 # Stage "plans" (gradedrel/plans/): requests analysed into facets, concepts and keys;
-# plan sets; topic selection.
+# plan sets and their topics.
 
 rule plan_requests:
     """Analyse each request into facets, concepts and search keys, expanded through the thesaurus."""
     input:
-        topics=f"{RESULTS}/{{collection}}/topics.tsv",
-        index=f"{RESULTS}/{{collection}}/index",
-        postings=f"{RESULTS}/{{collection}}/index_arrays/postings",
+        topics=rules.prepare_requests.output.requests,
+        index=rules.index_collection.output.index,
+        postings=rules.index_arrays.output.postings,
         thesaurus=thesaurus_cache,
     output:
-        plans=f"{RESULTS}/{{collection}}/plans/auto.yaml",
-        provenance=f"{RESULTS}/{{collection}}/plans/auto.provenance.json",
+        plans=PATHS.auto_plans(),
+        provenance=PATHS.auto_plans(ext="provenance.json"),
     params:
         analysis=analysis,
-        expansion=config["expansion"],
+        expansion=canonical(config["expansion"]),
         phrase_operator=config["query_types"]["phrase_operator"],
-        terrier=config["terrier"],
+        terrier=canonical(config["terrier"]),
     log:
-        f"{RESULTS}/logs/{{collection}}/plan_requests.log",
+        log_of("{collection}/plan_requests"),
     script:
         "../../scripts/plan_requests.py"
 
 
 use rule plan_requests as plan_requests_with_thesaurus with:
     output:
-        plans=f"{RESULTS}/{{collection}}/plans/auto.{{thesaurus}}.yaml",
-        provenance=f"{RESULTS}/{{collection}}/plans/auto.{{thesaurus}}.provenance.json",
+        plans=PATHS.auto_plans(thesaurus=T),
+        provenance=PATHS.auto_plans(thesaurus=T, ext="provenance.json"),
     log:
-        f"{RESULTS}/logs/{{collection}}/plan_requests.{{thesaurus}}.log",
+        log_of("{collection}/plan_requests.{thesaurus}"),
 
 
 rule merge_curated_plans:
-    """Use the curated plan of a topic where one exists, the automatic plan elsewhere."""
+    """Use the curated plan of a topic where one exists, the automatic plan elsewhere; list
+    the plan set's candidate topics (those its plans qualify, or those it names)."""
     input:
         unpack(plan_set_inputs),
+        unpack(lambda wc: {"named": plan_set(wc).topic_list} if plan_set(wc).topic_list else {}),
     output:
-        plans=f"{RESULTS}/{{collection}}/plans/{{planset}}/plans.yaml",
+        plans=PATHS.plan_set("plans.yaml"),
+        candidates=PATHS.plan_set("candidates.tsv"),
+        **{"page/plans": page_of(PATHS.plan_set("plans.yaml"), "plans.rst",
+                                 "{collection} plans and queries", "{planset}")},
+    params:
+        rule=lambda wc: plan_set(wc).topic_rule,
+        criteria=lambda wc: canonical(config["topic_selection"])
+        if plan_set(wc).topic_rule == "selected" else None,
     log:
-        f"{RESULTS}/logs/{{collection}}/{{planset}}/merge_curated_plans.log",
+        log_of("{collection}/{planset}/merge_curated_plans"),
     script:
         "../../scripts/merge_curated_plans.py"
 
 
 rule select_topics:
-    """Select a plan set's topics (the expandable requests, or those it names); every
-    topic is listed with the reason."""
+    """Select a plan set's topics for the evaluation: its candidates with the judgements it
+    needs; every topic is listed with the reason."""
     input:
-        unpack(selection_inputs),
+        candidates=rules.merge_curated_plans.output.candidates,
+        recall_base=rules.prepare_topics_qrels.output.recall_base,
+        topics=rules.prepare_topics_qrels.output.topics,
     output:
-        selected=f"{RESULTS}/{{collection}}/plans/{{planset}}/selected_topics.tsv",
-        topics=f"{RESULTS}/{{collection}}/plans/{{planset}}/topics.tsv",
+        selected=PATHS.plan_set("selected_topics.tsv"),
+        topics=PATHS.plan_set("topics.tsv"),
+        **{"page/selected": page_of(PATHS.plan_set("selected_topics.tsv"), "selected_topics.rst",
+                                    "{collection} plans and queries", "{planset}")},
     params:
         rule=lambda wc: plan_set(wc).topic_rule,
-        criteria=lambda wc: config["topic_selection"] if plan_set(wc).topic_rule == "selected" else None,
+        source=lambda wc: plan_set(wc).topic_source,
+        criteria=lambda wc: canonical(config["topic_selection"])
+        if plan_set(wc).topic_rule == "selected" else None,
     log:
-        f"{RESULTS}/logs/{{collection}}/{{planset}}/select_topics.log",
+        log_of("{collection}/{planset}/select_topics"),
     script:
         "../../scripts/select_topics.py"

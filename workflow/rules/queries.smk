@@ -1,29 +1,36 @@
-# Stage "queries" (gradedrel/queries/): the six query types compiled from the plans.
+# Stage "queries" (gradedrel/queries/): the query types compiled from the plans.
+
+# Named files per query type ("queries/SUM/u"): scripts look a file up by its query type,
+# never pair lists by position.
+QUERY_FILES = {f"queries/{q}": PATHS.query_file(q) for q in QUERY_TYPES}
+
 
 rule compile_queries:
-    """Compile every plan into the query types (SUM, SSYN-C, WSYN; unexpanded and expanded)."""
+    """Compile every candidate topic's plan into the query types (SUM, SSYN-C, WSYN;
+    unexpanded and expanded)."""
     input:
-        plans=f"{RESULTS}/{{collection}}/plans/{{planset}}/plans.yaml",
-        topics=f"{RESULTS}/{{collection}}/plans/{{planset}}/topics.tsv",
-        index=f"{RESULTS}/{{collection}}/index",
-        selected=f"{RESULTS}/{{collection}}/plans/{{planset}}/selected_topics.tsv",
+        plans=rules.merge_curated_plans.output.plans,
+        candidates=rules.merge_curated_plans.output.candidates,
+        index=rules.index_collection.output.index,
     output:
         **QUERY_FILES,
-        statistics=f"{RESULTS}/{{collection}}/queries/{{planset}}/statistics.tsv",
-        means=f"{RESULTS}/{{collection}}/queries/{{planset}}/statistics_means.tsv",
-        excluded=f"{RESULTS}/{{collection}}/queries/{{planset}}/excluded.tsv",
-        provenance=f"{RESULTS}/{{collection}}/queries/{{planset}}/provenance.json",
+        statistics=PATHS.queries("statistics.tsv"),
+        means=PATHS.queries("statistics_means.tsv"),
+        excluded=PATHS.queries("excluded.tsv"),
+        provenance=PATHS.queries("provenance.json"),
+        **{"page/means": page_of(PATHS.queries("statistics_means.tsv"), "query_statistics.rst",
+                                 "{collection} plans and queries", "{planset}")},
     params:
-        labels=config["query_types"]["labels"],
-        weights=lambda wc: analysis(wc)["weights"],
+        labels=QUERY_TYPES,
+        weights=lambda wc: canonical(STUDY.collections[wc.collection].analysis["weights"]),
         phrase_operator=config["query_types"]["phrase_operator"],
-        terrier=config["terrier"],
-        config=lambda wc: {
+        terrier=canonical(config["terrier"]),
+        config=lambda wc: canonical({
             "query_types": config["query_types"],
-            "weights": analysis(wc)["weights"],
-        },
+            "weights": STUDY.collections[wc.collection].analysis["weights"],
+        }),
     log:
-        f"{RESULTS}/logs/{{collection}}/{{planset}}/compile_queries.log",
+        log_of("{collection}/{planset}/compile_queries"),
     script:
         "../../scripts/compile_queries.py"
 
@@ -31,19 +38,19 @@ rule compile_queries:
 rule syn_statistics:
     """Measure how far Terrier's summed #syn df departs from the true union df."""
     input:
-        queries=[
-            f"{RESULTS}/{{collection}}/queries/{{planset}}/{s}.jsonl" for s in QUERY_SLUGS if "SYN" in s
-        ],
-        index=f"{RESULTS}/{{collection}}/index",
-        postings=f"{RESULTS}/{{collection}}/index_arrays/postings",
-        selected=f"{RESULTS}/{{collection}}/plans/{{planset}}/selected_topics.tsv",
+        queries=[PATHS.query_file(q) for q in QUERY_TYPES if "SYN" in q],
+        index=rules.index_collection.output.index,
+        postings=rules.index_arrays.output.postings,
+        candidates=rules.merge_curated_plans.output.candidates,
     output:
-        groups=f"{RESULTS}/{{collection}}/queries/{{planset}}/syn_df.tsv",
-        summary=f"{RESULTS}/{{collection}}/queries/{{planset}}/syn_df_summary.tsv",
+        groups=PATHS.queries("syn_df.tsv"),
+        summary=PATHS.queries("syn_df_summary.tsv"),
+        **{"page/summary": page_of(PATHS.queries("syn_df_summary.tsv"), "syn_df.rst",
+                                   "{collection} plans and queries", "{planset}")},
     params:
         phrase_operator=config["query_types"]["phrase_operator"],
-        terrier=config["terrier"],
+        terrier=canonical(config["terrier"]),
     log:
-        f"{RESULTS}/logs/{{collection}}/{{planset}}/syn_statistics.log",
+        log_of("{collection}/{planset}/syn_statistics"),
     script:
         "../../scripts/syn_statistics.py"

@@ -1,40 +1,47 @@
 # Stage "retrieval" (gradedrel/retrieval/): the plain baseline and the grid of
 # models x query types.
 
+# Named files per query type ("run/SUM/u"), and each run's provenance record.
+RUN_FILES = {f"run/{q}": PATHS.run(q) for q in QUERY_TYPES}
+RUN_PROVENANCE = {f"provenance/{q}": PATHS.run(q, ext="provenance.json") for q in QUERY_TYPES}
+
+
 rule baseline_run:
     """Run the plain baseline (a Terrier model over the raw request text)."""
     input:
-        index=f"{RESULTS}/{{collection}}/index",
-        topics=f"{RESULTS}/{{collection}}/topics.tsv",
+        index=rules.index_collection.output.index,
+        topics=rules.prepare_requests.output.requests,
     output:
-        run=f"{RESULTS}/{{collection}}/baseline/{{wmodel}}.run",
-        excluded=f"{RESULTS}/{{collection}}/baseline/{{wmodel}}.excluded.tsv",
-        provenance=f"{RESULTS}/{{collection}}/baseline/{{wmodel}}.provenance.json",
+        run=PATHS.baseline("run"),
+        excluded=PATHS.baseline("excluded.tsv"),
+        provenance=PATHS.baseline("provenance.json"),
     params:
         depth=config["baseline"]["depth"],
-        terrier=config["terrier"],
-        config={"terrier": config["terrier"], "baseline": config["baseline"]},
+        terrier=canonical(config["terrier"]),
+        config=canonical({"terrier": config["terrier"], "baseline": config["baseline"]}),
     log:
-        f"{RESULTS}/logs/{{collection}}/baseline_run_{{wmodel}}.log",
+        log_of("{collection}/baseline_run_{wmodel}"),
     script:
         "../../scripts/baseline_run.py"
 
 
 rule retrieve:
-    """Run the six query types through one model: one job, one JVM, the index loaded once."""
+    """Run the query types through one model: one job, one JVM, the index loaded once."""
     input:
-        unpack(retrieval_inputs),
+        unpack(lambda wc: STUDY.retrieval_inputs(wc.collection, wc.planset, wc.model)),
     output:
         **RUN_FILES,
         **RUN_PROVENANCE,
-        not_ranked=f"{RESULTS}/{{collection}}/runs/{{planset}}/{{model}}/not_ranked.tsv",
+        not_ranked=PATHS.runs("not_ranked.tsv"),
+        **{"page/not_ranked": page_of(PATHS.runs("not_ranked.tsv"), "not_ranked.rst",
+                                      "{collection} retrieval", "{planset}, {model}")},
     params:
         labels=QUERY_TYPES,
         model=lambda wc: model_parameters(wc.model),
         depth=config["retrieval"]["depth"],
-        terrier=config["terrier"],
+        terrier=canonical(config["terrier"]),
         config=retrieval_provenance_config,
     log:
-        f"{RESULTS}/logs/{{collection}}/{{planset}}/retrieve_{{model}}.log",
+        log_of("{collection}/{planset}/retrieve_{model}"),
     script:
         "../../scripts/retrieve.py"

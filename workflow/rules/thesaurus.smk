@@ -1,3 +1,5 @@
+# Stage "thesaurus" (gradedrel/thesaurus/): a thesaurus fetched, verified, read and cached.
+
 rule thesaurus_fetch:
     """Download a thesaurus to the local copy named in config (only when it is absent).
     A run: rule, not a script, so that a copy placed by hand is never fetched again."""
@@ -8,7 +10,7 @@ rule thesaurus_fetch:
     params:
         source=thesaurus_copy_source,
     log:
-        f"{RESULTS}/logs/thesauri/fetch/{{local_copy}}.log",
+        log_of("thesauri/fetch/{local_copy}"),
     run:
         downloads.fetch_logged(params.source["url"], output.local, params.source["sha256"], log[0])
 
@@ -19,12 +21,14 @@ rule thesaurus_read:
     input:
         unpack(thesaurus_files),
     output:
-        thesaurus=f"{RESULTS}/thesauri/{{thesaurus}}/{{thesaurus}}.thesaurus.json.gz",
-        summary=f"{RESULTS}/thesauri/{{thesaurus}}/summary.tsv",
-        provenance=f"{RESULTS}/thesauri/{{thesaurus}}/provenance.json",
+        thesaurus=PATHS.thesaurus(),
+        summary=PATHS.thesaurus(file="summary.tsv"),
+        provenance=PATHS.thesaurus(file="provenance.json"),
+        **{"page/summary": page_of(PATHS.thesaurus(file="summary.tsv"), "thesaurus_summary.rst",
+                                   "Thesauri", "{thesaurus}")},
     params:
         source=lambda wc: thesaurus_source(wc.thesaurus),
     log:
-        f"{RESULTS}/logs/thesauri/{{thesaurus}}/read.log",
+        log_of("thesauri/{thesaurus}/read"),
     script:
         "../../scripts/thesaurus_read.py"

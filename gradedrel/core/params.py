@@ -1,0 +1,38 @@
+"""Rule params that hash by content, not by the order their mapping keys were written in.
+
+Snakemake decides whether a job's params changed by comparing ``repr`` of each value with
+the one it recorded. A dict's ``repr`` follows its key order, so the same configuration
+rewritten by a YAML tool in another key order re-ran every job. :func:`canonical` wraps
+every mapping inside a value in :class:`CanonicalDict`: a dict (the script sees the same
+keys, values and iteration order as before) whose ``repr`` lists the keys sorted, so the
+recorded params are the same for any key order. Wherever the order of a mapping's keys
+means something to an output, the code that writes the output fixes the order itself
+(e.g. :meth:`gradedrel.evaluation.settings.Settings.from_config` orders gain profiles);
+the order written in config never reaches a file.
+"""
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+
+class CanonicalDict(dict):
+    """A dict whose ``repr`` is independent of insertion order (keys sorted by their repr)."""
+
+    def __repr__(self) -> str:
+        items = sorted(self.items(), key=lambda item: repr(item[0]))
+        return "{" + ", ".join(f"{k!r}: {v!r}" for k, v in items) + "}"
+
+    def __reduce__(self):  # pickled (Snakemake hands params to scripts) as itself
+        return (CanonicalDict, (dict(self),))
+
+
+def canonical(value: Any) -> Any:
+    """``value`` with every mapping (at any depth, in lists and tuples too) a
+    :class:`CanonicalDict`; everything else unchanged."""
+    if isinstance(value, Mapping):
+        return CanonicalDict((k, canonical(v)) for k, v in value.items())
+    if isinstance(value, list):
+        return [canonical(v) for v in value]
+    if isinstance(value, tuple):
+        return tuple(canonical(v) for v in value)
+    return value

@@ -1,0 +1,347 @@
+"""The study: the experiment as one object, built once from the validated configuration.
+
+Järvelin & Kekäläinen's case study is a grid: collections (each with its thesaurus, grade
+map and plan sets) × retrieval models × query types, evaluated with the paper's measures and
+read against the published numbers. :class:`Study` holds that grid and :class:`Layout` the
+path of every file the workflow writes, each defined once. The workflow builds one Study in
+``workflow/rules/common.smk`` (after the schema has validated the config and filled in its
+defaults); its input functions, targets, the up-front input check and the rules' params all
+ask it, and the rule files name paths through it (or through ``rules.X.output``). Pure: no
+Snakemake, no file is read — paths of curated plans and topic lists are resolved, not opened.
+
+A Layout method called without arguments gives the path pattern a rule declares
+(``paths.run()`` → ``results/{collection}/runs/{planset}/{model}/{slug}.run``); called
+with values, the concrete path an input function or a target needs.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterable, Mapping
+
+from gradedrel.collection.spec import CollectionSpec
+from gradedrel.plans import plan_sets as plan_set_model
+from gradedrel.plans.analysis import collection_settings as analysis_settings
+from gradedrel.plans.plan_sets import PlanSet
+from gradedrel.queries.query_types import slug as query_type_slug
+
+#: Wildcard names, as the rules and the Snakefile's wildcard_constraints spell them.
+C, P, M, T, S = "{collection}", "{planset}", "{model}", "{thesaurus}", "{slug}"
+#: Where the plain baseline's evaluation lives among the plan sets' (results/{c}/evaluation/baseline/).
+BASELINE = plan_set_model.RESERVED
+
+
+@dataclass(frozen=True)
+class Layout:
+    """Every path the workflow writes under ``results`` and ``figures``."""
+
+    results: str = "results"
+    figures: str = "figures"
+
+    # --- thesauri and shared downloads ---------------------------------------------------
+    def thesaurus(self, name: str = T, file: str | None = None) -> str:
+        """A thesaurus's folder file: its cache (default), ``summary.tsv``, ``provenance.json``."""
+        return f"{self.results}/thesauri/{name}/{file or f'{name}.thesaurus.json.gz'}"
+
+    def terrier_jars(self) -> str:
+        return f"{self.results}/terrier/jars.json"
+
+    # --- a collection ---------------------------------------------------------------------
+    def collection(self, file: str, c: str = C) -> str:
+        """A file directly under a collection's folder (``topics.tsv``, ``index``, …)."""
+        return f"{self.results}/{c}/{file}"
+
+    def index(self, c: str = C) -> str:
+        return self.collection("index", c)
+
+    def postings(self, c: str = C) -> str:
+        return self.collection("index_arrays/postings", c)
+
+    # --- plans, queries, runs ---------------------------------------------------------------
+    def auto_plans(self, c: str = C, thesaurus: str | None = None, ext: str = "yaml") -> str:
+        """The automatic plans from the collection's thesaurus (``plans/auto.yaml``) or from
+        another one (``plans/auto.{thesaurus}.yaml``); ``ext`` ``provenance.json`` for the record."""
+        stem = "auto" if thesaurus is None else f"auto.{thesaurus}"
+        return self.collection(f"plans/{stem}.{ext}", c)
+
+    def plan_set(self, file: str, c: str = C, p: str = P) -> str:
+        """A plan set's file under ``plans/{p}/`` (``plans.yaml``, ``topics.tsv``, …)."""
+        return self.collection(f"plans/{p}/{file}", c)
+
+    def queries(self, file: str, c: str = C, p: str = P) -> str:
+        """A plan set's file under ``queries/{p}/`` (``{slug}.jsonl``, ``statistics.tsv``, …)."""
+        return self.collection(f"queries/{p}/{file}", c)
+
+    def query_file(self, label: str | None = None, c: str = C, p: str = P) -> str:
+        return self.queries(f"{S if label is None else query_type_slug(label)}.jsonl", c, p)
+
+    def baseline(self, ext: str, c: str = C, model: str = "{wmodel}") -> str:
+        """The plain baseline's ``run``, ``excluded.tsv`` or ``provenance.json``."""
+        return self.collection(f"baseline/{model}.{ext}", c)
+
+    def runs(self, file: str, c: str = C, p: str = P, m: str = M) -> str:
+        return self.collection(f"runs/{p}/{m}/{file}", c)
+
+    def run(self, label: str | None = None, c: str = C, p: str = P, m: str = M,
+            ext: str = "run") -> str:
+        """A query type's run file (``ext`` ``provenance.json`` for its record)."""
+        return self.runs(f"{S if label is None else query_type_slug(label)}.{ext}", c, p, m)
+
+    # --- evaluation and report --------------------------------------------------------------
+    def evaluation(self, file: str = "", c: str = C, p: str = P, m: str = M) -> str:
+        """A file of one evaluation (``means.tsv``, …); without ``file``, its folder."""
+        folder = self.collection(f"evaluation/{p}/{m}", c)
+        return f"{folder}/{file}" if file else folder
+
+    def report(self, file: str, c: str = C, p: str = P, m: str = M) -> str:
+        """A findings report's file under ``report/{p}/{m}/`` (``findings.md``,
+        ``tables/avp.csv``, …)."""
+        return self.collection(f"report/{p}/{m}/{file}", c)
+
+    def figure(self, name: str, ext: str = "png", c: str = C, p: str = P, m: str = M) -> str:
+        return f"{self.figures}/{c}/{p}/{m}/{name}.{ext}"
+
+    def collection_report(self, file: str, c: str = C) -> str:
+        """A collection's report over its plan sets and models (``report/summary.md``)."""
+        return self.collection(f"report/{file}", c)
+
+    def curation(self, file: str, c: str = C) -> str:
+        return self.collection(f"curation/{file}", c)
+
+    def across(self, ext: str, collections: Iterable[str]) -> str:
+        """The findings across ``collections``: ``tsv``/``md`` under results, ``png``/``pdf``
+        under figures, named by the set of collections (``cranfield+nfcorpus``), so that a
+        main job of one testbed never rewrites the summary of another set."""
+        name = "+".join(sorted(collections))
+        if ext in ("png", "pdf"):
+            return f"{self.figures}/across_collections/{name}.{ext}"
+        return f"{self.results}/report/across_collections/{name}.{ext}"
+
+    def page(self, source: str) -> str:
+        """The Snakemake report's HTML page of a result file (a path under ``results``)."""
+        relative = source[len(self.results) + 1:] if source.startswith(self.results + "/") \
+            else source
+        return f"{self.results}/report_pages/{relative}.html"
+
+    def log(self, name: str) -> str:
+        return f"{self.results}/logs/{name}.log"
+
+
+@dataclass(frozen=True)
+class CollectionStudy:
+    """One active collection: what config says about it, resolved."""
+
+    name: str
+    raw: Mapping[str, Any]
+    spec: CollectionSpec
+    thesaurus: str
+    plan_sets: Mapping[str, PlanSet]
+    analysis: Mapping[str, Any]
+
+    def plan_set_thesaurus(self, plan_set: str) -> str:
+        """The thesaurus a plan set's automatic plans (and its keys) come from."""
+        return self.plan_sets[plan_set].thesaurus or self.thesaurus
+
+    def thesauri(self) -> list[str]:
+        """Every thesaurus the collection's plan sets use, the collection's own first."""
+        names = [self.thesaurus] + [p.thesaurus for p in self.plan_sets.values() if p.thesaurus]
+        return list(dict.fromkeys(names))
+
+    def licences(self, thesauri: Mapping[str, Mapping]) -> dict[str, str]:
+        """The licences its testbed report states: its own, and its thesauri's."""
+        out = {}
+        if self.raw.get("licence"):
+            out[f"collection {self.name}"] = self.raw["licence"]
+        for name in self.thesauri():
+            if thesauri.get(name, {}).get("licence"):
+                out[f"thesaurus {name}"] = thesauri[name]["licence"]
+        return out
+
+
+@dataclass(frozen=True)
+class Study:
+    """The experiment: active collections × models × query types, and where every file goes."""
+
+    config: Mapping[str, Any]
+    paths: Layout
+    collections: Mapping[str, CollectionStudy]
+    query_types: tuple[str, ...]
+    grid: tuple[str, ...]
+    report_models: tuple[str, ...]
+    thesauri: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+
+    # --- building ---------------------------------------------------------------------------
+    @classmethod
+    def from_config(cls, config: Mapping[str, Any],
+                    resolve: Callable[[str], str] = lambda path: path) -> "Study":
+        """The study of a schema-validated config (defaults filled in). ``resolve`` maps a
+        path named in config to the path the workflow reads (relative to the working
+        directory, else to the workflow). A config that names what does not exist — an
+        inactive or unknown collection, a model outside ``retrieval.models``, a thesaurus
+        outside ``thesauri`` — is a ValueError naming the key."""
+        names = list(config["active_collections"])
+        unknown = [c for c in names if c not in config["collections"]]
+        if unknown:
+            raise ValueError(f"config: active_collections names {unknown}, which are not "
+                             f"under 'collections' (known: {sorted(config['collections'])})")
+        models = config["retrieval"]["models"]
+        grid = tuple(config["retrieval"]["grid"])
+        unknown = [m for m in grid if m not in models]
+        if unknown:
+            raise ValueError(f"config: retrieval.grid names {unknown}, which are not under "
+                             f"retrieval.models (known: {sorted(models)})")
+        reported = tuple(config["report"].get("models") or grid)  # null: the whole grid
+        unknown = [m for m in reported if m not in grid]
+        if unknown:
+            raise ValueError(f"config: report.models names {unknown}, which the grid does "
+                             f"not run (retrieval.grid: {list(grid)})")
+        thesauri = dict(config.get("thesauri") or {})
+        collections = {c: cls._collection(c, config, thesauri, resolve) for c in names}
+        return cls(config=config,
+                   paths=Layout(config["results_dir"], config["report"]["figures_dir"]),
+                   collections=collections,
+                   query_types=tuple(config["query_types"]["labels"]),
+                   grid=grid, report_models=reported, thesauri=thesauri)
+
+    @staticmethod
+    def _collection(name: str, config: Mapping, thesauri: Mapping,
+                    resolve: Callable[[str], str]) -> CollectionStudy:
+        raw = config["collections"][name]
+        spec = CollectionSpec.from_config(name, raw)
+        sets = plan_set_model.read(name, raw, resolve=resolve, check_files=False)
+        thesaurus = raw["thesaurus"]
+        for where, used in [(f"collections.{name}.thesaurus", thesaurus)] + [
+                (f"collections.{name}.plan_sets.{p}.thesaurus", s.thesaurus)
+                for p, s in sets.items() if s.thesaurus]:
+            if used not in thesauri:
+                raise ValueError(f"config: {where} names {used!r}, which is not under "
+                                 f"'thesauri' (known: {sorted(thesauri)})")
+        return CollectionStudy(name, raw, spec, thesaurus, sets,
+                               analysis_settings(config["analysis"], raw))
+
+    # --- the grid -----------------------------------------------------------------------------
+    @property
+    def baseline_model(self) -> str:
+        return self.config["baseline"]["wmodel"]
+
+    def plan_set(self, c: str, p: str) -> PlanSet:
+        return self.collections[c].plan_sets[p]
+
+    def cells(self, models: Iterable[str] | None = None) -> list[tuple[str, str, str]]:
+        """``(collection, plan set, model)`` of every evaluation of the grid (``models``:
+        only those, e.g. the reported ones), in config order."""
+        models = self.grid if models is None else tuple(models)
+        return [(c, p, m) for c, cs in self.collections.items() for p in cs.plan_sets
+                for m in models]
+
+    def thesauri_used(self) -> list[str]:
+        """Every thesaurus the active collections read, in order of first use."""
+        return list(dict.fromkeys(t for cs in self.collections.values() for t in cs.thesauri()))
+
+    def evaluation_runs(self, c: str, p: str, m: str) -> dict[str, str]:
+        """Run label → run file of one evaluation: the baseline's one run (plan set
+        ``baseline``), else one run per query type."""
+        if p == BASELINE:
+            return {m: self.paths.baseline("run", c, m)}
+        return {label: self.paths.run(label, c, p, m) for label in self.query_types}
+
+    # --- rule inputs ---------------------------------------------------------------------------
+    def auto_plans_of(self, c: str, p: str) -> str:
+        """The automatic plans a plan set starts from (of its own thesaurus)."""
+        cs = self.collections[c]
+        thesaurus = cs.plan_set_thesaurus(p)
+        return self.paths.auto_plans(c, None if thesaurus == cs.thesaurus else thesaurus)
+
+    def evaluation_inputs(self, c: str, p: str, m: str) -> dict[str, str]:
+        """The runs by label (``run/SUM/u``), the qrels and (but for the baseline) the topics."""
+        inputs = {f"run/{label}": path for label, path in self.evaluation_runs(c, p, m).items()}
+        inputs["qrels"] = self.paths.collection("qrels.tsv", c)
+        if p != BASELINE:
+            inputs["topics"] = self.paths.plan_set("topics.tsv", c, p)
+        return inputs
+
+    def retrieval_inputs(self, c: str, p: str, m: str) -> dict[str, str]:
+        """The index, the plan set's candidate topics and query files; InQuery also its
+        posting arrays."""
+        inputs = {"index": self.paths.index(c),
+                  "candidates": self.paths.plan_set("candidates.tsv", c, p)}
+        inputs |= {f"queries/{label}": self.paths.query_file(label, c, p)
+                   for label in self.query_types}
+        if self.config["retrieval"]["models"][m]["backend"] == "inquery":
+            inputs["postings"] = self.paths.postings(c)
+        return inputs
+
+    def comparison_inputs(self, c: str) -> dict[str, str]:
+        """Each plan set's plans and topics, each (plan set, model)'s evaluation, by name
+        (``plans/expert``, ``means/expert/InQuery``: :func:`plan_sets.input_key`)."""
+        key = plan_set_model.input_key
+        inputs = {"index": self.paths.index(c)}
+        for p in self.collections[c].plan_sets:
+            inputs[key("plans", p)] = self.paths.plan_set("plans.yaml", c, p)
+            inputs[key("topics", p)] = self.paths.plan_set("topics.tsv", c, p)
+            for m in self.grid:
+                inputs[key("means", p, m)] = self.paths.evaluation("means.tsv", c, p, m)
+                inputs[key("per_topic", p, m)] = self.paths.evaluation("per_topic.tsv", c, p, m)
+        return inputs
+
+    def summary_conditions(self, c: str) -> list[list[str]]:
+        """The (plan set, model) pairs of a collection's report, in config order."""
+        return [[p, m] for p in self.collections[c].plan_sets for m in self.report_models]
+
+    def summary_inputs(self, c: str) -> dict[str, str]:
+        """Each reported condition's verdict tables (``findings/expert/InQuery``, ``verdicts/…``)."""
+        key = plan_set_model.input_key
+        inputs = {}
+        for p, m in self.summary_conditions(c):
+            inputs[key("findings", p, m)] = self.paths.report("findings.tsv", c, p, m)
+            inputs[key("verdicts", p, m)] = self.paths.report("verdicts.tsv", c, p, m)
+        return inputs
+
+    # --- the report and the targets ------------------------------------------------------------
+    #: The tables of a findings report (report/{p}/{m}/tables/{name}.{csv,md,tex,html}).
+    REPORT_TABLES = ("avp", "testbed", "effort", "standard_measures", "significance_friedman",
+                     "significance_posthoc", "significance_vs_baseline", "reproduction")
+    TABLE_FORMATS = ("csv", "md", "tex", "html")
+
+    def figure_names(self) -> list[str]:
+        """The figures of one plan set and model: P–R, the gain curves, the differences."""
+        report = self.config["report"]
+        return (["pr_levels"] + list(report["curves"])
+                + [f"diff_{curve}" for curve in report["difference_curves"]])
+
+    def targets(self) -> list[str]:
+        """Every file the main job makes that nothing downstream reads (and the pages of the
+        Snakemake report), so that a deleted one is made again."""
+        paths, out = self.paths, []
+        for t in self.thesauri_used():
+            out += [paths.thesaurus(t, "summary.tsv"),
+                    paths.page(paths.thesaurus(t, "summary.tsv"))]
+        for c, cs in self.collections.items():
+            base = [paths.evaluation(f, c, BASELINE, self.baseline_model)
+                    for f in ("means.tsv", "effort.tsv")]
+            out += [paths.collection("testbed.md", c), paths.curation("summary.md", c),
+                    paths.collection_report("summary.md", c), *base]
+            out += [paths.page(f) for f in (paths.collection("testbed.md", c),
+                                            paths.curation("summary.md", c),
+                                            paths.collection_report("summary.md", c), *base)]
+            for p in cs.plan_sets:
+                files = [paths.plan_set("plans.yaml", c, p),
+                         paths.plan_set("selected_topics.tsv", c, p),
+                         paths.queries("statistics_means.tsv", c, p),
+                         paths.queries("syn_df_summary.tsv", c, p)]
+                out += files + [paths.page(f) for f in files]
+                for m in self.grid:
+                    files = [paths.runs("not_ranked.tsv", c, p, m),
+                             paths.evaluation("means.tsv", c, p, m),
+                             paths.evaluation("effort.tsv", c, p, m)]
+                    out += files + [paths.page(f) for f in files]
+                for m in self.report_models:
+                    out += [paths.report("findings.md", c, p, m),
+                            paths.page(paths.report("verdicts.tsv", c, p, m))]
+                    out += [paths.report(f"tables/{t}.{fmt}", c, p, m)
+                            for t in self.REPORT_TABLES for fmt in self.TABLE_FORMATS]
+                    out += [paths.figure(n, ext, c, p, m) for n in self.figure_names()
+                            for ext in ("png", "pdf")]
+        across = list(self.collections)
+        out += [paths.across("md", across), paths.across("png", across),
+                paths.page(paths.across("md", across))]
+        return list(dict.fromkeys(out))

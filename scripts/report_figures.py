@@ -1,0 +1,53 @@
+"""Draw one plan set's and model's figures: P-R curves per relevance level, the mean gain
+vectors (CG, DCG, nCG, nDCG) with the ideal vector, and the differences from the baseline
+with their paired bootstrap intervals."""
+import logging
+
+from gradedrel.core.steps import run_step
+from gradedrel.report import bootstrap, figures, evaluation_files as report_io
+
+log = logging.getLogger("gradedrel")
+NAMES = {"CG": "Cumulated gain", "DCG": "Discounted cumulated gain",
+         "nCG": "Normalised cumulated gain", "nDCG": "Normalised discounted cumulated gain"}
+
+
+def save(fig, name, out, style):
+    figures.save(fig, out[f"{name}/png"], out[f"{name}/pdf"], style["dpi"])
+
+
+def main():
+    p, w, out, style = snakemake.params.report, snakemake.wildcards, snakemake.output, \
+        snakemake.params.style
+    where = f"{w.collection}, {w.planset} plans, {w.model}"
+    save(figures.pr_figure(report_io.read(snakemake.input.pr_curves, "pr_curves"), p["levels"],
+                           p["pr_reading"], p["query_types"], style,
+                           f"P–R curves per relevance level — {where}"), "pr_levels", out, style)
+    gain_curves = report_io.read(snakemake.input.gain_curves, "gain_curves")
+    for curve in p["curves"]:
+        kind, base = figures.parse_curve(curve)
+        name = NAMES[kind] + (f" (b = {base})" if base else "")
+        save(figures.gain_figure(gain_curves, kind, base, p["profiles"], p["query_types"],
+                                 style, f"{name} — {where}"), curve, out, style)
+    per_topic = report_io.read(snakemake.input.per_topic, "per_topic")
+    boot = p["bootstrap"]
+    for curve in p["difference_curves"]:
+        kind, base = figures.parse_curve(curve)
+        bands = bootstrap.difference_bands(
+            per_topic, kind, base, p["profiles"], p["baseline"], p["query_types"],
+            range(1, style["max_rank"] + 1), boot["resamples"], boot["confidence"], boot["seed"])
+        ranks = sorted(set(bands["rank"]))
+        log.info("%s: bootstrap intervals at ranks %s over %s topics", curve, ranks,
+                 sorted(set(bands["topics"])))
+        if bands.empty:
+            log.warning("%s: no per-topic values for %s; drawing without intervals",
+                        snakemake.input.per_topic, curve)
+        shown = ", ".join(map(str, ranks)) if len(ranks) <= 5 else f"{ranks[0]}–{ranks[-1]}"
+        note = (f"{'bars' if len(ranks) <= 5 else 'shaded'}: {100 * boot['confidence']:g} % "
+                f"paired bootstrap interval of the mean difference over topics (ranks {shown})")
+        save(figures.difference_figure(
+            gain_curves, bands, kind, base, p["profiles"], p["baseline"],
+            p["query_types"], style, f"Difference from {p['baseline']} per rank — {where}", note),
+            f"diff_{curve}", out, style)
+
+
+run_step(snakemake.log[0], main, snakemake.wildcards, snakemake.output)

@@ -1,0 +1,145 @@
+"""The study model (gradedrel.study), without running Snakemake: the project's config and
+the fixture's give the grid, the paths and the targets the workflow asks for."""
+from __future__ import annotations
+
+import copy
+from pathlib import Path
+
+import pytest
+import yaml
+from snakemake.utils import validate
+
+from gradedrel.core.params import CanonicalDict, canonical
+from gradedrel.study import BASELINE, Layout, Study
+
+ROOT = Path(__file__).resolve().parents[1]
+SCHEMA = ROOT / "config" / "schema" / "config.schema.yaml"
+
+
+def validated(*files: Path, extra: dict | None = None) -> dict:
+    """The config of ``files`` merged as Snakemake merges --configfile, validated by the
+    schema with its defaults filled in (as workflow/rules/common.smk does)."""
+    config: dict = {}
+
+    def merge(into, new):
+        for key, value in new.items():
+            if isinstance(value, dict) and isinstance(into.get(key), dict):
+                merge(into[key], value)
+            else:
+                into[key] = copy.deepcopy(value)
+
+    for path in files:
+        merge(config, yaml.safe_load(path.read_text(encoding="utf-8")))
+    merge(config, extra or {})
+    validate(config, str(SCHEMA))
+    return config
+
+
+@pytest.fixture(scope="module")
+def project() -> Study:
+    return Study.from_config(validated(ROOT / "config" / "config.yaml"))
+
+
+def test_the_project_study_is_cranfield_with_three_plan_sets_and_three_models(project):
+    assert list(project.collections) == ["cranfield"]
+    cranfield = project.collections["cranfield"]
+    assert cranfield.thesaurus == "nasa" and cranfield.thesauri() == ["nasa"]
+    assert list(cranfield.plan_sets) == ["expert", "auto", "expert-2"]
+    assert project.grid == ("InQuery", "BM25", "DirichletLM") == project.report_models
+    assert project.query_types == ("SUM/u", "SUM/e", "SSYN-C/u", "SSYN-C/e", "WSYN/u", "WSYN/e")
+    assert len(project.cells()) == 9
+    assert project.baseline_model == "BM25"
+
+
+def test_layout_gives_patterns_without_values_and_paths_with_them():
+    paths = Layout("results", "figures")
+    assert paths.run() == "results/{collection}/runs/{planset}/{model}/{slug}.run"
+    assert paths.run("WSYN/e", "cranfield", "expert", "InQuery") == \
+        "results/cranfield/runs/expert/InQuery/WSYN-e.run"
+    assert paths.query_file("SSYN-C/u", "c", "p") == "results/c/queries/p/SSYN-C-u.jsonl"
+    assert paths.auto_plans("c") == "results/c/plans/auto.yaml"
+    assert paths.auto_plans("c", "wordnet", "provenance.json") == \
+        "results/c/plans/auto.wordnet.provenance.json"
+    assert paths.thesaurus("nasa") == "results/thesauri/nasa/nasa.thesaurus.json.gz"
+    assert paths.evaluation("means.tsv", "c", BASELINE, "BM25") == \
+        "results/c/evaluation/baseline/BM25/means.tsv"
+    assert paths.figure("cg", "pdf", "c", "p", "m") == "figures/c/p/m/cg.pdf"
+    assert paths.page("results/c/testbed.md") == "results/report_pages/c/testbed.md.html"
+    assert paths.across("md", ["nfcorpus", "cranfield"]) == \
+        "results/report/across_collections/cranfield+nfcorpus.md"
+    assert paths.across("png", ["cranfield"]) == "figures/across_collections/cranfield.png"
+
+
+def test_inputs_of_the_evaluation_retrieval_and_summary(project):
+    inputs = project.evaluation_inputs("cranfield", "expert", "InQuery")
+    assert inputs["run/WSYN/e"] == "results/cranfield/runs/expert/InQuery/WSYN-e.run"
+    assert inputs["topics"] == "results/cranfield/plans/expert/topics.tsv"
+    baseline = project.evaluation_inputs("cranfield", BASELINE, "BM25")
+    assert set(baseline) == {"run/BM25", "qrels"}
+    retrieval = project.retrieval_inputs("cranfield", "auto", "InQuery")
+    assert retrieval["postings"] == "results/cranfield/index_arrays/postings"
+    assert "postings" not in project.retrieval_inputs("cranfield", "auto", "BM25")
+    assert retrieval["candidates"] == "results/cranfield/plans/auto/candidates.tsv"
+    summary = project.summary_inputs("cranfield")
+    assert len(summary) == 2 * 9 and summary["verdicts/expert-2/DirichletLM"].endswith(
+        "report/expert-2/DirichletLM/verdicts.tsv")
+
+
+def test_targets_cover_every_reported_file_once(project):
+    targets = project.targets()
+    assert len(targets) == len(set(targets))
+    assert "results/thesauri/nasa/summary.tsv" in targets
+    assert "results/report_pages/thesauri/nasa/summary.tsv.html" in targets
+    assert "results/cranfield/report/expert/InQuery/tables/avp.tex" in targets
+    assert "figures/cranfield/expert-2/BM25/diff_dcg_b2.pdf" in targets
+    assert "results/report_pages/cranfield/evaluation/baseline/BM25/effort.tsv.html" in targets
+    assert sum(t.endswith("findings.md") for t in targets) == 9
+    assert sum(t.endswith(".png") for t in targets) == 9 * 9 + 1  # and across collections
+
+
+def test_nfcorpus_plan_sets_read_their_own_thesauri():
+    study = Study.from_config(validated(ROOT / "config" / "config.yaml",
+                                        ROOT / "config" / "nfcorpus" / "testbed.yaml"))
+    nfcorpus = study.collections["nfcorpus"]
+    assert nfcorpus.thesauri() == ["mesh", "wordnet"]
+    assert study.thesauri_used() == ["nasa", "mesh", "wordnet"]
+    assert study.auto_plans_of("nfcorpus", "auto-wordnet") == \
+        "results/nfcorpus/plans/auto.wordnet.yaml"
+    assert study.auto_plans_of("nfcorpus", "expert-mesh") == "results/nfcorpus/plans/auto.yaml"
+    assert set(nfcorpus.licences(study.thesauri)) == {"collection nfcorpus", "thesaurus mesh",
+                                                      "thesaurus wordnet"}
+
+
+@pytest.mark.parametrize("extra, named", [
+    ({"active_collections": ["nowhere"]}, "nowhere"),
+    ({"retrieval": {"grid": ["InQuery", "PL9"]}}, "PL9"),
+    ({"report": {"models": ["DPH"]}}, "DPH"),
+    ({"collections": {"cranfield": {"thesaurus": "agrovoc"}}}, "agrovoc"),
+])
+def test_a_config_naming_what_does_not_exist_is_one_error_naming_it(extra, named):
+    with pytest.raises(ValueError, match=named):
+        Study.from_config(validated(ROOT / "config" / "config.yaml", extra=extra))
+
+
+def test_params_hash_the_same_for_any_key_order_and_keep_their_order():
+    a = canonical({"b": 1, "a": {"y": [1, {"q": 2, "p": 3}], "x": 2}})
+    b = canonical({"a": {"x": 2, "y": [1, {"p": 3, "q": 2}]}, "b": 1})
+    assert repr(a) == repr(b) and a == b
+    assert list(a) == ["b", "a"] and list(a["a"]["y"][1]) == ["q", "p"]  # order as written
+    assert isinstance(a["a"]["y"][1], CanonicalDict)
+    import pickle
+
+    again = pickle.loads(pickle.dumps(a))
+    assert isinstance(again, CanonicalDict) and again == a and list(again) == ["b", "a"]
+
+
+def test_each_set_of_collections_has_its_own_summary_across_collections(project):
+    both = Study.from_config(validated(ROOT / "config" / "config.yaml",
+                                       ROOT / "config" / "nfcorpus" / "testbed.yaml"))
+    alone = {t for t in project.targets() if "across_collections" in t}
+    together = {t for t in both.targets() if "across_collections" in t}
+    assert alone == {"results/report/across_collections/cranfield.md",
+                     "figures/across_collections/cranfield.png",
+                     "results/report_pages/report/across_collections/cranfield.md.html"}
+    assert not alone & together  # the Cranfield main job never rewrites the joint summary
+    assert "results/report/across_collections/cranfield+nfcorpus.md" in together
