@@ -136,6 +136,7 @@ class CollectionStudy:
     thesaurus: str
     plan_sets: Mapping[str, PlanSet]
     analysis: Mapping[str, Any]
+    design: str = "config/design/jk2000.yaml"   # the study design file (resolved)
 
     def plan_set_thesaurus(self, plan_set: str) -> str:
         """The thesaurus a plan set's automatic plans (and its keys) come from."""
@@ -216,7 +217,8 @@ class Study:
                 raise ValueError(f"config: {where} names {used!r}, which is not under "
                                  f"'thesauri' (known: {sorted(thesauri)})")
         return CollectionStudy(name, raw, spec, thesaurus, sets,
-                               analysis_settings(config["analysis"], raw))
+                               analysis_settings(config["analysis"], raw),
+                               resolve(raw["design"]))
 
     # --- the grid -----------------------------------------------------------------------------
     @property

@@ -9,7 +9,7 @@ from gradedrel.collection.readers import read_qrels_tsv
 from gradedrel.core.io import write_text
 from gradedrel.core.steps import run_step
 from gradedrel.report import evaluation_files as report_io
-from gradedrel.report import findings, published, reproducibility, tables
+from gradedrel.report import design, findings, published, reproducibility, tables
 from gradedrel.report import markdown as report_md
 from gradedrel.report.html import markdown_to_html
 
@@ -61,7 +61,7 @@ def main():
     runs = {label: inp[f"run/{label}"] for label in p["query_types"]}
     comparisons, verdicts = findings.assess_files(
         per_topic, runs, qrels, topics, pub, {int(k): float(v) for k, v in p["gains"].items()},
-        p["gain_profiles"], int(p["depth"]))
+        p["gain_profiles"], int(p["depth"]), design.load(inp.design[0]))
     findings.write_assessment(comparisons, verdicts, out.verdicts, out.findings, out.primary)
     paper = {(lv, q): pub.avp_of(lv, q) for lv in p["levels"] for q in p["query_types"]}
     repro = report_md.reproduction_table(

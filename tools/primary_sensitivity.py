@@ -16,7 +16,7 @@ from pathlib import Path
 import pandas as pd
 
 from gradedrel.core.io import read_tsv, write_text, write_tsv
-from gradedrel.report import assessment, published, sensitivity
+from gradedrel.report import assessment, design, published, sensitivity
 
 
 def main() -> None:
@@ -28,13 +28,17 @@ def main() -> None:
     parser.add_argument("--models", nargs="+", default=["InQuery", "BM25", "DirichletLM"])
     parser.add_argument("--results", type=Path, default=Path("results"))
     parser.add_argument("--published", type=Path, default=Path("config/published/jk2000.yaml"))
+    parser.add_argument("--design", type=Path, default=Path("config/design/jk2000.yaml"),
+                        help="the study design (config/design/*.yaml) of the collection")
     parser.add_argument("--out", type=Path, required=True)
     args = parser.parse_args()
     paper = assessment.published_from(published.load(str(args.published)))
+    study = design.load(args.design)
     tables = []
     for model in args.models:
         path = args.results / args.collection / "evaluation" / args.plan_set / model / "per_topic.tsv"
-        table = sensitivity.primary_without(read_tsv(path), args.exclude, args.reason, paper)
+        table = sensitivity.primary_without(read_tsv(path), args.exclude, args.reason, paper,
+                                            study)
         tables.append(table.assign(model=model))
     both = pd.concat(tables, ignore_index=True)
     args.out.parent.mkdir(parents=True, exist_ok=True)

@@ -1,13 +1,15 @@
-"""The four findings assessed under the pre-registered rules (docs/preregistration.md).
+"""The paper's findings assessed under the pre-registered rules of a study design
+(:mod:`gradedrel.report.design`; docs/preregistration.md).
 
-Input: per-request AvP per level and query type (from the evaluation's ``per_topic.tsv``),
-and per-request gain vectors of the runs and of the ideal (for effort and DCG). Output: one
-row per comparison (effect, interval, raw and Holm-adjusted p, minimum detectable effect,
-verdict, whether it decides) and one verdict per finding. Pure functions: no files.
+The design names every comparison, its test and how the deciding ones combine; this module
+computes them. Input: per-request AvP per level and query type (the evaluation's
+``per_topic.tsv``) and per-request gain vectors of the runs and of the ideal (effort and
+DCG). Output: one row per comparison (effect, interval, raw and Holm-adjusted p, minimum
+detectable effect, verdict, whether it decides) and one verdict per finding. Pure functions:
+no files.
 """
 from __future__ import annotations
 
-import itertools
 import math
 from dataclasses import dataclass, field
 from typing import Mapping, Sequence
@@ -16,6 +18,7 @@ import numpy as np
 import pandas as pd
 
 from gradedrel.report import verdicts as v
+from gradedrel.report.design import Comparison, Constants, Design, Finding
 from gradedrel.evaluation.measures import names
 from gradedrel.evaluation.measures.cumulated_gain import cumulated_gain, discounted_cumulated_gain
 from gradedrel.evaluation.measures.significance import adjust, friedman, randomisation
@@ -29,37 +32,22 @@ FINDING_COLUMNS = ["finding", "claim", "verdict", "reason"]
 
 
 @dataclass(frozen=True)
-class Rules:
-    """The pre-registered constants (docs/preregistration.md)."""
-    alpha: float = 0.05
-    margin: float = 5.0                     # AvP points: negligible differences (H1a)
-    resamples: int = 10_000
-    seed: int = 20000724
-    trials: int = 10_000
-    power: float = 0.8
-    effort_share: float = 0.5               # H4: share of the ideal's maximum
-    effort_profile: str = "3"               # H4: deciding profile
-    effort_profiles: tuple = ("3", "2+3")
-    saturation: float = 0.95                # paper's effort reading: not measurable above
-    effort_rank: int = 10                   # paper's effort reading: ideal at rank k
-    dcg_rank: int = 50
-    dcg_bases: tuple = (2, 10)
-    primary: tuple = ("WSYN/e", "SUM/u")
-    query_types: tuple = ("SUM/u", "SUM/e", "SSYN-C/u", "SSYN-C/e", "WSYN/u", "WSYN/e")
-
-
-@dataclass(frozen=True)
 class Published:
-    """The paper's numbers the rules compare against."""
+    """The paper's numbers the rules compare against (a query type without a published
+    value gives NaN: its comparisons are reported without a verdict)."""
     avp: Mapping[int, Mapping[str, float]]          # level -> query type -> AvP %
     effort_ratio: Mapping[str, float] = field(default_factory=dict)   # profile -> strong/others
 
     def difference(self, first: str, second: str, level: int) -> float:
-        return round(self.avp[level][first] - self.avp[level][second], 6)
+        row = self.avp.get(level, {})
+        if first not in row or second not in row:
+            return math.nan
+        return round(row[first] - row[second], 6)
 
-    def spread(self, level: int) -> float:
-        values = list(self.avp[level].values())
-        return round(max(values) - min(values), 6)
+    def spread(self, level: int, query_types: Sequence[str] | None = None) -> float:
+        row = self.avp.get(level, {})
+        values = [row[t] for t in (query_types or row) if t in row]
+        return round(max(values) - min(values), 6) if len(values) > 1 else math.nan
 
 
 def avp_matrix(per_topic: pd.DataFrame, level: int, query_types: Sequence[str],
@@ -74,18 +62,24 @@ def avp_matrix(per_topic: pd.DataFrame, level: int, query_types: Sequence[str],
     return wide[list(query_types)].dropna() * POINTS
 
 
-def _row(finding, part, comparison, measure, a, b, published, rules, deciding, confidence=0.95):
+def _known(x) -> bool:
+    return x is not None and not (isinstance(x, float) and math.isnan(x))
+
+
+def _row(finding, part, comparison, measure, a, b, published, constants: Constants, deciding,
+         confidence=0.95):
     a = np.asarray(a, dtype=np.float64)
     b = np.asarray(b, dtype=np.float64)
-    interval = v.paired_difference(a, b, rules.resamples, confidence, rules.seed)
-    p = randomisation(a, b, rules.trials, rules.seed).p_value if len(a) > 1 else math.nan
+    interval = v.paired_difference(a, b, constants.resamples, confidence, constants.seed)
+    p = randomisation(a, b, constants.trials, constants.seed).p_value if len(a) > 1 else math.nan
     sd = float(np.std(a - b, ddof=1)) if len(a) > 1 else math.nan
-    verdict = v.directional(interval, published) if published else v.Verdict("")
+    verdict = v.directional(interval, published) if _known(published) and published else \
+        v.Verdict("")
     return {"finding": finding, "part": part, "comparison": comparison, "measure": measure,
             "requests": len(a), "estimate": interval.estimate, "low": interval.low,
             "high": interval.high, "confidence": confidence, "published": published,
             "p_value": p, "p_holm": math.nan,
-            "mde": v.minimum_detectable_effect(sd, len(a), rules.alpha, rules.power),
+            "mde": v.minimum_detectable_effect(sd, len(a), constants.alpha, constants.power),
             "verdict": verdict.verdict, "size": verdict.size, "deciding": deciding}
 
 
@@ -98,163 +92,181 @@ def _holm(rows: list[dict]) -> None:
         row["p_holm"] = q
 
 
-def finding1(avp: Mapping[int, pd.DataFrame], published: Published, rules: Rules):
-    """Negligible differences at level 1 (equivalence), large and significant at level 3."""
-    rows, parts = [], []
-    m1 = avp[1]
-    intervals = []
-    for x, y in itertools.combinations(rules.query_types, 2):
-        row = _row(1, "a: level 1 negligible", f"{y} - {x}", names.avp(1), m1[y], m1[x],
-                   0.0, rules, True, confidence=0.90)
-        intervals.append(v.Interval(row["estimate"], row["low"], row["high"], 0.90))
+# --- the tests a design names: one function per test, a row (or rows) each ------------------
+
+def _equivalence(finding, c: Comparison, avp, published, design: Design):
+    """Every pair of the design's query types at one level, TOST intervals; the part's
+    verdict on every row (Schuirmann 1987; docs/preregistration.md, H1a)."""
+    m = avp[c.level]
+    rows, intervals = [], []
+    for x, y in design.pairs():
+        row = _row(finding.number, c.part, f"{y} - {x}", names.avp(c.level), m[y], m[x], 0.0,
+                   design.constants, c.deciding, confidence=c.confidence)
+        intervals.append(v.Interval(row["estimate"], row["low"], row["high"], c.confidence))
         rows.append(row)
-    part_a = v.equivalence(intervals, rules.margin)
+    verdict = v.equivalence(intervals, design.constants.margin)
     for row in rows:
-        row["verdict"] = part_a.verdict
-        row["published"] = published.difference(row["comparison"].split(" - ")[0],
-                                                 row["comparison"].split(" - ")[1], 1)
-    _holm(rows)
-    m3 = avp[3]
-    values = m3.to_numpy()
-    spread = v.spread(values, rules.resamples, 0.95, rules.seed)
-    test = friedman(values)
+        row["verdict"] = verdict.verdict
+        first, second = row["comparison"].split(" - ")
+        row["published"] = published.difference(first, second, c.level)
+    return rows, verdict
+
+
+def _spread_row(finding, c: Comparison, avp, published, design: Design, large: bool):
+    m = avp[c.level]
+    k = design.constants
+    spread = v.spread(m.to_numpy(), k.resamples, 0.95, k.seed)
+    test = friedman(m.to_numpy())
     p = test[0].p_value if test else math.nan
-    part_b = v.large_spread(spread, p, rules.margin, published.spread(3), rules.alpha)
-    rows.append({"finding": 1, "part": "b: level 3 large", "comparison": "spread (max - min)",
-                 "measure": names.avp(3), "requests": len(m3), "estimate": spread.estimate,
-                 "low": spread.low, "high": spread.high, "confidence": 0.95,
-                 "published": published.spread(3), "p_value": p, "p_holm": p,
-                 "mde": math.nan, "verdict": part_b.verdict, "size": "", "deciding": True})
-    m1spread = v.spread(m1.to_numpy(), rules.resamples, 0.95, rules.seed)
-    test1 = friedman(m1.to_numpy())
-    rows.append({"finding": 1, "part": "level 1 spread (reported)", "comparison": "spread (max - min)",
-                 "measure": names.avp(1), "requests": len(m1), "estimate": m1spread.estimate,
-                 "low": m1spread.low, "high": m1spread.high, "confidence": 0.95,
-                 "published": published.spread(1), "p_value": test1[0].p_value if test1 else math.nan,
-                 "p_holm": test1[0].p_value if test1 else math.nan, "mde": math.nan,
-                 "verdict": "", "size": "", "deciding": False})
-    overall = v.all_of([part_a, part_b])
-    reason = f"level 1: {part_a.verdict} ({part_a.reason}); level 3: {part_b.verdict} ({part_b.reason})"
-    return rows, overall, reason
+    paper = published.spread(c.level, design.query_types)
+    verdict = v.large_spread(spread, p, k.margin, paper, k.alpha) if large else v.Verdict("")
+    row = {"finding": finding.number, "part": c.part, "comparison": "spread (max - min)",
+           "measure": names.avp(c.level), "requests": len(m), "estimate": spread.estimate,
+           "low": spread.low, "high": spread.high, "confidence": 0.95, "published": paper,
+           "p_value": p, "p_holm": p, "mde": math.nan, "verdict": verdict.verdict, "size": "",
+           "deciding": c.deciding}
+    return [row], verdict
 
 
-def finding2(avp, published: Published, rules: Rules):
-    """The primary comparison decides; the other expanded-strong comparisons are reported."""
-    first, second = rules.primary
-    m3 = avp[3]
-    primary = _row(2, "primary", f"{first} - {second}", names.avp(3), m3[first], m3[second],
-                   published.difference(first, second, 3), rules, True)
-    rows = [primary]
-    for x, y in (("SSYN-C/e", "SUM/u"), ("WSYN/e", "SUM/e"), ("SSYN-C/e", "SUM/e")):
-        rows.append(_row(2, "secondary", f"{x} - {y}", names.avp(3), m3[x], m3[y],
-                         published.difference(x, y, 3), rules, False))
-    _holm(rows)
-    verdict = v.Verdict(primary["verdict"], primary["size"])
-    reason = (f"{first} - {second} at level 3: {primary['estimate']:+.1f} points, 95 % CI "
-              f"[{primary['low']:+.1f}, {primary['high']:+.1f}] against the paper's "
-              f"{primary['published']:+.1f}")
-    return rows, verdict, reason
+def _directional(finding, c: Comparison, avp, published, design: Design):
+    m = avp[c.level]
+    row = _row(finding.number, c.part, f"{c.first} - {c.second}", names.avp(c.level),
+               m[c.first], m[c.second], published.difference(c.first, c.second, c.level),
+               design.constants, c.deciding, confidence=c.confidence)
+    return [row], v.Verdict(row["verdict"], row["size"])
 
 
-def finding3(avp, published: Published, rules: Rules):
-    """Expansion hurts SUM at every level, helps SSYN-C and WSYN at levels 2 and 3."""
-    rows = []
-    for level in (1, 2, 3):
-        m = avp[level]
-        rows.append(_row(3, "weak", "SUM/e - SUM/u", names.avp(level), m["SUM/e"], m["SUM/u"],
-                         published.difference("SUM/e", "SUM/u", level), rules, True))
-        for s in ("SSYN-C", "WSYN"):
-            rows.append(_row(3, "strong", f"{s}/e - {s}/u", names.avp(level), m[f"{s}/e"],
-                             m[f"{s}/u"], published.difference(f"{s}/e", f"{s}/u", level),
-                             rules, level in (2, 3)))
-    _holm(rows)
-    parts = {}
-    for part in ("weak", "strong"):
-        parts[part] = v.all_of([v.Verdict(r["verdict"]) for r in rows
-                                if r["part"] == part and r["deciding"]])
-    overall = v.all_of(parts.values())
-    reason = f"weak: {parts['weak'].verdict}; strong: {parts['strong'].verdict}"
-    return rows, overall, reason
-
-
-def finding4(curves: Mapping[str, Mapping[str, np.ndarray]], ideal: Mapping[str, np.ndarray],
-             published: Published, rules: Rules):
-    """Proportional effort (deciding), the paper's effort reading and the DCG advantage.
-
-    ``curves[profile][query type]`` and ``ideal[profile]`` are per-request *gain* vectors
-    ``(requests, depth)`` (not cumulated).
-    """
-    first, second = rules.primary
-    rows, verdict = [], v.Verdict(v.INCONCLUSIVE, reason="no deciding profile")
-    notes = []
-    for profile in rules.effort_profiles:
-        g1, g2, gi = curves[profile][first], curves[profile][second], ideal[profile]
-        cg1, cg2, cgi = cumulated_gain(g1), cumulated_gain(g2), cumulated_gain(gi)
-        effort = v.effort_ratio(cg1, cg2, cgi, rules.effort_share, rules.resamples, 0.95,
-                                rules.seed)
-        paper = published.effort_ratio.get(profile)
-        deciding = profile == rules.effort_profile
-        pv = v.ratio_verdict(effort.ratio, paper) if paper else v.Verdict("")
-        rows.append({"finding": 4, "part": f"proportional effort, profile {profile}",
-                     "comparison": f"effort {first} / effort {second}",
-                     "measure": f"rank reaching {rules.effort_share:.0%} of the ideal's CG@{cgi.shape[1]}",
-                     "requests": len(g1), "estimate": effort.ratio.estimate,
-                     "low": effort.ratio.low, "high": effort.ratio.high, "confidence": 0.95,
-                     "published": paper if paper else math.nan, "p_value": math.nan,
-                     "p_holm": math.nan, "mde": math.nan, "verdict": pv.verdict,
-                     "size": pv.size, "deciding": deciding,
-                     "ranks": f"{effort.first} vs {effort.second}" +
-                              (" (censored)" if effort.censored else "")})
-        if deciding:
-            verdict = pv
-        ideal_mean = cgi.mean(axis=0)
-        if v.saturated(ideal_mean, rules.effort_rank, rules.saturation):
-            notes.append(f"profile {profile}: the paper's effort reading is not measurable "
-                         f"(the mean ideal CG at rank {rules.effort_rank} is "
-                         f"{ideal_mean[rules.effort_rank - 1] / ideal_mean[-1]:.0%} of its value "
+def _effort_ratio(finding, c: Comparison, curves, ideal, published, design: Design, notes):
+    k = design.constants
+    g1, g2, gi = curves[c.profile][c.first], curves[c.profile][c.second], ideal[c.profile]
+    cg1, cg2, cgi = cumulated_gain(g1), cumulated_gain(g2), cumulated_gain(gi)
+    effort = v.effort_ratio(cg1, cg2, cgi, c.share, k.resamples, 0.95, k.seed)
+    paper = published.effort_ratio.get(c.profile)
+    verdict = v.ratio_verdict(effort.ratio, paper) if paper else v.Verdict("")
+    row = {"finding": finding.number, "part": c.part,
+           "comparison": f"effort {c.first} / effort {c.second}",
+           "measure": f"rank reaching {c.share:.0%} of the ideal's CG@{cgi.shape[1]}",
+           "requests": len(g1), "estimate": effort.ratio.estimate, "low": effort.ratio.low,
+           "high": effort.ratio.high, "confidence": 0.95,
+           "published": paper if paper else math.nan, "p_value": math.nan,
+           "p_holm": math.nan, "mde": math.nan, "verdict": verdict.verdict,
+           "size": verdict.size, "deciding": c.deciding,
+           "ranks": f"{effort.first} vs {effort.second}" + (" (censored)" if effort.censored else "")}
+    reading = finding.effort_reading
+    if reading:
+        rank, ideal_mean = int(reading["rank"]), cgi.mean(axis=0)
+        if v.saturated(ideal_mean, rank, float(reading["saturation"])):
+            notes.append(f"profile {c.profile}: the paper's effort reading is not measurable "
+                         f"(the mean ideal CG at rank {rank} is "
+                         f"{ideal_mean[rank - 1] / ideal_mean[-1]:.0%} of its value "
                          f"at rank {len(ideal_mean)})")
         else:
-            target = ideal_mean[rules.effort_rank - 1]
+            target = ideal_mean[rank - 1]
             r1 = v.effort_rank(cg1.mean(axis=0), target)
             r2 = v.effort_rank(cg2.mean(axis=0), target)
             fmt = lambda r: str(r) if r <= len(ideal_mean) else f"not reached by {len(ideal_mean)}"
-            notes.append(f"profile {profile}: the paper's effort reading (reach the ideal's CG "
-                         f"at rank {rules.effort_rank}): {first} {fmt(r1)}, {second} {fmt(r2)}")
-    for base in rules.dcg_bases:
-        g1, g2 = curves["2+3"][first], curves["2+3"][second]
-        rank = min(rules.dcg_rank, g1.shape[1])   # the curves' depth, if shorter
-        d1 = discounted_cumulated_gain(g1, base)[:, rank - 1]
-        d2 = discounted_cumulated_gain(g2, base)[:, rank - 1]
-        row = _row(4, f"DCG advantage at rank {rank} (reported)", f"{first} - {second}",
-                   names.cumulated_gain("DCG", "2+3", base, rank), d1, d2, 0.0,
-                   rules, False)
-        row["size"] = (f"{row['estimate'] / d2.mean():+.1%} relative" if d2.mean() > 0 else "")
-        row["published"] = math.nan
-        rows.append(row)
-    reason = "; ".join([f"proportional effort (profile {rules.effort_profile}): {verdict}"] + notes)
+            notes.append(f"profile {c.profile}: the paper's effort reading (reach the ideal's CG "
+                         f"at rank {rank}): {c.first} {fmt(r1)}, {c.second} {fmt(r2)}")
+    return [row], verdict
+
+
+def _dcg_advantage(finding, c: Comparison, curves, design: Design):
+    g1, g2 = curves[c.profile][c.first], curves[c.profile][c.second]
+    rank = min(c.rank, g1.shape[1])   # the curves' depth, if shorter
+    d1 = discounted_cumulated_gain(g1, c.base)[:, rank - 1]
+    d2 = discounted_cumulated_gain(g2, c.base)[:, rank - 1]
+    row = _row(finding.number, f"{c.part} at rank {rank} (reported)", f"{c.first} - {c.second}",
+               names.cumulated_gain("DCG", c.profile, c.base, rank), d1, d2, 0.0,
+               design.constants, c.deciding)
+    row["size"] = (f"{row['estimate'] / d2.mean():+.1%} relative" if d2.mean() > 0 else "")
+    row["published"] = math.nan
+    return [row], v.Verdict("")
+
+
+# --- how the deciding rows make a finding's verdict: one function per rule -----------------
+
+def _level1_negligible_level3_large(finding, parts, rows):
+    (a, part_a), (b, part_b) = [(c, verdict) for c, verdict in parts if c.deciding]
+    overall = v.all_of([part_a, part_b])
+    reason = (f"level {a.level}: {part_a.verdict} ({part_a.reason}); level {b.level}: "
+              f"{part_b.verdict} ({part_b.reason})")
+    return overall, reason
+
+
+def _primary(finding, parts, rows):
+    row = next(r for r in rows if r["part"] == finding.headline.part)
+    first, second = finding.headline.first, finding.headline.second
+    reason = (f"{first} - {second} at level {finding.headline.level}: {row['estimate']:+.1f} "
+              f"points, 95 % CI [{row['low']:+.1f}, {row['high']:+.1f}] against the paper's "
+              f"{row['published']:+.1f}")
+    return v.Verdict(row["verdict"], row["size"]), reason
+
+
+def _parts_all_of(finding, parts, rows):
+    groups = {}
+    for row in rows:
+        if row["deciding"]:
+            groups.setdefault(row["part"], []).append(v.Verdict(row["verdict"]))
+    verdicts = {part: v.all_of(found) for part, found in groups.items()}
+    return v.all_of(verdicts.values()), "; ".join(f"{p}: {x.verdict}" for p, x in verdicts.items())
+
+
+def _deciding_row(finding, parts, rows, notes=()):
+    c, verdict = next((c, verdict) for c, verdict in parts if c.deciding)
+    named = f"proportional effort (profile {c.profile})" if c.test == "effort_ratio" else c.part
+    return verdict, "; ".join([f"{named}: {verdict}", *notes])
+
+
+RULES = {"level1_negligible_level3_large": _level1_negligible_level3_large,
+         "primary": _primary, "parts_all_of": _parts_all_of, "deciding_row": _deciding_row}
+
+
+def assess_finding(finding: Finding, avp, curves, ideal, published: Published,
+                   design: Design) -> tuple[list[dict], v.Verdict, str]:
+    """One finding's rows (in the design's order), its verdict and the reason."""
+    rows, parts, notes = [], [], []
+    for c in finding.comparisons:
+        if c.test == "equivalence":
+            found, verdict = _equivalence(finding, c, avp, published, design)
+        elif c.test in ("large_spread", "spread"):
+            found, verdict = _spread_row(finding, c, avp, published, design,
+                                         large=c.test == "large_spread")
+        elif c.test == "directional":
+            found, verdict = _directional(finding, c, avp, published, design)
+        elif c.test == "effort_ratio":
+            found, verdict = _effort_ratio(finding, c, curves, ideal, published, design, notes)
+        else:
+            found, verdict = _dcg_advantage(finding, c, curves, design)
+        rows.extend(found)
+        parts.append((c, verdict))
+    holm_rows = [r for r, c in zip(rows, _row_comparisons(finding, design)) if c.holm]
+    if holm_rows:
+        _holm(holm_rows)
+    if finding.rule == "deciding_row":
+        verdict, reason = _deciding_row(finding, parts, rows, notes)
+    else:
+        verdict, reason = RULES[finding.rule](finding, parts, rows)
     return rows, verdict, reason
 
 
-CLAIMS = {
-    1: "differences between query types are negligible at level 1, large and significant at level 3",
-    2: "expanded strong structures are best for highly relevant documents (WSYN/e vs SUM/u, level 3)",
-    3: "expansion hurts the weak structure (every level) and helps the strong ones (levels 2, 3)",
-    4: "expanded strong queries reach a given share of the ideal gain after fewer documents",
-}
+def _row_comparisons(finding: Finding, design: Design) -> list[Comparison]:
+    """The comparison behind each row, in row order (an equivalence gives a row per pair)."""
+    out = []
+    for c in finding.comparisons:
+        out += [c] * (len(design.pairs()) if c.test == "equivalence" else 1)
+    return out
 
 
 def assess(avp: Mapping[int, pd.DataFrame], curves, ideal, published: Published,
-           rules: Rules = Rules()) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """All four findings: (comparisons, findings) tables."""
+           design: Design) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Every finding of the design: (comparisons, findings) tables."""
     rows, findings = [], []
-    for number, result in ((1, finding1(avp, published, rules)),
-                           (2, finding2(avp, published, rules)),
-                           (3, finding3(avp, published, rules)),
-                           (4, finding4(curves, ideal, published, rules))):
-        part_rows, verdict, reason = result
+    for finding in design.findings:
+        part_rows, verdict, reason = assess_finding(finding, avp, curves, ideal, published,
+                                                    design)
         rows.extend(part_rows)
-        findings.append({"finding": number, "claim": CLAIMS[number], "verdict": str(verdict),
-                         "reason": reason})
+        findings.append({"finding": finding.number, "claim": finding.claim,
+                         "verdict": str(verdict), "reason": reason})
     comparisons = pd.DataFrame(rows)
     extra = [c for c in comparisons.columns if c not in COMPARISON_COLUMNS]
     return comparisons[COMPARISON_COLUMNS + extra], pd.DataFrame(findings, columns=FINDING_COLUMNS)
@@ -343,21 +355,16 @@ SUMMARY_COLUMNS = ["finding", "collection", "plan_set", "model", "effect", "low"
 
 
 def summary_rows(collection: str, plan_set: str, model: str, comparisons: pd.DataFrame,
-                 findings: pd.DataFrame) -> list[dict]:
-    """One row per finding: the deciding effect (finding 1: level-3 spread; 2: the primary
-    comparison; 3: how many deciding components hold; 4: the effort ratio) and the verdict."""
+                 findings: pd.DataFrame, design: Design) -> list[dict]:
+    """One row per finding: its headline comparison in the design (finding 1: the level-3
+    spread; 2: the primary comparison; 4: the effort ratio) or, for a finding without one,
+    how many deciding comparisons hold; and the verdict."""
     rows = []
     for f in findings.to_dict("records"):
         n = f["finding"]
         sub = comparisons[(comparisons["finding"] == n) & comparisons["deciding"].astype(bool)]
-        if n == 1:
-            pick = sub[sub["part"].str.startswith("b:")]
-        elif n == 2:
-            pick = sub[sub["part"] == "primary"]
-        elif n == 4:
-            pick = sub[sub["part"].str.startswith("proportional")]
-        else:
-            pick = sub.iloc[0:0]
+        headline = design.finding(n).headline
+        pick = sub[sub["part"] == headline.part] if headline is not None else sub.iloc[0:0]
         if len(pick):
             r = pick.iloc[0]
             effect, low, high, requests = r["estimate"], r["low"], r["high"], int(r["requests"])

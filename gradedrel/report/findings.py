@@ -14,6 +14,7 @@ import pandas as pd
 from gradedrel.core.io import write_tsv
 from gradedrel.evaluation.measures import names
 from gradedrel.report import assessment
+from gradedrel.report.design import Design
 from gradedrel.report.published import Published
 from gradedrel.report.tables import mean_of
 
@@ -25,24 +26,23 @@ def avp_means(means: pd.DataFrame, levels: Sequence[int],
 
 def assess_files(per_topic: pd.DataFrame, runs: Mapping[str, str], qrels: pd.DataFrame,
                  topics: Sequence[str], paper: Published, gains: Mapping[int, float],
-                 profiles: Mapping[str, Sequence[int]], depth: int,
-                 rules: assessment.Rules = assessment.Rules()):
-    """(comparisons, findings) for one plan set and model.
+                 profiles: Mapping[str, Sequence[int]], depth: int, design: Design):
+    """(comparisons, findings) for one plan set and model under ``design``.
 
     ``runs`` maps query type -> run file; ``qrels`` has ``qid, docno, grade``; ``topics`` are
     the plan set's requests (the effort curves average over them, as the evaluation does);
-    ``gains`` and ``profiles`` are the evaluation's (the effort and DCG readings use the
-    profiles ``rules.effort_profiles``).
+    ``gains`` and ``profiles`` are the evaluation's (the design names the profiles its effort
+    and DCG comparisons read).
     """
     from gradedrel.retrieval.runs import read_run
 
     per_topic = per_topic.assign(value=pd.to_numeric(per_topic["value"]))
-    avp = {level: assessment.avp_matrix(per_topic, level, rules.query_types)
-           for level in (1, 2, 3)}
-    ranked = {t: read_run(runs[t]) for t in rules.query_types}
-    used = {name: profiles[name] for name in rules.effort_profiles}
+    avp = {level: assessment.avp_matrix(per_topic, level, design.query_types)
+           for level in design.levels()}
+    ranked = {t: read_run(runs[t]) for t in design.query_types}
+    used = {name: profiles[name] for name in design.profiles()}
     curves, ideal = assessment.gain_vectors_of_runs(ranked, qrels, topics, used, gains, depth)
-    return assessment.assess(avp, curves, ideal, assessment.published_from(paper), rules)
+    return assessment.assess(avp, curves, ideal, assessment.published_from(paper), design)
 
 
 def write_assessment(comparisons: pd.DataFrame, findings: pd.DataFrame, verdicts: str,

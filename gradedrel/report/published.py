@@ -7,6 +7,7 @@ names the file and key on any problem.
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Mapping
@@ -14,7 +15,6 @@ from typing import Mapping
 import yaml
 
 from gradedrel.core.errors import InputError
-from gradedrel.queries.query_types import LABELS as QUERY_TYPES
 
 
 @dataclass(frozen=True)
@@ -44,7 +44,8 @@ class Published:
     advantage_percent: Mapping[int, float]
 
     def avp_of(self, level: int, query_type: str) -> float:
-        return self.avp[level][query_type]
+        """The published AvP (0..1); NaN for a query type the paper did not run."""
+        return self.avp.get(level, {}).get(query_type, math.nan)
 
 
 def _need(raw: Mapping, key: str, path: str, where: str):
@@ -66,10 +67,11 @@ def from_mapping(raw: Mapping, path: str = "<published>") -> Published:
     avp: dict[int, dict[str, float]] = {}
     for level in (1, 2, 3):
         row = _need(avp_raw, level, path, "avp.")
-        avp[level] = {}
-        for qt in QUERY_TYPES:
-            value = _need(row, qt, path, f"avp.{level}.")
-            avp[level][qt] = _number(value, path, f"avp.{level}.{qt}") / scale
+        if not isinstance(row, Mapping):
+            raise InputError(path, None, f"a mapping query type -> AvP at 'avp.{level}'", row)
+        # the paper's query types; a structure it did not run simply has no value here
+        avp[level] = {str(qt): _number(value, path, f"avp.{level}.{qt}") / scale
+                      for qt, value in row.items()}
     effort = []
     for i, item in enumerate(_need(raw, "effort", path, "")):
         where = f"effort[{i}]."

@@ -12,20 +12,22 @@ from typing import Sequence
 import pandas as pd
 
 from gradedrel.report import assessment
+from gradedrel.report.design import Design
 
 COLUMNS = ["condition", "excluded", "reason"] + assessment.COMPARISON_COLUMNS
 
 
 def primary_without(per_topic: pd.DataFrame, exclude: Sequence[str], reason: str,
-                    paper: assessment.Published,
-                    rules: assessment.Rules = assessment.Rules()) -> pd.DataFrame:
+                    paper: assessment.Published, study: Design) -> pd.DataFrame:
     """Two rows: the primary comparison on every request, and without ``exclude``.
 
     A named request that is not among the per-topic values is an error (a typo would
     otherwise report an unchanged comparison as a sensitivity result).
     """
     per_topic = per_topic.assign(value=pd.to_numeric(per_topic["value"]))
-    m3 = assessment.avp_matrix(per_topic, 3, rules.query_types)
+    finding = study.finding(2)
+    level = finding.headline.level
+    m3 = assessment.avp_matrix(per_topic, level, study.query_types)
     unknown = sorted(set(exclude) - set(m3.index))
     if unknown:
         raise ValueError(f"sensitivity: requests {unknown} have no AvP(level=3) in this "
@@ -35,7 +37,7 @@ def primary_without(per_topic: pd.DataFrame, exclude: Sequence[str], reason: str
             ("all requests", m3, "", ""),
             ("without the named requests", m3.drop(index=list(exclude)), " ".join(exclude),
              reason)):
-        found, _, _ = assessment.finding2({3: matrix}, paper, rules)
+        found, _, _ = assessment.assess_finding(finding, {level: matrix}, {}, {}, paper, study)
         primary = dict(found[0], deciding=condition == "all requests")
         rows.append({"condition": condition, "excluded": excluded, "reason": why, **primary})
     return pd.DataFrame(rows, columns=COLUMNS)

@@ -4,10 +4,15 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from gradedrel.report import assessment as a
-from gradedrel.report import verdicts as v
+from dataclasses import replace
 
-TYPES = a.Rules().query_types
+from gradedrel.report import assessment as a
+from gradedrel.report import design
+from gradedrel.report import verdicts as v
+from conftest import ROOT
+
+DESIGN = design.load(ROOT / "config" / "design" / "jk2000.yaml")
+TYPES = DESIGN.query_types
 PAPER = a.Published(
     avp={1: {"SUM/u": 12.8, "SUM/e": 10.1, "SSYN-C/u": 12.4, "SSYN-C/e": 13.3, "WSYN/u": 13.8,
              "WSYN/e": 14.3},
@@ -16,7 +21,12 @@ PAPER = a.Published(
          3: {"SUM/u": 25.9, "SUM/e": 22.2, "SSYN-C/u": 23.5, "SSYN-C/e": 39.1, "WSYN/u": 25.7,
              "WSYN/e": 41.0}},
     effort_ratio={"3": 34 / 62, "2+3": 20 / 26})
-FAST = a.Rules(resamples=2000, trials=2000)
+FAST = replace(DESIGN, constants=replace(DESIGN.constants, resamples=2000, trials=2000))
+
+
+def finding(number, avp=None, curves=None, ideal=None, paper=PAPER, study=FAST):
+    return a.assess_finding(study.finding(number), avp or {}, curves or {}, ideal or {},
+                            paper, study)
 
 
 def per_topic(shifts: dict, n=150, seed=0, noise=0.02):
@@ -40,42 +50,42 @@ def test_paper_like_data_give_holds_for_findings_1_to_3():
     shifts = {(3, "SSYN-C/e"): 0.15, (3, "WSYN/e"): 0.15, (2, "SSYN-C/e"): 0.06,
               (2, "WSYN/e"): 0.06, (3, "SUM/e"): -0.04, (2, "SUM/e"): -0.03, (1, "SUM/e"): -0.03}
     avp = matrices(per_topic(shifts))
-    rows, verdict, _ = a.finding1(avp, PAPER, FAST)
+    rows, verdict, _ = finding(1, avp)
     assert verdict.verdict == v.HOLDS
-    rows, verdict, reason = a.finding2(avp, PAPER, FAST)
+    rows, verdict, reason = finding(2, avp)
     assert verdict.verdict == v.HOLDS and rows[0]["estimate"] == pytest.approx(15, abs=0.6)
     assert "+15.1" in reason
-    rows, verdict, _ = a.finding3(avp, PAPER, FAST)
+    rows, verdict, _ = finding(3, avp)
     assert verdict.verdict == v.HOLDS
     assert [r["deciding"] for r in rows] == [True, False, False] + [True] * 6
 
 
 def test_no_effect_with_many_requests_does_not_hold():
     avp = matrices(per_topic({}, n=300))
-    rows, verdict, _ = a.finding2(avp, PAPER, FAST)
+    rows, verdict, _ = finding(2, avp)
     assert verdict.verdict == v.DOES_NOT_HOLD
     assert rows[0]["low"] <= 0 <= rows[0]["high"]
-    _, verdict, reason = a.finding1(avp, PAPER, FAST)
+    _, verdict, reason = finding(1, avp)
     assert verdict.verdict == v.DOES_NOT_HOLD and "level 1: holds" in reason
 
 
 def test_noisy_small_sample_is_inconclusive():
     shifts = {(3, "WSYN/e"): 0.07}
     avp = matrices(per_topic(shifts, n=12, noise=0.25, seed=3))
-    rows, verdict, _ = a.finding2(avp, PAPER, FAST)
+    rows, verdict, _ = finding(2, avp)
     assert verdict.verdict == v.INCONCLUSIVE
     assert rows[0]["mde"] > 15
 
 
 def test_level1_difference_beyond_the_margin_fails_negligibility():
     avp = matrices(per_topic({(1, "WSYN/u"): 0.12}))
-    _, verdict, reason = a.finding1(avp, PAPER, FAST)
+    _, verdict, reason = finding(1, avp)
     assert verdict.verdict == v.DOES_NOT_HOLD and "level 1: does not hold" in reason
 
 
 def test_holm_is_reported_beside_raw():
     avp = matrices(per_topic({(3, "WSYN/e"): 0.01}, noise=0.1))
-    rows, _, _ = a.finding2(avp, PAPER, FAST)
+    rows, _, _ = finding(2, avp)
     for row in rows:
         assert row["p_holm"] >= row["p_value"]
 
@@ -95,7 +105,7 @@ def test_effort_finding_and_saturation_note():
     slow = gains(n, depth, [10, 30, 60, 90], 0)             # reaches 6 at rank 30
     curves = {"3": {"WSYN/e": fast, "SUM/u": slow}, "2+3": {"WSYN/e": fast, "SUM/u": slow}}
     ideals = {"3": ideal, "2+3": ideal}
-    rows, verdict, reason = a.finding4(curves, ideals, PAPER, FAST)
+    rows, verdict, reason = finding(4, curves=curves, ideal=ideals)
     effort = rows[0]
     assert effort["estimate"] == pytest.approx(5 / 30)
     assert effort["ranks"] == "5 vs 30"
@@ -151,7 +161,31 @@ def test_markdown_and_summary():
     text = a.comparisons_markdown(comparisons)
     assert text.count("\n") == len(comparisons) + 2
     assert "| 2 | primary | WSYN/e - SUM/u |" in text
-    rows = a.summary_rows("cranfield", "expert", "InQuery", comparisons, findings)
+    rows = a.summary_rows("cranfield", "expert", "InQuery", comparisons, findings, FAST)
     assert [r["finding"] for r in rows] == [1, 2, 3, 4]
     assert float(rows[1]["effect"]) == pytest.approx(15, abs=1) and rows[1]["verdict"].startswith("holds")
     assert rows[2]["effect"].endswith("hold")
+
+
+def test_a_query_type_the_paper_did_not_run_is_compared_without_a_verdict():
+    seventh = replace(FAST, query_types=TYPES + ("BOOL/e",),
+                      findings=(replace(FAST.finding(2), comparisons=(
+                          replace(FAST.finding(2).headline, first="BOOL/e"),)),))
+    shifts = {(3, "BOOL/e"): 0.2}
+    frame = per_topic(shifts)
+    rows = [{"run": "BOOL/e", "qid": r["qid"], "measure": r["measure"], "value": r["value"] + 0.2}
+            for r in frame[frame["run"] == "WSYN/e"].to_dict("records")]
+    frame = pd.concat([frame, pd.DataFrame(rows)], ignore_index=True)
+    avp = {level: a.avp_matrix(frame, level, seventh.query_types) for level in (1, 2, 3)}
+    found, verdict, _ = a.assess_finding(seventh.finding(2), avp, {}, {}, PAPER, seventh)
+    assert found[0]["comparison"] == "BOOL/e - SUM/u" and found[0]["estimate"] > 15
+    assert np.isnan(found[0]["published"]) and found[0]["verdict"] == ""
+    assert verdict.verdict == ""   # nothing published to compare with
+
+
+def test_the_design_file_decides_the_constants_and_the_rows():
+    wide = replace(FAST, constants=replace(FAST.constants, margin=50.0))
+    avp = matrices(per_topic({(1, "WSYN/u"): 0.12}))
+    assert finding(1, avp)[1].verdict == v.DOES_NOT_HOLD      # 12 points beyond ±5
+    _, verdict, reason = finding(1, avp, study=wide)
+    assert "level 1: holds" in reason                          # within ±50

@@ -3,7 +3,7 @@ synthetic evaluation and its Markdown."""
 import numpy as np
 import pandas as pd
 
-from gradedrel.report import findings, markdown
+from gradedrel.report import design, findings, markdown
 from gradedrel.report.published import load
 from gradedrel.report.tables import Table
 
@@ -11,6 +11,7 @@ from conftest import ROOT
 
 PROFILES = {"all": [1, 2, 3], "2+3": [2, 3], "3": [3]}
 TYPES = ["SUM/u", "SUM/e", "SSYN-C/u", "SSYN-C/e", "WSYN/u", "WSYN/e"]
+DESIGN = design.load(ROOT / "config" / "design" / "jk2000.yaml")
 
 
 def _files(tmp_path, n=12):
@@ -37,7 +38,7 @@ def test_assess_files_and_write(tmp_path):
     per_topic, runs, qrels, topics = _files(tmp_path)
     paper = load(ROOT / "config" / "published" / "jk2000.yaml")
     comparisons, verdicts = findings.assess_files(per_topic, runs, qrels, topics, paper,
-                                                  {1: 1, 2: 2, 3: 3}, PROFILES, 20)
+                                                  {1: 1, 2: 2, 3: 3}, PROFILES, 20, DESIGN)
     effort = comparisons[comparisons["part"] == "proportional effort, profile 3"].iloc[0]
     # WSYN/e puts the level-3 document first (50 % of the ideal's 3 reached at rank 1),
     # SUM/u fifth: the effort ratio is 1/5 for every request, so its interval is degenerate
@@ -56,7 +57,7 @@ def test_findings_markdown_sections(tmp_path):
     per_topic, runs, qrels, topics = _files(tmp_path)
     paper = load(ROOT / "config" / "published" / "jk2000.yaml")
     comparisons, verdicts = findings.assess_files(per_topic, runs, qrels, topics, paper,
-                                                  {1: 1, 2: 2, 3: 3}, PROFILES, 20)
+                                                  {1: 1, 2: 2, 3: 3}, PROFILES, 20, DESIGN)
     empty = Table(pd.DataFrame({"a": [1]}), "t", [], {})
     text = markdown.findings_markdown("c, expert plans", "InQuery", comparisons, verdicts,
                                       empty, empty, paper, {"collection": "ours"}, {})

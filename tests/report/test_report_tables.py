@@ -17,8 +17,8 @@ def test_published_file_reads_the_papers_numbers(tmp_path):
     assert pub.recall_base == {3: 366, 2: 700, 1: 857, 0: 51970} and pub.requests == 30
     assert [(e.strong, e.others) for e in pub.effort] == [(34, 62), (20, 26), (35, 70)]
     bad = tmp_path / "p.yaml"
-    bad.write_text("source: x\navp_scale: 100\navp: {1: {SUM/u: 1}}\n")
-    with pytest.raises(InputError, match=r"p.yaml.*avp.1.SUM/e"):
+    bad.write_text("source: x\navp_scale: 100\navp: {1: {SUM/u: one}}\n")
+    with pytest.raises(InputError, match=r"p.yaml.*a number at 'avp.1.SUM/u'"):
         published_mod.load(bad)
 
 

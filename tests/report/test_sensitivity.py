@@ -2,11 +2,12 @@
 import pandas as pd
 import pytest
 
-from gradedrel.report import assessment as a
-from gradedrel.report import sensitivity
-from tests.report.test_assessment import PAPER, TYPES
+from dataclasses import replace
 
-FAST = a.Rules(resamples=500, trials=500)
+from gradedrel.report import sensitivity
+from tests.report.test_assessment import DESIGN, PAPER, TYPES
+
+FAST = replace(DESIGN, constants=replace(DESIGN.constants, resamples=500, trials=500))
 
 
 def table(values: dict[str, dict[str, float]]) -> pd.DataFrame:

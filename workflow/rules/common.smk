@@ -14,6 +14,7 @@ from gradedrel.collection.fetch import needs_fetch as needs_ir_datasets_fetch
 from gradedrel.core import downloads, preflight
 from gradedrel.core.params import canonical
 from gradedrel.plans import plan_sets
+from gradedrel.report import design
 from gradedrel.report.settings import report_settings
 from gradedrel.retrieval.grid import Model
 from gradedrel.study import BASELINE, T, Study
@@ -187,6 +188,11 @@ def report_params(*keys):
     """Only the report settings a rule reads, so that changing others does not re-run it
     (the evaluation's query types, levels, baseline and standard measures included)."""
     return canonical(report_settings(config, *keys))
+
+
+def design_files(wildcards):
+    """The collection's study design file and the files it amends (gradedrel.report.design)."""
+    return design.files(STUDY.collections[wildcards.collection].design)
 
 
 def report_setting(wildcards):

@@ -50,6 +50,7 @@ rule report_findings:
         selected=rules.select_topics.output.selected,
         statistics=rules.compile_queries.output.statistics,
         published=config_path(REPORT["published"]),
+        design=design_files,
     output:
         md=PATHS.report("findings.md"),
         html=report(PATHS.report("findings.html"), caption="../report/findings.rst",
@@ -95,6 +96,7 @@ rule report_summary:
     """One page: each finding's verdict for every plan set and model of a collection."""
     input:
         unpack(lambda wc: STUDY.summary_inputs(wc.collection)),
+        design=design_files,
     output:
         tsv=PATHS.collection_report("summary.tsv"),
         md=PATHS.collection_report("summary.md"),

@@ -1,0 +1,54 @@
+"""Study design files: the project's designs load, a design amends another, and a wrong
+design is one error naming the file and what was expected."""
+from pathlib import Path
+
+import pytest
+
+from gradedrel.core.errors import InputError
+from gradedrel.report import design
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_the_cranfield_design_is_the_pre_registration():
+    study = design.load(ROOT / "config" / "design" / "jk2000.yaml")
+    assert study.preregistration == "docs/preregistration.md"
+    assert study.primary_plan_set == "expert"
+    assert (study.constants.alpha, study.constants.margin, study.constants.resamples,
+            study.constants.seed) == (0.05, 5.0, 10000, 20000724)
+    assert [f.number for f in study.findings] == [1, 2, 3, 4]
+    primary = study.finding(2).headline
+    assert (primary.first, primary.second, primary.level) == ("WSYN/e", "SUM/u", 3)
+    assert [c.level for c in study.finding(3).comparisons if c.deciding] == [1, 2, 2, 2, 3, 3, 3]
+    assert study.profiles() == ["3", "2+3"] and study.levels() == [1, 2, 3]
+    assert len(study.pairs()) == 15
+
+
+def test_nfcorpus_amends_the_cranfield_design():
+    study = design.load(ROOT / "config" / "design" / "nfcorpus.yaml")
+    base = design.load(ROOT / "config" / "design" / "jk2000.yaml")
+    assert study.primary_plan_set == "expert-mesh"
+    assert study.preregistration == "docs/preregistration-nfcorpus.md"
+    assert study.findings == base.findings and study.constants == base.constants
+    assert design.files(ROOT / "config" / "design" / "nfcorpus.yaml") == [
+        str(ROOT / "config" / "design" / "nfcorpus.yaml"),
+        str(ROOT / "config" / "design" / "jk2000.yaml")]
+
+
+@pytest.mark.parametrize("change, named", [
+    (("test: directional, first: \"WSYN/e\", second: \"SUM/u\", level: 3, deciding: true",
+      "test: directionl, first: \"WSYN/e\", second: \"SUM/u\", level: 3, deciding: true"),
+     "directionl"),
+    (("first: \"SSYN-C/e\", second: \"SUM/e\"", "first: \"XSYN/e\", second: \"SUM/e\""), "XSYN/e"),
+    (("test: effort_ratio, first: \"WSYN/e\", second: \"SUM/u\", profile: \"3\", share: 0.5",
+      "test: effort_ratio, first: \"WSYN/e\", second: \"SUM/u\", profile: \"3\""), "share"),
+    (("  margin: 5.0", "  margni: 5.0"), "margni"),
+])
+def test_a_wrong_design_is_one_error_naming_it(tmp_path, change, named):
+    text = (ROOT / "config" / "design" / "jk2000.yaml").read_text(encoding="utf-8")
+    assert change[0] in text
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(text.replace(change[0], change[1], 1), encoding="utf-8")
+    with pytest.raises(InputError) as error:
+        design.load(bad)
+    assert str(bad) in str(error.value) and named in str(error.value)
