@@ -45,6 +45,8 @@ rule index_collection:
         index=canonical(config["index"]),
         terrier=canonical(config["terrier"]),
         ir_datasets_home=config["data"]["ir_datasets_home"],
+    resources:
+        **job_resources("index_collection"),
     log:
         log_of("{collection}/index_collection"),
     script:
@@ -59,6 +61,8 @@ rule index_arrays:
         postings=directory(PATHS.postings()),
     params:
         terrier=canonical(config["terrier"]),
+    resources:
+        **job_resources("index_arrays"),
     log:
         log_of("{collection}/index_arrays"),
     script:

@@ -11,7 +11,7 @@ sys.path.insert(0, workflow.basedir)  # the gradedrel package, without installin
 
 from gradedrel import collection
 from gradedrel.collection.fetch import needs_fetch as needs_ir_datasets_fetch
-from gradedrel.core import downloads, preflight
+from gradedrel.core import downloads, preflight, resources
 from gradedrel.core.params import canonical
 from gradedrel.plans import plan_sets
 from gradedrel.report import design
@@ -99,6 +99,17 @@ def collection_downloads(wildcards):
 
 def licences(wildcards):
     return canonical(STUDY.collections[wildcards.collection].licences(STUDY.thesauri))
+
+
+def job_resources(rule):
+    """A rule's cluster resources as callables of the collection's size (runtime, mem_mb:
+    gradedrel.core.resources, calibrated on the 200k/1M-document measurements)."""
+    def size(wc):
+        spec = STUDY.collections[wc.collection].spec
+        return resources.documents(spec.ir_datasets_id("docs"), spec.docs)
+
+    return {"runtime": lambda wc: resources.resources(rule, size(wc))["runtime"],
+            "mem_mb": lambda wc: resources.resources(rule, size(wc))["mem_mb"]}
 
 
 # --- thesauri --------------------------------------------------------------------------

@@ -16,6 +16,8 @@ rule plan_requests:
         expansion=canonical(config["expansion"]),
         phrase_operator=config["query_types"]["phrase_operator"],
         terrier=canonical(config["terrier"]),
+    resources:
+        **job_resources("plan_requests"),
     log:
         log_of("{collection}/plan_requests"),
     script:

@@ -50,6 +50,8 @@ rule syn_statistics:
     params:
         phrase_operator=config["query_types"]["phrase_operator"],
         terrier=canonical(config["terrier"]),
+    resources:
+        **job_resources("syn_statistics"),
     log:
         log_of("{collection}/{planset}/syn_statistics"),
     script:

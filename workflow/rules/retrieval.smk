@@ -19,6 +19,8 @@ rule baseline_run:
         depth=config["baseline"]["depth"],
         terrier=canonical(config["terrier"]),
         config=canonical({"terrier": config["terrier"], "baseline": config["baseline"]}),
+    resources:
+        **job_resources("baseline_run"),
     log:
         log_of("{collection}/baseline_run_{wmodel}"),
     script:
@@ -41,6 +43,8 @@ rule retrieve:
         depth=config["retrieval"]["depth"],
         terrier=canonical(config["terrier"]),
         config=retrieval_provenance_config,
+    resources:
+        **job_resources("retrieve"),
     log:
         log_of("{collection}/{planset}/retrieve_{model}"),
     script:
