@@ -1,17 +1,32 @@
-"""Whole-pipeline benchmark: wall time of the workflow's cold main job and of a no-op
-re-run, against one plain PyTerrier script (benchmarks/plain_pyterrier.py) doing index +
-18 runs + pt.Experiment in one process. Goal: cold pipeline within 2x of the script.
+"""Whole-pipeline benchmark (issue 23): the main jobs against one plain PyTerrier script on
+the same grid, side by side in one invocation, CPU and wall time.
 
-Run on demand, on an otherwise idle machine (after installation: Terrier jars cached):
-    IR_DATASETS_HOME=/tmp/idh .venv/bin/python benchmarks/pipeline.py --repeat 3
-Each repetition copies the committed tree (git archive HEAD) to a fresh directory, so the
-cold run starts with no results/, figures/ or .snakemake/. Results: median seconds and
-ratios, printed as a Markdown table for benchmarks/README.md.
+    IR_DATASETS_HOME=... .venv/bin/python benchmarks/pipeline.py [--cores 2] [--out FILE]
+
+In a fresh copy of the committed tree (``git archive HEAD``; the local data copies of
+``.data/`` copied in; no results/, figures/ or .snakemake/), one after another:
+
+1. the cold Cranfield main job (``snakemake --cores 2``, as ``make reproduce`` runs it);
+2. a no-op re-run;
+3. a figure-style edit (``report.figures.font_size`` 8 -> 9, in an extra config file);
+4. a judgement edit that changes no topic's selection (Cranfield's grade map: code 4,
+   "minimum interest", from level 1 to 0; no request loses its level-2 or level-3
+   documents): the jobs it runs are listed, and none may be a retrieval;
+5. the NFCorpus addition (``make reproduce-nfcorpus``'s Snakemake command);
+6. the peer, ``benchmarks/plain_pyterrier.py``, once on Cranfield's grid and once on
+   NFCorpus's (every plan set's query files × the grid's Terrier models, pt.Experiment).
+
+CPU time is the children's user + system time (``getrusage(RUSAGE_CHILDREN)`` around each
+command: Snakemake and every job it waited for). Prints a Markdown table for
+benchmarks/README.md and writes the figures as JSON (``--out``).
 """
+from __future__ import annotations
+
 import argparse
 import json
 import os
-import statistics
+import re
+import resource
 import subprocess
 import sys
 import tempfile
@@ -19,16 +34,28 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+NFCORPUS = ["--configfile", "config/config.yaml", "config/nfcorpus/testbed.yaml"]
 
 
-def timed(cmd, cwd, env) -> float:
-    start = time.perf_counter()
+def children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def timed(cmd, cwd, env) -> dict:
+    cpu, start = children_cpu(), time.perf_counter()
     done = subprocess.run(cmd, cwd=cwd, env=env, capture_output=True, text=True)
-    seconds = time.perf_counter() - start
+    wall = time.perf_counter() - start
     if done.returncode != 0:
         raise SystemExit(f"failed ({done.returncode}): {' '.join(map(str, cmd))}\n"
                          f"{done.stderr[-3000:]}")
-    return seconds
+    jobs = re.findall(r"^\s*(?:local)?rule (\w+):", done.stdout + done.stderr, flags=re.M)
+    out = {"wall": round(wall, 2), "cpu": round(children_cpu() - cpu, 2), "jobs": len(jobs),
+           "rules": sorted(set(jobs))}
+    last = (done.stdout.strip().splitlines() or [""])[-1]
+    if last.startswith("{"):
+        out["peer"] = json.loads(last)
+    return out
 
 
 def fresh_tree(tmp: Path) -> Path:
@@ -37,44 +64,78 @@ def fresh_tree(tmp: Path) -> Path:
     archive = subprocess.run(["git", "archive", "HEAD"], cwd=ROOT, capture_output=True,
                              check=True).stdout
     subprocess.run(["tar", "-x", "-C", str(tree)], input=archive, check=True)
-    if (ROOT / ".data").is_dir():  # local copies of downloads (the thesaurus), as CI seeds them
+    if (ROOT / ".data").is_dir():  # local copies of the downloads, as CI seeds them
         subprocess.run(["cp", "-r", str(ROOT / ".data"), str(tree / ".data")], check=True)
     return tree
 
 
+def load() -> str:
+    return " ".join(f"{x:.1f}" for x in os.getloadavg())
+
+
 def main() -> None:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--repeat", type=int, default=1)
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--cores", type=int, default=2)
-    parser.add_argument("--config", nargs="*", default=[],
-                        help="extra snakemake --config items (e.g. to restrict the grid)")
-    parser.add_argument("--configfile", default=None,
-                        help="an extra config file (e.g. benchmarks/one_plan_set.yaml: the "
-                             "automatic plan set only, the peer's 18 runs)")
+    parser.add_argument("--out", type=Path, default=None)
     args = parser.parse_args()
     python = sys.executable
-    snakemake = str(Path(python).with_name("snakemake"))
-    times = {"cold pipeline": [], "no-op re-run": [], "plain PyTerrier script": []}
-    for _ in range(args.repeat):
-        with tempfile.TemporaryDirectory() as tmp:
-            tree = fresh_tree(Path(tmp))
-            env = dict(os.environ, PYTHONPATH=str(tree))
-            cmd = [snakemake, "--cores", str(args.cores)]
-            if args.config:
-                cmd += ["--config", *args.config]
-            if args.configfile:
-                cmd += ["--configfile", str(Path(args.configfile).resolve())]
-            times["cold pipeline"].append(timed(cmd, tree, env))
-            times["no-op re-run"].append(timed(cmd, tree, env))
-            times["plain PyTerrier script"].append(
-                timed([python, str(tree / "benchmarks" / "plain_pyterrier.py")], tree, env))
-    median = {k: statistics.median(v) for k, v in times.items()}
-    peer = median["plain PyTerrier script"]
-    print("| job | median s | runs | ratio to plain script |")
-    print("|---|---:|---:|---:|")
-    for name, value in median.items():
-        print(f"| {name} | {value:.1f} | {len(times[name])} | {value / peer:.2f} |")
-    print(json.dumps({k: [round(x, 2) for x in v] for k, v in times.items()}), file=sys.stderr)
+    snakemake = [python, "-m", "snakemake", "--cores", str(args.cores), "--nocolor"]
+    rows = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        tree = fresh_tree(Path(tmp))
+        env = dict(os.environ, PYTHONPATH=str(tree))
+        (tree / "style.yaml").write_text("report:\n  figures:\n    font_size: 9\n")
+        (tree / "grades.yaml").write_text(
+            "collections:\n  cranfield:\n    grade_map: {\"1\": 3, \"2\": 3, \"3\": 2, "
+            "\"4\": 0, \"-1\": 0}\n")
+        steps = [
+            ("cold Cranfield main job", snakemake),
+            ("no-op re-run", snakemake),
+            ("figure-style edit (font size)", snakemake + ["--configfile", "config/config.yaml",
+                                                          "style.yaml"]),
+            ("judgement edit (grade map), no selection change",
+             snakemake + ["--configfile", "config/config.yaml", "style.yaml", "grades.yaml"]),
+        ]
+        for name, cmd in steps:
+            before = load()
+            rows[name] = timed(cmd, tree, env) | {"load": f"{before} -> {load()}"}
+            print(f"{name}: {rows[name]}", file=sys.stderr)
+        # back to the committed configuration for the NFCorpus addition and the peer
+        subprocess.run(snakemake + ["--quiet"], cwd=tree, env=env, check=True,
+                       capture_output=True)
+        before = load()
+        rows["NFCorpus addition"] = timed(snakemake + NFCORPUS, tree, env) | {
+            "load": f"{before} -> {load()}"}
+        for name, collections in (("plain PyTerrier, Cranfield grid", ["cranfield"]),
+                                  ("plain PyTerrier, NFCorpus grid", ["nfcorpus"])):
+            before = load()
+            rows[name] = timed([python, str(tree / "benchmarks" / "plain_pyterrier.py"),
+                                "--results", "results", "--collections", *collections,
+                                "--configfile", "config/config.yaml"], tree, env) | {
+                "load": f"{before} -> {load()}"}
+            print(f"{name}: {rows[name]}", file=sys.stderr)
+    peer_c = rows["plain PyTerrier, Cranfield grid"]
+    peer_n = rows["plain PyTerrier, NFCorpus grid"]
+    both = {"cpu": rows["cold Cranfield main job"]["cpu"] + rows["NFCorpus addition"]["cpu"],
+            "wall": rows["cold Cranfield main job"]["wall"] + rows["NFCorpus addition"]["wall"]}
+    peers = {"cpu": peer_c["cpu"] + peer_n["cpu"], "wall": peer_c["wall"] + peer_n["wall"]}
+    print("| job | jobs | CPU s | wall s | CPU / peer | wall / peer | load before -> after |")
+    print("|---|---:|---:|---:|---:|---:|---|")
+    for name, row in rows.items():
+        peer = peer_n if name.startswith("NFCorpus") else peer_c
+        ratio = name.startswith(("cold", "NFCorpus"))
+        print(f"| {name} | {row['jobs']} | {row['cpu']:.1f} | {row['wall']:.1f} | "
+              f"{row['cpu'] / peer['cpu']:.2f} | {row['wall'] / peer['wall']:.2f} | {row['load']} |"
+              if ratio else f"| {name} | {row['jobs']} | {row['cpu']:.1f} | {row['wall']:.1f} "
+              f"| | | {row['load']} |")
+    print(f"| both main jobs | | {both['cpu']:.1f} | {both['wall']:.1f} | "
+          f"{both['cpu'] / peers['cpu']:.2f} | {both['wall'] / peers['wall']:.2f} | |")
+    judged = rows["judgement edit (grade map), no selection change"]["rules"]
+    print(f"\njudgement edit ran: {', '.join(judged)}; a retrieval among them: "
+          f"{'retrieve' in judged or 'baseline_run' in judged}")
+    if args.out:
+        args.out.parent.mkdir(parents=True, exist_ok=True)
+        args.out.write_text(json.dumps(rows, indent=1) + "\n")
 
 
 if __name__ == "__main__":

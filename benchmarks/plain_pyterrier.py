@@ -1,72 +1,127 @@
-"""The peer of the whole-pipeline benchmark: ONE plain PyTerrier script doing what the
-pipeline does for Cranfield, in one process, with no workflow, no files between steps,
-no provenance, no figures: index + 18 runs + pt.Experiment.
+"""The peer of the whole-pipeline benchmark: ONE plain PyTerrier script doing the pipeline's
+Terrier grid in one process, with no workflow, no files between steps, no provenance, no
+figures: per collection an index (as the pipeline indexes it), then every plan set's query
+files through every Terrier weighting model of the grid (InQuery excepted: it is the
+pipeline's own engine) and ``pt.Experiment`` with the pipeline's standard measures, on each
+plan set's topics.
 
-Stand-in until the query files exist: the 18 runs are BM25 over the raw request text,
-repeated for 6 query types x 3 "models" (every run the same BM25 retrieval, so the cost
-of 18 retrievals is paid). When results/{c}/queries/{slug}.jsonl exist, pass --queries
-RESULTS_DIR to run their Terrier MatchOp strings instead (6 types x the 3 models below).
+The query files are the pipeline's own (``results/<c>/queries/<plan set>/<slug>.jsonl``,
+MatchOp strings) and so are the topics and the level-mapped judgements
+(``results/<c>/plans/<plan set>/topics.tsv``, ``results/<c>/qrels.tsv``): run it after the
+pipeline, in the same tree. Prints one JSON line: runs, wall and CPU seconds, phases.
 
-Usage: IR_DATASETS_HOME=/tmp/idh python benchmarks/plain_pyterrier.py [--queries results/cranfield]
+    IR_DATASETS_HOME=... python benchmarks/plain_pyterrier.py --results results \\
+        --collections cranfield [nfcorpus] [--configfile config/config.yaml ...]
 """
+from __future__ import annotations
+
 import argparse
 import json
-import re
+import resource
 import sys
 import tempfile
 import time
 from pathlib import Path
 
+ROOT = Path(__file__).resolve().parents[1]
 SLUGS = ["SUM-u", "SUM-e", "SSYN-C-u", "SSYN-C-e", "WSYN-u", "WSYN-e"]
-MODELS = ["BM25", "DirichletLM", "TF_IDF"]
-GRADES = {"1": 3, "2": 3, "3": 2, "4": 1, "-1": 0}   # Cranfield (the project's grade map)
+MEASURES = ["nDCG@10", "AP(rel=1)", "AP(rel=3)", "P@10"]
+
+
+def cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
+def config_of(files: list[str]) -> dict:
+    import yaml
+
+    config: dict = {}
+
+    def merge(into, new):
+        for key, value in new.items():
+            if isinstance(value, dict) and isinstance(into.get(key), dict):
+                merge(into[key], value)
+            else:
+                into[key] = value
+
+    for path in files:
+        merge(config, yaml.safe_load(Path(path).read_text(encoding="utf-8")))
+    return config
+
+
+def documents(spec: dict):
+    """The collection's documents as the pipeline indexes them (docno, text fields joined)."""
+    import ir_datasets
+
+    ids = spec["ir_datasets"]
+    docs_id = ids if isinstance(ids, str) else ids["docs"]
+    fields = spec.get("doc_text_fields", ["text"])
+    for doc in ir_datasets.load(docs_id).docs_iter():
+        yield {"docno": doc.doc_id, "text": " ".join(str(getattr(doc, f)) for f in fields)}
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--queries", help="directory with queries/{slug}.jsonl (MatchOp strings)")
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--results", type=Path, default=Path("results"))
+    parser.add_argument("--collections", nargs="+", required=True)
+    parser.add_argument("--configfile", nargs="+", default=[str(ROOT / "config/config.yaml")])
     args = parser.parse_args()
-    start = time.perf_counter()
-    import ir_datasets
+    wall0, cpu0 = time.perf_counter(), cpu()
     import pandas as pd
     import pyterrier as pt
-    from ir_measures import AP, P, nDCG
+    from ir_measures import parse_measure
 
-    pt.terrier.set_version("5.11")
-    pt.terrier.set_helper_version("0.0.8")
+    config = config_of(args.configfile)
+    pt.terrier.set_version(config["terrier"]["version"])
+    pt.terrier.set_helper_version(config["terrier"]["helper_version"])
     pt.java.init()
-    phases = {"start": time.perf_counter() - start}
-    dataset = ir_datasets.load("cranfield")
+    phases = {"start": time.perf_counter() - wall0}
+    models = [m for m in config["retrieval"]["grid"]
+              if config["retrieval"]["models"][m]["backend"] == "terrier"]
+    measures = [parse_measure(m) for m in MEASURES]
+    runs = 0
     with tempfile.TemporaryDirectory() as tmp:
-        indexer = pt.IterDictIndexer(tmp, meta={"docno": 8}, text_attrs=["text"], blocks=True,
-                                     stemmer="porter", stopwords="terrier", overwrite=True)
-        index = indexer.index({"docno": d.doc_id, "text": d.text} for d in dataset.docs_iter())
-        phases["index"] = time.perf_counter() - start - sum(phases.values())
-        topics = pd.DataFrame([(q.query_id, re.sub(r"[^\w\s]", " ", q.text))
-                               for q in dataset.queries_iter()], columns=["qid", "query"])
-        qrels = pd.DataFrame([(q.query_id, q.doc_id, GRADES[str(q.relevance)])
-                              for q in dataset.qrels_iter()],
-                             columns=["qid", "docno", "label"])
-        systems, names = [], []
-        for model in MODELS:
-            for slug in SLUGS:
-                if args.queries:
-                    rows = [json.loads(line) for line in
-                            Path(args.queries, "queries", f"{slug}.jsonl").read_text().splitlines()]
-                    q = pd.DataFrame({"qid": [r["qid"] for r in rows],
-                                      "query": [r["matchop"] for r in rows]})
-                    retr = pt.terrier.Retriever(index, wmodel=model, num_results=1000)
-                    systems.append(pt.apply.generic(lambda _df, q=q: q) >> retr)
-                else:
-                    systems.append(pt.terrier.Retriever(index, wmodel="BM25", num_results=1000))
-                names.append(f"{model}-{slug}")
-        result = pt.Experiment(systems, topics, qrels, names=names,
-                               eval_metrics=[nDCG @ 10, AP(rel=1), AP(rel=3), P @ 10])
-        phases["runs + Experiment"] = time.perf_counter() - start - sum(phases.values())
-    print(result.to_string(), file=sys.stderr)
-    print(json.dumps({"runs": len(names), "seconds": round(time.perf_counter() - start, 3),
-                      "phases": {k: round(v, 3) for k, v in phases.items()}}))
+        for collection in args.collections:
+            spec = config["collections"][collection]
+            mark = time.perf_counter()
+            indexer = pt.IterDictIndexer(f"{tmp}/{collection}", meta={"docno": 64},
+                                         text_attrs=["text"], blocks=True, stemmer="porter",
+                                         stopwords="terrier", overwrite=True)
+            index = indexer.index(documents(spec))
+            phases[f"{collection}: index"] = time.perf_counter() - mark
+            mark = time.perf_counter()
+            base = args.results / collection
+            qrels = pd.read_csv(base / "qrels.tsv", sep="\t", dtype={"qid": str, "docno": str})
+            qrels = qrels[["qid", "docno", "grade"]].rename(columns={"grade": "label"})
+            for plan_set in sorted(p.name for p in (base / "queries").iterdir()):
+                topics = pd.read_csv(base / "plans" / plan_set / "topics.tsv", sep="\t",
+                                     dtype=str, keep_default_na=False)
+                systems, names = [], []
+                for model in models:
+                    spec_m = config["retrieval"]["models"][model]
+                    retriever = pt.terrier.Retriever(
+                        index, wmodel=spec_m["wmodel"], num_results=config["retrieval"]["depth"],
+                        controls={k: str(v) for k, v in (spec_m.get("controls") or {}).items()},
+                        properties={k: str(v) for k, v in (spec_m.get("properties") or {}).items()})
+                    for slug in SLUGS:
+                        lines = (base / "queries" / plan_set / f"{slug}.jsonl").read_text(
+                            encoding="utf-8").splitlines()
+                        rows = [json.loads(line) for line in lines]
+                        queries = pd.DataFrame({"qid": [str(r["qid"]) for r in rows],
+                                                "query": [r["matchop"] for r in rows]})
+                        queries = queries[queries["qid"].isin(topics["qid"])]
+                        systems.append(pt.apply.generic(lambda _df, q=queries: q) >> retriever)
+                        names.append(f"{plan_set} {model} {slug}")
+                chosen = topics[topics["qid"].isin(qrels["qid"])][["qid", "query"]]
+                pt.Experiment(systems, chosen, qrels[qrels["qid"].isin(chosen["qid"])],
+                              eval_metrics=measures, names=names)
+                runs += len(systems)
+            phases[f"{collection}: runs + Experiment"] = time.perf_counter() - mark
+    print(json.dumps({"runs": runs, "wall": round(time.perf_counter() - wall0, 2),
+                      "cpu": round(cpu() - cpu0, 2),
+                      "phases": {k: round(v, 2) for k, v in phases.items()}}))
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())
