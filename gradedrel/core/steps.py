@@ -192,6 +192,16 @@ def write_pages(outputs, wildcards: Mapping[str, object] | None = None) -> list[
     return [outputs[name] for name in names]
 
 
+def process_cpu() -> float:
+    """CPU seconds (user + system) of this process and its waited-for children since it
+    started: imports, the JVM (in-process) and the work (benchmarks read it from the logs)."""
+    import resource
+
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+
+
 def run_step(log_path: str | None, main: Callable[[], None],
              wildcards: Mapping[str, object] | None = None,
              outputs: Iterable[str] = ()) -> None:
@@ -209,8 +219,8 @@ def run_step(log_path: str | None, main: Callable[[], None],
         try:
             main()
             write_pages(outputs, wildcards)
-            step.info("done in %.1f s; wrote %s", time.monotonic() - start,
-                      _outputs(outputs) or "nothing")
+            step.info("done in %.1f s (process CPU %.1f s, since its start); wrote %s",
+                      time.monotonic() - start, process_cpu(), _outputs(outputs) or "nothing")
         except (InputError, ValueError) as error:
             log.error("%s", error)
             failed = True

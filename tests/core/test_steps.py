@@ -42,7 +42,7 @@ def test_everything_the_step_writes_reaches_its_log(tmp_path):
                      "child stderr", "from fd 1"):
         assert expected in text, text
     assert re.search(rf"^{STAMP} INFO \[cranfield auto BM25\] from logging$", text, re.M), text
-    assert re.search(rf"^{STAMP} INFO \[cranfield auto BM25\] done in [0-9.]+ s; wrote ", text,
+    assert re.search(rf"^{STAMP} INFO \[cranfield auto BM25\] done in [0-9.]+ s \(process CPU [0-9.]+ s, since its start\); wrote ", text,
                      re.M), text
 
 

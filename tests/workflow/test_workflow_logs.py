@@ -38,5 +38,5 @@ def test_log_lines_name_collection_plan_set_and_model_and_show_progress(finished
             ).read_text()
     assert re.search(r"\[tiny auto BM25\] retrieving WSYN/e: \d+/\d+ topics \(100%\) "
                      r"\[.*topics/s\]", text), text
-    assert re.search(r"\[tiny auto BM25\] done in [0-9.]+ s; wrote .*not_ranked\.tsv "
+    assert re.search(r"\[tiny auto BM25\] done in [0-9.]+ s \(process CPU [0-9.]+ s, since its start\); wrote .*not_ranked\.tsv "
                      r"\(\d+ bytes\)", text), text
