@@ -141,7 +141,7 @@ def _interval_row(differences: pd.Series, rules: Rules, confidence: float) -> di
     interval = paired_difference(differences.to_numpy(), np.zeros(len(differences)),
                                  rules.resamples, confidence, rules.seed)
     return {"requests": len(differences), "estimate": interval.estimate, "low": interval.low,
-            "high": interval.high, "interval": f"{confidence:.0%} bootstrap"}
+            "high": interval.high, "interval": f"{100 * confidence:.0f} % bootstrap"}
 
 
 def leave_one_out(differences: pd.Series) -> dict:
@@ -221,8 +221,7 @@ def decomposition_table(table: pd.DataFrame, title: str) -> Table:
              "P-thesaurus / P-no-own its derived plan sets (keys of class request; request "
              "and thesaurus; all but own). The five terms add up to the primary effect request "
              "by request (pre-registration, Amendment 1, A4); intervals: paired percentile "
-             "bootstrap, 10,000 resamples, seed 20000724.", "",
-             own_keys_statement(table) + "."]
+             "bootstrap, 10,000 resamples, seed 20000724."]
     return Table(shown, title, notes, {"mean (points)": 1, "95 % low": 1, "95 % high": 1})
 
 

@@ -22,10 +22,13 @@ Choices where the amendment is silent (reported to the lead):
   counts once; its class and curator are the request's and the key's, so they agree);
 - keys without an indexed term (they match nothing in the queries) and requests without a
   level-3 document (no |L3| to divide by) are left out of every ratio and counted;
-- a group's requests are those with at least one of its pairs; a resample whose denominator
-  is 0 gives +inf (numerator > 0) or is undefined (0/0: left out, counted in
-  ``undefined_resamples``), and the percentiles are numpy's linear ones, +inf where they
-  touch an infinite value.
+- a group's requests are those with at least one of its pairs; the selectivity's are those
+  of them with level-2 documents, resampled on their own; a resample whose denominator is 0
+  gives +inf (numerator > 0) or is undefined (0/0: left out, counted in ``undefined_lift``,
+  ``undefined_selectivity``), and the percentiles are numpy's linear ones, +inf where they
+  touch an infinite value;
+- a group without a pair with level-2 documents is not flagged (``flagged`` empty), nor is
+  any group when the thesaurus class has none (``no``).
 """
 from __future__ import annotations
 
@@ -46,7 +49,7 @@ PAIR_COLUMNS = ["qid", "terms", "source_class", "curator", "df_N", "df_L3", "df_
                 "n_L2"]
 LEAK_COLUMNS = ["group_by", "group", "requests", "pairs", "lift", "lift_low", "lift_high",
                 "selectivity", "selectivity_low", "selectivity_high", "selectivity_requests",
-                "undefined_resamples", "flagged"]
+                "undefined_lift", "undefined_selectivity", "flagged"]
 REFERENCE = "thesaurus"
 
 
@@ -159,33 +162,39 @@ def _ratio(numerator: np.ndarray, denominator: np.ndarray) -> np.ndarray:
     return out
 
 
+def _bootstrap(numerator: np.ndarray, denominator: np.ndarray, rules: Rules,
+               confidence: float) -> tuple[float, float, float, int]:
+    """Ratio of sums over requests, its percentile interval over resampled requests, and
+    the number of undefined (0/0) resamples."""
+    n = len(numerator)
+    if n == 0:
+        return math.nan, math.nan, math.nan, 0
+    estimate = _ratio(np.array([numerator.sum()]), np.array([denominator.sum()]))[0]
+    counts = resample_counts(n, rules.resamples, rules.seed)
+    resampled = _ratio(counts @ numerator, counts @ denominator)
+    low, high = _percentiles(resampled, confidence)
+    return float(estimate), low, high, int(np.isnan(resampled).sum())
+
+
 def pooled(group: pd.DataFrame, N: int, rules: Rules = Rules(),
            confidence: float = 0.95) -> dict:
-    """Lift and selectivity of one group's pairs, with their bootstrap intervals."""
+    """Lift and selectivity of one group's pairs, with their bootstrap intervals: the lift
+    over the group's requests, the selectivity over those of them with level-2 documents
+    (each resampled on its own, the evaluation's resamples for that number of requests)."""
     per = group.assign(a=group["df_L3"] / group["n_L3"], b=group["df_N"] / N,
-                       c=np.where(group["n_L2"] > 0, group["df_L2"] / group["n_L2"].where(
-                           group["n_L2"] > 0, 1), 0.0),
-                       m=(group["n_L2"] > 0).astype(float))
-    per = per.assign(am=per["a"] * per["m"])
-    sums = per.groupby("qid", sort=True)[["a", "b", "c", "am", "m"]].sum()
-    n = len(sums)
-    out = {"requests": n, "pairs": len(group),
-           "selectivity_requests": int((sums["m"] > 0).sum())}
-    if n == 0:
-        return {**out, "lift": math.nan, "lift_low": math.nan, "lift_high": math.nan,
-                "selectivity": math.nan, "selectivity_low": math.nan,
-                "selectivity_high": math.nan, "undefined_resamples": 0}
-    a, b, c, am = (sums[k].to_numpy(dtype=np.float64) for k in ("a", "b", "c", "am"))
-    lift = _ratio(np.array([a.sum()]), np.array([b.sum()]))[0]
-    selectivity = _ratio(np.array([am.sum()]), np.array([c.sum()]))[0]
-    counts = resample_counts(n, rules.resamples, rules.seed)
-    lifts, selectivities = _ratio(counts @ a, counts @ b), _ratio(counts @ am, counts @ c)
-    lift_low, lift_high = _percentiles(lifts, confidence)
-    sel_low, sel_high = _percentiles(selectivities, confidence)
-    return {**out, "lift": float(lift), "lift_low": lift_low, "lift_high": lift_high,
-            "selectivity": float(selectivity), "selectivity_low": sel_low,
-            "selectivity_high": sel_high,
-            "undefined_resamples": int(np.isnan(lifts).sum() + np.isnan(selectivities).sum())}
+                       c=group["df_L2"] / group["n_L2"].where(group["n_L2"] > 0))
+    sums = per.groupby("qid", sort=True).agg(a=("a", "sum"), b=("b", "sum"),
+                                             c=("c", "sum"), l2=("n_L2", "max"))
+    with_l2 = sums[sums["l2"] > 0]
+    lift = _bootstrap(sums["a"].to_numpy(np.float64), sums["b"].to_numpy(np.float64), rules,
+                      confidence)
+    selectivity = _bootstrap(with_l2["a"].to_numpy(np.float64),
+                             with_l2["c"].to_numpy(np.float64), rules, confidence)
+    return {"requests": len(sums), "pairs": len(group), "lift": lift[0], "lift_low": lift[1],
+            "lift_high": lift[2], "selectivity": selectivity[0],
+            "selectivity_low": selectivity[1], "selectivity_high": selectivity[2],
+            "selectivity_requests": len(with_l2), "undefined_lift": lift[3],
+            "undefined_selectivity": selectivity[3]}
 
 
 def diagnostic(pair_table: pd.DataFrame, N: int, rules: Rules = Rules(),
@@ -203,7 +212,7 @@ def diagnostic(pair_table: pd.DataFrame, N: int, rules: Rules = Rules(),
                      **pooled(part, N, rules, confidence)})
     reference = next(r for r in rows if r["group_by"] == "source_class" and r["group"] == REFERENCE)
     for row in rows:
-        if row["group_by"] == "all" or row is reference:
+        if row["group_by"] == "all" or row is reference or not row["selectivity_requests"]:
             row["flagged"] = ""
             continue
         above = (math.isfinite(reference["selectivity_high"])
@@ -215,7 +224,8 @@ def diagnostic(pair_table: pd.DataFrame, N: int, rules: Rules = Rules(),
 
 def leak_table(table: pd.DataFrame, title: str, left_out: Mapping | None = None) -> Table:
     shown = table.rename(columns={"group_by": "by", "selectivity_requests": "requests (L2)",
-                                  "undefined_resamples": "undefined"})
+                                  "undefined_lift": "undefined (lift)",
+                                  "undefined_selectivity": "undefined (sel.)"})
     notes = ["Level-3 lift = Σ df_L3/|L3| ÷ Σ df_N/N and level-3/level-2 selectivity = "
              "Σ df_L3/|L3| ÷ Σ df_L2/|L2| over the group's (request, key) pairs; a document "
              "contains a key when it holds every term of it. 95 % intervals: requests "
@@ -229,4 +239,4 @@ def leak_table(table: pd.DataFrame, title: str, left_out: Mapping | None = None)
                      "level-3 document.")
     digits = {c: 2 for c in ("lift", "lift_low", "lift_high", "selectivity", "selectivity_low",
                              "selectivity_high")}
-    return Table(shown, title, notes, digits)
+    return Table(shown, title, notes, digits, infinite="∞")

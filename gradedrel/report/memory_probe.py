@@ -230,6 +230,27 @@ def read_answers(paths: Iterable[str | Path], requests: pd.DataFrame) -> dict[st
     return out
 
 
+def document_titles(dataset: str, docnos: Iterable[str],
+                    ir_datasets_home: str | None = None) -> dict[str, str]:
+    """docno → title of the wanted documents of an ``ir_datasets`` collection (its ``title``
+    field: NFCorpus's PubMed titles, Cranfield's), read in one pass over the documents
+    (no document store is built). A wanted document without a title is an error."""
+    from gradedrel.collection.spec import use_ir_datasets_home
+
+    use_ir_datasets_home(ir_datasets_home)
+    import ir_datasets
+
+    wanted = set(docnos)
+    titles = {}
+    for doc in ir_datasets.load(dataset).docs_iter():
+        if doc.doc_id in wanted:
+            titles[doc.doc_id] = str(getattr(doc, "title", "") or "")
+    missing = sorted(wanted - set(titles))
+    if missing:
+        raise ValueError(f"ir_datasets:{dataset}: no documents {missing[:5]}")
+    return titles
+
+
 # ---------------------------------------------------------------- scoring
 
 def dice(a: set, b: set) -> float:

@@ -107,4 +107,4 @@ def test_tables_render(frames):
     table = kp.decomposition_table(kp.summary(per_request, Rules(resamples=200)), "expert")
     text = table.to_markdown()
     assert "| curators' own keys | WSYN/e(P) − WSYN/e(P-no-own) | 6 | 3.3 |" in text
-    assert "come from curators' own keys" in text
+    assert "add up to the primary effect request by request" in text

@@ -145,3 +145,17 @@ def test_percentiles_are_numpys_and_infinite_where_they_touch_infinity():
     assert leak.linear_percentile(np.array([-np.inf, 1.0, 2.0]), 10) == -math.inf
     assert leak._percentiles(np.array([np.nan, 1.0, 2.0, 3.0]), 0.95) == \
         tuple(np.percentile([1.0, 2.0, 3.0], [2.5, 97.5]))
+
+
+def test_requests_without_level2_documents_are_left_out_of_the_selectivity_only():
+    rows = [{"qid": "1", "terms": "a", "source_class": "own", "curator": "A", "df_N": 4,
+             "df_L3": 2, "df_L2": 1, "n_L3": 2, "n_L2": 2},
+            {"qid": "2", "terms": "b", "source_class": "own", "curator": "A", "df_N": 2,
+             "df_L3": 1, "df_L2": 0, "n_L3": 1, "n_L2": 0}]
+    table = pd.DataFrame(rows, columns=leak.PAIR_COLUMNS)
+    own = leak.pooled(table, 10, Rules(resamples=500))
+    assert own["lift"] == pytest.approx((1 + 1) / (4 / 10 + 2 / 10))
+    assert own["selectivity"] == pytest.approx(1 / 0.5)       # request 1 alone
+    assert (own["requests"], own["selectivity_requests"]) == (2, 1)
+    assert own["selectivity_low"] == own["selectivity_high"] == pytest.approx(2)
+    assert own["undefined_lift"] == own["undefined_selectivity"] == 0
