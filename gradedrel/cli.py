@@ -185,9 +185,16 @@ def register_thesaurus(subparsers) -> None:
     lookup.add_parser(subparsers)
 
 
+def register_plans(subparsers) -> None:
+    from gradedrel.plans import check
+
+    check.add_parser(subparsers)
+
+
 #: command word → registrar
 COMMANDS: dict[str, Registrar] = {"evaluate": register_evaluate,
-                                  "thesaurus": register_thesaurus}
+                                  "thesaurus": register_thesaurus,
+                                  "plans": register_plans}
 REGISTRARS: list[Registrar] = list(COMMANDS.values())
 
 

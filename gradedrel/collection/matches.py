@@ -56,6 +56,13 @@ def _occurrence_codes(arrays: PostingArrays, term: str, docids: np.ndarray,
     return np.sort(docs.astype(np.int64) * stride + positions.astype(np.int64))
 
 
+def every_term_documents(arrays: PostingArrays, terms: tuple[str, ...]) -> np.ndarray:
+    """Internal ids (sorted) of the documents holding every one of ``terms`` (index terms,
+    after the pipeline), anywhere and in any order: the documents that *contain a key*
+    (Amendment 1, A6). No terms: no document."""
+    return _candidates(arrays, tuple(terms))
+
+
 def _candidates(arrays: PostingArrays, terms: tuple[str, ...]) -> np.ndarray:
     """Documents holding every term (sorted), the only ones a proximity operator can match."""
     common = None

@@ -179,9 +179,19 @@ def term_pipeline(index_dir: str | Path):
     ``termpipelines`` property, not a re-implementation, keeps query keys and
     indexed terms in step.
     """
+    return named_pipeline(read_properties(index_dir).get("termpipelines", ""))
+
+
+#: The stages the workflow's indexes record (config ``index``: terrier stopwords, porter).
+DEFAULT_PIPELINE = "Stopwords,PorterStemmer"
+
+
+def named_pipeline(names: str = DEFAULT_PIPELINE):
+    """Terrier's term pipeline of the named stages (``Stopwords,PorterStemmer``, as an
+    index's ``termpipelines`` property names them), without an index: for tools that
+    analyse text as an index would (the plan checker). Needs the JVM started."""
     import pyterrier as pt
 
-    names = read_properties(index_dir).get("termpipelines", "")
     accessor = pt.java.autoclass("org.terrier.terms.BaseTermPipelineAccessor")
     # one accessor per stage: pyjnius cannot pass Java varargs of several strings
     stages = [accessor(name.strip()) for name in names.split(",") if name.strip()]

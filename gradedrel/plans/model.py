@@ -42,7 +42,9 @@ from gradedrel.core.io import write_text
 
 RELATIONS = ("request", "variant", "UF", "NT", "BT", "RT", "curated")
 IMPORTANCE = ("major", "minor")
-SOURCES = ("auto", "curated", "expert")
+#: ``derived``: built by program from another plan set's plans, keeping some of their keys
+#: (:mod:`gradedrel.plans.transform`); such a plan may be left without any facet.
+SOURCES = ("auto", "curated", "expert", "derived")
 
 
 @dataclass(frozen=True)
@@ -265,9 +267,10 @@ class _Reader:
         # a plan may have no facet (a request of stopwords only): it compiles to no
         # query and is reported as excluded, never silently dropped
         facets = [self.facet(f, data) for f in self.items(data, "facets", "plan")]
-        if not facets and source != "auto":
+        if not facets and source not in ("auto", "derived"):
             # an automatic plan of a request with no content words has no facet (and is
-            # left out by topic selection, with that reason); a curated plan must have one
+            # left out by topic selection, with that reason), a derived plan none when no
+            # key of its parent was kept (it runs as no query); a curated plan must have one
             self.fail(data, "a plan with at least one facet")
         version = data.get("version")
         if version is not None and (not isinstance(version, int) or isinstance(version, bool)

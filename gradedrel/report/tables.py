@@ -36,6 +36,7 @@ class Table:
     digits: Mapping[str, int] = field(default_factory=dict)
     default_digits: int = 4
     whole_as_int: bool = False     # counts in a float column print without decimals
+    infinite: str = "not reached"  # how an infinite value prints (effort: a rank not reached)
 
     def _cell(self, column: str, value) -> str:
         if isinstance(value, (bool, np.bool_)):
@@ -44,7 +45,7 @@ class Table:
             if math.isnan(value):
                 return "–"
             if math.isinf(value):
-                return "not reached"
+                return self.infinite if value > 0 else "−" + self.infinite
             if self.whole_as_int and float(value).is_integer():
                 return str(int(value))
             if column in self.digits and self.digits[column] < 0:   # p-values: 3 significant

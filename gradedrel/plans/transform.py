@@ -1,0 +1,219 @@
+"""Derived plan sets: another plan set's plans with only some of their keys (Amendment 1, A2).
+
+A derived plan set keeps the parent's requests and structure and only the keys whose source
+class (:mod:`gradedrel.plans.key_sources`) it keeps — ``P-thesaurus``: request and thesaurus
+keys; ``P-no-own``: every key but ``own``; ``P-request``: request keys only — or every key
+but those the blinded rater rated ``page`` (``P-inferable``, A8). Then:
+
+- a concept left without keys (neither ``keys`` nor ``expansion``) is dropped, and a facet
+  left without concepts; both are counted. A concept that keeps only expansion keys stays
+  (it adds nothing to the unexpanded query types, as in any plan);
+- a plan left with no key is kept as a plan without facets and counted: it compiles to no
+  query, and the evaluation scores its request 0, as for any request a query type cannot
+  run; it is never dropped;
+- every derived plan has ``source: derived`` (a plan the reader accepts without facets),
+  keeps its parent's note and records its parent's curator in ``curator:`` (``auto`` for an
+  automatic plan); an emptied plan's note says so;
+- only the plans of the requests in ``key_sources`` (the parent plan set's requests) are
+  derived; the parent file's other plans (automatic plans of requests outside the plan set)
+  are left out and counted.
+
+The keys of a plan are matched to the rows of ``key_sources`` by position (facet, concept,
+list, key) and text: a mismatch means the key sources were computed from other plans, and
+is an error. Ratings (A8) are read per request and key text (``qid``, ``key``, ``rating``:
+``inferable`` or ``page``); a key of class ``own`` or ``other_concept`` of a curated plan
+without a rating is an error (the rating covers every such key), as is a rating of a key the
+plans do not hold.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Iterable, Mapping
+
+import pandas as pd
+
+from gradedrel.core.errors import InputError
+from gradedrel.plans.key_sources import LISTS, SOURCE_CLASSES
+from gradedrel.plans.model import Facet, Plan, PlanConcept
+
+RATINGS = ("inferable", "page")
+RATED_CLASSES = ("own", "other_concept")
+
+
+@dataclass(frozen=True)
+class Derivation:
+    """Which keys a derived plan set keeps: those of classes ``keep``, less the keys rated
+    ``without_rating`` (None: no rating used)."""
+
+    keep: frozenset[str] = frozenset(SOURCE_CLASSES)
+    without_rating: str | None = None
+    name: str = ""
+
+    def __post_init__(self):
+        unknown = sorted(set(self.keep) - set(SOURCE_CLASSES))
+        if unknown or not self.keep:
+            raise ValueError(f"a derivation keeps source classes among {list(SOURCE_CLASSES)}, "
+                             f"not {sorted(self.keep)}")
+        if self.without_rating not in (None, *RATINGS):
+            raise ValueError(f"a derivation leaves out keys rated one of {list(RATINGS)}, "
+                             f"not {self.without_rating!r}")
+
+    @classmethod
+    def from_config(cls, spec: Mapping, name: str = "") -> "Derivation":
+        """``{keep: [request, thesaurus]}`` and/or ``{without_rating: page}``."""
+        unknown = sorted(set(spec) - {"keep", "without_rating"})
+        if unknown:
+            raise ValueError(f"derivation {name}: unknown keys {unknown}")
+        return cls(frozenset(spec.get("keep") or SOURCE_CLASSES), spec.get("without_rating"),
+                   name)
+
+    def describe(self) -> str:
+        kept = [c for c in SOURCE_CLASSES if c in self.keep]
+        text = "keys of class " + ", ".join(kept) if len(kept) < len(SOURCE_CLASSES) \
+            else "every key"
+        if self.without_rating:
+            text += f", less those rated '{self.without_rating}'"
+        return text
+
+
+#: The derived plan sets of Amendment 1 (A2), by the suffix added to the parent's name.
+STANDARD = {
+    "thesaurus": Derivation(frozenset({"request", "thesaurus"}), name="thesaurus"),
+    "no-own": Derivation(frozenset({"request", "thesaurus", "other_concept"}), name="no-own"),
+    "request": Derivation(frozenset({"request"}), name="request"),
+    "inferable": Derivation(without_rating="page", name="inferable"),
+}
+
+
+@dataclass
+class Derived:
+    plans: list[Plan]
+    key_sources: pd.DataFrame         # the kept rows, positions in the derived plans
+    summary: pd.DataFrame             # one row per request: what was kept and left out
+    left_out_plans: list[str] = field(default_factory=list)  # plans outside key_sources
+
+
+SUMMARY_COLUMNS = ["qid", "curator", "keys", "kept", *(f"dropped_{c}" for c in SOURCE_CLASSES),
+                   "dropped_rated", "concepts_dropped", "facets_dropped", "empty"]
+
+
+def ratings_table(frame: pd.DataFrame, path: str = "<ratings>",
+                  plan_set: str | None = None) -> dict[tuple[str, str], str]:
+    """(qid, key) → rating, checked (columns, values, one rating per key). A file rating the
+    keys of several plan sets has a column ``plan_set``: only ``plan_set``'s rows are read."""
+    missing = [c for c in ("qid", "key", "rating") if c not in frame.columns]
+    if missing:
+        raise InputError(path, 1, "a header with columns qid, key, rating", list(frame.columns))
+    lines = pd.Series(range(2, len(frame) + 2), index=frame.index)
+    if "plan_set" in frame.columns and plan_set is not None:
+        chosen = frame["plan_set"] == plan_set
+        frame, lines = frame[chosen], lines[chosen]
+    out: dict[tuple[str, str], str] = {}
+    for line, qid, key, rating in zip(lines, frame["qid"], frame["key"], frame["rating"]):
+        if rating not in RATINGS:
+            raise InputError(path, line, f"rating one of {list(RATINGS)}", rating)
+        if out.get((qid, key), rating) != rating:
+            raise InputError(path, line, f"one rating of key {key!r} of request {qid}", rating)
+        out[(qid, key)] = rating
+    return out
+
+
+def derive(plans: Iterable[Plan], key_sources: pd.DataFrame, derivation: Derivation,
+           ratings: Mapping[tuple[str, str], str] | None = None, parent: str = "") -> Derived:
+    """The derived plans (see the module docstring)."""
+    if derivation.without_rating and ratings is None:
+        raise ValueError(f"derivation {derivation.name or derivation.describe()}: needs ratings")
+    ratings = ratings or {}
+    by_qid = {p.qid: p for p in plans}
+    requests = list(dict.fromkeys(key_sources["qid"]))
+    missing = [q for q in requests if q not in by_qid]
+    if missing:
+        raise ValueError(f"key sources name requests without a plan: {missing[:10]}")
+    rows = {(r.qid, int(r.facet_no), int(r.concept_no), r.list, int(r.key_no)): r
+            for r in key_sources.itertuples(index=False)}
+    used: set = set()
+    rated_seen: set = set()
+    out_plans, kept_rows, summary, unrated = [], [], [], []
+    for qid in requests:
+        plan = by_qid[qid]
+        counts = {f"dropped_{c}": 0 for c in SOURCE_CLASSES}
+        counts.update(keys=0, kept=0, dropped_rated=0, concepts_dropped=0, facets_dropped=0)
+        curator = ""
+        facets = []
+        for f, facet in enumerate(plan.facets):
+            concepts = []
+            for c, concept in enumerate(facet.concepts):
+                lists = {}
+                for kind in LISTS:
+                    kept = []
+                    for k, key in enumerate(getattr(concept, kind)):
+                        where = (qid, f, c, kind, k)
+                        row = rows.get(where)
+                        if row is None or row.key != key.key:
+                            raise ValueError(
+                                f"key sources do not match the plans: request {qid}, facet "
+                                f"{f}, concept {c}, {kind} {k} is {key.key!r} in the plans, "
+                                f"{getattr(row, 'key', None)!r} in the key sources")
+                        used.add(where)
+                        curator = row.curator
+                        counts["keys"] += 1
+                        rating = ratings.get((qid, key.key))
+                        if rating is not None:
+                            rated_seen.add((qid, key.key))
+                        elif derivation.without_rating and row.source_class in RATED_CLASSES \
+                                and plan.source != "auto":
+                            unrated.append((qid, key.key))
+                        if row.source_class not in derivation.keep:
+                            counts[f"dropped_{row.source_class}"] += 1
+                        elif derivation.without_rating and rating == derivation.without_rating:
+                            counts["dropped_rated"] += 1
+                        else:
+                            kept.append(key)
+                            kept_rows.append(row._replace(key_no=len(kept) - 1))
+                    lists[kind] = kept
+                if lists["keys"] or lists["expansion"]:
+                    concepts.append(PlanConcept(concept.label, concept.uri, concept.matched,
+                                                lists["keys"], lists["expansion"]))
+                    _renumber(kept_rows, qid, f, c, len(facets), len(concepts) - 1)
+                else:
+                    counts["concepts_dropped"] += 1
+            if concepts:
+                facets.append(Facet(facet.name, facet.importance, concepts, facet.specificity,
+                                    facet.rationale))
+            else:
+                counts["facets_dropped"] += 1
+        counts["kept"] = counts["keys"] - sum(counts[f"dropped_{c}"] for c in SOURCE_CLASSES) \
+            - counts["dropped_rated"]
+        note = plan.note
+        if not facets:
+            said = f"Derived{' from ' + parent if parent else ''} ({derivation.describe()}): " \
+                   "no key left; runs as no query."
+            note = f"{note}\n{said}" if note else said
+        out_plans.append(Plan(plan.qid, plan.request, facets, "derived", note,
+                              plan.curator or curator or None, plan.version))
+        summary.append({"qid": qid, "curator": curator, **counts, "empty": int(not facets)})
+    stale = sorted(set(rows) - used)
+    if stale:
+        raise ValueError(f"key sources hold {len(stale)} keys the plans do not, first "
+                         f"{stale[0]}: computed from other plans")
+    if unrated:
+        raise ValueError(f"{len(unrated)} keys of class own/other_concept have no rating, "
+                         f"first {unrated[0]}")
+    unknown = sorted(set(ratings) - rated_seen)
+    if unknown:
+        raise ValueError(f"ratings name {len(unknown)} keys the plans do not hold, first "
+                         f"{unknown[0]}")
+    kept = pd.DataFrame([r._asdict() for r in kept_rows], columns=key_sources.columns)
+    return Derived(out_plans, kept.reset_index(drop=True),
+                   pd.DataFrame(summary, columns=SUMMARY_COLUMNS),
+                   [p for p in by_qid if p not in set(requests)])
+
+
+def _renumber(rows: list, qid: str, facet: int, concept: int, new_facet: int,
+              new_concept: int) -> None:
+    """Give the kept rows of one concept their positions in the derived plan."""
+    for i in range(len(rows) - 1, -1, -1):
+        row = rows[i]
+        if row.qid != qid or row.facet_no != facet or row.concept_no != concept:
+            break
+        rows[i] = row._replace(facet_no=new_facet, concept_no=new_concept)

@@ -1,0 +1,280 @@
+"""How much of the primary effect rests on which keys: the decomposition (Amendment 1, A4)
+and the robustness rows (A5) of docs/preregistration.md, and the key source shares' tables.
+
+**Decomposition.** Per request, with P the primary plan set, every run InQuery and AvP at
+level 3 in points (``WSYN/e(P-thesaurus)``: the WSYN/e run of the plan set ``P-thesaurus``):
+
+====================== ==========================================
+structure              WSYN/u(P) − SUM/u(P)
+request-word expansion WSYN/e(P-request) − WSYN/u(P)
+thesaurus expansion    WSYN/e(P-thesaurus) − WSYN/e(P-request)
+other-concept keys     WSYN/e(P-no-own) − WSYN/e(P-thesaurus)
+curators' own keys     WSYN/e(P) − WSYN/e(P-no-own)
+====================== ==========================================
+
+The five terms telescope: they add up to the primary effect WSYN/e(P) − SUM/u(P) request by
+request, hence in the mean (the order is fixed by the amendment; no other is reported).
+Each term: its mean over the requests and its 95 % paired percentile bootstrap interval
+(10,000 resamples, seed 20000724: the evaluation's resampling,
+:func:`gradedrel.report.verdicts.paired_difference`). Every request of P must have a value
+in every run (derived plan sets keep the parent's requests; an emptied plan scores 0).
+
+**Robustness.** For the primary comparison of a plan set (per-request WSYN/e − SUM/u): the
+mean on every request with its interval; the leave-one-request-out range of the mean and the
+request whose removal moves it most; the effect per curator (the first curator of each
+request); and on the requests with at least three level-3 documents and on those with fewer.
+"""
+from __future__ import annotations
+
+import math
+from typing import Mapping, Sequence
+
+import numpy as np
+import pandas as pd
+
+from gradedrel.evaluation.measures import names
+from gradedrel.report.assessment import POINTS, Rules
+from gradedrel.report.tables import Table
+from gradedrel.report.verdicts import paired_difference
+
+#: Which run of which plan set each series is: (query type, derived suffix; "" = P itself).
+SERIES = {"SUM/u(P)": ("SUM/u", ""), "WSYN/u(P)": ("WSYN/u", ""),
+          "WSYN/e(P-request)": ("WSYN/e", "request"),
+          "WSYN/e(P-thesaurus)": ("WSYN/e", "thesaurus"),
+          "WSYN/e(P-no-own)": ("WSYN/e", "no-own"), "WSYN/e(P)": ("WSYN/e", "")}
+#: The five terms, in the amendment's order: (name, minuend series, subtrahend series).
+TERMS = (("structure", "WSYN/u(P)", "SUM/u(P)"),
+         ("request-word expansion", "WSYN/e(P-request)", "WSYN/u(P)"),
+         ("thesaurus expansion", "WSYN/e(P-thesaurus)", "WSYN/e(P-request)"),
+         ("other-concept keys", "WSYN/e(P-no-own)", "WSYN/e(P-thesaurus)"),
+         ("curators' own keys", "WSYN/e(P)", "WSYN/e(P-no-own)"))
+PRIMARY = "primary effect"
+LEVEL = 3
+
+DECOMPOSITION_COLUMNS = ["term", "computed_as", "requests", "mean", "low", "high",
+                         "confidence"]
+ROBUSTNESS_COLUMNS = ["plan_set", "row", "group", "requests", "estimate", "low", "high",
+                      "interval", "note"]
+
+
+def level_avp(per_topic: pd.DataFrame, run: str, level: int = LEVEL) -> pd.Series:
+    """qid → AvP(level) of one run, in points (the evaluation's ``per_topic.tsv``)."""
+    name = names.avp(level)
+    rows = per_topic[(per_topic["run"] == run) & (per_topic["measure"] == name)]
+    if rows.empty:
+        raise ValueError(f"no per-topic {name} of run {run}")
+    if rows["qid"].duplicated().any():
+        raise ValueError(f"per-topic {name} of run {run}: a request twice")
+    return pd.Series(pd.to_numeric(rows["value"]).to_numpy() * POINTS,
+                     index=rows["qid"].to_numpy(), name=run)
+
+
+def series(per_topic: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
+    """The six series of the decomposition, one column each (:data:`SERIES`), from the
+    per-topic values of P (key ``""``) and its derived plan sets (keys ``request``,
+    ``thesaurus``, ``no-own``), on P's requests. A request of P without a value in a
+    derived run is an error; so is a derived request that P does not have."""
+    missing = sorted({s for _, s in SERIES.values()} - set(per_topic))
+    if missing:
+        raise ValueError(f"decomposition: no per-topic values of the plan sets {missing}")
+    columns = {label: level_avp(per_topic[suffix], run)
+               for label, (run, suffix) in SERIES.items()}
+    requests = columns["WSYN/e(P)"].index
+    for label, values in columns.items():
+        if set(values.index) != set(requests):
+            lost = sorted(set(requests) ^ set(values.index))
+            raise ValueError(f"decomposition: {label} is not over the primary plan set's "
+                             f"requests (differ: {lost[:10]})")
+    return pd.DataFrame({label: values.reindex(requests) for label, values in columns.items()})
+
+
+def decompose(values: pd.DataFrame) -> pd.DataFrame:
+    """Per request (index) the five terms and the primary effect (:data:`TERMS`)."""
+    out = pd.DataFrame({name: values[a] - values[b] for name, a, b in TERMS},
+                       index=values.index)
+    out[PRIMARY] = values["WSYN/e(P)"] - values["SUM/u(P)"]
+    gap = (out[[t for t, _, _ in TERMS]].sum(axis=1) - out[PRIMARY]).abs().max()
+    if len(out) and gap > 1e-9:  # telescoping: cannot happen unless the values are not numbers
+        raise ArithmeticError(f"decomposition does not add up (by {gap})")
+    return out
+
+
+def summary(per_request: pd.DataFrame, rules: Rules = Rules(),
+            confidence: float = 0.95) -> pd.DataFrame:
+    """Each term and the primary effect: mean and paired bootstrap interval (A4)."""
+    zero = np.zeros(len(per_request))
+    rows = []
+    computed = {name: f"{a} − {b}" for name, a, b in TERMS}
+    computed[PRIMARY] = "WSYN/e(P) − SUM/u(P)"
+    for name in [t for t, _, _ in TERMS] + [PRIMARY]:
+        interval = paired_difference(per_request[name].to_numpy(), zero, rules.resamples,
+                                     confidence, rules.seed)
+        rows.append({"term": name, "computed_as": computed[name], "requests": len(per_request),
+                     "mean": interval.estimate, "low": interval.low, "high": interval.high,
+                     "confidence": confidence})
+    return pd.DataFrame(rows, columns=DECOMPOSITION_COLUMNS)
+
+
+def own_keys_statement(table: pd.DataFrame) -> str:
+    """"x of y points come from curators' own keys" (A4), other-concept keys separately."""
+    by = table.set_index("term")
+    own, total = by.loc["curators' own keys"], by.loc[PRIMARY]
+    other = by.loc["other-concept keys"]
+    return (f"{own['mean']:+.1f} of {total['mean']:+.1f} points come from curators' own keys "
+            f"(95 % CI [{own['low']:+.1f}, {own['high']:+.1f}]); other-concept keys "
+            f"{other['mean']:+.1f} [{other['low']:+.1f}, {other['high']:+.1f}]")
+
+
+# ---------------------------------------------------------------- robustness (A5)
+
+def primary_differences(per_topic: pd.DataFrame, first: str = "WSYN/e",
+                        second: str = "SUM/u") -> pd.Series:
+    """qid → the primary comparison's per-request difference (AvP level 3, points)."""
+    a, b = level_avp(per_topic, first), level_avp(per_topic, second)
+    common = [q for q in a.index if q in set(b.index)]
+    if len(common) != len(a) or len(common) != len(b):
+        raise ValueError(f"{first} and {second} are not over the same requests")
+    return (a.reindex(common) - b.reindex(common)).rename("difference")
+
+
+def _interval_row(differences: pd.Series, rules: Rules, confidence: float) -> dict:
+    interval = paired_difference(differences.to_numpy(), np.zeros(len(differences)),
+                                 rules.resamples, confidence, rules.seed)
+    return {"requests": len(differences), "estimate": interval.estimate, "low": interval.low,
+            "high": interval.high, "interval": f"{100 * confidence:.0f} % bootstrap"}
+
+
+def leave_one_out(differences: pd.Series) -> dict:
+    """The mean without each request in turn: its range, and the request whose removal moves
+    the mean most (the first in qid order on a tie)."""
+    d = differences.sort_index()
+    n = len(d)
+    if n < 2:
+        return {"low": math.nan, "high": math.nan, "most_influential": "", "mean_without": math.nan}
+    without = (d.sum() - d) / (n - 1)
+    moved = (without - d.mean()).abs()
+    most = moved.idxmax()
+    return {"low": float(without.min()), "high": float(without.max()),
+            "most_influential": str(most), "mean_without": float(without[most])}
+
+
+def robustness(differences: Mapping[str, pd.Series], curators: Mapping[str, str],
+               level3_documents: Mapping[str, int], rules: Rules = Rules(),
+               confidence: float = 0.95, threshold: int = 3) -> pd.DataFrame:
+    """The robustness rows (A5) of each plan set's per-request primary differences.
+    A request without a curator or a level-3 count is an error."""
+    rows = []
+    for plan_set, d in differences.items():
+        unknown = [q for q in d.index if q not in curators or q not in level3_documents]
+        if unknown:
+            raise ValueError(f"robustness of {plan_set}: no curator or level-3 count for "
+                             f"requests {unknown[:10]}")
+        base = {"plan_set": plan_set, "note": ""}
+        rows.append({**base, "row": "all requests", "group": "",
+                     **_interval_row(d, rules, confidence)})
+        loo = leave_one_out(d)
+        rows.append({**base, "row": "leave one request out", "group": "", "requests": len(d),
+                     "estimate": float(d.mean()) if len(d) else math.nan, "low": loo["low"],
+                     "high": loo["high"], "interval": "range of the mean",
+                     "note": (f"most influential: {loo['most_influential']} (mean without it "
+                              f"{loo['mean_without']:+.1f})") if loo["most_influential"] else ""})
+        by_curator = pd.Series([curators[q] for q in d.index], index=d.index)
+        for curator in sorted(set(by_curator)):
+            part = d[by_curator == curator]
+            rows.append({**base, "row": "curator", "group": curator,
+                         **_interval_row(part, rules, confidence)})
+        counts = pd.Series([int(level3_documents[q]) for q in d.index], index=d.index)
+        for label, chosen in ((f"at least {threshold} level-3 documents", counts >= threshold),
+                              (f"fewer than {threshold} level-3 documents", counts < threshold)):
+            part = d[chosen]
+            row = {**base, "row": "level-3 documents", "group": label}
+            if len(part):
+                rows.append({**row, **_interval_row(part, rules, confidence)})
+            else:
+                rows.append({**row, "requests": 0, "estimate": math.nan, "low": math.nan,
+                             "high": math.nan, "interval": "", "note": "no request"})
+    return pd.DataFrame(rows, columns=ROBUSTNESS_COLUMNS)
+
+
+def subset_row(differences: pd.Series, requests: Sequence[str], label: str,
+               rules: Rules = Rules(), confidence: float = 0.95) -> dict:
+    """The primary comparison on a named subset of requests (e.g. the requests the memory
+    probe calls remembered, or those it clears): a request not among the differences is an
+    error."""
+    unknown = sorted(set(requests) - set(differences.index))
+    if unknown:
+        raise ValueError(f"{label}: requests {unknown[:10]} are not among the comparison's")
+    part = differences[differences.index.isin(list(requests))]
+    if not len(part):
+        return {"row": label, "requests": 0, "estimate": math.nan, "low": math.nan,
+                "high": math.nan, "interval": ""}
+    return {"row": label, **_interval_row(part, rules, confidence)}
+
+
+# ---------------------------------------------------------------- ratings (A8)
+
+RATING_COLUMNS = ["curator", "rated_keys", "page", "inferable", "share_page"]
+
+
+def page_shares(key_sources: pd.DataFrame, ratings: Mapping[tuple[str, str], str]) -> pd.DataFrame:
+    """Per curator (and ``all``): the keys of class own or other_concept, how many the
+    blinded rater rated ``page`` and ``inferable``, and the share rated ``page`` (A8). A key
+    counts once per request (the rating is per request and key); a key without a rating is
+    an error."""
+    from gradedrel.plans.transform import RATED_CLASSES
+
+    rated = key_sources[key_sources["source_class"].isin(RATED_CLASSES)]
+    rated = rated.drop_duplicates(["qid", "key"])
+    missing = [(q, k) for q, k in zip(rated["qid"], rated["key"]) if (q, k) not in ratings]
+    if missing:
+        raise ValueError(f"{len(missing)} own/other_concept keys have no rating, first {missing[0]}")
+    values = pd.Series([ratings[(q, k)] for q, k in zip(rated["qid"], rated["key"])],
+                       index=rated.index, dtype=object)
+    rows = []
+    groups = [(c, values[rated["curator"] == c]) for c in sorted(set(rated["curator"]))]
+    for curator, part in groups + [("all", values)]:
+        page = int((part == "page").sum())
+        rows.append({"curator": curator, "rated_keys": len(part), "page": page,
+                     "inferable": int((part == "inferable").sum()),
+                     "share_page": page / len(part) if len(part) else math.nan})
+    return pd.DataFrame(rows, columns=RATING_COLUMNS)
+
+
+# ---------------------------------------------------------------- tables
+
+def decomposition_table(table: pd.DataFrame, title: str) -> Table:
+    shown = table[["term", "computed_as", "requests", "mean", "low", "high"]].rename(
+        columns={"computed_as": "computed as", "mean": "mean (points)", "low": "95 % low",
+                 "high": "95 % high"})
+    notes = ["AvP at level 3 in points, InQuery; P the primary plan set, P-request / "
+             "P-thesaurus / P-no-own its derived plan sets (keys of class request; request "
+             "and thesaurus; all but own). The five terms add up to the primary effect request "
+             "by request (pre-registration, Amendment 1, A4); intervals: paired percentile "
+             "bootstrap, 10,000 resamples, seed 20000724."]
+    return Table(shown, title, notes, {"mean (points)": 1, "95 % low": 1, "95 % high": 1})
+
+
+def robustness_table(table: pd.DataFrame, title: str) -> Table:
+    shown = table.rename(columns={"plan_set": "plan set", "estimate": "effect (points)"})
+    notes = ["The primary comparison (WSYN/e − SUM/u, AvP level 3, InQuery) per plan set: on "
+             "every request; the range of the mean leaving one request out; per (first) "
+             "curator; by the number of level-3 documents (Amendment 1, A5). Reported, not "
+             "deciding."]
+    return Table(shown, title, notes, {"effect (points)": 1, "low": 1, "high": 1})
+
+
+def shares_table(shares: pd.DataFrame, by: str, title: str) -> Table:
+    """A key-source share table (:func:`gradedrel.plans.key_sources.shares`) for people:
+    counts, and shares in percent."""
+    from gradedrel.plans.key_sources import SOURCE_CLASSES
+
+    shown = shares.copy()
+    for name in SOURCE_CLASSES:
+        shown[f"% {name}"] = 100 * shown.pop(f"share_{name}")
+    shown = shown.rename(columns={"declared_not_holding": "declared, not holding",
+                                  "declared_checked": "declared (checked)"})
+    notes = ["Source classes computed by program (Amendment 1, A1): request (every term in "
+             "the request), thesaurus (a label within two BT/NT/RT steps of a concept the "
+             "request names), other_concept (a label of another concept), own (in no label). "
+             "Declared thesaurus relations checked against the thesaurus."]
+    return Table(shown, title, notes, {f"% {c}": 1 for c in SOURCE_CLASSES})

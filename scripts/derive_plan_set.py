@@ -1,0 +1,35 @@
+"""Derive a plan set from another: the parent's plans with only some of their keys
+(Amendment 1, A2), written with the plan writer; what was left out is counted."""
+import logging
+
+import pandas as pd
+
+from gradedrel import plans
+from gradedrel.core.io import write_tsv
+from gradedrel.core.steps import run_step
+from gradedrel.plans import key_sources, transform
+
+log = logging.getLogger("gradedrel")
+
+
+def main():
+    inp, out, params = snakemake.input, snakemake.output, snakemake.params
+    derivation = transform.Derivation.from_config(params.derivation, params.plan_set)
+    ratings = None
+    if inp.get("ratings"):
+        frame = pd.read_csv(inp.ratings, sep="\t", dtype=str, keep_default_na=False)
+        ratings = transform.ratings_table(frame, inp.ratings, params.parent)
+    derived = transform.derive(plans.read_plans(inp.plans), key_sources.read(inp.key_sources),
+                               derivation, ratings, params.parent)
+    s = derived.summary
+    log.info("%s from %s (%s): %d of %d keys kept; %d concepts and %d facets dropped; "
+             "%d plans left without a key (run as no query); %d plans of other requests "
+             "not derived", params.plan_set, params.parent, derivation.describe(),
+             int(s["kept"].sum()), int(s["keys"].sum()), int(s["concepts_dropped"].sum()),
+             int(s["facets_dropped"].sum()), int(s["empty"].sum()), len(derived.left_out_plans))
+    plans.write_plans(derived.plans, out.plans)
+    write_tsv(derived.key_sources, out.key_sources)
+    write_tsv(s, out.summary)
+
+
+run_step(snakemake.log[0], main, snakemake.wildcards, snakemake.output)
