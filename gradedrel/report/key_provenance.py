@@ -33,7 +33,8 @@ import numpy as np
 import pandas as pd
 
 from gradedrel.evaluation.measures import names
-from gradedrel.report.assessment import POINTS, Rules
+from gradedrel.report.assessment import POINTS
+from gradedrel.report.design import Constants
 from gradedrel.report.tables import Table
 from gradedrel.report.verdicts import paired_difference
 
@@ -99,7 +100,7 @@ def decompose(values: pd.DataFrame) -> pd.DataFrame:
     return out
 
 
-def summary(per_request: pd.DataFrame, rules: Rules = Rules(),
+def summary(per_request: pd.DataFrame, rules: Constants = Constants(),
             confidence: float = 0.95) -> pd.DataFrame:
     """Each term and the primary effect: mean and paired bootstrap interval (A4)."""
     zero = np.zeros(len(per_request))
@@ -137,7 +138,7 @@ def primary_differences(per_topic: pd.DataFrame, first: str = "WSYN/e",
     return (a.reindex(common) - b.reindex(common)).rename("difference")
 
 
-def _interval_row(differences: pd.Series, rules: Rules, confidence: float) -> dict:
+def _interval_row(differences: pd.Series, rules: Constants, confidence: float) -> dict:
     interval = paired_difference(differences.to_numpy(), np.zeros(len(differences)),
                                  rules.resamples, confidence, rules.seed)
     return {"requests": len(differences), "estimate": interval.estimate, "low": interval.low,
@@ -159,7 +160,7 @@ def leave_one_out(differences: pd.Series) -> dict:
 
 
 def robustness(differences: Mapping[str, pd.Series], curators: Mapping[str, str],
-               level3_documents: Mapping[str, int], rules: Rules = Rules(),
+               level3_documents: Mapping[str, int], rules: Constants = Constants(),
                confidence: float = 0.95, threshold: int = 3) -> pd.DataFrame:
     """The robustness rows (A5) of each plan set's per-request primary differences.
     A request without a curator or a level-3 count is an error."""
@@ -197,7 +198,7 @@ def robustness(differences: Mapping[str, pd.Series], curators: Mapping[str, str]
 
 
 def subset_row(differences: pd.Series, requests: Sequence[str], label: str,
-               rules: Rules = Rules(), confidence: float = 0.95) -> dict:
+               rules: Constants = Constants(), confidence: float = 0.95) -> dict:
     """The primary comparison on a named subset of requests (e.g. the requests the memory
     probe calls remembered, or those it clears): a request not among the differences is an
     error."""

@@ -42,7 +42,7 @@ from gradedrel.collection.matches import every_term_documents
 from gradedrel.collection.postings import PostingArrays
 from gradedrel.evaluation.measures.significance import resample_counts
 from gradedrel.plans.key_sources import SOURCE_CLASSES
-from gradedrel.report.assessment import Rules
+from gradedrel.report.design import Constants
 from gradedrel.report.tables import Table
 
 PAIR_COLUMNS = ["qid", "terms", "source_class", "curator", "df_N", "df_L3", "df_L2", "n_L3",
@@ -162,7 +162,7 @@ def _ratio(numerator: np.ndarray, denominator: np.ndarray) -> np.ndarray:
     return out
 
 
-def _bootstrap(numerator: np.ndarray, denominator: np.ndarray, rules: Rules,
+def _bootstrap(numerator: np.ndarray, denominator: np.ndarray, rules: Constants,
                confidence: float) -> tuple[float, float, float, int]:
     """Ratio of sums over requests, its percentile interval over resampled requests, and
     the number of undefined (0/0) resamples."""
@@ -176,7 +176,7 @@ def _bootstrap(numerator: np.ndarray, denominator: np.ndarray, rules: Rules,
     return float(estimate), low, high, int(np.isnan(resampled).sum())
 
 
-def pooled(group: pd.DataFrame, N: int, rules: Rules = Rules(),
+def pooled(group: pd.DataFrame, N: int, rules: Constants = Constants(),
            confidence: float = 0.95) -> dict:
     """Lift and selectivity of one group's pairs, with their bootstrap intervals: the lift
     over the group's requests, the selectivity over those of them with level-2 documents
@@ -197,7 +197,7 @@ def pooled(group: pd.DataFrame, N: int, rules: Rules = Rules(),
             "undefined_selectivity": selectivity[3]}
 
 
-def diagnostic(pair_table: pd.DataFrame, N: int, rules: Rules = Rules(),
+def diagnostic(pair_table: pd.DataFrame, N: int, rules: Constants = Constants(),
                confidence: float = 0.95) -> pd.DataFrame:
     """One row per source class and per curator (and one over all pairs), flagged when the
     selectivity interval lies entirely above the ``thesaurus`` class's (A6)."""

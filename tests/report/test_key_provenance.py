@@ -6,7 +6,7 @@ import pandas as pd
 import pytest
 
 from gradedrel.report import key_provenance as kp
-from gradedrel.report.assessment import Rules
+from gradedrel.report.design import Constants
 
 QIDS = ["1", "2", "3", "4", "5", "6"]
 # AvP(level=3) as fractions, per run of each plan set (P = "", its derived sets by suffix)
@@ -42,7 +42,7 @@ def test_the_five_terms_add_up_to_the_primary_effect_request_by_request(frames):
     # other concepts 35-30, own keys 40-35
     assert per_request.loc["1", terms].tolist() == pytest.approx([5, 5, 10, 5, 5])
     assert per_request.loc["5", terms].tolist() == pytest.approx([10, 0, -10, 5, 5])
-    table = kp.summary(per_request, Rules(resamples=2000)).set_index("term")
+    table = kp.summary(per_request, Constants(resamples=2000)).set_index("term")
     assert table.loc[terms, "mean"].sum() == pytest.approx(table.loc[kp.PRIMARY, "mean"])
     assert table.loc[kp.PRIMARY, "mean"] == pytest.approx(100 * primary.mean())
     assert table.loc["curators' own keys", "mean"] == pytest.approx(
@@ -76,7 +76,7 @@ def test_robustness_rows_per_curator_and_level3_documents(frames):
     differences = {"expert": kp.primary_differences(frames[""])}
     curators = dict(zip(QIDS, "AABBBC"))
     level3 = dict(zip(QIDS, [1, 3, 5, 2, 0, 3]))
-    table = kp.robustness(differences, curators, level3, Rules(resamples=2000))
+    table = kp.robustness(differences, curators, level3, Constants(resamples=2000))
     rows = table.set_index(["row", "group"])
     d = 100 * (np.array(VALUES[""]["WSYN/e"]) - VALUES[""]["SUM/u"])
     assert rows.loc[("all requests", ""), "estimate"] == pytest.approx(d.mean())
@@ -96,7 +96,7 @@ def test_robustness_rows_per_curator_and_level3_documents(frames):
 
 def test_a_named_subset_of_requests(frames):
     d = kp.primary_differences(frames[""])
-    row = kp.subset_row(d, ["1", "2", "3"], "cleared by the probe", Rules(resamples=500))
+    row = kp.subset_row(d, ["1", "2", "3"], "cleared by the probe", Constants(resamples=500))
     assert row["requests"] == 3 and row["estimate"] == pytest.approx(d.iloc[:3].mean())
     with pytest.raises(ValueError, match="not among"):
         kp.subset_row(d, ["9"], "remembered")
@@ -104,7 +104,7 @@ def test_a_named_subset_of_requests(frames):
 
 def test_tables_render(frames):
     per_request = kp.decompose(kp.series(frames))
-    table = kp.decomposition_table(kp.summary(per_request, Rules(resamples=200)), "expert")
+    table = kp.decomposition_table(kp.summary(per_request, Constants(resamples=200)), "expert")
     text = table.to_markdown()
     assert "| curators' own keys | WSYN/e(P) − WSYN/e(P-no-own) | 6 | 3.3 |" in text
     assert "add up to the primary effect request by request" in text

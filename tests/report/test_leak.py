@@ -11,7 +11,7 @@ from gradedrel.collection import postings
 from gradedrel.collection.matches import every_term_documents
 from gradedrel.core.text import tokenise
 from gradedrel.report import leak
-from gradedrel.report.assessment import Rules
+from gradedrel.report.design import Constants
 
 # term -> documents (positions do not matter for containing a key)
 TEXTS = {"d0": "wing flutter wing", "d1": "flutter shell", "d2": "wing load gust",
@@ -90,7 +90,7 @@ def test_lift_and_selectivity_by_hand_and_the_flag():
                      ("2", "shell", "thesaurus", "B"), ("2", "buckling load", "own", "B")])
     documents = leak.Documents(arrays_of(TEXTS))
     table, _ = leak.pairs(keys, documents, QRELS)
-    rules = Rules(resamples=2000)
+    rules = Constants(resamples=2000)
     result = leak.diagnostic(table, documents.N, rules).set_index(["group_by", "group"])
     N = 8
     # thesaurus: request 1 a = 2/2, b = 2/8, c = 0/1; request 2 a = 1/1, b = 3/8, c = 2/2
@@ -124,7 +124,7 @@ def test_a_group_is_flagged_when_its_selectivity_lies_above_the_thesaurus_class(
         rows.append({"qid": str(q), "terms": f"o{q}", "source_class": "own", "curator": curator,
                      "df_N": 5, **own, "n_L3": 4, "n_L2": 4})
     table = pd.DataFrame(rows, columns=leak.PAIR_COLUMNS)
-    result = leak.diagnostic(table, 1000, Rules(resamples=1000)).set_index(["group_by", "group"])
+    result = leak.diagnostic(table, 1000, Constants(resamples=1000)).set_index(["group_by", "group"])
     assert result.loc[("source_class", "thesaurus"), "selectivity"] == pytest.approx(0.5)
     # own: (6 * 3.5/4 + 6 * 1/4) / (6 * 1/4 + 6 * 2/4); curator A: (6/4 + 21/4) / (12/4 + 6/4)
     assert result.loc[("source_class", "own"), "selectivity"] == pytest.approx(6.75 / 4.5)
@@ -153,7 +153,7 @@ def test_requests_without_level2_documents_are_left_out_of_the_selectivity_only(
             {"qid": "2", "terms": "b", "source_class": "own", "curator": "A", "df_N": 2,
              "df_L3": 1, "df_L2": 0, "n_L3": 1, "n_L2": 0}]
     table = pd.DataFrame(rows, columns=leak.PAIR_COLUMNS)
-    own = leak.pooled(table, 10, Rules(resamples=500))
+    own = leak.pooled(table, 10, Constants(resamples=500))
     assert own["lift"] == pytest.approx((1 + 1) / (4 / 10 + 2 / 10))
     assert own["selectivity"] == pytest.approx(1 / 0.5)       # request 1 alone
     assert (own["requests"], own["selectivity_requests"]) == (2, 1)
