@@ -116,6 +116,15 @@ class Layout:
             return f"{self.figures}/across_collections/{name}.{ext}"
         return f"{self.results}/report/across_collections/{name}.{ext}"
 
+    def memory_probe(self, ext: str) -> str:
+        """The memory probe's scores (docs/memory-probe.md): ``md``, ``tsv`` (per request),
+        ``sources.tsv``, ``remembered.tsv``, ``decisions.json``."""
+        return f"{self.results}/report/memory_probe.{ext}"
+
+    def headline(self, ext: str) -> str:
+        """The qualified headline of each probed testbed (``md``, ``tsv``)."""
+        return f"{self.results}/report/headline.{ext}"
+
     def page(self, source: str) -> str:
         """The Snakemake report's HTML page of a result file (a path under ``results``)."""
         relative = source[len(self.results) + 1:] if source.startswith(self.results + "/") \
@@ -197,6 +206,14 @@ class Study:
                              f"not run (retrieval.grid: {list(grid)})")
         thesauri = dict(config.get("thesauri") or {})
         collections = {c: cls._collection(c, config, thesauri, resolve) for c in names}
+        kinds: dict[str, set] = {}
+        for cs in collections.values():
+            for p, s in cs.plan_sets.items():
+                kinds.setdefault(p, set()).add(s.derived)
+        mixed = sorted(p for p, k in kinds.items() if len(k) > 1)
+        if mixed:
+            raise ValueError(f"config: plan set names {mixed} are derived in one collection "
+                             "and not in another; give them different names")
         return cls(config=config,
                    paths=Layout(config["results_dir"], config["report"]["figures_dir"]),
                    collections=collections,
@@ -234,6 +251,35 @@ class Study:
         models = self.grid if models is None else tuple(models)
         return [(c, p, m) for c, cs in self.collections.items() for p in cs.plan_sets
                 for m in models]
+
+    def plan_set_names(self, derived: bool) -> list[str]:
+        """The names of every active collection's derived (or not derived) plan sets."""
+        return list(dict.fromkeys(p for cs in self.collections.values()
+                                  for p, s in cs.plan_sets.items() if s.derived == derived))
+
+    def derived_roles(self, c: str, parent: str) -> dict[str, str]:
+        """The derived plan sets of ``parent`` by the role the amendment gives them
+        (``request``, ``thesaurus``, ``no-own``, ``inferable``: docs/preregistration.md,
+        Amendment 1, A2), recognised by what they keep."""
+        roles = {frozenset({"request"}): "request",
+                 frozenset({"request", "thesaurus"}): "thesaurus",
+                 frozenset({"request", "thesaurus", "other_concept"}): "no-own"}
+        out = {}
+        for name, s in self.collections[c].plan_sets.items():
+            if s.derived_from != parent:
+                continue
+            if s.derivation.get("without_rating") == "page" and "keep" not in s.derivation:
+                out["inferable"] = name
+            elif "keep" in s.derivation and not s.derivation.get("without_rating"):
+                role = roles.get(frozenset(s.derivation["keep"]))
+                if role:
+                    out[role] = name
+        return out
+
+    def curated_plan_sets(self, c: str) -> list[str]:
+        """The plan sets of a collection with curated plans (not derived)."""
+        return [p for p, s in self.collections[c].plan_sets.items()
+                if s.curated and not s.derived]
 
     def thesauri_used(self) -> list[str]:
         """Every thesaurus the active collections read, in order of first use."""
@@ -310,6 +356,46 @@ class Study:
         return (["pr_levels"] + list(report["curves"])
                 + [f"diff_{curve}" for curve in report["difference_curves"]])
 
+    def draws_figures(self, c: str, p: str) -> bool:
+        """A derived plan set's figures only when ``report.derived_figures`` asks for them."""
+        return not self.plan_set(c, p).derived or bool(
+            self.config["report"].get("derived_figures"))
+
+    def primary_condition(self, c: str) -> tuple[str | None, str]:
+        """The plan set and model of the collection's primary comparison (its design's)."""
+        from gradedrel.report import design
+
+        found = design.load(self.collections[c].design)
+        return found.primary_plan_set, found.primary_model
+
+    def key_provenance_plan_set(self, c: str) -> str | None:
+        """The plan set whose primary effect is decomposed (the design's primary plan set,
+        when the request, thesaurus and no-own plan sets are derived from it and its
+        primary model is run)."""
+        primary, model = self.primary_condition(c)
+        if primary not in self.collections[c].plan_sets or model not in self.grid:
+            return None
+        roles = self.derived_roles(c, primary)
+        return primary if {"request", "thesaurus", "no-own"} <= set(roles) else None
+
+    def memory_probe(self) -> Mapping[str, Any] | None:
+        """The memory probe's settings when every collection it scores is active."""
+        probe = self.config.get("memory_probe")
+        if not probe or not all(c in self.collections for c in probe["collections"].values()):
+            return None
+        return probe
+
+    def headline_conditions(self) -> dict[str, tuple[str, str]]:
+        """Per probed collection with a decomposed primary effect: (its primary plan set,
+        the plan set derived from it with request and thesaurus keys)."""
+        probe = self.memory_probe() or {}
+        out = {}
+        for c in probe.get("collections", {}).values():
+            primary = self.key_provenance_plan_set(c)
+            if primary:
+                out[c] = (primary, self.derived_roles(c, primary)["thesaurus"])
+        return out
+
     def targets(self) -> list[str]:
         """Every file the main job makes that nothing downstream reads (and the pages of the
         Snakemake report), so that a deleted one is made again."""
@@ -325,12 +411,18 @@ class Study:
             out += [paths.page(f) for f in (paths.collection("testbed.md", c),
                                             paths.curation("summary.md", c),
                                             paths.collection_report("summary.md", c), *base)]
-            for p in cs.plan_sets:
+            for p, s in cs.plan_sets.items():
+                # a derived plan set: its findings, not the diagnostics of its parent's
+                # queries (#syn df) nor its figures (report.derived_figures)
                 files = [paths.plan_set("plans.yaml", c, p),
                          paths.plan_set("selected_topics.tsv", c, p),
-                         paths.queries("statistics_means.tsv", c, p),
-                         paths.queries("syn_df_summary.tsv", c, p)]
-                out += files + [paths.page(f) for f in files]
+                         paths.plan_set("key_sources.tsv", c, p),
+                         paths.queries("statistics_means.tsv", c, p)]
+                if not s.derived:
+                    files += [paths.queries("syn_df_summary.tsv", c, p),
+                              paths.plan_set("key_sources.md", c, p)]
+                out += files + [paths.page(f) for f in files
+                                if not f.endswith("key_sources.tsv")]
                 for m in self.grid:
                     files = [paths.runs("not_ranked.tsv", c, p, m),
                              paths.evaluation("means.tsv", c, p, m),
@@ -341,9 +433,20 @@ class Study:
                             paths.page(paths.report("verdicts.tsv", c, p, m))]
                     out += [paths.report(f"tables/{t}.{fmt}", c, p, m)
                             for t in self.REPORT_TABLES for fmt in self.TABLE_FORMATS]
-                    out += [paths.figure(n, ext, c, p, m) for n in self.figure_names()
-                            for ext in ("png", "pdf")]
+                    if self.draws_figures(c, p):
+                        out += [paths.figure(n, ext, c, p, m) for n in self.figure_names()
+                                for ext in ("png", "pdf")]
+            if self.key_provenance_plan_set(c):
+                out += [paths.collection_report(f"key_sources.{ext}", c) for ext in ("md", "tsv")]
+                out.append(paths.page(paths.collection_report("key_sources.md", c)))
+            if self.curated_plan_sets(c):
+                out += [paths.collection_report("leak.md", c),
+                        paths.page(paths.collection_report("leak.md", c))]
         across = list(self.collections)
         out += [paths.across("md", across), paths.across("png", across),
                 paths.page(paths.across("md", across))]
+        if self.memory_probe():
+            out += [paths.memory_probe("md"), paths.page(paths.memory_probe("md"))]
+            if self.headline_conditions():
+                out += [paths.headline("md"), paths.page(paths.headline("md"))]
         return list(dict.fromkeys(out))

@@ -1,11 +1,12 @@
 """Derive a plan set from another: the parent's plans with only some of their keys
 (Amendment 1, A2), written with the plan writer; what was left out is counted."""
 import logging
+from pathlib import Path
 
 import pandas as pd
 
 from gradedrel import plans
-from gradedrel.core.io import write_tsv
+from gradedrel.core.io import write_text, write_tsv
 from gradedrel.core.steps import run_step
 from gradedrel.plans import key_sources, transform
 
@@ -30,6 +31,8 @@ def main():
     plans.write_plans(derived.plans, out.plans)
     write_tsv(derived.key_sources, out.key_sources)
     write_tsv(s, out.summary)
+    # the parent's candidate topics: a derived plan set runs and evaluates the same requests
+    write_text(Path(inp.candidates).read_text(encoding="utf-8"), out.candidates)
 
 
 run_step(snakemake.log[0], main, snakemake.wildcards, snakemake.output)

@@ -5,11 +5,17 @@ e.g. one per curator) for the topics they name, evaluated on its topics: the exp
 the topics of its curated file (``curated``) or those a file names (a path). Each
 has its own plans, queries, runs, evaluation and report. Read from config with
 :func:`read` (validated, paths resolved); asked for the files its steps read.
+
+A *derived* plan set (``derived_from: expert``, Amendment 1 of docs/preregistration.md) is
+another plan set's plans with only some of their keys: those of the source classes it
+``keep``s (:mod:`gradedrel.plans.key_sources`), or all but those a blinded rater rated
+``without_rating`` (the ratings in ``ratings``). It has its parent's requests, topics and
+thesaurus, and no plan analysis or thesaurus read of its own (:mod:`gradedrel.plans.transform`).
 """
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Callable, Mapping
 
 #: The name under results/{c}/evaluation/ of the plain baseline's evaluation.
@@ -24,6 +30,15 @@ class PlanSet:
     topics: str = "selected"          # "selected" | "curated" | a topic-list file
     description: str | None = None    # how its queries were built (findings report)
     thesaurus: str | None = None      # its automatic plans' thesaurus; None: the collection's
+    derived_from: str | None = None   # a derived plan set: its parent plan set
+    derivation: Mapping | None = None  # ... and which keys it keeps ({keep: [...]} etc.)
+    ratings: str | None = None        # ... and the blinded ratings it reads (without_rating)
+    curators: Mapping | None = None   # {file, column}: who curated each request, where the
+                                      # plans do not say (key sources per curator)
+
+    @property
+    def derived(self) -> bool:
+        return self.derived_from is not None
 
     def auto_plans(self, collection_dir: str, collection_thesaurus: str) -> str:
         """The automatic plans this plan set starts from: ``plans/auto.yaml`` (built from
@@ -61,7 +76,9 @@ class PlanSet:
         return files
 
     def files(self) -> list[str]:
-        return [*self.curated, *([self.topic_list] if self.topic_list else [])]
+        return [*self.curated, *([self.topic_list] if self.topic_list else []),
+                *([self.ratings] if self.ratings else []),
+                *([self.curators["file"]] if self.curators else [])]
 
 
 def read(collection: str, raw: Mapping, resolve: Callable[[str], str] = lambda p: p,
@@ -76,7 +93,12 @@ def read(collection: str, raw: Mapping, resolve: Callable[[str], str] = lambda p
     out = {}
     for name, spec in sets.items():
         spec = dict(spec or {})
-        unknown = sorted(set(spec) - {"curated", "topics", "description", "thesaurus"})
+        if spec.get("derived_from") is not None:
+            out[name] = _derived(name, spec, sets, where, resolve)
+            continue
+        spec.pop("derived_from", None)   # null: the schema's default
+        unknown = sorted(set(spec) - {"curated", "topics", "description", "thesaurus",
+                                      "curators"})
         if unknown:
             raise ValueError(f"{where}.{name}: unknown keys {unknown}")
         curated = spec.get("curated") or ()
@@ -85,21 +107,61 @@ def read(collection: str, raw: Mapping, resolve: Callable[[str], str] = lambda p
         if len(set(curated)) != len(curated):
             raise ValueError(f"{where}.{name}: a curated file is named twice")
         topics = spec.get("topics") or "selected"
+        curators = spec.get("curators")
         plan_set = PlanSet(name, tuple(resolve(c) for c in curated),
                            topics if topics in TOPIC_RULES else resolve(topics),
-                           spec.get("description"), spec.get("thesaurus"))
+                           spec.get("description"), spec.get("thesaurus"),
+                           curators={"file": resolve(curators["file"]),
+                                     "column": curators["column"]} if curators else None)
         if plan_set.topics == "curated" and not plan_set.curated:
             raise ValueError(f"{where}.{name}: topics 'curated' needs curated plan files")
         for path in plan_set.files() if check_files else []:
             if not os.path.exists(path):
                 raise ValueError(f"{where}.{name}: no file {path}")
         out[name] = plan_set
+    for name, plan_set in out.items():   # a derived plan set has its parent's topics
+        if plan_set.derived:
+            parent = out[plan_set.derived_from]
+            out[name] = replace(plan_set, curated=parent.curated, topics=parent.topics,
+                                thesaurus=parent.thesaurus, curators=parent.curators)
+            for path in ([plan_set.ratings] if plan_set.ratings and check_files else []):
+                if not os.path.exists(path):
+                    raise ValueError(f"{where}.{name}: no file {path}")
     pair = raw.get("curator_agreement")
     missing = [p for p in (pair or {}).values() if p not in out]
     if missing:
         raise ValueError(f"config: collections.{collection}.curator_agreement names plan sets "
                          f"{missing}, which are not under its plan_sets")
     return out
+
+
+def _derived(name: str, spec: Mapping, sets: Mapping, where: str,
+             resolve: Callable[[str], str]) -> PlanSet:
+    """A derived plan set's entry, checked: its parent exists and is not itself derived, and
+    its derivation is one :class:`gradedrel.plans.transform.Derivation` accepts."""
+    from gradedrel.plans.transform import Derivation
+
+    inherited = {"curated": None, "thesaurus": None, "topics": "selected"}  # schema defaults
+    unknown = sorted(k for k in set(spec) - {"derived_from", "keep", "without_rating",
+                                             "ratings", "description"}
+                     if not (k in inherited and spec[k] == inherited[k]))
+    if unknown:
+        raise ValueError(f"{where}.{name}: a derived plan set takes derived_from, keep, "
+                         f"without_rating, ratings, description; not {unknown}")
+    parent = spec["derived_from"]
+    if parent not in sets or (sets[parent] or {}).get("derived_from") is not None:
+        raise ValueError(f"{where}.{name}.derived_from: {parent!r} is not a plan set of the "
+                         f"collection that is not itself derived")
+    derivation = {k: spec[k] for k in ("keep", "without_rating") if k in spec}
+    try:
+        Derivation.from_config(derivation, name)
+    except ValueError as error:
+        raise ValueError(f"{where}.{name}: {error}") from None
+    if spec.get("without_rating") and not spec.get("ratings"):
+        raise ValueError(f"{where}.{name}: without_rating needs the ratings file (ratings)")
+    return PlanSet(name, description=spec.get("description"), derived_from=parent,
+                   derivation=derivation,
+                   ratings=resolve(spec["ratings"]) if spec.get("ratings") else None)
 
 
 def input_key(kind: str, plan_set: str, model: str | None = None) -> str:

@@ -87,6 +87,7 @@ class Design:
     source: str
     preregistration: str
     primary_plan_set: str | None
+    primary_model: str
     constants: Constants
     query_types: tuple[str, ...]
     findings: tuple[Finding, ...]
@@ -189,5 +190,6 @@ def load(path: str | Path) -> Design:
                                 dict(item.get("effort_reading") or {})))
     return Design(source=where, preregistration=raw["preregistration"],
                   primary_plan_set=raw.get("primary_plan_set"),
+                  primary_model=raw.get("primary_model", "InQuery"),
                   constants=Constants(**(raw.get("constants") or {})),
                   query_types=query_types, findings=tuple(findings))

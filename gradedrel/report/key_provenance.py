@@ -59,7 +59,9 @@ ROBUSTNESS_COLUMNS = ["plan_set", "row", "group", "requests", "estimate", "low",
 
 
 def level_avp(per_topic: pd.DataFrame, run: str, level: int = LEVEL) -> pd.Series:
-    """qid → AvP(level) of one run, in points (the evaluation's ``per_topic.tsv``)."""
+    """qid → AvP(level) of one run, in points (the evaluation's ``per_topic.tsv``), requests
+    in the findings' order (sorted by qid as text, as the assessment's matrices are), so
+    that the bootstrap resamples the same requests and gives the findings' intervals."""
     name = names.avp(level)
     rows = per_topic[(per_topic["run"] == run) & (per_topic["measure"] == name)]
     if rows.empty:
@@ -67,7 +69,7 @@ def level_avp(per_topic: pd.DataFrame, run: str, level: int = LEVEL) -> pd.Serie
     if rows["qid"].duplicated().any():
         raise ValueError(f"per-topic {name} of run {run}: a request twice")
     return pd.Series(pd.to_numeric(rows["value"]).to_numpy() * POINTS,
-                     index=rows["qid"].to_numpy(), name=run)
+                     index=rows["qid"].to_numpy(), name=run).sort_index()
 
 
 def series(per_topic: Mapping[str, pd.DataFrame]) -> pd.DataFrame:

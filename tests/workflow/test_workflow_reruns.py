@@ -17,8 +17,9 @@ REQUESTS = {"prepare_requests", "baseline_run"}
 JUDGEMENTS = {"prepare_topics_qrels"}
 COLLECTION = REQUESTS | JUDGEMENTS
 PLANS = {"plan_requests"}
-# a plan set's plans, candidate topics and queries (no judgement is read)
-PLAN_SET = {"merge_curated_plans", "compile_queries", "syn_statistics"}
+# a plan set's plans, candidate topics, the sources of its keys and its queries (no
+# judgement is read)
+PLAN_SET = {"merge_curated_plans", "classify_keys", "compile_queries", "syn_statistics"}
 # the plan set's topics for the evaluation: its candidates with the judgements it needs
 SELECTION = {"select_topics"}
 RETRIEVAL = {"retrieve"}

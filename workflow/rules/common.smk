@@ -4,6 +4,7 @@
 import os
 import re
 import sys
+from pathlib import Path
 
 from snakemake.utils import validate
 
@@ -163,6 +164,45 @@ def plan_set(wildcards):
     return STUDY.plan_set(wildcards.collection, wildcards.planset)
 
 
+def names_pattern(names):
+    """A wildcard constraint matching exactly these names (none: matching nothing)."""
+    return "|".join(re.escape(n) for n in names) or "(?!)"
+
+
+# Which rule makes a plan set's plans: merge_curated_plans (not derived) or
+# derive_plan_set (derived from another plan set: docs/preregistration.md, Amendment 1).
+PLAIN_PLAN_SETS = names_pattern(STUDY.plan_set_names(derived=False))
+DERIVED_PLAN_SETS = names_pattern(STUDY.plan_set_names(derived=True))
+
+
+def classification_inputs(wildcards):
+    """What classifying a plan set's keys reads: its plans and candidates, the requests, the
+    index (for the term pipeline), the thesaurus and, where the plans do not name their
+    curators, the curation batches."""
+    c, p = wildcards.collection, wildcards.planset
+    cs = STUDY.collections[c]
+    inputs = {"plans": PATHS.plan_set("plans.yaml", c, p),
+              "candidates": PATHS.plan_set("candidates.tsv", c, p),
+              "requests": PATHS.collection("requests.tsv", c), "index": PATHS.index(c),
+              "thesaurus": PATHS.thesaurus(cs.plan_set_thesaurus(p))}
+    if plan_set(wildcards).curators:
+        inputs["batches"] = plan_set(wildcards).curators["file"]
+    return inputs
+
+
+def derivation_inputs(wildcards):
+    """A derived plan set reads its parent's plans, candidates and key sources (and the
+    blinded ratings, if it leaves out keys by them)."""
+    c, derived = wildcards.collection, plan_set(wildcards)
+    parent = derived.derived_from
+    inputs = {"plans": PATHS.plan_set("plans.yaml", c, parent),
+              "candidates": PATHS.plan_set("candidates.tsv", c, parent),
+              "key_sources": PATHS.plan_set("key_sources.tsv", c, parent)}
+    if derived.ratings:
+        inputs["ratings"] = derived.ratings
+    return inputs
+
+
 def plan_set_inputs(wildcards):
     """The automatic plans (of the plan set's thesaurus), and its curated plan files if any."""
     return plan_set(wildcards).merge_inputs(
@@ -271,4 +311,66 @@ def report_figures():
 def findings_links(c, p, m):
     """The findings report's links to its tables and figures (made relative by the script)."""
     tables = {f"table: {t}": PATHS.report(f"tables/{t}.md", c, p, m) for t in STUDY.REPORT_TABLES}
+    if not STUDY.draws_figures(c, p):
+        return tables
     return tables | {f"figure: {n}": PATHS.figure(n, "png", c, p, m) for n in STUDY.figure_names()}
+
+
+def key_provenance_inputs(wildcards):
+    """The decomposition of a collection's primary effect reads the per-request AvP of the
+    primary plan set and of its request, thesaurus and no-own plan sets (InQuery, as the
+    primary comparison), the primary's key sources, the recall base, and the key shares of
+    every curated plan set."""
+    c = wildcards.collection
+    primary = STUDY.key_provenance_plan_set(c)
+    roles = STUDY.derived_roles(c, primary)
+    key = plan_sets.input_key
+    model = STUDY.primary_condition(c)[1]
+    inputs = {key("per_topic", p): PATHS.evaluation("per_topic.tsv", c, p, model)
+              for p in [primary] + [roles[r] for r in ("request", "thesaurus", "no-own")]}
+    inputs[key("key_sources", primary)] = PATHS.plan_set("key_sources.tsv", c, primary)
+    inputs["recall_base"] = PATHS.collection("recall_base.tsv", c)
+    for p in STUDY.curated_plan_sets(c):
+        inputs[key("shares_curators", p)] = PATHS.plan_set("key_shares_curators.tsv", c, p)
+    return inputs
+
+
+def leak_inputs(wildcards):
+    """The leak diagnostic reads the index and its posting arrays, the judgements and the
+    key sources of every curated plan set."""
+    c = wildcards.collection
+    inputs = {"index": PATHS.index(c), "postings": PATHS.postings(c),
+              "qrels": PATHS.collection("qrels.tsv", c)}
+    for p in STUDY.curated_plan_sets(c):
+        inputs[plan_sets.input_key("key_sources", p)] = PATHS.plan_set("key_sources.tsv", c, p)
+    return inputs
+
+
+def headline_inputs():
+    """The qualified headline reads, per probed collection, the per-topic values of its
+    primary plan set and of the one with request and thesaurus keys (the primary model),
+    its decomposition and design; and the probe's remembered requests."""
+    inputs = {"remembered": PATHS.memory_probe("remembered.tsv"),
+              "published": config_path(REPORT["published"])}
+    for c, (primary, thesaurus) in STUDY.headline_conditions().items():
+        model = STUDY.primary_condition(c)[1]
+        for p in (primary, thesaurus):
+            inputs[f"per_topic/{c}/{p}"] = PATHS.evaluation("per_topic.tsv", c, p, model)
+        inputs[f"key_sources/{c}"] = PATHS.collection_report("key_sources.tsv", c)
+        inputs[f"design/{c}"] = STUDY.collections[c].design
+        inputs[f"designs/{c}"] = design.files(STUDY.collections[c].design)
+    return inputs
+
+
+def memory_probe_inputs():
+    """The probe's requests and answers, and per scored collection its index, posting
+    arrays and judgements (docs/memory-probe.md)."""
+    probe = STUDY.memory_probe()
+    if not probe:
+        return {}
+    answers = sorted(str(p) for p in Path(config_path(probe["answers"])).glob("*.yaml"))
+    inputs = {"requests": config_path(probe["requests"]), "answers": answers}
+    for source, c in probe["collections"].items():
+        inputs |= {f"index/{source}": PATHS.index(c), f"postings/{source}": PATHS.postings(c),
+                   f"qrels/{source}": PATHS.collection("qrels.tsv", c)}
+    return inputs

@@ -47,6 +47,8 @@ rule merge_curated_plans:
         rule=lambda wc: plan_set(wc).topic_rule,
         criteria=lambda wc: canonical(config["topic_selection"])
         if plan_set(wc).topic_rule == "selected" else None,
+    wildcard_constraints:
+        planset=PLAIN_PLAN_SETS,
     log:
         log_of("{collection}/{planset}/merge_curated_plans"),
     script:
@@ -74,3 +76,53 @@ rule select_topics:
         log_of("{collection}/{planset}/select_topics"),
     script:
         "../../scripts/select_topics.py"
+
+
+rule classify_keys:
+    """Classify every key of a plan set by where it came from: the request's words, a
+    thesaurus relation of a concept the request names, another concept's label, or the
+    curator's own (docs/preregistration.md, Amendment 1, A1); every declared relation checked."""
+    input:
+        unpack(classification_inputs),
+    output:
+        key_sources=PATHS.plan_set("key_sources.tsv"),
+        shares_requests=PATHS.plan_set("key_shares_requests.tsv"),
+        shares_curators=PATHS.plan_set("key_shares_curators.tsv"),
+        shares_md=PATHS.plan_set("key_sources.md"),
+        **{"page/shares_md": page_of(PATHS.plan_set("key_sources.md"), "key_sources_shares.rst",
+                                     "{collection} plans and queries", "{planset}")},
+    wildcard_constraints:
+        planset=PLAIN_PLAN_SETS,
+    params:
+        curator_column=lambda wc: (plan_set(wc).curators or {}).get("column"),
+        analysis=analysis,
+        terrier=canonical(config["terrier"]),
+    log:
+        log_of("{collection}/{planset}/classify_keys"),
+    script:
+        "../../scripts/classify_keys.py"
+
+
+rule derive_plan_set:
+    """Derive a plan set from another: the same requests and plans with only some of their
+    keys (those of the source classes it keeps, or all but those the blinded rater rated
+    'needs the page'); no plan analysis, no thesaurus read."""
+    input:
+        unpack(derivation_inputs),
+    output:
+        plans=PATHS.plan_set("plans.yaml"),
+        candidates=PATHS.plan_set("candidates.tsv"),
+        key_sources=PATHS.plan_set("key_sources.tsv"),
+        summary=PATHS.plan_set("derivation.tsv"),
+        **{"page/plans": page_of(PATHS.plan_set("plans.yaml"), "plans.rst",
+                                 "{collection} plans and queries", "{planset}")},
+    wildcard_constraints:
+        planset=DERIVED_PLAN_SETS,
+    params:
+        derivation=lambda wc: canonical(dict(plan_set(wc).derivation)),
+        parent=lambda wc: plan_set(wc).derived_from,
+        plan_set=lambda wc: wc.planset,
+    log:
+        log_of("{collection}/{planset}/derive_plan_set"),
+    script:
+        "../../scripts/derive_plan_set.py"

@@ -135,3 +135,95 @@ rule report_across_collections:
         log_of("report_across_collections"),
     script:
         "../../scripts/report_across_collections.py"
+
+
+rule report_key_provenance:
+    """Where the primary effect comes from (docs/preregistration.md, Amendment 1, A4, A5):
+    WSYN/e - SUM/u split into structure, request-word expansion, thesaurus expansion,
+    other concepts' labels and the curators' own keys, each with its bootstrap interval; the
+    robustness rows; the key sources per curator."""
+    input:
+        unpack(key_provenance_inputs),
+    output:
+        tsv=PATHS.collection_report("key_sources.tsv"),
+        md=PATHS.collection_report("key_sources.md"),
+        per_request=PATHS.collection_report("key_sources_per_request.tsv"),
+        robustness=PATHS.collection_report("key_sources_robustness.tsv"),
+        **{"page/md": page_of(PATHS.collection_report("key_sources.md"), "key_provenance.rst",
+                              "{collection} findings", "where the keys came from")},
+    params:
+        primary=lambda wc: STUDY.key_provenance_plan_set(wc.collection),
+        derived=lambda wc: canonical({role: name for role, name in STUDY.derived_roles(
+            wc.collection, STUDY.key_provenance_plan_set(wc.collection)).items()
+            if role in ("request", "thesaurus", "no-own")}),
+        plan_sets=lambda wc: STUDY.curated_plan_sets(wc.collection),
+    log:
+        log_of("{collection}/report_key_provenance"),
+    script:
+        "../../scripts/report_key_provenance.py"
+
+
+rule report_leak:
+    """The leak diagnostic (Amendment 1, A6; a flag, not a verdict): per source class and
+    per curator of each curated plan set, how much more its keys occur in the request's
+    level-3 documents than in the collection, and than in its level-2 documents."""
+    input:
+        unpack(leak_inputs),
+    output:
+        tsv=PATHS.collection_report("leak.tsv"),
+        pairs=PATHS.collection_report("leak_pairs.tsv"),
+        md=PATHS.collection_report("leak.md"),
+        **{"page/md": page_of(PATHS.collection_report("leak.md"), "leak.rst",
+                              "{collection} findings", "where the keys came from")},
+    params:
+        plan_sets=lambda wc: STUDY.curated_plan_sets(wc.collection),
+    log:
+        log_of("{collection}/report_leak"),
+    script:
+        "../../scripts/report_leak.py"
+
+
+rule report_memory_probe:
+    """Score the memory probe (docs/memory-probe.md; Amendment 1, A7): did fresh sessions
+    of the curators' model remember the requests' source pages and the studies they cite?"""
+    input:
+        **memory_probe_inputs(),
+    output:
+        per_request=PATHS.memory_probe("tsv"),
+        per_source=PATHS.memory_probe("sources.tsv"),
+        remembered=PATHS.memory_probe("remembered.tsv"),
+        decisions=PATHS.memory_probe("decisions.json"),
+        md=PATHS.memory_probe("md"),
+        **{"page/md": page_of(PATHS.memory_probe("md"), "memory_probe.rst", "Findings",
+                              "Memory probe")},
+    params:
+        terrier=canonical(config["terrier"]),
+        docs=canonical({source: STUDY.collections[c].spec.ir_datasets_id("docs")
+                        for source, c in (STUDY.memory_probe() or {}).get("collections", {}).items()}),
+        ir_datasets_home=config["data"]["ir_datasets_home"],
+    log:
+        log_of("report_memory_probe"),
+    script:
+        "../../scripts/report_memory_probe.py"
+
+
+rule report_headline:
+    """The qualified headline of each probed testbed (docs/preregistration.md, Amendment 1,
+    A3): the pre-registered primary comparison, and beside it with request and thesaurus
+    keys only on the requests the memory probe clears (H2q), on the cleared and on the
+    remembered requests, and how many points come from the curators' own keys."""
+    input:
+        **headline_inputs(),
+    output:
+        tsv=PATHS.headline("tsv"),
+        md=PATHS.headline("md"),
+        **{"page/md": page_of(PATHS.headline("md"), "headline.rst", "Findings",
+                              "Across collections")},
+    params:
+        conditions=canonical({c: list(v) for c, v in STUDY.headline_conditions().items()}),
+        sources=canonical({c: s for s, c in (STUDY.memory_probe() or {}).get(
+            "collections", {}).items()}),
+    log:
+        log_of("report_headline"),
+    script:
+        "../../scripts/report_headline.py"

@@ -1,0 +1,110 @@
+"""The qualified headline of each testbed (docs/preregistration.md, Amendment 1, A3, A7).
+
+The pre-registered primary comparison keeps its verdict. Beside it the amendment states, by
+the same verdict table: **H2q**, the primary comparison with the primary plan set's
+``-thesaurus`` plans (request and thesaurus keys only) on the requests the memory probe
+clears; the primary comparison on the cleared requests and, as a sensitivity row, on the
+remembered ones; and how many of the primary effect's points come from the curators' own
+keys (the decomposition, :mod:`gradedrel.report.key_provenance`). A curation is called
+blind only for the requests the probe clears. Pure functions over the evaluation's
+per-topic values, the probe's remembered requests and the decomposition table.
+"""
+from __future__ import annotations
+
+import math
+from typing import Mapping, Sequence
+
+import pandas as pd
+
+from gradedrel.report import assessment
+from gradedrel.report.design import Design
+
+COLUMNS = ["collection", "row", "plan_set", "requests", "excluded", "estimate", "low", "high",
+           "published", "p_value", "verdict", "size"]
+
+
+def _row(collection: str, label: str, plan_set: str, per_topic: pd.DataFrame,
+         keep: Sequence[str] | None, excluded: int, paper: assessment.Published,
+         study: Design) -> dict:
+    headline = study.finding(2).headline
+    matrix = assessment.avp_matrix(per_topic.assign(value=pd.to_numeric(per_topic["value"])),
+                                   headline.level, [headline.first, headline.second])
+    if keep is not None:
+        matrix = matrix[matrix.index.isin(list(keep))]
+    published = paper.difference(headline.first, headline.second, headline.level)
+    base = {"collection": collection, "row": label, "plan_set": plan_set,
+            "requests": len(matrix), "excluded": excluded, "published": published}
+    if len(matrix) < 2:
+        return {**base, "estimate": math.nan if not len(matrix) else
+                float(matrix[headline.first].iloc[0] - matrix[headline.second].iloc[0]),
+                "low": math.nan, "high": math.nan, "p_value": math.nan,
+                "verdict": "" if not len(matrix) else "inconclusive", "size": ""}
+    row = assessment._row(2, label, f"{headline.first} - {headline.second}", "",
+                          matrix[headline.first], matrix[headline.second], published,
+                          study.constants, False)
+    return {**base, **{k: row[k] for k in ("estimate", "low", "high", "p_value", "verdict",
+                                           "size")}}
+
+
+def headline_rows(collection: str, primary: str, thesaurus: str,
+                  per_topic: Mapping[str, pd.DataFrame], remembered: Sequence[str],
+                  paper: assessment.Published, study: Design) -> list[dict]:
+    """The rows of one testbed: the primary comparison on every request, H2q (the
+    ``-thesaurus`` plans on the cleared requests), the primary on the cleared and on the
+    remembered requests. ``per_topic`` maps the two plan sets to their per-topic values
+    (the primary model's); ``remembered`` are the requests the probe calls remembered."""
+    requests = set(per_topic[primary]["qid"])
+    remembered = sorted(set(remembered) & requests)
+    cleared = sorted(requests - set(remembered))
+    return [
+        _row(collection, "primary (pre-registered), every request", primary,
+             per_topic[primary], None, 0, paper, study),
+        _row(collection, "H2q: request and thesaurus keys, requests the probe clears",
+             thesaurus, per_topic[thesaurus], cleared, len(remembered), paper, study),
+        _row(collection, "primary, requests the probe clears", primary, per_topic[primary],
+             cleared, len(remembered), paper, study),
+        _row(collection, "primary, requests the probe calls remembered (sensitivity)", primary,
+             per_topic[primary], remembered, len(cleared), paper, study),
+    ]
+
+
+def _fmt(x: float, digits: int = 1) -> str:
+    return "–" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{x:+.{digits}f}"
+
+
+def sentence(rows: pd.DataFrame, own_statement: str, collection: str) -> str:
+    """The headline in words, from the table (the README and summaries quote it)."""
+    by = {r["row"]: r for r in rows.to_dict("records") if r["collection"] == collection}
+    primary = by["primary (pre-registered), every request"]
+    h2q = by["H2q: request and thesaurus keys, requests the probe clears"]
+    verdict = lambda r: r["verdict"] + (f" ({r['size']})" if r["size"] else "")
+    blind = (f"the probe clears all {h2q['requests']} requests" if not h2q["excluded"] else
+             f"the probe calls {h2q['excluded']} of {h2q['requests'] + h2q['excluded']} "
+             "requests remembered; the curation is blind only for the other "
+             f"{h2q['requests']}")
+    return (f"{collection}: the primary comparison {verdict(primary)} "
+            f"({_fmt(primary['estimate'])} points, 95 % CI [{_fmt(primary['low'])}, "
+            f"{_fmt(primary['high'])}], n = {primary['requests']}); with request and thesaurus "
+            f"keys only, on the requests the probe clears, it {verdict(h2q)} "
+            f"({_fmt(h2q['estimate'])} [{_fmt(h2q['low'])}, {_fmt(h2q['high'])}], "
+            f"n = {h2q['requests']}); {own_statement}; {blind}")
+
+
+def markdown(rows: pd.DataFrame, sentences: Mapping[str, str]) -> str:
+    lines = ["# The headline of each testbed, qualified", "",
+             "By the rules of docs/preregistration.md, Amendment 1 (A3, A7): the pre-registered "
+             "primary comparison (WSYN/e − SUM/u, AvP at level 3, the primary plan set and "
+             "model) keeps its verdict; H2q states it with request and thesaurus keys only on "
+             "the requests the memory probe clears (docs/memory-probe.md). Intervals: 95 % "
+             "paired bootstrap; p: paired randomisation test.", ""]
+    lines += [f"- {text}." for text in sentences.values()]
+    lines += ["", "| collection | row | plan set | requests | left out | effect | 95 % CI | "
+              "paper | p | verdict |", "|---|---|---|---:|---:|---:|---|---:|---:|---|"]
+    for r in rows.to_dict("records"):
+        verdict = r["verdict"] + (f" ({r['size']})" if r["size"] else "")
+        p = "–" if isinstance(r["p_value"], float) and math.isnan(r["p_value"]) \
+            else f"{r['p_value']:.4f}"
+        lines.append(f"| {r['collection']} | {r['row']} | {r['plan_set']} | {r['requests']} | "
+                     f"{r['excluded']} | {_fmt(r['estimate'])} | [{_fmt(r['low'])}, "
+                     f"{_fmt(r['high'])}] | {_fmt(r['published'])} | {p} | {verdict or '–'} |")
+    return "\n".join(lines) + "\n"
