@@ -385,6 +385,14 @@ class Study:
             return None
         return probe
 
+    def rests_on(self, c: str) -> list[str] | None:
+        """[primary plan set, its request-and-thesaurus plan set, primary model] of a
+        collection whose primary effect is decomposed (the summary says what it rests on)."""
+        primary = self.key_provenance_plan_set(c)
+        if not primary:
+            return None
+        return [primary, self.derived_roles(c, primary)["thesaurus"], self.primary_condition(c)[1]]
+
     def headline_conditions(self) -> dict[str, tuple[str, str]]:
         """Per probed collection with a decomposed primary effect: (its primary plan set,
         the plan set derived from it with request and thesaurus keys)."""

@@ -17,9 +17,12 @@ def main():
     inp, out, params = snakemake.input, snakemake.output, snakemake.params
     derivation = transform.Derivation.from_config(params.derivation, params.plan_set)
     ratings = None
-    if inp.get("ratings"):
-        frame = pd.read_csv(inp.ratings, sep="\t", dtype=str, keep_default_na=False)
-        ratings = transform.ratings_table(frame, inp.ratings, params.parent)
+    if inp.get("rating_items"):   # the blinded rating: its items and every batch's answers
+        read = lambda path: pd.read_csv(path, sep="\t", dtype=str, keep_default_na=False)
+        frame = transform.join_ratings(read(inp.rating_items),
+                                       {path: read(path) for path in inp.ratings},
+                                       inp.rating_items)
+        ratings = transform.ratings_table(frame, inp.rating_items, params.parent)
     derived = transform.derive(plans.read_plans(inp.plans), key_sources.read(inp.key_sources),
                                derivation, ratings, params.parent)
     s = derived.summary

@@ -4,7 +4,9 @@ import pandas as pd
 from gradedrel.core.io import write_text, write_tsv
 from gradedrel.core.steps import run_step
 from gradedrel.plans.plan_sets import input_key
+from gradedrel.core.io import read_tsv
 from gradedrel.report import assessment, design
+from gradedrel.report import key_provenance as kp
 
 
 def main():
@@ -20,8 +22,13 @@ def main():
                                         study_design)
     summary = pd.DataFrame(rows, columns=assessment.SUMMARY_COLUMNS)
     write_tsv(summary, snakemake.output.tsv)
+    rests = ""
+    if snakemake.params.rests_on:
+        primary, thesaurus, model = snakemake.params.rests_on
+        statement = kp.own_keys_statement(read_tsv(inp.key_sources))
+        rests = assessment.rests_on(summary, primary, thesaurus, model, statement)
     write_text(assessment.summary_markdown(
-        summary, f"The four findings, {w.collection}: every plan set and model"),
+        summary, f"The four findings, {w.collection}: every plan set and model", rests),
         snakemake.output.md)
 
 

@@ -77,7 +77,7 @@ class PlanSet:
 
     def files(self) -> list[str]:
         return [*self.curated, *([self.topic_list] if self.topic_list else []),
-                *([self.ratings] if self.ratings else []),
+                *([f"{self.ratings}/items.tsv"] if self.ratings else []),
                 *([self.curators["file"]] if self.curators else [])]
 
 
@@ -124,9 +124,10 @@ def read(collection: str, raw: Mapping, resolve: Callable[[str], str] = lambda p
             parent = out[plan_set.derived_from]
             out[name] = replace(plan_set, curated=parent.curated, topics=parent.topics,
                                 thesaurus=parent.thesaurus, curators=parent.curators)
-            for path in ([plan_set.ratings] if plan_set.ratings and check_files else []):
+            for path in ([f"{plan_set.ratings}/items.tsv"] if plan_set.ratings and check_files
+                         else []):
                 if not os.path.exists(path):
-                    raise ValueError(f"{where}.{name}: no file {path}")
+                    raise ValueError(f"{where}.{name}: no file {path} (the rated items)")
     pair = raw.get("curator_agreement")
     missing = [p for p in (pair or {}).values() if p not in out]
     if missing:

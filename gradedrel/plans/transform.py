@@ -97,6 +97,37 @@ SUMMARY_COLUMNS = ["qid", "curator", "keys", "kept", *(f"dropped_{c}" for c in S
                    "dropped_rated", "concepts_dropped", "facets_dropped", "empty"]
 
 
+def join_ratings(items: pd.DataFrame, answers: Mapping[str, pd.DataFrame],
+                 items_path: str = "<items>") -> pd.DataFrame:
+    """The raters' answers (batch file -> ``item_id, rating``) joined to the rated items
+    (``item_id, plan_set, qid, key``): ``plan_set, qid, key, rating``, every item rated
+    exactly once (docs/key-rating.md); an unknown, repeated or missing item is an error
+    naming the file and line."""
+    known = set(items["item_id"])
+    seen: dict[str, str] = {}
+    ratings = {}
+    for path, frame in answers.items():
+        for column in ("item_id", "rating"):
+            if column not in frame.columns:
+                raise InputError(path, 1, "a header with columns item_id and rating",
+                                 list(frame.columns))
+        for line, (item, rating) in enumerate(zip(frame["item_id"], frame["rating"]), start=2):
+            if item not in known:
+                raise InputError(path, line, "an item id of the rated items", item)
+            if item in seen:
+                raise InputError(path, line, f"one rating per item; first in {seen[item]}", item)
+            if rating not in RATINGS:
+                raise InputError(path, line, f"a rating, one of {list(RATINGS)}", rating)
+            seen[item] = path
+            ratings[item] = rating
+    missing = sorted(known - set(ratings))
+    if missing:
+        raise InputError(items_path, None, "a rating of every item", f"{len(missing)} "
+                         f"unrated: {missing[:5]}")
+    return items.assign(rating=items["item_id"].map(ratings))[
+        ["plan_set", "qid", "key", "rating"]]
+
+
 def ratings_table(frame: pd.DataFrame, path: str = "<ratings>",
                   plan_set: str | None = None) -> dict[tuple[str, str], str]:
     """(qid, key) → rating, checked (columns, values, one rating per key). A file rating the

@@ -393,9 +393,35 @@ def verdicts_markdown(title: str, comparisons: pd.DataFrame, findings: pd.DataFr
         comparisons_markdown(comparisons)])
 
 
-def summary_markdown(summary: pd.DataFrame, title: str) -> str:
-    """Finding × plan set × model: effect, interval and verdict, one line each."""
-    lines = [f"# {title}", "",
+def rests_on(summary: pd.DataFrame, primary: str, thesaurus: str, model: str,
+             own_statement: str) -> str:
+    """What the primary comparison rests on (docs/preregistration.md, Amendment 1): its
+    verdict, the same comparison with request and thesaurus keys only, and how many of its
+    points come from the curators' own keys; generated from the tables."""
+    def row(plan_set):
+        found = summary[(summary["plan_set"] == plan_set) & (summary["model"] == model)
+                        & (summary["finding"].astype(int) == 2)]
+        return None if found.empty else found.iloc[0]
+
+    def said(r):
+        return (f"{r['verdict']}, {_fmt(float(r['effect']))} points, 95 % CI "
+                f"[{_fmt(r['low'])}, {_fmt(r['high'])}], {r['requests']} requests")
+
+    first, second = row(primary), row(thesaurus)
+    if first is None or second is None:
+        return ""
+    return ("**What the primary comparison rests on** (WSYN/e − SUM/u at level 3, "
+            f"{model}; docs/preregistration.md, Amendment 1): with every key of the "
+            f"{primary} plans it {said(first)}; with request and thesaurus keys only "
+            f"({thesaurus}) it {said(second)}; {own_statement} "
+            "(`key_sources.md`). On the requests the memory probe clears: "
+            "results/report/headline.md (the main job with NFCorpus).")
+
+
+def summary_markdown(summary: pd.DataFrame, title: str, rests_on_text: str = "") -> str:
+    """Finding × plan set × model: effect, interval and verdict, one line each; with what
+    the primary comparison rests on, where the study decomposes it."""
+    lines = [f"# {title}", "", *([rests_on_text, ""] if rests_on_text else []),
              "Effect: finding 1 — level-3 spread of mean AvP over the six query types (points); "
              "2 — WSYN/e − SUM/u at level 3 (points); 3 — deciding components that hold; "
              "4 — proportional effort ratio WSYN/e / SUM/u (profile 3). Rules: "

@@ -198,8 +198,9 @@ def derivation_inputs(wildcards):
     inputs = {"plans": PATHS.plan_set("plans.yaml", c, parent),
               "candidates": PATHS.plan_set("candidates.tsv", c, parent),
               "key_sources": PATHS.plan_set("key_sources.tsv", c, parent)}
-    if derived.ratings:
-        inputs["ratings"] = derived.ratings
+    if derived.ratings:   # a folder: items.tsv and the raters' ratings_<batch>.tsv
+        inputs["rating_items"] = f"{derived.ratings}/items.tsv"
+        inputs["ratings"] = sorted(str(p) for p in Path(derived.ratings).glob("ratings_*.tsv"))
     return inputs
 
 

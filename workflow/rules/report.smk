@@ -96,6 +96,8 @@ rule report_summary:
     """One page: each finding's verdict for every plan set and model of a collection."""
     input:
         unpack(lambda wc: STUDY.summary_inputs(wc.collection)),
+        unpack(lambda wc: {"key_sources": PATHS.collection_report("key_sources.tsv", wc.collection)}
+               if STUDY.key_provenance_plan_set(wc.collection) else {}),
         design=design_files,
     output:
         tsv=PATHS.collection_report("summary.tsv"),
@@ -104,6 +106,7 @@ rule report_summary:
                               "{collection} findings", "all plan sets and models")},
     params:
         conditions=lambda wc: STUDY.summary_conditions(wc.collection),
+        rests_on=lambda wc: STUDY.rests_on(wc.collection),
     log:
         log_of("{collection}/report_summary"),
     script:
