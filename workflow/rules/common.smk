@@ -121,6 +121,8 @@ try:
     }
     for _c in COLLECTIONS:
         collection.CollectionSpec.from_config(_c, config["collections"][_c])  # fails at start
+    for _m, _spec in RETRIEVAL_MODELS.items():  # each back end checks its parameters
+        Model.from_config(_m, _spec)
 except ValueError as _error:  # InputError is one
     stop(_error)
 # Every input file named in config, present and in its format, before any job runs.
@@ -257,8 +259,10 @@ def retrieval_inputs(wildcards):
         "topics": f"{RESULTS}/{c}/plans/{p}/topics.tsv",
         **{key: path.format(collection=c, planset=p) for key, path in QUERY_FILES.items()},
     }
-    if RETRIEVAL_MODELS[wildcards.model]["backend"] == "inquery":
-        inputs["postings"] = f"{RESULTS}/{c}/index_arrays/postings"
+    # files beside the index the model's back end reads (InQuery: the posting arrays)
+    model = Model.from_config(wildcards.model, RETRIEVAL_MODELS[wildcards.model])
+    for key, path in model.engine().index_files.items():
+        inputs[key] = f"{RESULTS}/{c}/{path}"
     return inputs
 
 
