@@ -14,7 +14,7 @@ from gradedrel.core import downloads
 from gradedrel.plans import plan_sets
 from gradedrel.plans.analysis import collection_settings as analysis_settings
 from gradedrel.retrieval.grid import Model
-from gradedrel.queries.query_types import slug as query_type_slug
+from gradedrel.queries.query_types import slug as query_type_slug, with_synonym_groups
 from gradedrel.report.settings import report_settings
 from gradedrel.thesaurus import sources as thesaurus_sources
 from gradedrel.core import preflight

@@ -1,7 +1,8 @@
-# Stage "queries" (gradedrel/queries/): the six query types compiled from the plans.
+# Stage "queries" (gradedrel/queries/): the query types compiled from the plans.
 
 rule compile_queries:
-    """Compile every plan into the query types (SUM, SSYN-C, WSYN; unexpanded and expanded)."""
+    """Compile every plan into the query types (query_types.labels: registered structures,
+    unexpanded and expanded)."""
     input:
         plans=f"{RESULTS}/{{collection}}/plans/{{planset}}/plans.yaml",
         topics=f"{RESULTS}/{{collection}}/plans/{{planset}}/topics.tsv",
@@ -31,8 +32,9 @@ rule compile_queries:
 rule syn_statistics:
     """Measure how far Terrier's summed #syn df departs from the true union df."""
     input:
-        queries=[
-            f"{RESULTS}/{{collection}}/queries/{{planset}}/{s}.jsonl" for s in QUERY_SLUGS if "SYN" in s
+        queries=[  # the query types whose structure builds #syn groups
+            f"{RESULTS}/{{collection}}/queries/{{planset}}/{query_type_slug(q)}.jsonl"
+            for q in with_synonym_groups(QUERY_TYPES)
         ],
         index=f"{RESULTS}/{{collection}}/index",
         postings=f"{RESULTS}/{{collection}}/index_arrays/postings",
