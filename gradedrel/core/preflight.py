@@ -97,7 +97,8 @@ def input_errors(config: Mapping, collections: Iterable[str], plan_sets: Mapping
                 errors += _qrels_errors(raw, where, grade_map)
         for plan_set in (plan_sets.get(name) or {}).values():
             errors += _plan_set_errors(plan_set, f"{where}.plan_sets.{plan_set.name}")
-        thesauri.add(raw.get("thesaurus", "nasa"))
+        if raw.get("thesaurus"):  # schema validation fills the default in
+            thesauri.add(raw["thesaurus"])
     for name in sorted(thesauri):
         errors += _thesaurus_errors(name, config.get("thesauri") or {}, resolve)
     return errors
