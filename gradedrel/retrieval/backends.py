@@ -130,10 +130,20 @@ class InQuery(Backend):
 
 # --- Terrier weighting models --------------------------------------------------------------
 
+#: How a weighting model uses a query term's weight — a ``#combine:i=w`` weight, which
+#: Terrier 5.11 divides by the query's largest weight (its ``keyFrequency``): ``linear``,
+#: the term's score times w/max; ``saturated``, times (k_3 + 1)·v/(k_3 + v) for v = w/max
+#: (BM25's query-term factor); ``ignored``, not used at all (DirichletLM's score never
+#: reads it, so weighted structures such as WSYN run unweighted). Checked against Terrier
+#: by tests/retrieval/test_backends.py.
+QUERY_WEIGHTS = ("linear", "saturated", "ignored")
+
+
 @dataclass(frozen=True)
 class WeightingModel:
     """A Terrier weighting model (``wmodel``): what its control ``c`` sets, in which range,
-    and the Terrier properties it reads (from its class in terrier-core 5.11)."""
+    the Terrier properties it reads and how it uses query-term weights (from its class in
+    terrier-core 5.11)."""
 
     name: str
     reference: str
@@ -143,6 +153,12 @@ class WeightingModel:
     maximum: float | None = None
     exclusive_minimum: bool = False
     properties: tuple[str, ...] = ()
+    #: How it uses a ``#combine`` weight (:data:`QUERY_WEIGHTS`).
+    query_weights: str = "linear"
+
+    def __post_init__(self):
+        if self.query_weights not in QUERY_WEIGHTS:
+            raise ValueError(f"{self.name}: query_weights must be one of {QUERY_WEIGHTS}")
 
     def check_c(self, where: str, value) -> None:
         if self.c is None:
@@ -177,10 +193,12 @@ def register_weighting_model(model: WeightingModel) -> WeightingModel:
 
 register_weighting_model(WeightingModel(
     "BM25", "Robertson et al., Okapi at TREC-3 (1994)", c="b (length normalisation)",
-    minimum=0, maximum=1, properties=("bm25.k_1", "bm25.k_3", "bm25.b")))
+    minimum=0, maximum=1, properties=("bm25.k_1", "bm25.k_3", "bm25.b"),
+    query_weights="saturated"))
 register_weighting_model(WeightingModel(
     "DirichletLM", "Zhai & Lafferty, SIGIR 2001 (Dirichlet smoothing)", c="mu",
-    minimum=0, exclusive_minimum=True, properties=("dirichletlm.mu",)))
+    minimum=0, exclusive_minimum=True, properties=("dirichletlm.mu",),
+    query_weights="ignored"))
 register_weighting_model(WeightingModel(
     "DPH", "Amati et al., FUB at TREC 2007 (DFR, hypergeometric, parameter-free)"))
 

@@ -138,3 +138,30 @@ def test_a_name_is_registered_once():
     with pytest.raises(ValueError, match="registered twice"):
         backends.register_weighting_model(backends.WeightingModel("BM25", "another"))
     assert backends.BACKENDS["terrier"] is backends.Terrier
+
+
+@pytest.mark.parametrize("name", list(backends.WEIGHTING_MODELS))
+def test_each_weighting_model_uses_combine_weights_as_registered(name, terrier_started,
+                                                                 tmp_path_factory):
+    """``#combine:0=10:1=7(flutter slipstream)`` on the tiny index (d05 holds flutter only,
+    d08 slipstream only): the heavier term scores as alone (weights are divided by the
+    largest), the lighter one as ``query_weights`` says."""
+    import pyterrier as pt
+
+    from gradedrel.core import terrier
+    from tiny_index import index_dir
+
+    index = terrier.open_index(index_dir("tiny", str(tmp_path_factory.mktemp("idx"))))
+    retriever = pt.terrier.Retriever(index, wmodel=name)
+
+    def score(query, docno):
+        found = retriever.search(query).set_index("docno")["score"]
+        return found[docno]
+
+    alone_a, alone_b = score("flutter", "d05"), score("slipstream", "d08")
+    weighted_a = score("#combine:0=10:1=7(flutter slipstream)", "d05")
+    weighted_b = score("#combine:0=10:1=7(flutter slipstream)", "d08")
+    factor = {"linear": 0.7, "saturated": 9 * 0.7 / (8 + 0.7), "ignored": 1.0}[
+        backends.WEIGHTING_MODELS[name].query_weights]  # BM25's k_3 = 8 (Terrier's default)
+    assert weighted_a == pytest.approx(alone_a, rel=1e-12)
+    assert weighted_b == pytest.approx(factor * alone_b, rel=1e-12)
