@@ -201,6 +201,10 @@ register_weighting_model(WeightingModel(
     query_weights="ignored"))
 register_weighting_model(WeightingModel(
     "DPH", "Amati et al., FUB at TREC 2007 (DFR, hypergeometric, parameter-free)"))
+register_weighting_model(WeightingModel(
+    "PL2", "Amati & van Rijsbergen, TOIS 20(4) 2002 (DFR: Poisson, Laplace after-effect, "
+    "normalisation 2)", c="c (normalisation 2: tfn = tf log2(1 + c avg_dl / dl))",
+    minimum=0, exclusive_minimum=True, properties=("dfr.c",)))
 
 
 def weighting_model(name: Any, where: str = "wmodel") -> WeightingModel:
