@@ -9,9 +9,9 @@ types are config ``query_types.labels``.
 Every topic of the collection gets a ranking or a reason, counted in
 ``not_ranked.tsv``: no query of this type for the topic, no search key left
 after the index's term pipeline (each back end prepares its own queries and says so),
-a query that matched no document, or a ranking the model could not score (NaN scores:
-a ranking of NaNs has no order, so the topic's ranking is withheld rather than written
-in an arbitrary order).
+a query that matched no document, or a ranking the model could not score (NaN or
+infinite scores: such a ranking has no order, so the topic's ranking is withheld rather
+than written in an arbitrary order).
 """
 from __future__ import annotations
 
@@ -33,6 +33,9 @@ NO_KEYS = "no search key left after the index's term pipeline"
 NO_MATCH = "query matched no document"
 NAN_SCORES = ("the model gave NaN scores (Terrier's #syn sums its members' dfs; above N, "
               "BM25's idf is the log of a negative number)")
+INF_SCORES = ("the model gave infinite scores (Terrier 5.11 gives every phrase df = N/100 and "
+              "frequency 2N/100: zero under 100 documents, and models that divide by the "
+              "frequency, DirichletLM, DPH, PL2, score such a phrase infinite)")
 NOT_RANKED_COLUMNS = ["qid", "query_type", "reason"]
 
 
@@ -101,11 +104,13 @@ def run_query_type(model: Model, transformer, topics: pd.DataFrame, queries: pd.
     else:
         run = pd.DataFrame(columns=["qid", "docno", "score"])
     run = run.assign(qid=run["qid"].astype(str))
-    unscored = set(run.loc[run["score"].isna(), "qid"])
-    run = trec_eval_ranking(run[~run["qid"].isin(unscored)])
+    score = pd.to_numeric(run["score"])
+    nan = set(run.loc[score.isna(), "qid"])
+    infinite = set(run.loc[score.isin([float("inf"), float("-inf")]), "qid"]) - nan
+    run = trec_eval_ranking(run[~run["qid"].isin(nan | infinite)])
     ranked = set(run["qid"])
-    not_ranked += [(q, label, NAN_SCORES if q in unscored else NO_MATCH)
-                   for q in runnable if q not in ranked]
+    not_ranked += [(q, label, NAN_SCORES if q in nan else INF_SCORES if q in infinite
+                    else NO_MATCH) for q in runnable if q not in ranked]
     order = {q: i for i, q in enumerate(topics["qid"].astype(str))}
     not_ranked.sort(key=lambda row: order[row[0]])
     return (run[["qid", "docno", "rank", "score"]].reset_index(drop=True),
