@@ -178,6 +178,7 @@ class Study:
     grid: tuple[str, ...]
     report_models: tuple[str, ...]
     thesauri: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    models: Mapping[str, Any] = field(default_factory=dict)   # name -> retrieval.grid.Model
 
     # --- building ---------------------------------------------------------------------------
     @classmethod
@@ -199,6 +200,12 @@ class Study:
         if unknown:
             raise ValueError(f"config: retrieval.grid names {unknown}, which are not under "
                              f"retrieval.models (known: {sorted(models)})")
+        from gradedrel.queries.query_types import check_labels
+        from gradedrel.retrieval.grid import Model
+
+        # every configured model checked by its back end (a misspelt parameter stops here)
+        checked = {name: Model.from_config(name, spec) for name, spec in models.items()}
+        check_labels(config["query_types"]["labels"])
         reported = tuple(config["report"].get("models") or grid)  # null: the whole grid
         unknown = [m for m in reported if m not in grid]
         if unknown:
@@ -218,7 +225,7 @@ class Study:
                    paths=Layout(config["results_dir"], config["report"]["figures_dir"]),
                    collections=collections,
                    query_types=tuple(config["query_types"]["labels"]),
-                   grid=grid, report_models=reported, thesauri=thesauri)
+                   grid=grid, report_models=reported, thesauri=thesauri, models=checked)
 
     @staticmethod
     def _collection(name: str, config: Mapping, thesauri: Mapping,
@@ -314,8 +321,9 @@ class Study:
                   "candidates": self.paths.plan_set("candidates.tsv", c, p)}
         inputs |= {f"queries/{label}": self.paths.query_file(label, c, p)
                    for label in self.query_types}
-        if self.config["retrieval"]["models"][m]["backend"] == "inquery":
-            inputs["postings"] = self.paths.postings(c)
+        # files beside the index the model's back end reads (InQuery: the posting arrays)
+        for key, path in self.models[m].engine().index_files.items():
+            inputs[key] = self.paths.collection(path, c)
         return inputs
 
     def comparison_inputs(self, c: str) -> dict[str, str]:

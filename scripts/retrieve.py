@@ -28,7 +28,7 @@ def main():
         run_path = snakemake.output[f"run/{label}"]
         prov_path = snakemake.output[f"provenance/{label}"]
         queries = query_files.read_query_file(path)
-        run, missing = grid.run_query_type(transformer, topics, queries, label, pipeline)
+        run, missing = grid.run_query_type(model, transformer, topics, queries, label, pipeline)
         log.info("%s %s: %d of %d topics ranked", model.name, label, run["qid"].nunique(),
                  len(topics))
         for reason, count in missing["reason"].value_counts().sort_index().items():

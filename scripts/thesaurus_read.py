@@ -6,33 +6,29 @@ from pathlib import Path
 from gradedrel.core import downloads, provenance
 from gradedrel.core.io import write_text, write_tsv
 from gradedrel.core.steps import run_step
-from gradedrel.thesaurus import cache, sources, summary
+from gradedrel.thesaurus import cache, sources
 
 log = logging.getLogger("gradedrel")
 
-#: The package each source's reader parses with (recorded in provenance.json);
-#: WordNet needs only the standard library.
-PARSERS = {"skos": ("lxml",), "mesh": ("rdata",), "wordnet": ()}
-
 
 def main():
-    spec = snakemake.params.source
-    files = sources.file_specs(spec)
+    source = sources.source_of(snakemake.params.source)  # the registered reader
+    files = source.file_specs()
     paths = {role: Path(snakemake.input[role]) for role in files}
     for role, path in paths.items():  # a local copy is used only with the pinned sha256
         downloads.verify(path, files[role]["sha256"])
-    thesaurus = sources.read_spec(spec, paths)
+    thesaurus = source.read(paths)
     log.info("%s: %d concepts", ", ".join(map(str, paths.values())), len(thesaurus))
-    header = sources.cache_header(spec)  # source: the download URL(s)
+    header = source.cache_header()  # source: the download URL(s)
     cache.write(snakemake.output.thesaurus, thesaurus, **header)
-    write_tsv(summary.statistics(thesaurus), snakemake.output.summary)
-    parsers = PARSERS[sources.kind(spec)]
+    write_tsv(source.summary(thesaurus), snakemake.output.summary)
+    parsers = source.parsers  # the packages its reader parses with
     extra = {"reader_version": header["reader_version"],
              "cache_format_version": cache.FORMAT_VERSION, "concepts": len(thesaurus),
              **{p: provenance.package_versions(parsers)[p] for p in parsers}}
     if header["provenance"] is not None:
         extra["thesaurus_source"] = header["provenance"]
-    write_text(provenance.record("thesaurus_read", spec, None, **extra),
+    write_text(provenance.record("thesaurus_read", snakemake.params.source, None, **extra),
                snakemake.output.provenance)
 
 

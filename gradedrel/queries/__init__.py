@@ -1,1 +1,1 @@
-"""Stage "queries" (workflow/rules/queries.smk): the six query types compiled from the plans (query_types, query_tree), written for Terrier (matchop) into query files (query_files), with statistics (query_statistics, syn_statistics)."""
+"""Stage "queries" (workflow/rules/queries.smk): the query types compiled from the plans by registered structures (query_types; the paper's SUM, SSYN-C, WSYN) into query trees (query_tree), written for Terrier (matchop) into query files (query_files), with statistics (query_statistics, syn_statistics)."""

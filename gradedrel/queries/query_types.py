@@ -1,34 +1,95 @@
-"""The six query types: a plan compiled into an engine-neutral query tree.
+"""Query types: a plan compiled into an engine-neutral query tree, by a registered structure.
 
-Järvelin & Kekäläinen (2000, sec. 3), InQuery syntax:
+A query type is a *structure* and an expansion, labelled ``STRUCTURE/u`` (unexpanded:
+the concepts' ``keys``) or ``STRUCTURE/e`` (expanded: ``keys`` and ``expansion``). The
+paper's three structures (Järvelin & Kekäläinen 2000, sec. 3), InQuery syntax:
 
 - SUM    — a bag of all search keys: ``#sum(k1 k2 … kn)``;
 - SSYN-C — one synonym group per concept: ``#sum(#syn(keys of c1) #syn(keys of c2) …)``;
 - WSYN   — one synonym group per facet, weighted by importance:
-  ``#wsum(1 10 #syn(major facet keys) 7 #syn(minor facet keys) …)``;
+  ``#wsum(1 10 #syn(major facet keys) 7 #syn(minor facet keys) …)``.
 
-each unexpanded (``/u``: the concepts' ``keys``) and expanded (``/e``: ``keys``
-and ``expansion``). Keys become :class:`gradedrel.queries.query_tree.Key` with the
-indexer's tokens, stopwords removed (a phrase operator matches nothing across a
-stopword); a key with no tokens left is dropped, as is a group with no keys.
-Identical keys (same tokens) appear once per group; keys that merely *stem*
-alike are merged by the engine back end (:mod:`gradedrel.queries.matchop`).
+A structure is one :class:`Structure` subclass registered with :func:`register` under
+its ``name``; :meth:`Structure.compile` turns a plan into its tree for u or e. The query
+types a run uses are config ``query_types.labels`` (default the paper's six,
+:data:`LABELS`), any registered ones; the schema's enum is checked against
+:func:`labels` by a test. Adding a structure: docs/query-types.md, "Adding a structure".
+
+Keys become :class:`gradedrel.queries.query_tree.Key` with the indexer's tokens,
+stopwords removed (a phrase operator matches nothing across a stopword); a key with no
+tokens left is dropped, as is a group with no keys. Identical keys (same tokens) appear
+once per group; keys that merely *stem* alike are merged by the engine back end
+(:mod:`gradedrel.queries.matchop`).
 """
 from __future__ import annotations
 
-from typing import Callable
+import difflib
+from typing import Callable, ClassVar, Iterable
 
 from gradedrel.plans.model import Plan, PlanKey
 from gradedrel.queries.query_tree import Key, Node, Sum, Syn, WSum
 from gradedrel.core.text import tokenise
 
-#: The six query types (the one place they are defined): structure/expansion, u or e.
-LABELS = ("SUM/u", "SUM/e", "SSYN-C/u", "SSYN-C/e", "WSYN/u", "WSYN/e")
-STRUCTURES = ("SUM", "SSYN-C", "WSYN")
 #: Facet weights of WSYN (the paper's: major 10, minor 7); config analysis.weights.
 WEIGHTS = {"major": 10.0, "minor": 7.0}
+#: The expansions of every structure: u (unexpanded), e (expanded).
+EXPANSIONS = ("u", "e")
 
 Pipeline = Callable[[str], "str | None"]
+
+
+# --- the registry ------------------------------------------------------------------------
+
+#: The registered structures by name, in registration order.
+STRUCTURES: dict[str, type["Structure"]] = {}
+
+
+def register(cls: type["Structure"]) -> type["Structure"]:
+    """Class decorator: make ``cls`` the structure named ``cls.name``."""
+    name = getattr(cls, "name", "")
+    if not name or "/" in name or name != name.upper():
+        raise TypeError(f"{cls.__name__}: a structure needs an upper-case name without '/', "
+                        f"not {name!r}")
+    if name in STRUCTURES and STRUCTURES[name] is not cls:
+        raise ValueError(f"structure {name!r} is registered twice "
+                         f"({STRUCTURES[name].__name__}, {cls.__name__})")
+    STRUCTURES[name] = cls
+    return cls
+
+
+class Structure:
+    """One query structure: how a plan compiles to a query tree, unexpanded or expanded."""
+
+    #: Its name, the part of a label before ``/`` (upper case).
+    name: ClassVar[str] = ""
+    #: Whether its trees hold ``#syn`` groups (``syn_statistics`` measures them).
+    synonym_groups: ClassVar[bool] = False
+
+    def compile(self, plan: Plan, expanded: bool, pipeline: Pipeline,
+                weights: dict[str, float]) -> Node | None:
+        """The tree of ``plan`` (None if no key is left); ``weights`` by facet importance."""
+        raise NotImplementedError
+
+
+def labels() -> tuple[str, ...]:
+    """Every registered query type: each structure unexpanded and expanded."""
+    return tuple(f"{name}/{e}" for name in STRUCTURES for e in EXPANSIONS)
+
+
+def check_labels(chosen: Iterable[str], where: str = "query_types.labels") -> list[str]:
+    """``chosen`` as a list if every label is a registered query type; else one error
+    naming the unknown ones (with the closest registered label) and the registered ones."""
+    chosen = list(chosen)
+    known = labels()
+    unknown = [q for q in chosen if q not in known]
+    if unknown:
+        hints = []
+        for q in unknown:
+            close = difflib.get_close_matches(str(q), known, n=1, cutoff=0.6)
+            hints.append(f"{q!r}" + (f" (did you mean {close[0]!r}?)" if close else ""))
+        raise ValueError(f"{where}: unknown query type {', '.join(hints)}; registered: "
+                         f"{', '.join(known)}")
+    return chosen
 
 
 def slug(label: str) -> str:
@@ -36,36 +97,42 @@ def slug(label: str) -> str:
     return label.replace("/", "-")
 
 
-SLUGS = tuple(slug(label) for label in LABELS)
-
-
 def label(structure: str, expanded: bool | None = None) -> str:
     """The query-type label from ``("WSYN", True)``, or a label/slug passed through checked."""
     if expanded is not None:
         name = f"{structure.upper()}/{'e' if expanded else 'u'}"
-    else:
-        name = structure if "/" in structure else \
-            structure.replace("-u", "/u").replace("-e", "/e")
-    if name not in LABELS:
-        raise ValueError(f"unknown query type {name!r}; known: {', '.join(LABELS)}")
+    elif "/" in structure:
+        name = structure
+    else:  # a slug: the expansion follows the last '-'
+        base, _, expansion = structure.rpartition("-")
+        name = f"{base}/{expansion}"
+    if name not in labels():
+        raise ValueError(f"unknown query type {name!r}; known: {', '.join(labels())}")
     return name
 
 
 def structure_of(query_type: str) -> tuple[str, str]:
     """'SSYN-C/e' -> ('SSYN-C', 'e'): the structure and u (unexpanded) / e (expanded)."""
     structure, _, expansion = query_type.partition("/")
-    if expansion not in ("u", "e"):
+    if expansion not in EXPANSIONS:
         raise ValueError(f"query type {query_type!r}: expected STRUCTURE/u or STRUCTURE/e")
     return structure, expansion
 
 
 def parse_label(label: str) -> tuple[str, bool]:
-    """``WSYN/e`` → (``WSYN``, expanded=True)."""
+    """``WSYN/e`` → (``WSYN``, expanded=True), for a registered structure."""
     structure, _, variant = label.partition("/")
-    if structure not in STRUCTURES or variant not in ("u", "e"):
-        raise ValueError(f"unknown query type {label!r}; expected one of {list(LABELS)}")
+    if structure not in STRUCTURES or variant not in EXPANSIONS:
+        raise ValueError(f"unknown query type {label!r}; expected one of {list(labels())}")
     return structure, variant == "e"
 
+
+def with_synonym_groups(chosen: Iterable[str]) -> list[str]:
+    """The labels among ``chosen`` whose structure builds ``#syn`` groups."""
+    return [q for q in chosen if STRUCTURES[parse_label(q)[0]].synonym_groups]
+
+
+# --- building blocks ---------------------------------------------------------------------
 
 def to_key(text: str, pipeline: Pipeline) -> Key | None:
     """A search key as indexed tokens, stopwords removed; None if nothing is left."""
@@ -73,7 +140,8 @@ def to_key(text: str, pipeline: Pipeline) -> Key | None:
     return Key(tokens) if tokens else None
 
 
-def _keys(plan_keys: list[PlanKey], pipeline: Pipeline) -> list[Key]:
+def keys_of(plan_keys: Iterable[PlanKey], pipeline: Pipeline) -> list[Key]:
+    """The distinct search keys of ``plan_keys`` (first-seen order), empty ones dropped."""
     out: list[Key] = []
     for plan_key in plan_keys:
         key = to_key(plan_key.key, pipeline)
@@ -86,19 +154,62 @@ def compile_plan(plan: Plan, label: str, pipeline: Pipeline,
                  weights: dict[str, float] | None = None) -> Node | None:
     """The query tree of one query type for one plan (None if the plan has no keys)."""
     structure, expanded = parse_label(label)
-    weights = weights or WEIGHTS
-    if structure == "SUM":
-        keys = _keys([k for c in plan.concepts() for k in c.all_keys(expanded)], pipeline)
+    return STRUCTURES[structure]().compile(plan, expanded, pipeline, weights or WEIGHTS)
+
+
+# --- the paper's three structures (Järvelin & Kekäläinen 2000, sec. 3) -------------------
+
+@register
+class SumStructure(Structure):
+    """SUM, weak: a bag of all search keys, ``#sum(k1 … kn)`` (InQuery ``#sum``: the mean
+    of its children's beliefs; Callan, Croft & Harding 1992)."""
+
+    name = "SUM"
+
+    def compile(self, plan, expanded, pipeline, weights):
+        keys = keys_of([k for c in plan.concepts() for k in c.all_keys(expanded)], pipeline)
         return Sum(tuple(keys)) if keys else None
-    if structure == "SSYN-C":
-        groups = [_keys(c.all_keys(expanded), pipeline) for c in plan.concepts()]
+
+
+@register
+class SsynC(Structure):
+    """SSYN-C, strong and concept-based: ``#sum(#syn(keys of c1) #syn(keys of c2) …)``
+    (``#syn``: its keys are occurrences of one key)."""
+
+    name = "SSYN-C"
+    synonym_groups = True
+
+    def compile(self, plan, expanded, pipeline, weights):
+        groups = [keys_of(c.all_keys(expanded), pipeline) for c in plan.concepts()]
         children = tuple(Syn(tuple(g)) for g in groups if g)
         return Sum(children) if children else None
-    pairs = []
-    for facet in plan.facets:
-        keys = _keys([k for c in facet.concepts for k in c.all_keys(expanded)], pipeline)
-        if keys:
-            pairs.append((float(weights[facet.importance]), Syn(tuple(keys))))
-    if not pairs:
-        return None
-    return WSum(tuple(w for w, _ in pairs), tuple(s for _, s in pairs))
+
+
+@register
+class Wsyn(Structure):
+    """WSYN, strong, facet-based and weighted: one synonym group per facet,
+    ``#wsum(1 10 #syn(major facet keys) 7 #syn(minor facet keys) …)`` (``#wsum``: the
+    weighted mean of its children's beliefs)."""
+
+    name = "WSYN"
+    synonym_groups = True
+
+    def compile(self, plan, expanded, pipeline, weights):
+        pairs = []
+        for facet in plan.facets:
+            keys = keys_of([k for c in facet.concepts for k in c.all_keys(expanded)], pipeline)
+            if keys:
+                pairs.append((float(weights[facet.importance]), Syn(tuple(keys))))
+        if not pairs:
+            return None
+        return WSum(tuple(w for w, _ in pairs), tuple(s for _, s in pairs))
+
+
+#: The paper's structures and six query types, in its table order: the default of config
+#: ``query_types.labels`` and the query types its published numbers cover.
+PAPER = ("SUM", "SSYN-C", "WSYN")
+LABELS = tuple(f"{name}/{e}" for name in PAPER for e in EXPANSIONS)
+SLUGS = tuple(slug(label) for label in LABELS)
+
+# Structures beyond the paper's, each in its own module, registered on import.
+from gradedrel.queries import weighted_concepts  # noqa: E402,F401  (WSYN-C)

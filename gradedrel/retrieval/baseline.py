@@ -43,7 +43,7 @@ def retrieve(index_dir, queries: pd.DataFrame, wmodel: str, depth: int,
 
     if len(queries) == 0:
         return trec_eval_ranking(pd.DataFrame(columns=["qid", "docno", "score"]))
-    model = Model(wmodel, "terrier", {"wmodel": wmodel})
+    model = Model.from_config(wmodel, {"backend": "terrier", "wmodel": wmodel})
     result = retriever(model, index_dir, depth, index=index).transform(queries)
     return trec_eval_ranking(result[["qid", "docno", "score"]].assign(qid=result["qid"].astype(str)))
 

@@ -140,10 +140,11 @@ def add_parser(subparsers) -> None:
                         help="words or phrases, e.g. aeroelastic; each looked up on its own")
     source = lookup.add_mutually_exclusive_group()
     source.add_argument("--path", help="a SKOS file or a *.thesaurus.json.gz cache")
-    source.add_argument("--thesaurus", default="nasa",
+    source.add_argument("--thesaurus", default=None,
                         help="a name under 'thesauri' in the config, any source "
                              "(skos, mesh, wordnet; the project's config names nasa, mesh, "
-                             "wordnet; default: nasa)")
+                             "wordnet; default: the thesaurus of the config's first active "
+                             "collection, or the config's only thesaurus)")
     lookup.add_argument("--config",
                         help="config file giving the thesaurus (default: config/config.yaml "
                              "in the working directory if there is one, else the config of "
@@ -196,6 +197,25 @@ def cached_thesaurus(name: str, spec: dict, root: Path, cache_dir: Path | None =
     return None
 
 
+def default_thesaurus(config_path: Path) -> str:
+    """The thesaurus a lookup without ``--thesaurus`` reads: that of the config's first
+    active collection (``collections.<c>.thesaurus``), else the config's only thesaurus."""
+    import yaml
+
+    with open(config_path, encoding="utf-8") as handle:
+        config = yaml.safe_load(handle) or {}
+    thesauri = sorted(config.get("thesauri") or {})
+    collections = config.get("collections") or {}
+    for name in config.get("active_collections") or []:
+        named = (collections.get(name) or {}).get("thesaurus")
+        if named:
+            return named
+    if len(thesauri) == 1:
+        return thesauri[0]
+    raise ValueError(f"{config_path}: no active collection names its thesaurus; "
+                     f"choose one with --thesaurus (known: {', '.join(thesauri) or 'none'})")
+
+
 def named_thesaurus(name: str, config_path: Path, cache_dir: Path | None = None):
     """Thesaurus ``name`` as the config at ``config_path`` pins it: from a fresh cache if
     there is one, else read (downloaded if need be) from the local copies of *that
@@ -219,7 +239,9 @@ def run_lookup(args) -> int:
         thesaurus = load(Path(args.path))
     else:
         # Any source (SKOS, MeSH, WordNet), through the cache; pins from the config.
-        thesaurus = named_thesaurus(args.thesaurus, project_config(args.config))
+        config_path = project_config(args.config)
+        thesaurus = named_thesaurus(args.thesaurus or default_thesaurus(config_path),
+                                    config_path)
     upto = LEVELS.index("prefix" if args.match == "all" else args.match)
     terms = [args.term] if isinstance(args.term, str) else list(args.term)
     texts = [lookup_text(thesaurus, term, LEVELS[:upto + 1], args.limit or None)

@@ -1,13 +1,23 @@
 """Where thesauri come from: the ``thesauri:`` config section (the only place their
-URLs and sha256 pins are written, in config/config.yaml).
+URLs and sha256 pins are written, in config/config.yaml), and the registry of the
+formats they are read from.
 
-Each entry names its ``source`` (the reader: ``skos``, the default; ``mesh``;
-``wordnet``) and its file(s): a download URL, its sha256, and the local path
-the project keeps it at (``url``/``sha256``/``path``; MeSH, made of two files,
-has them per role under ``files``). :func:`ensure` / :func:`ensure_files` make
+Each entry names its ``source`` — a format registered here (:data:`SOURCES`): ``skos``
+(the default), ``mesh``, ``wordnet`` — and its file(s): a download URL, its sha256, and
+the local path the project keeps it at (``url``/``sha256``/``path``; MeSH, made of two
+files, has them per role under ``files``). :func:`ensure` / :func:`ensure_files` make
 the local copies exist and verify them (:func:`gradedrel.core.downloads.fetch`);
-:func:`read` reads an entry with its source's reader and :func:`load` does the
-same through the cache (:mod:`.cache`), so each source reloads in about a second.
+:func:`read` reads an entry with its source's reader and :func:`load` does the same
+through the cache (:mod:`.cache`), so each source reloads in about a second.
+
+A source is one :class:`Source` subclass, registered with :func:`register` under its
+``name``: the files it is made of (:attr:`Source.roles`, checked by
+:meth:`Source.file_specs`), its reader options, how it reads the verified local
+copies into the concept model (:meth:`Source.read`), the packages it parses with and
+how it maps onto the model (recorded in the cache header and ``provenance.json``), and
+its ``summary.tsv`` (:meth:`Source.summary`). Adding a format is a reader module and
+one class here (docs/thesaurus.md, "Adding a source"); the schema's ``source`` enum
+is checked against :data:`SOURCES` by a test.
 """
 from __future__ import annotations
 
@@ -15,7 +25,7 @@ import hashlib
 import json
 import logging
 from pathlib import Path
-from typing import Mapping
+from typing import ClassVar, Mapping
 
 import yaml
 
@@ -25,8 +35,6 @@ log = logging.getLogger("gradedrel")
 
 #: The project's own config, beside the package (used when no other config is given).
 PROJECT_CONFIG = Path(__file__).resolve().parents[2] / "config" / "config.yaml"
-#: The readers a ``source`` can name.
-SOURCES = ("skos", "mesh", "wordnet")
 
 
 def project_thesauri(config_path: str | Path | None = None) -> dict:
@@ -47,6 +55,197 @@ def entry(name: str, config: Mapping | None = None) -> dict:
                      f"(known: {sorted(configured)})")
 
 
+# --- the registry: one class per source format ------------------------------------------
+
+#: The registered sources by name (what a config entry's ``source`` can name).
+SOURCES: dict[str, type["Source"]] = {}
+#: The source of an entry that names none.
+DEFAULT_SOURCE = "skos"
+
+
+def register(cls: type["Source"]) -> type["Source"]:
+    """Class decorator: make ``cls`` the source named ``cls.name``."""
+    if not getattr(cls, "name", None):
+        raise TypeError(f"{cls.__name__}: a thesaurus source needs a name")
+    if cls.name in SOURCES and SOURCES[cls.name] is not cls:
+        raise ValueError(f"thesaurus source {cls.name!r} is registered twice "
+                         f"({SOURCES[cls.name].__name__}, {cls.__name__})")
+    SOURCES[cls.name] = cls
+    return cls
+
+
+class Source:
+    """One thesaurus format, bound to a config entry (``spec``).
+
+    Subclasses set :attr:`name`, :attr:`roles` (the files, by role; ``("file",)`` is
+    the entry's own ``url``/``sha256``/``path``) and :attr:`parsers`, and implement
+    :attr:`reader_version` and :meth:`read`; :meth:`options` and :meth:`mapping` are
+    optional.
+    """
+
+    #: The name a config entry's ``source`` gives.
+    name: ClassVar[str] = ""
+    #: The files the source is made of, by role.
+    roles: ClassVar[tuple[str, ...]] = ("file",)
+    #: The packages its reader parses with (their versions go into provenance.json).
+    parsers: ClassVar[tuple[str, ...]] = ()
+
+    def __init__(self, spec: Mapping):
+        self.spec = spec
+
+    @property
+    def reader_version(self) -> int:
+        """The reader's version: bumped when its output can change (it keys the cache)."""
+        raise NotImplementedError
+
+    def options(self) -> dict:
+        """The entry's reader options (they key the cache with the files' digests)."""
+        return {}
+
+    def read(self, paths: Mapping[str, Path]):
+        """The :class:`~.model.Thesaurus` read from the verified local copies, by role."""
+        raise NotImplementedError
+
+    def mapping(self) -> dict | None:
+        """How the source maps onto the concept model, in words, recorded with the cache
+        (None: the cache header says it all)."""
+        return None
+
+    def file_specs(self) -> dict[str, Mapping]:
+        """The entry's files by role: the entry itself for one ``file``, else its ``files``."""
+        if self.roles == ("file",):
+            return {"file": self.spec}
+        files = self.spec.get("files") or {}
+        missing = [role for role in self.roles if role not in files]
+        if missing:
+            raise ValueError(f"config: a {self.name} thesaurus needs files {list(self.roles)} "
+                             f"(url, sha256, path each); missing {missing}")
+        return {role: files[role] for role in self.roles}
+
+    def cache_key(self) -> str:
+        """The sha256 of the source name, every file's sha256 and the options."""
+        document = {"source": self.name, "options": self.options(),
+                    "files": {role: f["sha256"].lower() for role, f in self.file_specs().items()}}
+        return hashlib.sha256(json.dumps(document, sort_keys=True).encode()).hexdigest()
+
+    def provenance(self) -> dict | None:
+        """Recorded in the cache header and provenance.json: files, options and mapping."""
+        mapping = self.mapping()
+        if mapping is None:
+            return None
+        return {"source": self.name, "options": self.options(),
+                "files": {role: {"url": f["url"], "sha256": f["sha256"].lower()}
+                          for role, f in self.file_specs().items()},
+                "mapping": mapping}
+
+    def cache_header(self) -> dict:
+        """The header :func:`.cache.write` needs for a thesaurus read from this entry."""
+        urls = [f["url"] for f in self.file_specs().values()]
+        return {"source_sha256": self.cache_key(), "reader_version": self.reader_version,
+                "source": " ".join(urls), "base": self.options().get("base", ""),
+                "provenance": self.provenance()}
+
+    def summary(self, thesaurus):
+        """The rows of its ``summary.tsv`` (:func:`.summary.statistics`)."""
+        from .summary import statistics
+        return statistics(thesaurus)
+
+
+@register
+class Skos(Source):
+    """Any SKOS file — RDF/XML streamed, Turtle/N-Triples/JSON-LD via rdflib, plain or
+    ``.bz2``/``.gz``/``.xz`` (:mod:`.skos`); option ``base`` resolves relative URIs."""
+
+    name = "skos"
+    parsers = ("lxml",)
+
+    @property
+    def reader_version(self) -> int:
+        from .skos import READER_VERSION
+        return READER_VERSION
+
+    def options(self) -> dict:
+        return {"base": self.spec.get("base", "")}
+
+    def read(self, paths):
+        from .skos import read_skos
+        return read_skos(paths["file"], base=self.options()["base"])
+
+    def cache_key(self) -> str:
+        """The file's own sha256, so that the cache is the one ``thesaurus.load(path)`` writes."""
+        return self.spec["sha256"].lower()
+
+
+@register
+class Mesh(Source):
+    """MeSH from the R data-frame exports of jaytimm/mesh-resources: descriptors and tree
+    numbers, two RDS files (:mod:`.mesh`)."""
+
+    name = "mesh"
+    roles = ("descriptors", "trees")
+    parsers = ("rdata",)
+
+    @property
+    def reader_version(self) -> int:
+        from .mesh import READER_VERSION
+        return READER_VERSION
+
+    def read(self, paths):
+        from .mesh import read_mesh
+        return read_mesh(paths["descriptors"], paths["trees"])
+
+    def mapping(self) -> dict:
+        from .mesh import provenance
+        return provenance()
+
+
+@register
+class WordNet(Source):
+    """Princeton WordNet 3.0, the WNDB files in Debian's wordnet-base .deb (:mod:`.wordnet`);
+    option ``pos`` chooses the parts of speech."""
+
+    name = "wordnet"
+
+    @property
+    def reader_version(self) -> int:
+        from .wordnet import READER_VERSION
+        return READER_VERSION
+
+    def options(self) -> dict:
+        from .wordnet import POS
+        return {"pos": list(self.spec.get("pos") or POS)}
+
+    def read(self, paths):
+        from .wordnet import read_wordnet
+        return read_wordnet(paths["file"], self.options()["pos"])
+
+    def mapping(self) -> dict:
+        from .wordnet import provenance
+        return provenance()
+
+
+def kind(spec: Mapping) -> str:
+    """The source an entry names (``source``, default ``skos``)."""
+    source = spec.get("source", DEFAULT_SOURCE)
+    if source not in SOURCES:
+        raise ValueError(f"config: thesaurus source {source!r} is not one of {list(SOURCES)}")
+    return source
+
+
+def source_of(spec: Mapping) -> Source:
+    """The registered source of an entry, bound to it."""
+    return SOURCES[kind(spec)](spec)
+
+
+# --- the entry's files, verified ---------------------------------------------------------
+
+def _fetch(file: Mapping, root: str | Path) -> Path:
+    path = Path(file["path"])
+    if not path.is_absolute():
+        path = Path(root) / path
+    return fetch(file["url"], path, file["sha256"])
+
+
 def ensure(name: str, config: Mapping | None = None, root: str | Path = ".") -> Path:
     """The verified local copy of thesaurus ``name``, downloaded if absent.
 
@@ -60,34 +259,10 @@ def ensure(name: str, config: Mapping | None = None, root: str | Path = ".") -> 
     return _fetch(spec, root)
 
 
-# --- source dispatch (issue 13): one interface for SKOS, MeSH and WordNet ----------
-
-def _fetch(file: Mapping, root: str | Path) -> Path:
-    path = Path(file["path"])
-    if not path.is_absolute():
-        path = Path(root) / path
-    return fetch(file["url"], path, file["sha256"])
-
-
-def kind(spec: Mapping) -> str:
-    """The reader an entry names (``source``, default ``skos``)."""
-    source = spec.get("source", "skos")
-    if source not in SOURCES:
-        raise ValueError(f"config: thesaurus source {source!r} is not one of {list(SOURCES)}")
-    return source
-
-
 def file_specs(spec: Mapping) -> dict[str, Mapping]:
-    """The entry's files by role: MeSH's ``files`` (descriptors, trees), else ``file``."""
-    if kind(spec) == "mesh":
-        from .mesh import ROLES
-        files = spec.get("files") or {}
-        missing = [role for role in ROLES if role not in files]
-        if missing:
-            raise ValueError(f"config: a mesh thesaurus needs files {list(ROLES)} "
-                             f"(url, sha256, path each); missing {missing}")
-        return {role: files[role] for role in ROLES}
-    return {"file": spec}
+    """The entry's files by role (:meth:`Source.file_specs`): MeSH's ``files``
+    (descriptors, trees), else ``file``."""
+    return source_of(spec).file_specs()
 
 
 def ensure_files(name: str, config: Mapping | None = None,
@@ -99,51 +274,31 @@ def ensure_files(name: str, config: Mapping | None = None,
 
 def options(spec: Mapping) -> dict:
     """The entry's reader options (they key the cache with the files' digests)."""
-    source = kind(spec)
-    if source == "wordnet":
-        from .wordnet import POS
-        return {"pos": list(spec.get("pos") or POS)}
-    if source == "skos":
-        return {"base": spec.get("base", "")}
-    return {}
+    return source_of(spec).options()
 
 
 def reader_version(spec: Mapping) -> int:
-    source = kind(spec)
-    if source == "mesh":
-        from .mesh import READER_VERSION
-    elif source == "wordnet":
-        from .wordnet import READER_VERSION
-    else:
-        from .skos import READER_VERSION
-    return READER_VERSION
+    return source_of(spec).reader_version
 
 
 def cache_key(spec: Mapping) -> str:
     """What the cache is keyed by, with the reader version: a SKOS file's own sha256
     (so its cache is the one ``gradedrel.thesaurus.load(path)`` writes); for other
     sources the sha256 of the source name, every file's sha256 and the options."""
-    if kind(spec) == "skos":
-        return spec["sha256"].lower()
-    document = {"source": kind(spec), "options": options(spec),
-                "files": {role: f["sha256"].lower() for role, f in file_specs(spec).items()}}
-    return hashlib.sha256(json.dumps(document, sort_keys=True).encode()).hexdigest()
+    return source_of(spec).cache_key()
 
 
 def provenance(spec: Mapping) -> dict | None:
     """Recorded in the cache header (``None`` for SKOS: the header says it all)."""
-    source = kind(spec)
-    if source == "skos":
-        return None
-    if source == "mesh":
-        from .mesh import provenance as mapping
-    else:
-        from .wordnet import provenance as mapping
-    return {"source": source, "options": options(spec),
-            "files": {role: {"url": f["url"], "sha256": f["sha256"].lower()}
-                      for role, f in file_specs(spec).items()},
-            "mapping": mapping()}
+    return source_of(spec).provenance()
 
+
+def cache_header(spec: Mapping) -> dict:
+    """The header :func:`.cache.write` needs for a thesaurus read from ``spec``."""
+    return source_of(spec).cache_header()
+
+
+# --- reading -----------------------------------------------------------------------------
 
 def read(name: str, config: Mapping | None = None, root: str | Path = "."):
     """Read thesaurus ``name`` from its verified file(s) with its source's reader
@@ -154,23 +309,8 @@ def read(name: str, config: Mapping | None = None, root: str | Path = "."):
 
 
 def read_spec(spec: Mapping, paths: Mapping[str, Path]):
-    source = kind(spec)
-    if source == "mesh":
-        from .mesh import read_mesh
-        return read_mesh(paths["descriptors"], paths["trees"])
-    if source == "wordnet":
-        from .wordnet import read_wordnet
-        return read_wordnet(paths["file"], options(spec)["pos"])
-    from .skos import read_skos
-    return read_skos(paths["file"], base=spec.get("base", ""))
-
-
-def cache_header(spec: Mapping) -> dict:
-    """The header :func:`.cache.write` needs for a thesaurus read from ``spec``."""
-    urls = [f["url"] for f in file_specs(spec).values()]
-    return {"source_sha256": cache_key(spec), "reader_version": reader_version(spec),
-            "source": " ".join(urls), "base": spec.get("base", "") if kind(spec) == "skos"
-            else "", "provenance": provenance(spec)}
+    """The thesaurus of entry ``spec`` read from local copies ``paths`` (by role)."""
+    return source_of(spec).read(paths)
 
 
 def load(name: str, config: Mapping | None = None, root: str | Path = ".", *,

@@ -83,3 +83,70 @@ def test_the_vocabulary_is_defined_once():
     assert query_types.SLUGS == ("SUM-u", "SUM-e", "SSYN-C-u", "SSYN-C-e", "WSYN-u", "WSYN-e")
     assert query_types.label("WSYN", True) == query_types.label("WSYN-e") == "WSYN/e"
     assert query_types.structure_of("SSYN-C/u") == ("SSYN-C", "u")
+
+
+# --- the registry -----------------------------------------------------------------------
+
+def test_the_schema_names_exactly_the_registered_query_types():
+    from pathlib import Path
+
+    import yaml
+
+    root = Path(__file__).resolve().parents[2]
+    schema = yaml.safe_load((root / "config/schema/config.schema.yaml").read_text())
+    labels = schema["properties"]["query_types"]["properties"]["labels"]
+    assert labels["items"]["enum"] == list(query_types.labels())
+    assert labels["default"] == list(query_types.LABELS)
+    assert list(query_types.STRUCTURES)[:3] == list(query_types.PAPER)
+
+
+def test_labels_from_config_are_checked_against_the_registry():
+    assert query_types.check_labels(["WSYN/e", "SUM/u"]) == ["WSYN/e", "SUM/u"]
+    with pytest.raises(ValueError, match=r"query_types.labels: unknown query type 'BOOL/x', "
+                                         r"'SSYNC/e' \(did you mean 'SSYN-C/e'\?\); registered: "
+                                         r"SUM/u, SUM/e, SSYN-C/u"):
+        query_types.check_labels(["WSYN/e", "BOOL/x", "SSYNC/e"])
+    with pytest.raises(ValueError, match="unknown query type 'BOOL/u'"):
+        query_types.label("BOOL", False)
+    assert query_types.with_synonym_groups(query_types.LABELS) == [
+        "SSYN-C/u", "SSYN-C/e", "WSYN/u", "WSYN/e"]
+
+
+class FirstFacet(query_types.Structure):
+    """A toy structure: the first facet's keys only, as one synonym group."""
+
+    name = "FIRST-U"
+    synonym_groups = True
+
+    def compile(self, plan, expanded, pipeline, weights):
+        keys = query_types.keys_of([k for c in plan.facets[0].concepts
+                                    for k in c.all_keys(expanded)], pipeline)
+        return Sum((Syn(tuple(keys)),)) if keys else None
+
+
+@pytest.fixture
+def first_facet():
+    query_types.register(FirstFacet)
+    yield FirstFacet
+    del query_types.STRUCTURES["FIRST-U"]
+
+
+def test_a_structure_registered_outside_the_package_is_a_query_type(first_facet):
+    assert query_types.labels()[-2:] == ("FIRST-U/u", "FIRST-U/e")
+    assert query_types.check_labels(["FIRST-U/e"]) == ["FIRST-U/e"]
+    # a name holding '-u' still round-trips through its slug
+    assert query_types.slug("FIRST-U/e") == "FIRST-U-e"
+    assert query_types.label("FIRST-U-e") == query_types.label("first-u", True) == "FIRST-U/e"
+    assert query_types.compile_plan(plan(), "FIRST-U/u", toy_pipeline) == \
+        Sum((Syn((k("heat", "transfer"), k("heat", "flow"))),))
+    assert query_types.with_synonym_groups(["SUM/u", "FIRST-U/u"]) == ["FIRST-U/u"]
+    assert query_types.LABELS == ("SUM/u", "SUM/e", "SSYN-C/u", "SSYN-C/e", "WSYN/u", "WSYN/e")
+
+
+def test_a_structure_is_registered_once_with_a_plain_name():
+    with pytest.raises(ValueError, match="registered twice"):
+        query_types.register(type("Other", (query_types.Structure,), {"name": "SUM"}))
+    for name in ("", "a/b", "lower"):
+        with pytest.raises(TypeError, match="upper-case name"):
+            query_types.register(type("Bad", (query_types.Structure,), {"name": name}))
+    assert query_types.STRUCTURES["SUM"] is query_types.SumStructure

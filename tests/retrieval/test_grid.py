@@ -3,6 +3,7 @@ import json
 import sys
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pytest
 import yaml
@@ -35,13 +36,14 @@ def query_file(path, trees):
     return query_files.read_query_file(path)
 
 
-def test_default_grid_is_18_cells_on_cranfield():
+def test_the_configured_models_come_through_their_back_ends():
     config = yaml.safe_load((ROOT / "config/config.yaml").read_text())
-    cells = grid.cells(config)
-    assert len(cells) == 18
-    assert {m for _, m, _ in cells} == {"InQuery", "BM25", "DirichletLM"}
     models = {name: grid.Model.from_config(name, spec)
               for name, spec in config["retrieval"]["models"].items()}
+    assert {name: m.backend for name, m in models.items()} == {
+        "InQuery": "inquery", "BM25": "terrier", "DirichletLM": "terrier", "DPH": "terrier",
+        "PL2": "terrier"}
+    assert set(config["retrieval"]["grid"]) <= set(models)
     assert models["BM25"].parameters["wmodel"] == "BM25"
     # defaults that schema validation fills in for every model stay with their own back end
     assert "default_belief" not in grid.Model.from_config(
@@ -63,8 +65,10 @@ def test_terrier_model_runs_matchop_like_its_plain_query(tiny, tmp_path, model):
         "1": Sum((Key(("buckling",)), Key(("cylindrical",)), Key(("shells",)))),
         "2": Sum((Syn((Key(("slipstream",)), Key(("flutter",)))),)),
     })
-    retriever = grid.retriever(grid.Model(model, "terrier", {"wmodel": model}), directory, 1000)
-    run, not_ranked = grid.run_query_type(retriever, topics, queries, "SSYN-C/u", pipeline)
+    terrier_model = grid.Model(model, "terrier", {"wmodel": model})
+    retriever = grid.retriever(terrier_model, directory, 1000)
+    run, not_ranked = grid.run_query_type(terrier_model, retriever, topics, queries, "SSYN-C/u",
+                                          pipeline)
     assert not_ranked.empty
     plain = pt.terrier.Retriever(terrier.open_index(directory), wmodel=model).search(
         "buckling cylindrical shells")
@@ -93,7 +97,8 @@ def test_every_topic_is_ranked_or_has_a_reason(tiny, tmp_path):
     for model in [grid.Model("InQuery", "inquery", {}),
                   grid.Model("BM25", "terrier", {"wmodel": "BM25"})]:
         retriever = grid.retriever(model, directory, 1000)
-        run, not_ranked = grid.run_query_type(retriever, topics, queries, "SSYN-C/u", pipeline)
+        run, not_ranked = grid.run_query_type(model, retriever, topics, queries, "SSYN-C/u",
+                                              pipeline)
         nan = model.backend == "terrier"
         assert sorted(set(run["qid"])) == ["1", "2", "3", "4"] + ([] if nan else ["8"])
         assert not_ranked.values.tolist() == [["5", "SSYN-C/u", grid.NO_KEYS],
@@ -123,3 +128,22 @@ def test_bad_query_file_line_is_one_clear_error(tmp_path):
                     ' "matchop": "a"}\n{"qid": "2", "tree": {}}\n')
     with pytest.raises(InputError, match=r"q.jsonl:2: expected a JSON object with qid"):
         query_files.read_query_file(path)
+
+
+@pytest.mark.parametrize("model", ["PL2", "DirichletLM", "DPH"])
+def test_infinite_scores_are_withheld_with_their_reason(tiny, tmp_path, model):
+    """Terrier 5.11 gives a phrase df = N/100 and frequency 2N/100 (PhraseOp,
+    UnorderedWindowOp .mergeStatistics), 0 for the 12 documents here: models that divide by
+    the frequency score the phrase's documents infinite. Such a ranking is withheld and said."""
+    directory, pipeline = tiny
+    topics = pd.DataFrame({"qid": ["1", "2"]})
+    queries = query_file(tmp_path / "q.jsonl", {
+        "1": Sum((Key(("similarity", "laws")), Key(("aeroelastic",)))),
+        "2": Sum((Key(("aeroelastic",)),)),
+    })
+    terrier_model = grid.Model.from_config(model, {"backend": "terrier", "wmodel": model})
+    run, not_ranked = grid.run_query_type(terrier_model, grid.retriever(terrier_model,
+                                                                        directory, 100),
+                                          topics, queries, "SSYN-C/u", pipeline)
+    assert not_ranked.values.tolist() == [["1", "SSYN-C/u", grid.INF_SCORES]]
+    assert set(run["qid"]) == {"2"} and np.isfinite(run["score"]).all()

@@ -45,7 +45,8 @@ def test_structure_then_inquery_in_pt_experiment(setting):
     assert set(result["name"]) == {"InQuery", "BM25"}
     # the transformer route ranks exactly as the workflow's grid does
     ranked = (wsyn_e >> InQuery(directory)).transform(topics)
-    run, _ = grid.run_query_type(grid.retriever(grid.Model("InQuery", "inquery", {}), directory, 1000),
+    model = grid.Model("InQuery", "inquery", {})
+    run, _ = grid.run_query_type(model, grid.retriever(model, directory, 1000),
                                  topics, query_files.read_query_file(queries / "WSYN-e.jsonl"),
                                  "WSYN/e", pipeline)
     assert ranked[["qid", "docno"]].values.tolist() == run[["qid", "docno"]].values.tolist()

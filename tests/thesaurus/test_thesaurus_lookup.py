@@ -167,6 +167,25 @@ def test_lookup_falls_back_to_the_workflows_cached_form_by_name(tmp_path):
     assert "panel flutter" in done.stdout and list(elsewhere.iterdir()) == []
 
 
+def test_without_thesaurus_the_lookup_reads_the_configs_own(tmp_path, monkeypatch, capsys):
+    """No name is built in: the first active collection's thesaurus, else the only one."""
+    from gradedrel.thesaurus.lookup import default_thesaurus
+
+    assert default_thesaurus(ROOT / "config" / "config.yaml") == "nasa"
+    assert default_thesaurus(ROOT / "tests" / "fixtures" / "tiny" / "config.yaml") == "tiny"
+    project, _ = _mini_project(tmp_path)
+    config = project / "config" / "config.yaml"
+    assert default_thesaurus(config) == "mini"
+    monkeypatch.setenv("GRADEDREL_CACHE_DIR", str(tmp_path / "cache"))
+    assert main(["thesaurus", "lookup", "flutter", "--config", str(config)]) == 0
+    assert "panel flutter" in capsys.readouterr().out
+    two = yaml.safe_load(config.read_text())
+    two["thesauri"]["other"] = dict(two["thesauri"]["mini"])
+    config.write_text(yaml.safe_dump(two))
+    with pytest.raises(ValueError, match=r"choose one with --thesaurus \(known: mini, other\)"):
+        default_thesaurus(config)
+
+
 def test_lookup_without_config_reads_the_packages_project_config(tmp_path, monkeypatch):
     from gradedrel.thesaurus.lookup import project_config
 

@@ -15,6 +15,7 @@ from gradedrel.collection.fetch import needs_fetch as needs_ir_datasets_fetch
 from gradedrel.core import downloads, preflight, resources
 from gradedrel.core.params import canonical
 from gradedrel.plans import plan_sets
+from gradedrel.queries.query_types import with_synonym_groups
 from gradedrel.report import design
 from gradedrel.report.settings import report_settings
 from gradedrel.retrieval.grid import Model

@@ -6,8 +6,8 @@ QUERY_FILES = {f"queries/{q}": PATHS.query_file(q) for q in QUERY_TYPES}
 
 
 rule compile_queries:
-    """Compile every candidate topic's plan into the query types (SUM, SSYN-C, WSYN;
-    unexpanded and expanded)."""
+    """Compile every candidate topic's plan into the query types (query_types.labels:
+    registered structures, unexpanded and expanded)."""
     input:
         plans=rules.merge_curated_plans.output.plans,
         candidates=rules.merge_curated_plans.output.candidates,
@@ -38,7 +38,8 @@ rule compile_queries:
 rule syn_statistics:
     """Measure how far Terrier's summed #syn df departs from the true union df."""
     input:
-        queries=[PATHS.query_file(q) for q in QUERY_TYPES if "SYN" in q],
+        # the query types whose structure builds #syn groups
+        queries=[PATHS.query_file(q) for q in with_synonym_groups(QUERY_TYPES)],
         index=rules.index_collection.output.index,
         postings=rules.index_arrays.output.postings,
         candidates=rules.merge_curated_plans.output.candidates,
