@@ -98,6 +98,43 @@ def run_dict(run) -> dict[str, dict[str, float]]:
             for qid, start, stop in zip(run.topics, bounds[:-1], bounds[1:])}
 
 
+def is_standard(name: str) -> bool:
+    """Whether ``name`` is a standard measure: one :mod:`trec_measures` computes, or any
+    other that ir_measures parses (ir_measures imported only for such a name)."""
+    if trec_measures.parse(name) is not None:
+        return True
+    try:
+        parse_measures([name])
+    except ValueError:
+        return False
+    return True
+
+
+class StandardMeasure:
+    """A standard measure of the evaluation, named as config names it (``nDCG@10``,
+    ``AP(rel=3)``), its values taken from the evaluation's :class:`StandardMeasures`
+    (through :meth:`~gradedrel.evaluation.measures.base.Ranking.standard_vectors`)."""
+
+    complete = True
+
+    def __init__(self, name: str):
+        self.name = name
+
+    def __str__(self) -> str:
+        return self.name
+
+    __repr__ = __str__
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, StandardMeasure) and other.name == self.name
+
+    def __hash__(self) -> int:
+        return hash(self.name)
+
+    def values(self, ranking) -> np.ndarray:
+        return ranking.standard_vectors()[self.name]
+
+
 class StandardMeasures:
     """The configured standard measures of one evaluation: those
     :mod:`~gradedrel.evaluation.measures.trec_measures` computes from the judged rankings,

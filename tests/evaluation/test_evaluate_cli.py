@@ -8,6 +8,7 @@ import pytrec_eval
 
 from gradedrel.cli import main
 from gradedrel.evaluation.measures import irm, names
+from gradedrel.evaluation.measures.jk import JK_DCG
 
 from helpers_eval import synthetic_collection, write_trec_qrels, write_trec_run
 
@@ -142,7 +143,9 @@ def test_the_measure_names_parse_back_through_ir_measures(evaluated):
     assert len(ours) > 50
     for name in ours:
         assert str(irm.parse(name)) == name
-    assert isinstance(ir_measures.parse_measure("JK_DCG(b=10,profile='3')@10"), irm._JK_DCG)
+    parsed = ir_measures.parse_measure("JK_DCG(b=10,profile='3')@10")
+    assert isinstance(parsed, irm.GradedMeasure) and parsed.NAME == "JK_DCG"
+    assert parsed.ours() == JK_DCG(b=10, profile="3") @ 10
 
 
 def test_bad_run_exits_1_with_one_line_naming_file_and_line(evaluated, tmp_path, capsys):
