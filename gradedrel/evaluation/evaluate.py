@@ -13,7 +13,9 @@ that :func:`write_tables` writes to ``results/{c}/evaluation/{planset}/{model}/`
 - ``effort.tsv``     run, profile, kind, base, k, ideal_at_k, rank_reached, reached;
 - ``significance_friedman.tsv``, ``significance_posthoc.tsv``,
   ``significance_vs_baseline.tsv``, ``bootstrap_ci.tsv``;
-- ``coverage.tsv``   what was evaluated, missing or ignored, per run.
+- ``coverage.tsv``   what was evaluated, missing or ignored, per run;
+- ``ranked_grades.tsv`` run, qid, grades (the levels at ranks 1..depth as digits);
+- ``recall_base.tsv`` qid, level, documents (judged exactly that level, levels 1–3).
 
 The per-topic values are those of the evaluation's measure objects
 (:meth:`Settings.measure_list`, each computing its values from the judged run and naming
@@ -31,7 +33,7 @@ import pandas as pd
 
 from gradedrel.evaluation import standard_measures
 from gradedrel.evaluation.measures import cumulated_gain as cg
-from gradedrel.evaluation.measures import effort, stratified
+from gradedrel.evaluation.measures import effort, ranked_grades, stratified
 from gradedrel.evaluation.measures.base import Ranking
 from gradedrel.evaluation.measures.judgements import Judgements, judge
 from gradedrel.evaluation.settings import Settings
@@ -53,6 +55,7 @@ class RunResult:
     gain_topics: dict[tuple[str, str, int], np.ndarray]  # per-topic curves, defined rows
     effort: list[tuple]
     coverage: dict
+    ranked_grades: list[str]                   # levels at ranks 1..depth, per topic
 
 
 def evaluate_run(label: str, run: RankedRun, judgements: Judgements, settings: Settings,
@@ -88,7 +91,7 @@ def evaluate_run(label: str, run: RankedRun, judgements: Judgements, settings: S
         log.warning("run %s: %d topic(s) not in the qrels, ignored: %s", label,
                     len(judged.ignored_topics), ", ".join(judged.ignored_topics[:10]))
     return RunResult(label, per_topic, pr, pr_topics, pr_topic_index, gain, gain_topics,
-                     effort_rows, coverage)
+                     effort_rows, coverage, ranked_grades.grade_strings(judged, settings.depth))
 
 
 def _pr_curves(ranking: Ranking, settings: Settings, counted: np.ndarray):

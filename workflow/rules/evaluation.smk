@@ -17,6 +17,8 @@ rule evaluate_runs:
         vs_baseline=f"{RESULTS}/{{collection}}/evaluation/{{planset}}/{{model}}/significance_vs_baseline.tsv",
         bootstrap=f"{RESULTS}/{{collection}}/evaluation/{{planset}}/{{model}}/bootstrap_ci.tsv",
         coverage=f"{RESULTS}/{{collection}}/evaluation/{{planset}}/{{model}}/coverage.tsv",
+        ranked_grades=f"{RESULTS}/{{collection}}/evaluation/{{planset}}/{{model}}/ranked_grades.tsv",
+        recall_base=f"{RESULTS}/{{collection}}/evaluation/{{planset}}/{{model}}/recall_base.tsv",
         provenance=f"{RESULTS}/{{collection}}/evaluation/{{planset}}/{{model}}/provenance.json",
     params:
         labels=evaluation_run_labels,
