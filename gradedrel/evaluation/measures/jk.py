@@ -31,7 +31,7 @@ _BASE = Param(int, default=2, shown=True, grid="dcg_bases",
               desc="log base b: no discount before rank b")
 
 
-class _JK(Measure):
+class JKMeasure(Measure):
     """J&K's cumulated gain at rank ``cutoff`` under a gain profile."""
 
     KIND = "CG"            # the curve: CG or DCG
@@ -64,10 +64,16 @@ class _JK(Measure):
         return cg.normalised(actual, ranking.ideal_curve(table, self.base, k)[:, k - 1])
 
     @property
+    def curve(self) -> tuple[str, int]:
+        """The gain curve this measure reads, as ``gain_curves.tsv`` names it: (kind, base),
+        e.g. ``("nDCG", 2)``, ``("CG", 0)``."""
+        return ("n" if self.NORMALISED else "") + self.KIND, self.base
+
+    @property
     def curve_label(self) -> str:
         """The curve as a legend names it: ``CG``, ``nDCG (b = 2)``."""
-        kind = ("n" if self.NORMALISED else "") + self.KIND
-        return f"{kind} (b = {self.base})" if self.base else kind
+        kind, base = self.curve
+        return f"{kind} (b = {base})" if base else kind
 
     @classmethod
     def grid(cls, entries: Sequence[Measure], settings) -> list[Measure]:
@@ -80,7 +86,7 @@ class _JK(Measure):
         def position(values: list, value) -> int:
             return values.index(value) if value in values else len(values)
 
-        def key(m: "_JK"):
+        def key(m: "JKMeasure"):
             kind = 0 if m.KIND == "CG" else 1 + position(bases, m.base)
             return (position(profiles, m["profile"]), kind, position(cutoffs, m["cutoff"]),
                     m.NORMALISED)
@@ -89,7 +95,7 @@ class _JK(Measure):
         return sorted(measures, key=key)
 
 
-class JK_CGMeasure(_JK):
+class JK_CGMeasure(JKMeasure):
     """J&K cumulated gain CG[k] (Järvelin & Kekäläinen 2000)."""
     NAME = "JK_CG"
     PRETTY_NAME = "Cumulated gain"
@@ -97,7 +103,7 @@ class JK_CGMeasure(_JK):
     SUPPORTED_PARAMS = {"profile": _PROFILE, "gains": _GAINS, "cutoff": _CUTOFF}
 
 
-class JK_nCGMeasure(_JK):
+class JK_nCGMeasure(JKMeasure):
     """J&K normalised cumulated gain nCG[k] = CG[k] / ideal CG[k] (J&K 2002)."""
     NAME = "JK_nCG"
     PRETTY_NAME = "Normalised cumulated gain"
@@ -106,7 +112,7 @@ class JK_nCGMeasure(_JK):
     NORMALISED = True
 
 
-class JK_DCGMeasure(_JK):
+class JK_DCGMeasure(JKMeasure):
     """J&K discounted cumulated gain DCG[k], no discount before rank b (J&K 2000)."""
     NAME = "JK_DCG"
     PRETTY_NAME = "Discounted cumulated gain"
@@ -115,7 +121,7 @@ class JK_DCGMeasure(_JK):
     KIND = "DCG"
 
 
-class JK_nDCGMeasure(_JK):
+class JK_nDCGMeasure(JKMeasure):
     """J&K normalised DCG: DCG[k] / ideal DCG[k] with J&K's discount (J&K 2002). Not
     today's nDCG (``nDCG_log2``)."""
     NAME = "JK_nDCG"
@@ -135,7 +141,7 @@ BY_KIND = {"CG": JK_CG, "nCG": JK_nCG, "DCG": JK_DCG, "nDCG": JK_nDCG}
 
 
 def measure(kind: str, profile: str, base: int = 0, cutoff: int | None = None,
-            gains: Mapping[int, float] | None = None) -> _JK:
+            gains: Mapping[int, float] | None = None) -> JKMeasure:
     """The measure of a gain curve read at ``cutoff`` (or the curve itself, without one):
     ``kind`` in CG, nCG, DCG, nDCG, ``base`` its log base (ignored, 0, for CG/nCG)."""
     template = BY_KIND[kind]
