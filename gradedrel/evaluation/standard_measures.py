@@ -68,27 +68,6 @@ class Evaluator:
         return {name: values[key] for name, key in zip(self.names, keys)}
 
 
-def per_topic(qrels: pd.DataFrame, run, topics: list[str],
-              measure_names: list[str]) -> pd.DataFrame:
-    """One row per (topic, measure); a topic the run lacks scores 0 on every measure.
-
-    ``run`` is a frame (``qid, docno, score``) or a dict ``{qid: {docno: score}}`` (what
-    pytrec_eval reads; :func:`run_dict` builds it from a ranked run without a row loop).
-    """
-    if isinstance(run, pd.DataFrame):
-        r = {}
-        for qid, docno, score in zip(run["qid"].astype(str), run["docno"].astype(str),
-                                     run["score"].astype(float)):
-            r.setdefault(qid, {})[docno] = float(score)
-        run = r
-    vectors = Evaluator(qrels, measure_names).vectors(run, topics)
-    rows = []
-    for i, qid in enumerate(topics):
-        for name in measure_names:
-            rows.append((qid, name, float(vectors[name][i])))
-    return pd.DataFrame(rows, columns=["qid", "measure", "value"])
-
-
 def run_dict(run) -> dict[str, dict[str, float]]:
     """A :class:`~gradedrel.retrieval.runs.RankedRun` as ``{qid: {docno: score}}``, one
     slice per topic (rows are grouped by topic)."""
@@ -183,11 +162,3 @@ def _trec_eval_order(run, judgements):
 
     # the run's own topic index: non-decreasing, so sorting by it keeps the rows' groups
     return trec_measures.float32_order(run.topic[keep], run.score[keep], text_rank)
-
-
-def means(per_topic_values: pd.DataFrame, measure_names: list[str]) -> pd.DataFrame:
-    grouped = per_topic_values.groupby("measure", sort=False)["value"]
-    table = pd.DataFrame({"measure": measure_names})
-    table["mean"] = [float(grouped.get_group(n).mean()) for n in measure_names]
-    table["topics"] = [int(grouped.get_group(n).size) for n in measure_names]
-    return table
