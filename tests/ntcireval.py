@@ -18,7 +18,8 @@ to these measures; the package scores such a topic on its empty ranking).
 Our measure → pyNTCIREVAL (docs/measures.md, "Checked against NTCIREVAL"):
 
 - ``JK_nDCG(b=B,profile=P[,gains=G])@k`` → ``nDCG(xrelnum, grades, logb=B, cutoff=k)`` with
-  ``grades`` the profile's gains of levels 1, 2, 3 (0 for a level outside the profile).
+  ``grades`` the profile's gains of levels 1, 2, 3 (0 for a level outside the profile);
+- ``Q(beta=β[,gains=G])[@k]`` → ``QMeasure(xrelnum, grades, beta=β[, cutoff=k])``.
 """
 from __future__ import annotations
 
@@ -28,7 +29,7 @@ from typing import Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from pyNTCIREVAL.metrics import nDCG
+from pyNTCIREVAL.metrics import QMeasure, nDCG
 
 from gradedrel.evaluation.measures.base import Ranking
 from gradedrel.evaluation.measures.judgements import Judgements, judge
@@ -48,6 +49,10 @@ def oracle_value(measure, xrelnum: list[int], ranked: list[tuple[str, int | None
     grades = level_gains(measure, profiles)
     if measure.NAME == "JK_nDCG":
         metric = nDCG(xrelnum, grades, measure["b"], measure["cutoff"])
+    elif measure.NAME == "Q":
+        if sum(xrelnum[1:]) == 0:  # NTCIREVAL's compute refuses a topic without one
+            return math.nan
+        metric = QMeasure(xrelnum, grades, measure["beta"], measure.params.get("cutoff"))
     else:
         raise ValueError(f"no NTCIREVAL counterpart for {measure}")
     # pyNTCIREVAL cannot take an empty ranking (max() of nothing): a topic the run lacks is
@@ -103,8 +108,10 @@ def compare(measures: Sequence, runs: Mapping, qrels: pd.DataFrame, topics: Sequ
 def checked_measures(cutoffs=(10, 50, 100), bases=(2, 10), profiles=("all", "2+3", "3")):
     """The measures the main job's check compares."""
     from gradedrel.evaluation.measures.jk import JK_nDCG
+    from gradedrel.evaluation.measures.q import Q
 
-    return [JK_nDCG(b=b, profile=p) @ k for p in profiles for b in bases for k in cutoffs]
+    return [JK_nDCG(b=b, profile=p) @ k for p in profiles for b in bases for k in cutoffs] + \
+        [Q(beta=1)] + [Q(beta=1) @ k for k in cutoffs]
 
 
 def main(argv=None) -> int:
