@@ -19,7 +19,8 @@ Our measure → pyNTCIREVAL (docs/measures.md, "Checked against NTCIREVAL"):
 
 - ``JK_nDCG(b=B,profile=P[,gains=G])@k`` → ``nDCG(xrelnum, grades, logb=B, cutoff=k)`` with
   ``grades`` the profile's gains of levels 1, 2, 3 (0 for a level outside the profile);
-- ``Q(beta=β[,gains=G])[@k]`` → ``QMeasure(xrelnum, grades, beta=β[, cutoff=k])``.
+- ``Q(beta=β[,gains=G])[@k]`` → ``QMeasure(xrelnum, grades, beta=β[, cutoff=k])``;
+- ``nERR[(gains=G)]@k`` → ``nERR(xrelnum, grades, cutoff=k)``.
 """
 from __future__ import annotations
 
@@ -29,7 +30,7 @@ from typing import Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from pyNTCIREVAL.metrics import QMeasure, nDCG
+from pyNTCIREVAL import metrics as ntcir
 
 from gradedrel.evaluation.measures.base import Ranking
 from gradedrel.evaluation.measures.judgements import Judgements, judge
@@ -48,17 +49,20 @@ def oracle_value(measure, xrelnum: list[int], ranked: list[tuple[str, int | None
     """pyNTCIREVAL's value of ``measure`` for one topic (NaN where it divides by zero)."""
     grades = level_gains(measure, profiles)
     if measure.NAME == "JK_nDCG":
-        metric = nDCG(xrelnum, grades, measure["b"], measure["cutoff"])
+        metric = ntcir.nDCG(xrelnum, grades, measure["b"], measure["cutoff"])
     elif measure.NAME == "Q":
         if sum(xrelnum[1:]) == 0:  # NTCIREVAL's compute refuses a topic without one
             return math.nan
-        metric = QMeasure(xrelnum, grades, measure["beta"], measure.params.get("cutoff"))
+        metric = ntcir.QMeasure(xrelnum, grades, measure["beta"], measure.params.get("cutoff"))
+    elif measure.NAME == "nERR":
+        metric = ntcir.nERR(xrelnum, grades, measure["cutoff"])
     else:
         raise ValueError(f"no NTCIREVAL counterpart for {measure}")
     # pyNTCIREVAL cannot take an empty ranking (max() of nothing): a topic the run lacks is
     # given as one unjudged document, which adds nothing to any of these measures
     try:
-        return float(metric.compute(ranked or [("<no document>", None)]))
+        with np.errstate(invalid="ignore", divide="ignore"):  # its 0/0 in NumPy floats: NaN
+            return float(metric.compute(ranked or [("<no document>", None)]))
     except ZeroDivisionError:
         return math.nan
 
@@ -108,10 +112,11 @@ def compare(measures: Sequence, runs: Mapping, qrels: pd.DataFrame, topics: Sequ
 def checked_measures(cutoffs=(10, 50, 100), bases=(2, 10), profiles=("all", "2+3", "3")):
     """The measures the main job's check compares."""
     from gradedrel.evaluation.measures.jk import JK_nDCG
+    from gradedrel.evaluation.measures.nerr import nERR
     from gradedrel.evaluation.measures.q import Q
 
     return [JK_nDCG(b=b, profile=p) @ k for p in profiles for b in bases for k in cutoffs] + \
-        [Q(beta=1)] + [Q(beta=1) @ k for k in cutoffs]
+        [Q(beta=1)] + [Q(beta=1) @ k for k in cutoffs] + [nERR @ k for k in cutoffs]
 
 
 def main(argv=None) -> int:

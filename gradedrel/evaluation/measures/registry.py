@@ -23,7 +23,7 @@ from typing import Sequence
 from gradedrel.evaluation.measures.base import Measure
 
 #: The family modules, ``gradedrel.evaluation.measures.<name>``, each with ``MEASURES``.
-FAMILY_MODULES = ("avp", "jk", "ndcg_log2", "q")
+FAMILY_MODULES = ("avp", "jk", "ndcg_log2", "q", "nerr")
 #: The evaluation's measures when config lists none (``evaluation.measures: null``): the
 #: paper's grid over the configured levels, readings, profiles, bases and cutoffs.
 DEFAULT_MEASURES = ("AvP", "JK_CG", "JK_nCG", "JK_DCG", "JK_nDCG", "nDCG_log2")
