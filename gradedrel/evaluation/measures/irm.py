@@ -117,8 +117,10 @@ def adapt(template) -> GradedMeasure:
 
 ADAPTED = {name: adapt(template) for name, template in families.families().items()}
 for _name, _measure in ADAPTED.items():
-    if _name not in registry:  # importing twice (reloads) must not fail
+    if _name not in registry:
         ir_measures.measures.register(_measure)
+    elif type(registry[_name]).__module__ != __name__:  # (ours again: a reload)
+        raise ValueError(f"measure family {_name!r}: ir_measures has a measure of that name")
 globals().update(ADAPTED)  # irm.AvP, irm.JK_DCG, …
 
 
