@@ -109,9 +109,23 @@ def one_blas_thread_unless_chosen(environ=os.environ) -> bool:
     return True
 
 
+def added_measures(configured: list[str] | None, names: list[str]) -> list[str]:
+    """The configured measures (None: the paper's grid) with ``--measure`` names added;
+    an unknown name is one error naming it and the closest registered one."""
+    from gradedrel.evaluation.measures import registry
+
+    for name in names:
+        try:
+            registry.parse(name)
+        except ValueError as error:
+            raise ValueError(f"--measure: {error}") from None
+    return list(registry.DEFAULT_MEASURES if configured is None else configured) + names
+
+
 def run_evaluate(args: argparse.Namespace) -> int:
     one_blas_thread_unless_chosen()
     from gradedrel.evaluation.files import evaluate_files
+    from gradedrel.evaluation.measures import registry
     from gradedrel.evaluation.settings import Settings
 
     section, standard = {}, []
@@ -132,6 +146,8 @@ def run_evaluate(args: argparse.Namespace) -> int:
         section.setdefault("significance", {})["baseline_run"] = args.baseline
     if args.standard_measures is not None:
         standard = [m for m in args.standard_measures.split(";") if m.strip()]
+    if args.measure:
+        section["measures"] = added_measures(section.get("measures"), args.measure)
     settings = Settings.from_config(section, standard)
     grade_map = parse_grade_map(args.grade_map) if args.grade_map else None
     qrels = load_qrels(args.qrels, grade_map, args.qrels_format)
@@ -140,8 +156,9 @@ def run_evaluate(args: argparse.Namespace) -> int:
     tables = evaluate_files(runs, qrels, settings, args.out, topics, qrels_source=args.qrels,
                             bootstrap=args.bootstrap)
     means = tables["means"]
-    avp = means[means["measure"].str.startswith("AvP(")]
-    print(avp.to_string(index=False, float_format=lambda v: f"{v:.4f}"))
+    asked = {str(m) for m in registry.expand(args.measure, settings)} if args.measure else set()
+    shown = means[means["measure"].str.startswith("AvP(") | means["measure"].isin(asked)]
+    print(shown.to_string(index=False, float_format=lambda v: f"{v:.4f}"))
     print(f"wrote {len(tables)} tables to {args.out}")
     return 0
 
@@ -174,6 +191,11 @@ def register_evaluate(subparsers) -> None:
                         "every mean and curve point (the slowest table; the workflow writes it)")
     parser.add_argument("--standard-measures", help="ir_measures measures, ';'-separated "
                         "(e.g. 'nDCG@10;AP(rel=3)')")
+    parser.add_argument("--measure", action="append", default=[], metavar="NAME",
+                        help="also compute this measure (repeatable): any registered name, "
+                        'e.g. "JK_DCG(b=5,profile=\'3\')@20", or a family (AvP, JK_DCG, '
+                        "...) over the configured levels, profiles, bases and cutoffs; added "
+                        "to the config's evaluation.measures (default: the paper's grid)")
     parser.set_defaults(handler=run_evaluate)
 
 

@@ -129,11 +129,6 @@ def read_tsv(path: str | Path, text_columns: tuple[str, ...] = ID_COLUMNS) -> "p
                                   if c not in text_columns})
 
 
-def write_csv(frame: pd.DataFrame, path: str | Path, float_format: str = "%.6f") -> None:
-    with atomic_open(path) as handle:
-        frame.to_csv(handle, index=False, float_format=float_format, lineterminator="\n")
-
-
 def write_text(text: str, path: str | Path) -> None:
     with atomic_open(path) as handle:
         handle.write(text)

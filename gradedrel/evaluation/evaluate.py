@@ -13,23 +13,29 @@ that :func:`write_tables` writes to ``results/{c}/evaluation/{planset}/{model}/`
 - ``effort.tsv``     run, profile, kind, base, k, ideal_at_k, rank_reached, reached;
 - ``significance_friedman.tsv``, ``significance_posthoc.tsv``,
   ``significance_vs_baseline.tsv``, ``bootstrap_ci.tsv``;
-- ``coverage.tsv``   what was evaluated, missing or ignored, per run.
+- ``coverage.tsv``   what was evaluated, missing or ignored, per run;
+- ``ranked_grades.tsv`` run, qid, grades (the levels at ranks 1..depth as digits);
+- ``recall_base.tsv`` qid, level, documents (judged exactly that level, levels 1–3).
 
+The per-topic values are those of the evaluation's measure objects
+(:meth:`Settings.measure_list`, each computing its values from the judged run and naming
+its rows), in their order; the curves, effort and significance follow the settings.
 Measures and conventions: docs/measures.md.
 """
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass, field
-from typing import Mapping
+from dataclasses import dataclass
+from typing import Mapping, Sequence
 
 import numpy as np
 import pandas as pd
 
 from gradedrel.evaluation import standard_measures
 from gradedrel.evaluation.measures import cumulated_gain as cg
-from gradedrel.evaluation.measures import effort, names, stratified
-from gradedrel.evaluation.measures.judgements import Judgements, JudgedRun, judge
+from gradedrel.evaluation.measures import effort, ranked_grades, stratified
+from gradedrel.evaluation.measures.base import Ranking
+from gradedrel.evaluation.measures.judgements import Judgements, judge
 from gradedrel.evaluation.settings import Settings
 from gradedrel.retrieval.runs import RankedRun
 
@@ -49,39 +55,29 @@ class RunResult:
     gain_topics: dict[tuple[str, str, int], np.ndarray]  # per-topic curves, defined rows
     effort: list[tuple]
     coverage: dict
+    ranked_grades: list[str]                   # levels at ranks 1..depth, per topic
 
 
 def evaluate_run(label: str, run: RankedRun, judgements: Judgements, settings: Settings,
+                 measures: Sequence | None = None,
                  standard: "standard_measures.StandardMeasures | None" = None) -> RunResult:
-    """All of the paper's measures for one run (vectorised over topics and ranks), then
-    the standard measures when ``standard`` is given (set up once per evaluation)."""
+    """One run: each measure's per-topic values (``measures``, default the settings'
+    :meth:`~Settings.measure_list`; ``standard`` computes the standard ones, set up once per
+    evaluation), the averaged P–R and gain curves, effort and coverage — vectorised over
+    topics and ranks."""
+    if measures is None:
+        measures = settings.measure_list()
+    if standard is None:
+        standard = standard_provider(measures, judgements)
     judged = judge(run, judgements)
     counted = judged.evaluated(settings.missing_topics)
-    per_topic: dict[str, np.ndarray] = {}
-    pr, pr_topics, pr_topic_index = [], {}, {}
-    for level in settings.levels:
-        for reading in settings.readings:
-            avp = stratified.average_precision(judged, judgements, level, reading)
-            per_topic[names.avp(level, reading)] = np.where(counted, avp, np.nan)
-            ip = stratified.interpolated_precision(judged, judgements, level, reading,
-                                                   settings.recall_points)
-            defined = counted & ~np.isnan(ip[:, 0])
-            pr_topics[(level, reading)] = ip[defined]
-            pr_topic_index[(level, reading)] = np.flatnonzero(defined)
-            means = ip[defined].mean(axis=0) if defined.any() else \
-                np.full(len(settings.recall_points), np.nan)
-            pr += [(level, reading, point, value, int(defined.sum()))
-                   for point, value in zip(settings.recall_points, means)]
-    gain, gain_topics, effort_rows = _cumulated_gain(judged, judgements, settings, counted,
-                                                     per_topic)
-    for gain_name in settings.ndcg_log2_gains:
-        for cutoff in settings.ndcg_log2_cutoffs:
-            values = cg.ndcg_log2(judged, judgements, cutoff, gain_name)
-            per_topic[names.ndcg_log2(gain_name, cutoff)] = np.where(counted, values, np.nan)
-    if standard is not None:
-        # a topic the run lacks scores 0 ("zero") or is left out ("skip"), as above
-        for name, values in standard.vectors(judged, run).items():
-            per_topic[name] = np.where(counted, values, np.nan)
+    ranking = Ranking(judged, judgements, run=run, depth=settings.depth,
+                      profiles=settings.profiles, standard=standard)
+    pr, pr_topics, pr_topic_index = _pr_curves(ranking, settings, counted)
+    gain, gain_topics, effort_rows = _gain_curves(ranking, settings, counted)
+    # a topic the run lacks scores 0 ("zero") or is left out ("skip")
+    per_topic = {str(measure): np.where(counted, measure.values(ranking), np.nan)
+                 for measure in measures}
     coverage = {"run": label, "evaluated_topics": judgements.n_topics,
                 "ranked": int(judged.present.sum()),
                 "missing_from_run": int((~judged.present).sum()),
@@ -95,23 +91,37 @@ def evaluate_run(label: str, run: RankedRun, judgements: Judgements, settings: S
         log.warning("run %s: %d topic(s) not in the qrels, ignored: %s", label,
                     len(judged.ignored_topics), ", ".join(judged.ignored_topics[:10]))
     return RunResult(label, per_topic, pr, pr_topics, pr_topic_index, gain, gain_topics,
-                     effort_rows, coverage)
+                     effort_rows, coverage, ranked_grades.grade_strings(judged, settings.depth))
 
 
-def _cumulated_gain(judged: JudgedRun, judgements: Judgements, settings: Settings,
-                    counted: np.ndarray, per_topic: dict):
+def _pr_curves(ranking: Ranking, settings: Settings, counted: np.ndarray):
+    """Mean interpolated precision per level and reading, and the defined topics' rows."""
+    pr, pr_topics, pr_topic_index = [], {}, {}
+    for level in settings.levels:
+        for reading in settings.readings:
+            ip = stratified.interpolated_precision(ranking.judged, ranking.judgements, level,
+                                                   reading, settings.recall_points)
+            defined = counted & ~np.isnan(ip[:, 0])
+            pr_topics[(level, reading)] = ip[defined]
+            pr_topic_index[(level, reading)] = np.flatnonzero(defined)
+            means = ip[defined].mean(axis=0) if defined.any() else \
+                np.full(len(settings.recall_points), np.nan)
+            pr += [(level, reading, point, value, int(defined.sum()))
+                   for point, value in zip(settings.recall_points, means)]
+    return pr, pr_topics, pr_topic_index
+
+
+def _gain_curves(ranking: Ranking, settings: Settings, counted: np.ndarray):
+    """Mean CG/DCG curves with the ideal, nCG/nDCG, the per-topic curves and effort, per
+    gain profile and (kind, base), at ranks 1..depth."""
     depth = settings.depth
     ranks = np.arange(1, depth + 1)
     gain_rows, gain_topics, effort_rows = [], {}, []
-    grades = judged.topk_grades(depth)
     for profile in cg.profiles_from(settings.profiles, settings.gains):
         table = profile.gain_by_grade
-        actual_gains = table[grades][counted]
-        ideal_gains = cg.ideal_vectors(judgements, table, depth)[counted]
-        custom = settings.gains
         for kind, base in settings.kinds:
-            actual = cg.curve(actual_gains, base)
-            ideal = cg.curve(ideal_gains, base)
+            actual = ranking.curve(table, base, depth)[counted]
+            ideal = ranking.ideal_curve(table, base, depth)[counted]
             norm = cg.normalised(actual, ideal)
             has_ideal = ideal[:, 0] > 0 if len(ideal) else np.zeros(0, bool)
             norm_kind = "n" + kind
@@ -125,18 +135,19 @@ def _cumulated_gain(judged: JudgedRun, judgements: Judgements, settings: Setting
                           for r, v in zip(ranks, mean_norm)]
             gain_topics[(profile.name, kind, base)] = actual
             gain_topics[(profile.name, norm_kind, base)] = norm[has_ideal]
-            for cutoff in settings.cutoffs:
-                for k_name, matrix in ((kind, actual), (norm_kind, norm)):
-                    full = np.full(judgements.n_topics, np.nan)
-                    full[counted] = matrix[:, cutoff - 1]
-                    per_topic[names.cumulated_gain(k_name, profile.name, base, cutoff,
-                                                   custom)] = full
             for k in settings.effort_ranks:
                 target = float(mean_ideal[k - 1])
                 reached = effort.rank_reached(mean_actual, target) if target > 0 else None
                 effort_rows.append((profile.name, kind, base, k, target, reached,
                                     reached is not None))
     return gain_rows, gain_topics, effort_rows
+
+
+def standard_provider(measures: Sequence, judgements: Judgements):
+    """The standard measures among ``measures`` set up once for these judgements (None when
+    there are none)."""
+    names = [str(m) for m in measures if isinstance(m, standard_measures.StandardMeasure)]
+    return standard_measures.StandardMeasures(judgements, names) if names else None
 
 
 def evaluate(runs: Mapping[str, RankedRun], judgements: Judgements,
@@ -147,9 +158,9 @@ def evaluate(runs: Mapping[str, RankedRun], judgements: Judgements,
     from gradedrel.evaluation.significance_tables import bootstrap_table, significance_tables
     from gradedrel.evaluation.tables import tidy_tables
 
-    standard = standard_measures.StandardMeasures(judgements, list(settings.standard_measures)) \
-        if settings.standard_measures else None
-    results = [evaluate_run(label, run, judgements, settings, standard)
+    measures = settings.measure_list()
+    standard = standard_provider(measures, judgements)
+    results = [evaluate_run(label, run, judgements, settings, measures, standard)
                for label, run in runs.items()]
     tables = tidy_tables(results, judgements)
     tables.update(significance_tables(results, judgements, settings))

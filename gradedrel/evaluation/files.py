@@ -57,8 +57,11 @@ def evaluate_files(run_paths: Mapping[str, str | Path], qrels: pd.DataFrame,
         warn_if_most_topics_unranked(judgements, runs, settings)
     tables = evaluate(runs, judgements, settings, bootstrap=bootstrap)
     write_tables(tables, out_dir)
+    recorded = asdict(settings)
+    if recorded["measures"] is None:  # the default grid: what the other settings spell out
+        del recorded["measures"]
     record = provenance.record(
-        "evaluate", {"evaluation": _plain(asdict(settings))},
+        "evaluate", {"evaluation": _plain(recorded)},
         runs={label: {"path": str(path), "sha256": sha256_of(path)}
               for label, path in run_paths.items()},
         topics=judgements.n_topics)

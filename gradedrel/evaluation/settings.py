@@ -1,4 +1,11 @@
-"""The evaluation's settings (config section ``evaluation`` and ``standard_measures``)."""
+"""The evaluation's settings (config section ``evaluation`` and ``standard_measures``).
+
+``measures`` lists the evaluation's measures by name (:mod:`gradedrel.evaluation.measures.registry`):
+full names (``Q(beta=1)``, ``AvP(level=3)``) and family entries (``AvP``, ``JK_DCG``), which
+expand over the other keys (levels, readings, profiles, dcg_bases, cutoffs, gains,
+ndcg_log2); None (the default) is :data:`~gradedrel.evaluation.measures.registry.DEFAULT_MEASURES`,
+the paper's grid. The standard measures follow them.
+"""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -7,7 +14,8 @@ from typing import Mapping
 import numpy as np
 
 from gradedrel.evaluation.measures import cumulated_gain as cg
-from gradedrel.evaluation.measures import names, significance, stratified
+from gradedrel.evaluation.measures import registry, significance, stratified
+from gradedrel.evaluation.measures.avp import AvP
 
 
 def profile_order(profiles: Mapping[str, tuple[int, ...]]) -> dict[str, tuple[int, ...]]:
@@ -43,6 +51,7 @@ class Settings:
     confidence: float = 0.95
     seed: int = 20000724
     standard_measures: tuple[str, ...] = ()
+    measures: tuple[str, ...] | None = None  # None: registry.DEFAULT_MEASURES
 
     @classmethod
     def from_config(cls, section: Mapping | None,
@@ -74,6 +83,7 @@ class Settings:
             confidence=float(boot.get("confidence", d.confidence)),
             seed=int(s.get("seed", d.seed)),
             standard_measures=tuple(standard or ()),
+            measures=tuple(s["measures"]) if s.get("measures") is not None else None,
         )
         settings.check()
         return settings
@@ -105,11 +115,34 @@ class Settings:
                 raise ValueError(f"{where}.ndcg_log2.gains: {gain!r} not in "
                                  f"{sorted(cg.MODERN_GAINS)}")
         significance.adjust(np.array([0.5]), self.correction)
+        if self.measures is not None and not self.measures:
+            raise ValueError(f"{where}.measures: an empty list (null = the paper's grid)")
+        try:
+            measures = self.measure_list()
+        except ValueError as error:
+            raise ValueError(f"{where}.measures: {error}") from None
+        for measure in measures:
+            if "profile" in getattr(measure, "SUPPORTED_PARAMS", {}) and \
+                    measure["profile"] not in self.profiles:
+                raise ValueError(f"{where}.measures: {measure}: gain profile "
+                                 f"{measure['profile']!r} not in {where}.profiles")
 
     @property
     def kinds(self) -> list[tuple[str, int]]:
         """(kind, base) of the un-normalised curves: CG (base 0), then DCG per base."""
         return [("CG", 0)] + [("DCG", b) for b in self.dcg_bases]
 
+    def measure_list(self) -> list:
+        """The evaluation's measures, in order: ``measures`` (or the default grid) expanded
+        over these settings, then the standard measures; each named once."""
+        from gradedrel.evaluation.standard_measures import StandardMeasure
+
+        names = self.measures if self.measures is not None else registry.DEFAULT_MEASURES
+        measures = registry.expand(list(names), self)
+        listed = {str(m) for m in measures}
+        # config's standard_measures: checked where they are computed (ir_measures' parser)
+        return measures + [StandardMeasure(name) for name in self.standard_measures
+                           if name not in listed]
+
     def default_significance_measures(self) -> tuple[str, ...]:
-        return self.significance_measures or tuple(names.avp(lv) for lv in self.levels)
+        return self.significance_measures or tuple(str(AvP(level=lv)) for lv in self.levels)

@@ -11,7 +11,8 @@ import pandas as pd
 from gradedrel.core.progress import progress
 from gradedrel.evaluation.contract import COLUMNS
 from gradedrel.evaluation.evaluate import RunResult
-from gradedrel.evaluation.measures import names, significance
+from gradedrel.evaluation.measures import jk, significance
+from gradedrel.evaluation.measures.avp import AvP
 from gradedrel.evaluation.measures.judgements import Judgements
 from gradedrel.evaluation.settings import Settings
 
@@ -98,9 +99,9 @@ def bootstrap_table(results: list[RunResult], settings: Settings) -> pd.DataFram
             values = r.per_topic[measure]
             add(r.label, measure, [""], values[~np.isnan(values)])
         for (level, reading), matrix in r.pr_topics.items():
-            name = "iPrec" + names.avp(level, reading)[3:]
+            name = AvP(level=level, reading=reading).interpolated_name
             add(r.label, name, [f"{p:g}" for p in settings.recall_points], matrix)
         for (profile, kind, base), matrix in r.gain_topics.items():
-            name = names.cumulated_gain(kind, profile, base, None, settings.gains)
+            name = str(jk.measure(kind, profile, base, gains=settings.gains))
             add(r.label, name, [str(i) for i in range(1, settings.depth + 1)], matrix)
     return pd.DataFrame(rows, columns=COLUMNS["bootstrap_ci"])

@@ -68,27 +68,6 @@ class Evaluator:
         return {name: values[key] for name, key in zip(self.names, keys)}
 
 
-def per_topic(qrels: pd.DataFrame, run, topics: list[str],
-              measure_names: list[str]) -> pd.DataFrame:
-    """One row per (topic, measure); a topic the run lacks scores 0 on every measure.
-
-    ``run`` is a frame (``qid, docno, score``) or a dict ``{qid: {docno: score}}`` (what
-    pytrec_eval reads; :func:`run_dict` builds it from a ranked run without a row loop).
-    """
-    if isinstance(run, pd.DataFrame):
-        r = {}
-        for qid, docno, score in zip(run["qid"].astype(str), run["docno"].astype(str),
-                                     run["score"].astype(float)):
-            r.setdefault(qid, {})[docno] = float(score)
-        run = r
-    vectors = Evaluator(qrels, measure_names).vectors(run, topics)
-    rows = []
-    for i, qid in enumerate(topics):
-        for name in measure_names:
-            rows.append((qid, name, float(vectors[name][i])))
-    return pd.DataFrame(rows, columns=["qid", "measure", "value"])
-
-
 def run_dict(run) -> dict[str, dict[str, float]]:
     """A :class:`~gradedrel.retrieval.runs.RankedRun` as ``{qid: {docno: score}}``, one
     slice per topic (rows are grouped by topic)."""
@@ -96,6 +75,43 @@ def run_dict(run) -> dict[str, dict[str, float]]:
     docno, score = run.docno.tolist(), run.score.tolist()
     return {str(qid): dict(zip(docno[start:stop], score[start:stop]))
             for qid, start, stop in zip(run.topics, bounds[:-1], bounds[1:])}
+
+
+def is_standard(name: str) -> bool:
+    """Whether ``name`` is a standard measure: one :mod:`trec_measures` computes, or any
+    other that ir_measures parses (ir_measures imported only for such a name)."""
+    if trec_measures.parse(name) is not None:
+        return True
+    try:
+        parse_measures([name])
+    except ValueError:
+        return False
+    return True
+
+
+class StandardMeasure:
+    """A standard measure of the evaluation, named as config names it (``nDCG@10``,
+    ``AP(rel=3)``), its values taken from the evaluation's :class:`StandardMeasures`
+    (through :meth:`~gradedrel.evaluation.measures.base.Ranking.standard_vectors`)."""
+
+    complete = True
+
+    def __init__(self, name: str):
+        self.name = name
+
+    def __str__(self) -> str:
+        return self.name
+
+    __repr__ = __str__
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, StandardMeasure) and other.name == self.name
+
+    def __hash__(self) -> int:
+        return hash(self.name)
+
+    def values(self, ranking) -> np.ndarray:
+        return ranking.standard_vectors()[self.name]
 
 
 class StandardMeasures:
@@ -146,11 +162,3 @@ def _trec_eval_order(run, judgements):
 
     # the run's own topic index: non-decreasing, so sorting by it keeps the rows' groups
     return trec_measures.float32_order(run.topic[keep], run.score[keep], text_rank)
-
-
-def means(per_topic_values: pd.DataFrame, measure_names: list[str]) -> pd.DataFrame:
-    grouped = per_topic_values.groupby("measure", sort=False)["value"]
-    table = pd.DataFrame({"measure": measure_names})
-    table["mean"] = [float(grouped.get_group(n).mean()) for n in measure_names]
-    table["topics"] = [int(grouped.get_group(n).size) for n in measure_names]
-    return table

@@ -7,11 +7,13 @@ import pandas as pd
 
 from gradedrel.evaluation.contract import COLUMNS
 from gradedrel.evaluation.evaluate import RunResult
+from gradedrel.evaluation.measures import ranked_grades
 from gradedrel.evaluation.measures.judgements import Judgements
 
 
 def tidy_tables(results: list[RunResult], judgements: Judgements) -> dict[str, pd.DataFrame]:
-    """per_topic, means, pr_curves, gain_curves, effort and coverage tables."""
+    """per_topic, means, pr_curves, gain_curves, effort, coverage, ranked_grades and
+    recall_base tables."""
     topics = judgements.topics
     per_topic, means = [], []
     for result in results:
@@ -41,7 +43,10 @@ def tidy_tables(results: list[RunResult], judgements: Judgements) -> dict[str, p
             "means": pd.concat(means, ignore_index=True) if means else
             pd.DataFrame(columns=COLUMNS["means"]),
             "pr_curves": pr, "pr_per_topic": pr_per_topic_table(results, judgements),
-            "gain_curves": gain, "effort": eff, "coverage": coverage}
+            "gain_curves": gain, "effort": eff, "coverage": coverage,
+            "ranked_grades": ranked_grades.ranked_grades_table(
+                [r.label for r in results], [r.ranked_grades for r in results], judgements),
+            "recall_base": ranked_grades.recall_base_table(judgements)}
 
 
 def pr_per_topic_table(results: list[RunResult], judgements: Judgements) -> pd.DataFrame:

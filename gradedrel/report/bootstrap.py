@@ -14,7 +14,7 @@ from typing import Sequence
 import numpy as np
 import pandas as pd
 
-from gradedrel.evaluation.measures import names, significance
+from gradedrel.evaluation.measures import jk, registry, significance
 
 
 paired_ci = significance.paired_bootstrap_ci  # the one statistics module's
@@ -28,15 +28,20 @@ def difference_bands(per_topic: pd.DataFrame, kind: str, base: int, profiles: Se
     per_topic holds values (the evaluation's cutoffs); a topic counts where both the type
     and the baseline have a value (``topics`` says how many)."""
     rows = []
-    wanted = {names.cumulated_gain(kind, profile, base, rank): (profile, rank)
-              for profile in profiles for rank in ranks}
+    # the per-topic gain measures of this curve, asked of the measures the names spell
+    # (whatever the evaluation's gain table, which a name carries when it is not 1, 2, 3)
+    named = {}
+    for name in pd.unique(per_topic["measure"]):
+        measure = registry.parse_family(str(name))
+        if isinstance(measure, jk.JKMeasure) and measure.curve == (kind, int(base)):
+            named.setdefault((measure["profile"], measure["cutoff"]), name)
     # one pass over the per-topic table (it holds every measure: tens of thousands of rows)
-    by_name = dict(tuple(per_topic[per_topic["measure"].isin(wanted)].groupby("measure",
-                                                                            sort=False)))
+    by_name = dict(tuple(per_topic[per_topic["measure"].isin(set(named.values()))].groupby(
+        "measure", sort=False)))
     for profile in profiles:
         for rank in ranks:
-            name = names.cumulated_gain(kind, profile, base, rank)
-            values = by_name.get(name)
+            name = named.get((str(profile), int(rank)))
+            values = by_name.get(name) if name else None
             if values is None or values.empty:
                 continue
             wide = values.pivot_table(index="qid", columns="run", values="value",

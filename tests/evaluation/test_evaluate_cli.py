@@ -8,6 +8,7 @@ import pytrec_eval
 
 from gradedrel.cli import main
 from gradedrel.evaluation.measures import irm, names
+from gradedrel.evaluation.measures.jk import JK_DCG
 
 from helpers_eval import synthetic_collection, write_trec_qrels, write_trec_run
 
@@ -142,7 +143,9 @@ def test_the_measure_names_parse_back_through_ir_measures(evaluated):
     assert len(ours) > 50
     for name in ours:
         assert str(irm.parse(name)) == name
-    assert isinstance(ir_measures.parse_measure("JK_DCG(b=10,profile='3')@10"), irm._JK_DCG)
+    parsed = ir_measures.parse_measure("JK_DCG(b=10,profile='3')@10")
+    assert isinstance(parsed, irm.GradedMeasure) and parsed.NAME == "JK_DCG"
+    assert parsed.ours() == JK_DCG(b=10, profile="3") @ 10
 
 
 def test_bad_run_exits_1_with_one_line_naming_file_and_line(evaluated, tmp_path, capsys):
@@ -255,3 +258,35 @@ def test_one_blas_thread_only_when_the_user_chose_none():
         chosen = {name: value}
         assert one_blas_thread_unless_chosen(chosen) is False
         assert chosen == {name: value}
+
+
+def test_measure_option_adds_any_registered_measure_to_the_grid(tmp_path, capsys):
+    # one topic; ranks 1..6 hold levels 3 0 2 0 0 1; d7 (level 3) is not retrieved
+    (tmp_path / "q.txt").write_text("".join(f"1 0 d{i} {g}\n" for i, g in
+                                            [(1, 3), (2, 0), (3, 2), (6, 1), (7, 3)]))
+    (tmp_path / "r.run").write_text("".join(f"1 Q0 d{i} {i} {10 - i} t\n" for i in range(1, 7)))
+    args = ["evaluate", "--qrels", str(tmp_path / "q.txt"), "--out", str(tmp_path / "out"),
+            "--measure", "JK_DCG(b=5,profile='3')@20", "--measure", "AvP(level=3)",
+            f"A={tmp_path / 'r.run'}"]
+    assert main(args) == 0
+    printed = capsys.readouterr().out
+    means = pd.read_csv(tmp_path / "out" / "means.tsv", sep="\t").set_index("measure")["mean"]
+    # b = 5: no discount before rank 5; only level 3 earns gain: the 3 at rank 1
+    assert means["JK_DCG(b=5,profile='3')@20"] == pytest.approx(3.0)
+    assert means["AvP(level=3)"] == pytest.approx((1 / 1) / 2)
+    assert means.index.tolist()[:6] == [names.avp(1), names.avp(1, "atleast"), names.avp(2),
+                                        names.avp(2, "atleast"), names.avp(3),
+                                        names.avp(3, "atleast")]  # the grid, then the added
+    assert means.index.tolist()[-1] == "JK_DCG(b=5,profile='3')@20"
+    assert "JK_DCG(b=5,profile='3')@20" in printed
+
+
+def test_an_unknown_measure_is_one_line_naming_the_closest(evaluated, tmp_path, capsys):
+    tmp, _, _, _ = evaluated
+    code = main(["evaluate", "--qrels", str(tmp / "qrels.txt"), "--grade-map", GRADE_MAP,
+                 "--out", str(tmp_path / "out"), "--measure", "JK_DGC(b=2)@10",
+                 str(tmp / "SUM-u.run")])
+    assert code == 1
+    assert capsys.readouterr().err == ("gradedrel: --measure: unknown measure "
+                                       "'JK_DGC(b=2)@10' (the closest registered: 'JK_DCG')\n")
+    assert not (tmp_path / "out").exists()

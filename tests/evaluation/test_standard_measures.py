@@ -1,7 +1,6 @@
 """Standard measures: one Evaluator (set up once) over several runs gives what
 ir_measures computes for each run on its own; a topic the run lacks scores 0."""
 import ir_measures
-import numpy as np
 import pandas as pd
 import pytest
 
@@ -34,11 +33,3 @@ def test_one_evaluator_for_every_run_agrees_with_ir_measures():
     # run 2, topic 1: b (grade 1), x (unjudged), a (grade 3): AP(rel=3) = (1/3) / 1
     assert evaluator.vectors(RUNS[1], topics)["AP(rel=3)"][0] == pytest.approx(1 / 3)
     assert evaluator.vectors(RUNS[1], topics)["P@2"][0] == pytest.approx(0.5)
-
-
-def test_per_topic_frame_matches_the_vectors():
-    frame = standard_measures.per_topic(QRELS, RUNS[1], ["2", "1"], NAMES)
-    vectors = standard_measures.Evaluator(QRELS, NAMES).vectors(RUNS[1], ["2", "1"])
-    assert frame["qid"].tolist() == ["2"] * 4 + ["1"] * 4
-    assert np.array_equal(frame["value"].to_numpy(),
-                          np.column_stack([vectors[n] for n in NAMES]).ravel())

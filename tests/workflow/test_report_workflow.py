@@ -1,4 +1,4 @@
-"""The report rules end to end on synthetic evaluation files: two clean runs in two
+"""The report rules end to end on the evaluation files of simulated runs: two clean runs in two
 directories give byte-identical tables, findings and figures; a re-run does nothing."""
 import os
 import subprocess
@@ -40,9 +40,9 @@ def _inputs(base: Path, frames, topics) -> None:
     results = base / "results" / "cranfield"
     results.mkdir(parents=True)
     qids = [str(q) for q in range(1, 41)]
-    rb = frames["recall_base"].set_index("qid").reindex(qids, fill_value=0).reset_index()
-    rb.to_csv(results / "recall_base.tsv", sep="\t", index=False, lineterminator="\n")
-    synthetic.write(frames, base / "results", "cranfield", "InQuery", qids)
+    synthetic.collection_recall_base(topics, qids).to_csv(
+        results / "recall_base.tsv", sep="\t", index=False, lineterminator="\n")
+    synthetic.write(frames, topics, base / "results", "cranfield", "InQuery", qids)
     synthetic.write_runs(topics, base / "results", "cranfield", "InQuery")
 
 

@@ -37,6 +37,52 @@ def test_evaluation_rule_writes_the_tables_the_cli_writes(tmp_path):
     assert main(["evaluate", "--qrels", str(qrels), "--config", str(tmp_path / "config.yaml"),
                  "--standard-measures", "nDCG@10;AP(rel=1);AP(rel=3);P@10",
                  "--out", str(tmp_path / "cli"), f"BM25={run}"]) == 0
-    for name in ("per_topic", "means", "pr_curves", "gain_curves", "effort", "coverage"):
+    for name in ("per_topic", "means", "pr_curves", "gain_curves", "effort", "coverage",
+                 "ranked_grades", "recall_base"):
         assert (out / f"{name}.tsv").read_bytes() == (tmp_path / "cli" / f"{name}.tsv") \
             .read_bytes(), name
+
+
+def test_the_fixture_evaluations_gain_vectors_from_their_files_equal_those_from_the_runs(
+        finished_project):
+    """ranked_grades.tsv and recall_base.tsv of every fixture evaluation rebuild the gain and
+    ideal vectors the findings build from the run files and the qrels."""
+    import numpy as np
+    import yaml
+
+    from gradedrel.collection.readers import read_qrels_tsv
+    from gradedrel.core.io import read_tsv
+    from gradedrel.evaluation.measures import ranked_grades
+    from gradedrel.queries.query_types import slug
+    from gradedrel.report.assessment import gain_vectors_of_runs
+    from gradedrel.retrieval.runs import read_run
+
+    results = finished_project / "results" / "tiny"
+    config = yaml.safe_load((ROOT / "config" / "config.yaml").read_text())["evaluation"]
+    profiles, depth = config["profiles"], config["depth"]
+    gains = {int(k): v for k, v in config["gains"].items()}
+    qrels = read_qrels_tsv(results / "qrels.tsv")
+    folders = sorted(results.glob("evaluation/*/*/ranked_grades.tsv"))
+    assert len(folders) == 3  # the baseline's and the auto plan set's two models
+    for path in folders:
+        folder = path.parent
+        planset = folder.parent.name
+        ranked = ranked_grades.read(path, "ranked_grades")
+        base = ranked_grades.read(folder / "recall_base.tsv", "recall_base")
+        topics = base["qid"].unique().tolist()
+        if planset != "baseline":
+            assert topics == read_tsv(results / "plans" / planset / "topics.tsv")["qid"].tolist()
+        runs_dir = results / ("baseline" if planset == "baseline" else
+                              f"runs/{planset}/{folder.name}")
+        labels = ranked["run"].unique().tolist()
+        files = {label: runs_dir / f"{label if planset == 'baseline' else slug(label)}.run"
+                 for label in labels}
+        runs = {label: read_run(file) for label, file in files.items()}
+        curves, ideal = ranked_grades.vectors_by_profile(ranked, base, profiles, gains, depth)
+        want_curves, want_ideal = gain_vectors_of_runs(runs, qrels, topics, profiles, gains,
+                                                       depth)
+        for profile in profiles:
+            assert np.array_equal(ideal[profile], want_ideal[profile])
+            for label in labels:
+                assert np.array_equal(curves[profile][label], want_curves[profile][label]), \
+                    (folder, profile, label)

@@ -1,6 +1,7 @@
 # Stage "evaluation" (gradedrel/evaluation/): the paper's graded measures.
 
-EVALUATION_FILES = ["per_topic", "means", "pr_curves", "pr_per_topic", "gain_curves", "effort"]
+EVALUATION_FILES = ["per_topic", "means", "pr_curves", "pr_per_topic", "gain_curves", "effort",
+                    "ranked_grades", "recall_base"]
 SIGNIFICANCE_FILES = {"friedman": "significance_friedman", "posthoc": "significance_posthoc",
                       "vs_baseline": "significance_vs_baseline", "bootstrap": "bootstrap_ci"}
 

@@ -1,4 +1,5 @@
-"""Stand-in query files for tests and benchmarks of the retrieval back ends.
+"""Stand-in query files for the tests and benchmarks of the retrieval back ends (here, in
+the package, so that both import it: benchmarks do not import tests).
 
 NOT a query type of the experiment: the real ``results/{c}/queries/{slug}.jsonl``
 come from request analysis and the thesaurus (the plans/query-types work). These
@@ -84,7 +85,7 @@ def write_query_files(topics, out_dir: str | Path, is_stopword: Callable[[str], 
     return paths
 
 
-if __name__ == "__main__":  # python tests/stand_in_queries.py results/cranfield
+if __name__ == "__main__":  # python -m gradedrel.queries.stand_in results/cranfield
     import sys
 
     import pandas as pd

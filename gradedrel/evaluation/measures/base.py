@@ -1,0 +1,272 @@
+"""A measure as a value, and the judged ranking every measure computes from.
+
+A *family* (``AvP``, ``JK_DCG``, ``nDCG_log2``, …) is a :class:`Measure` subclass that
+declares its parameters in ``SUPPORTED_PARAMS`` (:class:`Param`: type, default, choices,
+description), as ir_measures' measures do; a *measure* is an instance with its parameter
+values: ``AvP(level=3)``, ``JK_DCG(b=2, profile='2+3') @ 10``. Calling a measure sets
+parameters and ``@ k`` sets the cutoff, both returning a new measure. A measure
+
+- **names itself** (``str``) in one canonical spelling, ir_measures' syntax
+  ``Name(param=value,…)@cutoff``: parameters in declared order, each left out when it has its
+  default value unless the family always names it (``Param(shown=True)``). The name is what
+  config lists, what :func:`gradedrel.evaluation.measures.registry.parse` reads back, and what
+  tables, figure legends and file columns print;
+- **computes** its per-request values, vectorised over requests, from a :class:`Ranking` (one
+  run judged against the graded judgements): ``values(ranking)`` is a ``(requests,)`` array,
+  NaN where the measure is undefined for a request (an empty recall base, an ideal of 0).
+
+ir_measures itself is not imported here (the evaluation runs without it: about 25 ms of every
+``gradedrel evaluate``); :mod:`gradedrel.evaluation.measures.irm` hands every registered
+family to ir_measures and PyTerrier.
+"""
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+from typing import Any, Callable, Mapping, Sequence
+
+import numpy as np
+
+from gradedrel.evaluation.measures import cumulated_gain as cg
+from gradedrel.evaluation.measures.judgements import JudgedRun, Judgements
+
+NOT_GIVEN: Any = object()  # a parameter without a default
+
+
+@dataclass(frozen=True)
+class Param:
+    """One parameter of a measure family.
+
+    ``grid`` names the evaluation setting (:class:`gradedrel.evaluation.settings.Settings`
+    attribute) whose values a family entry of the config expands over when it leaves this
+    parameter out (``levels`` for ``AvP``'s level, ``cutoffs`` for a cutoff, …): a sequence
+    gives its items, a mapping its keys (``profiles``) or, for a ``dict`` parameter, itself
+    (``gains``)."""
+
+    dtype: type
+    default: Any = NOT_GIVEN
+    required: bool = False
+    choices: tuple | None = None
+    desc: str = ""
+    shown: bool = False      # named even when it has its default value
+    grid: str | None = None
+
+    def check(self, family: str, name: str, value):
+        """``value`` as the family stores it (ints, floats, text, ``{level: gain}``), or a
+        ValueError naming the measure and the parameter."""
+        where = f"{family}: {name}={value!r}"
+        if self.dtype is int:
+            if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+                raise ValueError(f"{where}: expected a whole number")
+            value = int(value)
+        elif self.dtype is float:
+            if isinstance(value, bool) or not isinstance(value, (int, float, np.number)):
+                raise ValueError(f"{where}: expected a number")
+            value = float(value)
+        elif self.dtype is str:
+            if not isinstance(value, str):
+                raise ValueError(f"{where}: expected text")
+        elif self.dtype is dict:
+            if not isinstance(value, Mapping):
+                raise ValueError(f"{where}: expected a mapping such as {{1:1,2:2,3:3}}")
+            try:
+                value = {int(k): float(v) for k, v in value.items()}
+            except (TypeError, ValueError):
+                raise ValueError(f"{where}: expected numbers level:gain") from None
+        if self.choices is not None and value not in self.choices:
+            raise ValueError(f"{where}: expected one of {list(self.choices)}")
+        return value
+
+
+def _number(value: float) -> str:
+    value = float(value)
+    return str(int(value)) if value.is_integer() else repr(value)
+
+
+def spell(value) -> str:
+    """A parameter value as a name prints it: ``3``, ``0.5``, ``'2+3'``, ``{1:1,2:5,3:10}``."""
+    if isinstance(value, Mapping):
+        return "{" + ",".join(f"{int(k)}:{_number(v)}" for k, v in sorted(value.items())) + "}"
+    if isinstance(value, float):
+        return _number(value)
+    return repr(value)
+
+
+class Measure:
+    """A family of measures (subclass) and a measure (instance with parameter values)."""
+
+    NAME = ""
+    PRETTY_NAME = ""
+    SHORT_DESC = ""
+    SUPPORTED_PARAMS: dict[str, Param] = {}
+    AT_PARAM = "cutoff"  # the parameter ``measure @ k`` sets
+
+    def __init__(self, **params):
+        unknown = [k for k in params if k not in self.SUPPORTED_PARAMS]
+        if unknown:
+            raise ValueError(f"{self.NAME}: no parameter {unknown[0]!r} (its parameters: "
+                             f"{', '.join(self.SUPPORTED_PARAMS) or 'none'})")
+        checked = {}
+        for key, spec in self.SUPPORTED_PARAMS.items():  # declared order
+            if key in params and params[key] is not None:
+                checked[key] = spec.check(self.NAME, key, params[key])
+        if self.AT_PARAM in checked and checked[self.AT_PARAM] < 1:
+            raise ValueError(f"{self.NAME}: the cutoff must be at least 1, not "
+                             f"{checked[self.AT_PARAM]}")
+        self.params = checked
+
+    # --- a value -----------------------------------------------------------------------
+    def __call__(self, **params) -> "Measure":
+        return type(self)(**{**self.params, **params})
+
+    def __matmul__(self, cutoff) -> "Measure":
+        return self(**{self.AT_PARAM: cutoff})
+
+    def __getitem__(self, key: str):
+        """A parameter's value, or its default (KeyError when it has neither)."""
+        if key in self.params:
+            return self.params[key]
+        default = self.SUPPORTED_PARAMS[key].default
+        if default is NOT_GIVEN:
+            raise KeyError(f"{self}: parameter {key!r} is not set")
+        return default
+
+    @property
+    def complete(self) -> bool:
+        """Every required parameter is set (an incomplete measure is a family entry)."""
+        return all(k in self.params for k, p in self.SUPPORTED_PARAMS.items() if p.required)
+
+    def __str__(self) -> str:
+        shown = []
+        for key, spec in self.SUPPORTED_PARAMS.items():
+            if key == self.AT_PARAM:
+                continue
+            if key in self.params:
+                value = self.params[key]
+                if value == spec.default and not spec.shown:
+                    continue
+            elif spec.shown and spec.default is not NOT_GIVEN:
+                value = spec.default
+            else:
+                continue
+            shown.append(f"{key}={spell(value)}")
+        name = f"{self.NAME}({','.join(shown)})" if shown else self.NAME
+        if self.AT_PARAM in self.params:
+            name += f"@{self.params[self.AT_PARAM]}"
+        return name
+
+    __repr__ = __str__
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, Measure) and other.NAME == self.NAME and str(other) == str(self)
+
+    def __hash__(self) -> int:
+        return hash(str(self))
+
+    # --- what a family defines ----------------------------------------------------------
+    def values(self, ranking: "Ranking") -> np.ndarray:  # pragma: no cover - abstract
+        """Per-request values ``(requests,)`` in the judgements' topic order; NaN where
+        the measure is undefined for a request."""
+        raise NotImplementedError
+
+    def expand(self, settings) -> list["Measure"]:
+        """This family entry over the evaluation's values of every grid parameter it does
+        not set (in declared order, the first outermost)."""
+        keys, choices = [], []
+        for key, spec in self.SUPPORTED_PARAMS.items():
+            if key in self.params or spec.grid is None:
+                continue
+            keys.append(key)
+            choices.append(grid_values(spec, getattr(settings, spec.grid)))
+        return [self(**dict(zip(keys, combination)))
+                for combination in itertools.product(*choices)]
+
+    @classmethod
+    def grid(cls, entries: Sequence["Measure"], settings) -> list["Measure"]:
+        """The measures of the family entries of one family module, in the evaluation's
+        order (by default, entry by entry; a module whose families interleave overrides it)."""
+        return [m for entry in entries for m in entry.expand(settings)]
+
+
+def grid_values(spec: Param, values) -> list:
+    if spec.dtype is dict:
+        return [values]
+    if isinstance(values, Mapping):
+        return list(values)
+    return list(values)
+
+
+class Ranking:
+    """One run judged against graded judgements: what every measure computes from.
+
+    ``judged`` and ``judgements`` (:mod:`~gradedrel.evaluation.measures.judgements`) hold the
+    retrieved rows with their levels and the per-level recall bases; ``run`` is the ranked run
+    itself (the standard measures need trec_eval's order of it); ``depth`` is the evaluation's
+    curve depth, so that gain vectors and curves computed once at that depth serve every
+    cutoff at or above it; ``profiles`` resolves a gain profile's name to its levels;
+    ``standard`` is the evaluation's provider of standard measures. Arrays several measures
+    share are computed once (:meth:`cached`).
+    """
+
+    def __init__(self, judged: JudgedRun, judgements: Judgements, run=None, depth: int = 0,
+                 profiles: Mapping[str, Sequence[int]] | None = None, standard=None):
+        self.judged = judged
+        self.judgements = judgements
+        self.run = run
+        self.depth = int(depth)
+        self.profiles = dict(cg.DEFAULT_PROFILES if profiles is None else profiles)
+        self.standard = standard
+        self._cache: dict = {}
+
+    @property
+    def n_topics(self) -> int:
+        return self.judgements.n_topics
+
+    def cached(self, key, compute: Callable[[], Any]):
+        if key not in self._cache:
+            self._cache[key] = compute()
+        return self._cache[key]
+
+    def profile_levels(self, name: str) -> tuple[int, ...]:
+        if name not in self.profiles:
+            raise ValueError(f"gain profile {name!r} is not one of the evaluation's profiles "
+                             f"{sorted(self.profiles)}")
+        return tuple(int(x) for x in self.profiles[name])
+
+    def _length(self, key, length: int, compute: Callable[[int], np.ndarray]) -> np.ndarray:
+        """``compute(n)[:, :length]`` with n ≥ length computed once per key (a prefix of a
+        longer vector is the same floats: every vector here is built rank by rank)."""
+        held = self._cache.get(key)
+        if held is None or held.shape[1] < length:
+            held = self._cache[key] = compute(max(length, self.depth))
+        return held[:, :length]
+
+    def gain_vectors(self, gain_by_grade: np.ndarray, length: int) -> np.ndarray:
+        """Gain vectors ``(requests, length)`` of the run's top ``length`` documents."""
+        table = np.asarray(gain_by_grade, dtype=np.float64)
+        return self._length(("gains", table.tobytes()), length,
+                            lambda n: cg.gain_vectors(self.judged, table, n))
+
+    def ideal_vectors(self, gain_by_grade: np.ndarray, length: int) -> np.ndarray:
+        """Ideal gain vectors ``(requests, length)`` from the recall bases."""
+        table = np.asarray(gain_by_grade, dtype=np.float64)
+        return self._length(("ideal", table.tobytes()), length,
+                            lambda n: cg.ideal_vectors(self.judgements, table, n))
+
+    def curve(self, gain_by_grade: np.ndarray, base: int, length: int) -> np.ndarray:
+        """CG (``base`` 0) or J&K's DCG with log base ``base``, ``(requests, length)``."""
+        table = np.asarray(gain_by_grade, dtype=np.float64)
+        return self._length(("curve", table.tobytes(), base), length,
+                            lambda n: cg.curve(self.gain_vectors(table, n), base))
+
+    def ideal_curve(self, gain_by_grade: np.ndarray, base: int, length: int) -> np.ndarray:
+        """The ideal vector's CG or DCG, ``(requests, length)``."""
+        table = np.asarray(gain_by_grade, dtype=np.float64)
+        return self._length(("ideal_curve", table.tobytes(), base), length,
+                            lambda n: cg.curve(self.ideal_vectors(table, n), base))
+
+    def standard_vectors(self) -> dict[str, np.ndarray]:
+        """The standard measures' values (name → per request), computed once for all."""
+        if self.standard is None:
+            raise ValueError("no standard measures were set up for this evaluation")
+        return self.cached(("standard",), lambda: self.standard.vectors(self.judged, self.run))

@@ -1,0 +1,151 @@
+"""J&K's cumulated gain read at rank k (Järvelin & Kekäläinen 2000, method 2; 2002 for the
+normalised forms) as four measure families:
+
+- ``JK_CG(profile=P)@k`` — CG[k], the gains of the top k summed;
+- ``JK_DCG(b=B,profile=P)@k`` — DCG[k] with J&K's rule (no discount before rank b);
+- ``JK_nCG(profile=P)@k``, ``JK_nDCG(b=B,profile=P)@k`` — divided by the ideal vector's CG[k]
+  or DCG[k] (NaN where that is 0).
+
+The gain profile P names the levels that earn gain (the evaluation's ``profiles``: ``all``,
+``2+3``, ``3``); a non-default gain table adds ``gains={1:1,2:5,3:10}``. Definitions:
+:mod:`gradedrel.evaluation.measures.cumulated_gain`. Family entries expand over the
+evaluation's ``profiles``, ``dcg_bases``, ``cutoffs`` and its ``gains``; listed together
+they expand as one grid, in the order of the gain curves: per profile, CG then DCG per base,
+each cutoff with the normalised measure beside the plain one.
+"""
+from __future__ import annotations
+
+from typing import Mapping, Sequence
+
+import numpy as np
+
+from gradedrel.evaluation.measures import cumulated_gain as cg
+from gradedrel.evaluation.measures.base import Measure, Param, Ranking
+
+_PROFILE = Param(str, default="all", shown=True, grid="profiles",
+                 desc="gain profile: the levels that earn gain (the evaluation's profiles)")
+_GAINS = Param(dict, default=dict(cg.DEFAULT_GAINS), grid="gains",
+               desc="gain per level (default 1:1,2:2,3:3)")
+_CUTOFF = Param(int, required=True, grid="cutoffs", desc="rank at which the curve is read")
+_BASE = Param(int, default=2, shown=True, grid="dcg_bases",
+              desc="log base b: no discount before rank b")
+
+
+class JKMeasure(Measure):
+    """J&K's cumulated gain at rank ``cutoff`` under a gain profile."""
+
+    KIND = "CG"            # the curve: CG or DCG
+    NORMALISED = False
+
+    def __init__(self, **params):
+        super().__init__(**params)
+        if self.params.get("b", 2) < 2:
+            raise ValueError(f"{self.NAME}: b={self.params['b']}: the log base must be at least 2")
+
+    @property
+    def base(self) -> int:
+        """The curve's log base (0 for CG)."""
+        return self["b"] if "b" in self.SUPPORTED_PARAMS else 0
+
+    def gain_by_grade(self, ranking: Ranking) -> np.ndarray:
+        levels = ranking.profile_levels(self["profile"])
+        missing = [level for level in levels if level not in self["gains"]]
+        if missing:
+            raise ValueError(f"{self}: the gain table has no gain for levels {missing}")
+        profile = cg.GainProfile(self["profile"], levels, self["gains"])
+        return profile.gain_by_grade
+
+    def values(self, ranking: Ranking) -> np.ndarray:
+        k = self["cutoff"]
+        table = self.gain_by_grade(ranking)
+        actual = ranking.curve(table, self.base, k)[:, k - 1]
+        if not self.NORMALISED:
+            return actual
+        return cg.normalised(actual, ranking.ideal_curve(table, self.base, k)[:, k - 1])
+
+    @property
+    def curve(self) -> tuple[str, int]:
+        """The gain curve this measure reads, as ``gain_curves.tsv`` names it: (kind, base),
+        e.g. ``("nDCG", 2)``, ``("CG", 0)``."""
+        return ("n" if self.NORMALISED else "") + self.KIND, self.base
+
+    @property
+    def curve_label(self) -> str:
+        """The curve as a legend names it: ``CG``, ``nDCG (b = 2)``."""
+        kind, base = self.curve
+        return f"{kind} (b = {base})" if base else kind
+
+    @classmethod
+    def grid(cls, entries: Sequence[Measure], settings) -> list[Measure]:
+        """Every entry's measures in the order of the gain curves (per profile; CG, then DCG
+        per base; per cutoff; plain, then normalised); values the settings do not list sort
+        after those they do."""
+        profiles, bases, cutoffs = list(settings.profiles), list(settings.dcg_bases), \
+            list(settings.cutoffs)
+
+        def position(values: list, value) -> int:
+            return values.index(value) if value in values else len(values)
+
+        def key(m: "JKMeasure"):
+            kind = 0 if m.KIND == "CG" else 1 + position(bases, m.base)
+            return (position(profiles, m["profile"]), kind, position(cutoffs, m["cutoff"]),
+                    m.NORMALISED)
+
+        measures = [m for entry in entries for m in entry.expand(settings)]
+        return sorted(measures, key=key)
+
+
+class JK_CGMeasure(JKMeasure):
+    """J&K cumulated gain CG[k] (Järvelin & Kekäläinen 2000)."""
+    NAME = "JK_CG"
+    PRETTY_NAME = "Cumulated gain"
+    SHORT_DESC = "J&K's cumulated gain at rank k under a gain profile."
+    SUPPORTED_PARAMS = {"profile": _PROFILE, "gains": _GAINS, "cutoff": _CUTOFF}
+
+
+class JK_nCGMeasure(JKMeasure):
+    """J&K normalised cumulated gain nCG[k] = CG[k] / ideal CG[k] (J&K 2002)."""
+    NAME = "JK_nCG"
+    PRETTY_NAME = "Normalised cumulated gain"
+    SHORT_DESC = "CG[k] over the ideal vector's CG[k]."
+    SUPPORTED_PARAMS = JK_CGMeasure.SUPPORTED_PARAMS
+    NORMALISED = True
+
+
+class JK_DCGMeasure(JKMeasure):
+    """J&K discounted cumulated gain DCG[k], no discount before rank b (J&K 2000)."""
+    NAME = "JK_DCG"
+    PRETTY_NAME = "Discounted cumulated gain"
+    SHORT_DESC = "J&K's DCG at rank k: gains divided by log_b(rank) from rank b on."
+    SUPPORTED_PARAMS = {"b": _BASE, **JK_CGMeasure.SUPPORTED_PARAMS}
+    KIND = "DCG"
+
+
+class JK_nDCGMeasure(JKMeasure):
+    """J&K normalised DCG: DCG[k] / ideal DCG[k] with J&K's discount (J&K 2002). Not
+    today's nDCG (``nDCG_log2``)."""
+    NAME = "JK_nDCG"
+    PRETTY_NAME = "Normalised discounted cumulated gain"
+    SHORT_DESC = "J&K's DCG[k] over the ideal vector's DCG[k]."
+    SUPPORTED_PARAMS = JK_DCGMeasure.SUPPORTED_PARAMS
+    KIND = "DCG"
+    NORMALISED = True
+
+
+JK_CG = JK_CGMeasure()
+JK_nCG = JK_nCGMeasure()
+JK_DCG = JK_DCGMeasure()
+JK_nDCG = JK_nDCGMeasure()
+MEASURES = (JK_CG, JK_nCG, JK_DCG, JK_nDCG)
+BY_KIND = {"CG": JK_CG, "nCG": JK_nCG, "DCG": JK_DCG, "nDCG": JK_nDCG}
+
+
+def measure(kind: str, profile: str, base: int = 0, cutoff: int | None = None,
+            gains: Mapping[int, float] | None = None) -> JKMeasure:
+    """The measure of a gain curve read at ``cutoff`` (or the curve itself, without one):
+    ``kind`` in CG, nCG, DCG, nDCG, ``base`` its log base (ignored, 0, for CG/nCG)."""
+    template = BY_KIND[kind]
+    params = {"profile": profile, "gains": gains, "cutoff": cutoff}
+    if template.KIND == "DCG":
+        params["b"] = base
+    return template(**params)

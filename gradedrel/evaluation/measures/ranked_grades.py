@@ -1,0 +1,142 @@
+"""The judged rankings and recall bases as evaluation files, and the gain vectors rebuilt
+from them: what a reader of the evaluation (the report's findings) needs instead of the run
+files and the qrels.
+
+- ``ranked_grades.tsv`` (``run, qid, grades``): per run and evaluated request, in the
+  evaluation's order, the levels (0–3; an unjudged document is 0) of the documents at ranks
+  1..depth as one string of digits (``3002100…``): shorter when the run retrieved fewer,
+  empty when it lacks the request;
+- ``recall_base.tsv`` (``qid, level, documents``): per evaluated request and level 1–3, how
+  many documents are judged exactly that level (the size of the paper's recall base R_r).
+
+From these two, :func:`gain_vectors` and :func:`ideal_vectors` give the ``(requests, depth)``
+gain and ideal vectors of a gain table exactly as the evaluation builds them from the run
+and the qrels (:mod:`.cumulated_gain`); :func:`read` reads both files back, checked.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Mapping, Sequence
+
+import numpy as np
+import pandas as pd
+
+from gradedrel.core.errors import InputError
+from gradedrel.evaluation.contract import COLUMNS
+from gradedrel.evaluation.measures import cumulated_gain as cg
+from gradedrel.evaluation.measures.judgements import JudgedRun, Judgements, ideal_gains
+
+LEVELS = (1, 2, 3)
+_DIGIT = ord("0")
+
+
+def grade_strings(judged: JudgedRun, depth: int) -> list[str]:
+    """The levels at ranks 1..min(retrieved, depth) of each evaluated request, as digits."""
+    matrix = judged.topk_grades(depth).astype(np.uint8) + _DIGIT
+    text = matrix.tobytes().decode("ascii")
+    lengths = np.minimum(np.bincount(judged.topic, minlength=judged.n_topics), depth)
+    return [text[t * depth:t * depth + int(n)] for t, n in enumerate(lengths.tolist())]
+
+
+def ranked_grades_table(labels: Sequence[str], grades: Sequence[Sequence[str]],
+                        judgements: Judgements) -> pd.DataFrame:
+    """``run, qid, grades``: run by run (``labels``, each with its :func:`grade_strings`)."""
+    topics = list(judgements.topics)
+    return pd.DataFrame({"run": [label for label in labels for _ in topics],
+                         "qid": topics * len(labels),
+                         "grades": [g for strings in grades for g in strings]},
+                        columns=COLUMNS["ranked_grades"])
+
+
+def recall_base_table(judgements: Judgements) -> pd.DataFrame:
+    """``qid, level, documents``: per evaluated request, levels 1–3."""
+    counts = judgements.level_counts[:, list(LEVELS)]
+    return pd.DataFrame({"qid": np.repeat(judgements.topics, len(LEVELS)),
+                         "level": np.tile(np.asarray(LEVELS, dtype=np.int64),
+                                          judgements.n_topics),
+                         "documents": counts.reshape(-1).astype(np.int64)})
+
+
+def grades_matrix(grades: Sequence[str], depth: int) -> np.ndarray:
+    """``(requests, depth)`` levels from digit strings (0 beyond a string's end)."""
+    matrix = np.zeros((len(grades), depth), dtype=np.int8)
+    for row, text in enumerate(grades):
+        if text:
+            digits = np.frombuffer(text[:depth].encode("ascii"), dtype=np.uint8) - _DIGIT
+            matrix[row, :len(digits)] = digits
+    return matrix
+
+
+def gain_vectors(grades: Sequence[str], gain_by_grade: np.ndarray, depth: int) -> np.ndarray:
+    """Gain vectors ``(requests, depth)`` of one run's requests (``grades`` in their order):
+    the gain of the level at each rank, 0 beyond the ranking (as
+    :func:`~gradedrel.evaluation.measures.cumulated_gain.gain_vectors`)."""
+    return np.asarray(gain_by_grade, dtype=np.float64)[grades_matrix(grades, depth)]
+
+
+def level_counts(documents: pd.DataFrame, topics: Sequence[str]) -> np.ndarray:
+    """``(requests, 4)`` counts per level 0–3 (level 0: 0, it earns no gain) of ``topics``
+    from a recall-base table; a request it lacks is a ValueError."""
+    wide = documents.pivot(index="qid", columns="level", values="documents")
+    missing = [t for t in topics if t not in wide.index]
+    if missing:
+        raise ValueError(f"recall base: no rows for requests {missing[:5]}")
+    counts = np.zeros((len(topics), 4), dtype=np.int64)
+    for level in LEVELS:
+        if level in wide.columns:
+            counts[:, level] = wide.loc[list(topics), level].to_numpy(dtype=np.int64)
+    return counts
+
+
+def ideal_vectors(counts: np.ndarray, gain_by_grade: np.ndarray, depth: int) -> np.ndarray:
+    """Ideal gain vectors ``(requests, depth)`` from per-level counts ``(requests, 4)`` (as
+    :func:`~gradedrel.evaluation.measures.cumulated_gain.ideal_vectors`)."""
+    return ideal_gains(counts, gain_by_grade, depth)
+
+
+def vectors_by_profile(ranked: pd.DataFrame, recall_base: pd.DataFrame,
+                       profiles: Mapping[str, Sequence[int]], gains: Mapping[int, float],
+                       depth: int, runs: Sequence[str] | None = None):
+    """Per gain profile, each run's gain vectors and the ideal vectors ``(requests, depth)``
+    over the recall base's requests in its order: ``(curves[profile][run], ideal[profile])``,
+    the shape :func:`gradedrel.report.assessment.gain_vectors_of_runs` returns."""
+    topics = list(pd.unique(recall_base["qid"]))
+    counts = level_counts(recall_base, topics)
+    runs = list(pd.unique(ranked["run"])) if runs is None else list(runs)
+    by_run = {}
+    for run in runs:
+        rows = ranked[ranked["run"] == run].set_index("qid")["grades"]
+        missing = [t for t in topics if t not in rows.index]
+        if missing:
+            raise ValueError(f"ranked grades: run {run!r} has no rows for requests {missing[:5]}")
+        by_run[run] = rows.loc[topics].tolist()
+    curves, ideal = {}, {}
+    for name, levels in profiles.items():
+        table = cg.GainProfile(name, tuple(int(x) for x in levels),
+                               {int(k): float(v) for k, v in gains.items()}).gain_by_grade
+        ideal[name] = ideal_vectors(counts, table, depth)
+        curves[name] = {run: gain_vectors(by_run[run], table, depth) for run in runs}
+    return curves, ideal
+
+
+def read(path: str | Path, kind: str) -> pd.DataFrame:
+    """``ranked_grades.tsv`` or ``recall_base.tsv`` (``kind``), ids and grades as the text
+    written; a wrong header or a value that is no level is one error naming file and line."""
+    frame = pd.read_csv(path, sep="\t", dtype={"run": str, "qid": str, "grades": str},
+                        keep_default_na=False)
+    if frame.columns.tolist() != COLUMNS[kind]:
+        raise InputError(path, 1, f"the columns {COLUMNS[kind]}", list(frame.columns))
+    if kind == "ranked_grades":
+        bad = ~frame["grades"].str.fullmatch(r"[0-3]*")
+    else:
+        frame["documents"] = pd.to_numeric(frame["documents"], errors="coerce")
+        bad = ~frame["level"].isin(LEVELS) | frame["documents"].isna() | \
+            (frame["documents"] < 0)
+    if bad.any():
+        row = int(np.flatnonzero(bad.to_numpy())[0])
+        column = "grades" if kind == "ranked_grades" else "level, documents"
+        raise InputError(path, row + 2, f"{column} as the evaluation writes them",
+                         "\t".join(map(str, frame.iloc[row].tolist())))
+    if kind == "recall_base":
+        frame["documents"] = frame["documents"].astype(np.int64)
+    return frame
