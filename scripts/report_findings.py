@@ -3,9 +3,7 @@ numbers, the four findings assessed under the pre-registered rules (verdict tabl
 report in Markdown and HTML) and the reproduction measures."""
 import os
 
-import pandas as pd
-
-from gradedrel.collection.readers import read_qrels_tsv
+from gradedrel.evaluation.measures import ranked_grades
 from gradedrel.core.io import write_text
 from gradedrel.core.steps import run_step
 from gradedrel.report import evaluation_files as report_io
@@ -56,12 +54,11 @@ def main():
     where = f"{title}, {w.model}"
     paper_tables(p, inp, out, pub, means, where)
     per_topic = report_io.read(inp.per_topic, "per_topic")
-    qrels = read_qrels_tsv(inp.qrels)[["qid", "docno", "grade"]]
-    topics = pd.read_csv(inp.topics, sep="\t", dtype=str, keep_default_na=False)["qid"].tolist()
-    runs = {label: inp[f"run/{label}"] for label in p["query_types"]}
     comparisons, verdicts = findings.assess_files(
-        per_topic, runs, qrels, topics, pub, {int(k): float(v) for k, v in p["gains"].items()},
-        p["gain_profiles"], int(p["depth"]), design.load(inp.design[0]))
+        per_topic, ranked_grades.read(inp.ranked_grades, "ranked_grades"),
+        ranked_grades.read(inp.evaluated_recall_base, "recall_base"), pub,
+        {int(k): float(v) for k, v in p["gains"].items()}, p["gain_profiles"], int(p["depth"]),
+        design.load(inp.design[0]))
     findings.write_assessment(comparisons, verdicts, out.verdicts, out.findings, out.primary)
     paper = {(lv, q): pub.avp_of(lv, q) for lv in p["levels"] for q in p["query_types"]}
     repro = report_md.reproduction_table(

@@ -1,6 +1,8 @@
 """Small builders shared by the evaluation tests (synthetic qrels and runs, seeded)."""
 from __future__ import annotations
 
+from typing import Mapping, Sequence
+
 import numpy as np
 import pandas as pd
 
@@ -63,3 +65,29 @@ def write_trec_qrels(frame: pd.DataFrame, path, label_column="grade"):
     with open(path, "w") as handle:
         for row in frame.itertuples(index=False):
             handle.write(f"{row.qid} 0 {row.docno} {getattr(row, label_column)}\n")
+
+
+# The report's former way to the per-request gain vectors (judging the runs against the
+# qrels itself), kept as the second path the evaluation's ranked_grades.tsv and
+# recall_base.tsv are checked against.
+def gain_vectors_of_runs(runs: Mapping, qrels: pd.DataFrame, topics: Sequence[str],
+                         profiles: Mapping[str, Sequence[int]], gains: Mapping[int, float],
+                         depth: int):
+    """Per-request gain vectors ``(requests, depth)`` of each run and of the ideal, per gain
+    profile, over ``topics`` in that order (a topic a run did not rank has zero gain).
+
+    ``runs`` maps query type -> :class:`gradedrel.runs.RankedRun`; ``qrels`` has columns
+    ``qid, docno, grade``. Returns (curves[profile][type], ideal[profile]).
+    """
+    from gradedrel.evaluation.measures.cumulated_gain import GainProfile, gain_vectors, ideal_vectors
+    from gradedrel.evaluation.measures.judgements import Judgements, judge
+
+    judgements = Judgements.from_qrels(qrels, list(topics))
+    judged = {name: judge(run, judgements) for name, run in runs.items()}
+    curves, ideal = {}, {}
+    for name, levels in profiles.items():
+        table = GainProfile(name, tuple(int(x) for x in levels),
+                            {int(k): float(x) for k, x in gains.items()}).gain_by_grade
+        ideal[name] = ideal_vectors(judgements, table, depth)
+        curves[name] = {t: gain_vectors(j, table, depth) for t, j in judged.items()}
+    return curves, ideal

@@ -24,24 +24,24 @@ def avp_means(means: pd.DataFrame, levels: Sequence[int],
     return {(lv, q): mean_of(means, q, names.avp(lv))[0] for lv in levels for q in query_types}
 
 
-def assess_files(per_topic: pd.DataFrame, runs: Mapping[str, str], qrels: pd.DataFrame,
-                 topics: Sequence[str], paper: Published, gains: Mapping[int, float],
+def assess_files(per_topic: pd.DataFrame, ranked_grades: pd.DataFrame,
+                 recall_base: pd.DataFrame, paper: Published, gains: Mapping[int, float],
                  profiles: Mapping[str, Sequence[int]], depth: int, design: Design):
-    """(comparisons, findings) for one plan set and model under ``design``.
-
-    ``runs`` maps query type -> run file; ``qrels`` has ``qid, docno, grade``; ``topics`` are
-    the plan set's requests (the effort curves average over them, as the evaluation does);
-    ``gains`` and ``profiles`` are the evaluation's (the design names the profiles its effort
-    and DCG comparisons read).
+    """(comparisons, findings) for one plan set and model under ``design``, from the
+    evaluation's files only: its per-topic values, and its judged rankings and recall bases
+    (``ranked_grades.tsv``, ``recall_base.tsv``: :mod:`gradedrel.evaluation.measures.ranked_grades`),
+    from which the per-request gain vectors are rebuilt exactly as the evaluation built
+    them. ``gains`` and ``profiles`` are the evaluation's (the design names the profiles its
+    effort and DCG comparisons read); the requests are the evaluation's, in its order.
     """
-    from gradedrel.retrieval.runs import read_run
+    from gradedrel.evaluation.measures.ranked_grades import vectors_by_profile
 
     per_topic = per_topic.assign(value=pd.to_numeric(per_topic["value"]))
     avp = {level: assessment.avp_matrix(per_topic, level, design.query_types)
            for level in design.levels()}
-    ranked = {t: read_run(runs[t]) for t in design.query_types}
     used = {name: profiles[name] for name in design.profiles()}
-    curves, ideal = assessment.gain_vectors_of_runs(ranked, qrels, topics, used, gains, depth)
+    curves, ideal = vectors_by_profile(ranked_grades, recall_base, used, gains, depth,
+                                       runs=design.query_types)
     return assessment.assess(avp, curves, ideal, assessment.published_from(paper), design)
 
 

@@ -9,7 +9,7 @@ from gradedrel.core.errors import InputError
 from gradedrel.evaluation.files import evaluate_files
 from gradedrel.evaluation.measures import ranked_grades
 from gradedrel.evaluation.settings import Settings
-from gradedrel.report.assessment import gain_vectors_of_runs
+from helpers_eval import gain_vectors_of_runs
 from gradedrel.retrieval.runs import rank_frame, read_run
 
 from helpers_eval import synthetic_collection, write_trec_run

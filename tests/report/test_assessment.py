@@ -10,6 +10,7 @@ from gradedrel.report import assessment as a
 from gradedrel.report import design
 from gradedrel.report import verdicts as v
 from conftest import ROOT
+from helpers_eval import gain_vectors_of_runs
 
 DESIGN = design.load(ROOT / "config" / "design" / "jk2000.yaml")
 TYPES = DESIGN.query_types
@@ -136,7 +137,7 @@ def test_gain_vectors_of_runs_by_hand():
                                    "score": [3.0, 2.0, 1.0, 1.0]}))
     qrels = pd.DataFrame({"qid": ["1", "1", "1", "2", "3"], "docno": ["a", "c", "d", "y", "z"],
                           "grade": [3, 1, 2, 3, 2]})
-    curves, ideal = a.gain_vectors_of_runs({"WSYN/e": run}, qrels, ["1", "2", "3"],
+    curves, ideal = gain_vectors_of_runs({"WSYN/e": run}, qrels, ["1", "2", "3"],
                                            {"3": [3], "2+3": [2, 3]}, {1: 1, 2: 2, 3: 3}, 4)
     assert curves["3"]["WSYN/e"].tolist() == [[3, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]]
     assert curves["2+3"]["WSYN/e"].tolist() == [[3, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]]

@@ -8,6 +8,7 @@ from gradedrel.report.published import load
 from gradedrel.report.tables import Table
 
 from conftest import ROOT
+from helpers_eval import gain_vectors_of_runs
 
 PROFILES = {"all": [1, 2, 3], "2+3": [2, 3], "3": [3]}
 TYPES = ["SUM/u", "SUM/e", "SSYN-C/u", "SSYN-C/e", "WSYN/u", "WSYN/e"]
@@ -34,11 +35,48 @@ def _files(tmp_path, n=12):
             pd.DataFrame(qrels, columns=["qid", "docno", "grade"]), [str(q) for q in range(1, n + 1)])
 
 
-def test_assess_files_and_write(tmp_path):
+def _evaluated(tmp_path, runs, qrels, topics):
+    """The runs through the evaluation (gradedrel evaluate's one code path): the judged
+    rankings and recall bases the findings read instead of runs and qrels."""
+    from gradedrel.evaluation.files import evaluate_files
+    from gradedrel.evaluation.measures import ranked_grades
+    from gradedrel.evaluation.settings import Settings
+
+    out = tmp_path / "evaluation"
+    evaluate_files(runs, qrels.assign(label=qrels["grade"].astype(str)), Settings(depth=20),
+                   out, topics, bootstrap=False)
+    return (ranked_grades.read(out / "ranked_grades.tsv", "ranked_grades"),
+            ranked_grades.read(out / "recall_base.tsv", "recall_base"))
+
+
+def _assessed(tmp_path):
     per_topic, runs, qrels, topics = _files(tmp_path)
     paper = load(ROOT / "config" / "published" / "jk2000.yaml")
-    comparisons, verdicts = findings.assess_files(per_topic, runs, qrels, topics, paper,
-                                                  {1: 1, 2: 2, 3: 3}, PROFILES, 20, DESIGN)
+    grades, recall = _evaluated(tmp_path, runs, qrels, topics)
+    return findings.assess_files(per_topic, grades, recall, paper, {1: 1, 2: 2, 3: 3},
+                                 PROFILES, 20, DESIGN), paper
+
+
+def test_the_findings_from_the_evaluation_files_equal_those_from_the_runs(tmp_path):
+    """The gain vectors the findings rebuild from ranked_grades.tsv and recall_base.tsv are
+    those of the runs and the qrels (the report's former second evaluation)."""
+    from gradedrel.retrieval.runs import read_run
+
+    per_topic, runs, qrels, topics = _files(tmp_path)
+    grades, recall = _evaluated(tmp_path, runs, qrels, topics)
+    from gradedrel.evaluation.measures.ranked_grades import vectors_by_profile
+    used = {p: PROFILES[p] for p in DESIGN.profiles()}
+    ours = vectors_by_profile(grades, recall, used, {1: 1, 2: 2, 3: 3}, 20, TYPES)
+    theirs = gain_vectors_of_runs({t: read_run(runs[t]) for t in TYPES}, qrels,
+                                  topics, used, {1: 1, 2: 2, 3: 3}, 20)
+    for profile in used:
+        assert np.array_equal(ours[1][profile], theirs[1][profile])
+        for t in TYPES:
+            assert np.array_equal(ours[0][profile][t], theirs[0][profile][t])
+
+
+def test_assess_files_and_write(tmp_path):
+    (comparisons, verdicts), paper = _assessed(tmp_path)
     effort = comparisons[comparisons["part"] == "proportional effort, profile 3"].iloc[0]
     # WSYN/e puts the level-3 document first (50 % of the ideal's 3 reached at rank 1),
     # SUM/u fifth: the effort ratio is 1/5 for every request, so its interval is degenerate
@@ -54,10 +92,7 @@ def test_assess_files_and_write(tmp_path):
 
 
 def test_findings_markdown_sections(tmp_path):
-    per_topic, runs, qrels, topics = _files(tmp_path)
-    paper = load(ROOT / "config" / "published" / "jk2000.yaml")
-    comparisons, verdicts = findings.assess_files(per_topic, runs, qrels, topics, paper,
-                                                  {1: 1, 2: 2, 3: 3}, PROFILES, 20, DESIGN)
+    (comparisons, verdicts), paper = _assessed(tmp_path)
     empty = Table(pd.DataFrame({"a": [1]}), "t", [], {})
     text = markdown.findings_markdown("c, expert plans", "InQuery", comparisons, verdicts,
                                       empty, empty, paper, {"collection": "ours"}, {})

@@ -54,7 +54,7 @@ def test_the_fixture_evaluations_gain_vectors_from_their_files_equal_those_from_
     from gradedrel.core.io import read_tsv
     from gradedrel.evaluation.measures import ranked_grades
     from gradedrel.queries.query_types import slug
-    from gradedrel.report.assessment import gain_vectors_of_runs
+    from helpers_eval import gain_vectors_of_runs
     from gradedrel.retrieval.runs import read_run
 
     results = finished_project / "results" / "tiny"

@@ -39,8 +39,9 @@ rule report_findings:
     write the findings report, its verdict tables and the paper's tables beside the
     published numbers."""
     input:
-        unpack(evaluation_inputs),
         per_topic=rules.evaluate_runs.output.per_topic,
+        ranked_grades=rules.evaluate_runs.output.ranked_grades,
+        evaluated_recall_base=rules.evaluate_runs.output.recall_base,
         means=rules.evaluate_runs.output.means,
         effort=rules.evaluate_runs.output.effort,
         friedman=rules.evaluate_runs.output.friedman,
