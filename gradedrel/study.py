@@ -100,6 +100,10 @@ class Layout:
     def figure(self, name: str, ext: str = "png", c: str = C, p: str = P, m: str = M) -> str:
         return f"{self.figures}/{c}/{p}/{m}/{name}.{ext}"
 
+    def collection_figure(self, name: str, ext: str = "png", c: str = C) -> str:
+        """A figure over a collection's plan sets and models (``forest``)."""
+        return f"{self.figures}/{c}/{name}.{ext}"
+
     def collection_report(self, file: str, c: str = C) -> str:
         """A collection's report over its plan sets and models (``report/summary.md``)."""
         return self.collection(f"report/{file}", c)
@@ -423,7 +427,8 @@ class Study:
             base = [paths.evaluation(f, c, BASELINE, self.baseline_model)
                     for f in ("means.tsv", "effort.tsv")]
             out += [paths.collection("testbed.md", c), paths.curation("summary.md", c),
-                    paths.collection_report("summary.md", c), *base]
+                    paths.collection_report("summary.md", c),
+                    paths.collection_figure("forest", "png", c), *base]
             out += [paths.page(f) for f in (paths.collection("testbed.md", c),
                                             paths.curation("summary.md", c),
                                             paths.collection_report("summary.md", c), *base)]

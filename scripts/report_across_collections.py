@@ -21,7 +21,7 @@ def main():
     write_text(across.markdown(frame, "The four findings across collections") + "\n"
                + across.testbeds_markdown(testbeds, topics, paper.requests, paper.recall_base),
                snakemake.output.md)
-    figures.save(across.figure(frame, snakemake.params.figures), snakemake.output.png,
+    figures.save(across.figure(frame, snakemake.params.figures, paper=True), snakemake.output.png,
                  snakemake.output.pdf, snakemake.params.figures["dpi"])
 
 

@@ -5,7 +5,7 @@ from gradedrel.core.io import write_text, write_tsv
 from gradedrel.core.steps import run_step
 from gradedrel.plans.plan_sets import input_key
 from gradedrel.core.io import read_tsv
-from gradedrel.report import assessment, design
+from gradedrel.report import across, assessment, design, figures
 from gradedrel.report import key_provenance as kp
 
 
@@ -30,6 +30,14 @@ def main():
     write_text(assessment.summary_markdown(
         summary, f"The four findings, {w.collection}: every plan set and model", rests),
         snakemake.output.md)
+    # the forest plot: each finding with one effect, every plan set and model, the paper's
+    # value marked
+    thesauri = {p: t for p, t in snakemake.params.thesauri}
+    frame = summary.assign(thesaurus=[thesauri[p] for p in summary["plan_set"]])
+    style = snakemake.params.figures
+    figures.save(across.figure(frame, style, findings=[1, 2, 4], paper=True,
+                               label_collection=False), snakemake.output.png,
+                 snakemake.output.pdf, style["dpi"])
 
 
 run_step(snakemake.log[0], main, snakemake.wildcards, snakemake.output)

@@ -40,14 +40,28 @@ def project() -> Study:
     return Study.from_config(validated(ROOT / "config" / "config.yaml"))
 
 
-def test_the_project_study_is_cranfield_with_three_plan_sets_and_three_models(project):
+def test_the_project_study_is_cranfield_with_three_plan_sets_their_derived_and_three_models(
+        project):
     assert list(project.collections) == ["cranfield"]
     cranfield = project.collections["cranfield"]
     assert cranfield.thesaurus == "nasa" and cranfield.thesauri() == ["nasa"]
-    assert list(cranfield.plan_sets) == ["expert", "auto", "expert-2"]
+    assert project.plan_set_names(derived=False) == ["expert", "auto", "expert-2"]
+    assert project.plan_set_names(derived=True) == [
+        "expert-thesaurus", "expert-no-own", "expert-request", "expert-inferable",
+        "expert-2-thesaurus", "expert-2-no-own"]
+    assert project.derived_roles("cranfield", "expert") == {
+        "thesaurus": "expert-thesaurus", "no-own": "expert-no-own", "request": "expert-request",
+        "inferable": "expert-inferable"}
+    assert project.curated_plan_sets("cranfield") == ["expert", "expert-2"]
+    assert project.key_provenance_plan_set("cranfield") == "expert"
+    assert project.primary_condition("cranfield") == ("expert", "InQuery")
+    derived = project.plan_set("cranfield", "expert-thesaurus")
+    assert derived.topics == "curated" and derived.curated == project.plan_set(
+        "cranfield", "expert").curated   # a derived plan set has its parent's topics
     assert project.grid == ("InQuery", "BM25", "DirichletLM") == project.report_models
+    assert set(project.models) >= {"InQuery", "BM25", "DirichletLM", "PL2"}
     assert project.query_types == ("SUM/u", "SUM/e", "SSYN-C/u", "SSYN-C/e", "WSYN/u", "WSYN/e")
-    assert len(project.cells()) == 9
+    assert len(project.cells()) == 27
     assert project.baseline_model == "BM25"
 
 
@@ -81,7 +95,7 @@ def test_inputs_of_the_evaluation_retrieval_and_summary(project):
     assert "postings" not in project.retrieval_inputs("cranfield", "auto", "BM25")
     assert retrieval["candidates"] == "results/cranfield/plans/auto/candidates.tsv"
     summary = project.summary_inputs("cranfield")
-    assert len(summary) == 2 * 9 and summary["verdicts/expert-2/DirichletLM"].endswith(
+    assert len(summary) == 2 * 27 and summary["verdicts/expert-2/DirichletLM"].endswith(
         "report/expert-2/DirichletLM/verdicts.tsv")
 
 
@@ -93,8 +107,13 @@ def test_targets_cover_every_reported_file_once(project):
     assert "results/cranfield/report/expert/InQuery/tables/avp.tex" in targets
     assert "figures/cranfield/expert-2/BM25/diff_dcg_b2.pdf" in targets
     assert "results/report_pages/cranfield/evaluation/baseline/BM25/effort.tsv.html" in targets
-    assert sum(t.endswith("findings.md") for t in targets) == 9
-    assert sum(t.endswith(".png") for t in targets) == 9 * 9 + 1  # and across collections
+    assert sum(t.endswith("findings.md") for t in targets) == 27
+    # figures for the 3 plan sets that are not derived (report.derived_figures: false)
+    assert sum(t.endswith(".png") for t in targets) == 9 * 9 + 2  # forest, across collections
+    assert "figures/cranfield/forest.png" in targets
+    assert "results/cranfield/report/key_sources.md" in targets
+    assert "results/cranfield/report/leak.md" in targets
+    assert "results/report/memory_probe.md" not in targets   # needs NFCorpus too
 
 
 def test_nfcorpus_plan_sets_read_their_own_thesauri():
@@ -108,6 +127,11 @@ def test_nfcorpus_plan_sets_read_their_own_thesauri():
     assert study.auto_plans_of("nfcorpus", "expert-mesh") == "results/nfcorpus/plans/auto.yaml"
     assert set(nfcorpus.licences(study.thesauri)) == {"collection nfcorpus", "thesaurus mesh",
                                                       "thesaurus wordnet"}
+    assert study.memory_probe()["collections"] == {"nfcorpus": "nfcorpus",
+                                                   "cranfield": "cranfield"}
+    assert study.headline_conditions() == {"nfcorpus": ("expert-mesh", "expert-mesh-thesaurus"),
+                                           "cranfield": ("expert", "expert-thesaurus")}
+    assert "results/report/headline.md" in study.targets()
 
 
 @pytest.mark.parametrize("extra, named", [

@@ -19,7 +19,7 @@ from gradedrel.report import assessment  # noqa: E402
 from gradedrel.report.figures import _rc  # noqa: E402
 
 COLUMNS = ["finding", "collection", "thesaurus", "plan_set", "model", "effect", "low", "high",
-           "requests", "verdict"]
+           "requests", "verdict", "published", "p_value", "why"]
 #: What each finding's effect is, for axis labels and the table's note.
 EFFECTS = {1: "level-3 spread of mean AvP over the six query types (points)",
            2: "WSYN/e − SUM/u, AvP at level 3 (points)",
@@ -50,6 +50,9 @@ def combine(summaries: Sequence[pd.DataFrame], thesauri: Mapping[tuple[str, str]
     if missing:
         raise ValueError(f"no thesaurus known for (collection, plan set) {missing}")
     frame["thesaurus"] = [thesauri[(c, p)] for c, p in zip(frame["collection"], frame["plan_set"])]
+    for column in ("published", "p_value", "why"):   # a summary written before they existed
+        if column not in frame.columns:
+            frame[column] = math.nan if column != "why" else ""
     return frame.sort_values("finding", kind="stable")[COLUMNS].reset_index(drop=True)
 
 
@@ -69,28 +72,41 @@ def markdown(frame: pd.DataFrame, title: str) -> str:
              ". Intervals: 95 % paired bootstrap. Rules: docs/preregistration.md "
              "(NFCorpus: docs/preregistration-nfcorpus.md).", "",
              "| finding | collection | thesaurus | plan set | model | requests | effect "
-             "| 95 % interval | verdict |",
-             "|---|---|---|---|---|---:|---:|---|---|"]
+             "| 95 % interval | paper | p | verdict | why |",
+             "|---|---|---|---|---|---:|---:|---|---:|---:|---|---|"]
     for r in frame.to_dict("records"):
         effect, low, high = numeric_effect(r)
+        digits, signed = (2, False) if r["finding"] == 4 else (1, True)
         if r["finding"] == 3:
             shown, interval = str(r["effect"]), "–"
         else:
-            digits, signed = (2, False) if r["finding"] == 4 else (1, True)
             shown = assessment._fmt(effect, digits, signed)
             interval = f"[{assessment._fmt(low, digits, signed)}, {assessment._fmt(high, digits, signed)}]"
+        paper = assessment._fmt(assessment._number(r.get("published")), digits, signed)
+        p = assessment._p(assessment._number(r.get("p_value")))
+        why = r.get("why") if isinstance(r.get("why"), str) and r.get("why") else "–"
         lines.append(f"| {r['finding']} | {r['collection']} | {r['thesaurus']} | {r['plan_set']} "
-                     f"| {r['model']} | {r['requests']} | {shown} | {interval} | {r['verdict']} |")
+                     f"| {r['model']} | {r['requests']} | {shown} | {interval} | {paper} | {p} "
+                     f"| {r['verdict']} | {why} |")
     return "\n".join(lines) + "\n"
 
 
-def figure(frame: pd.DataFrame, figures: Mapping):
+PAPER_COLOUR = "#CC79A7"
+
+
+def figure(frame: pd.DataFrame, figures: Mapping, findings: Sequence[int] | None = None,
+           paper: bool = False, label_collection: bool = True):
     """One panel per finding: each condition's effect (dot) and interval (bar), coloured by
-    its verdict; the dashed line is no effect."""
-    findings = sorted(frame["finding"].unique())
-    labels = list(dict.fromkeys(
-        f"{r['collection']} · {r['thesaurus']} · {r['plan_set']} · {r['model']}"
-        for r in frame.to_dict("records")))
+    its verdict; the dashed line is no effect. With ``paper``, a forest plot: the paper's
+    value of the effect as a dotted line in each panel (where it has one)."""
+    findings = sorted(frame["finding"].unique()) if findings is None else list(findings)
+    frame = frame[frame["finding"].isin(findings)]
+
+    def name(r):
+        parts = [r["collection"]] if label_collection else []
+        return " · ".join(parts + [r["thesaurus"], r["plan_set"], r["model"]])
+
+    labels = list(dict.fromkeys(name(r) for r in frame.to_dict("records")))
     height = max(figures["height"], 0.16 * len(labels) + 1.2)
     with plt.rc_context(_rc(figures["font_size"])):
         fig, axes = plt.subplots(1, len(findings), figsize=(figures["width"], height),
@@ -98,8 +114,7 @@ def figure(frame: pd.DataFrame, figures: Mapping):
         for ax, finding in zip(axes.ravel(), findings):
             rows = frame[frame["finding"] == finding]
             for r in rows.to_dict("records"):
-                y = len(labels) - 1 - labels.index(
-                    f"{r['collection']} · {r['thesaurus']} · {r['plan_set']} · {r['model']}")
+                y = len(labels) - 1 - labels.index(name(r))
                 effect, low, high = numeric_effect(r)
                 colour = verdict_colour(r["verdict"])
                 if math.isfinite(low) and math.isfinite(high):
@@ -107,12 +122,19 @@ def figure(frame: pd.DataFrame, figures: Mapping):
                 ax.plot([effect], [y], marker="o", color=colour, markersize=4.5)
             if NULL[finding] is not None:
                 ax.axvline(NULL[finding], color="#000000", linestyle="--", linewidth=0.8)
+            values = pd.to_numeric(rows["published"], errors="coerce").dropna().unique() \
+                if paper and "published" in rows else []
+            for value in values:
+                ax.axvline(value, color=PAPER_COLOUR, linestyle=":", linewidth=1.4)
             ax.set_title(f"finding {finding}")
             ax.set_xlabel(AXES[finding])
             ax.grid(axis="x", linewidth=0.3)
         axes[0][0].set_yticks(range(len(labels)), list(reversed(labels)))
         handles = [plt.Line2D([], [], color=c, marker="o", linewidth=1.6, label=v)
                    for v, c in VERDICT_COLOURS.items()]
+        if paper:
+            handles.append(plt.Line2D([], [], color=PAPER_COLOUR, linestyle=":", linewidth=1.4,
+                                      label="the paper's value"))
         fig.legend(handles=handles, loc="outside lower center", ncol=len(handles), frameon=False)
     return fig
 

@@ -28,7 +28,7 @@ POINTS = 100.0  # AvP in points (percent), as the paper reports it
 COMPARISON_COLUMNS = ["finding", "part", "comparison", "measure", "requests", "estimate", "low",
                       "high", "confidence", "published", "p_value", "p_holm", "mde", "verdict",
                       "size", "deciding"]
-FINDING_COLUMNS = ["finding", "claim", "verdict", "reason"]
+FINDING_COLUMNS = ["finding", "claim", "verdict", "reason", "why"]
 
 
 @dataclass(frozen=True)
@@ -249,6 +249,32 @@ def assess_finding(finding: Finding, avp, curves, ideal, published: Published,
     return rows, verdict, reason
 
 
+def why(finding: Finding, rows: Sequence[Mapping], verdict: v.Verdict) -> str:
+    """What decided a finding's verdict, in a few words, for the summaries: the parts of a
+    composite finding with their verdicts (which one failed), else the deciding interval's
+    relation to 0 and to the paper's value."""
+    deciding = [r for r in rows if r["deciding"]]
+    if finding.rule == "level1_negligible_level3_large":
+        parts = list(dict.fromkeys((r["part"], r["verdict"]) for r in deciding))
+        return "; ".join(f"{part.split(': ', 1)[-1]}: {verdict_}" for part, verdict_ in parts)
+    if finding.rule == "parts_all_of":
+        out = []
+        for part in dict.fromkeys(r["part"] for r in deciding):
+            of = [r for r in deciding if r["part"] == part]
+            held = sum(r["verdict"] == v.HOLDS for r in of)
+            out.append(f"{part}: {v.all_of([v.Verdict(r['verdict']) for r in of]).verdict} "
+                       f"({held} of {len(of)} hold)")
+        return "; ".join(out)
+    row = next((r for r in deciding if finding.headline and r["part"] == finding.headline.part),
+               deciding[0] if deciding else None)
+    if row is None or not _known(row["published"]) or not row["published"]:
+        return ""
+    interval = v.Interval(row["estimate"], row["low"], row["high"], row["confidence"])
+    if str(row["part"]).startswith("proportional"):
+        return v.ratio_verdict(interval, row["published"]).reason
+    return v.directional(interval, row["published"]).reason
+
+
 def _row_comparisons(finding: Finding, design: Design) -> list[Comparison]:
     """The comparison behind each row, in row order (an equivalence gives a row per pair)."""
     out = []
@@ -266,7 +292,8 @@ def assess(avp: Mapping[int, pd.DataFrame], curves, ideal, published: Published,
                                                     design)
         rows.extend(part_rows)
         findings.append({"finding": finding.number, "claim": finding.claim,
-                         "verdict": str(verdict), "reason": reason})
+                         "verdict": str(verdict), "reason": reason,
+                         "why": why(finding, part_rows, verdict)})
     comparisons = pd.DataFrame(rows)
     extra = [c for c in comparisons.columns if c not in COMPARISON_COLUMNS]
     return comparisons[COMPARISON_COLUMNS + extra], pd.DataFrame(findings, columns=FINDING_COLUMNS)
@@ -328,7 +355,7 @@ def findings_markdown(findings: pd.DataFrame) -> str:
 
 
 SUMMARY_COLUMNS = ["finding", "collection", "plan_set", "model", "effect", "low", "high",
-                   "requests", "verdict"]
+                   "requests", "verdict", "published", "p_value", "why"]
 
 
 def summary_rows(collection: str, plan_set: str, model: str, comparisons: pd.DataFrame,
@@ -342,9 +369,11 @@ def summary_rows(collection: str, plan_set: str, model: str, comparisons: pd.Dat
         sub = comparisons[(comparisons["finding"] == n) & comparisons["deciding"].astype(bool)]
         headline = design.finding(n).headline
         pick = sub[sub["part"] == headline.part] if headline is not None else sub.iloc[0:0]
+        published, p = math.nan, math.nan
         if len(pick):
             r = pick.iloc[0]
             effect, low, high, requests = r["estimate"], r["low"], r["high"], int(r["requests"])
+            published, p = r["published"], r["p_value"]
         else:
             held = int((sub["verdict"] == v.HOLDS).sum())
             effect, low, high = f"{held} of {len(sub)} hold", math.nan, math.nan
@@ -353,7 +382,8 @@ def summary_rows(collection: str, plan_set: str, model: str, comparisons: pd.Dat
             effect = f"{effect:.6f}"
         rows.append({"finding": n, "collection": collection, "plan_set": plan_set,
                      "model": model, "effect": effect, "low": low, "high": high,
-                     "requests": requests, "verdict": f["verdict"]})
+                     "requests": requests, "verdict": f["verdict"],
+                     "published": published, "p_value": p, "why": f.get("why", "")})
     return rows
 
 
@@ -403,20 +433,30 @@ def summary_markdown(summary: pd.DataFrame, title: str, rests_on_text: str = "")
              "2 — WSYN/e − SUM/u at level 3 (points); 3 — deciding components that hold; "
              "4 — proportional effort ratio WSYN/e / SUM/u (profile 3). Rules: "
              "docs/preregistration.md.", "",
-             "| finding | plan set | model | requests | effect | 95 % interval | verdict |",
-             "|---|---|---|---:|---:|---|---|"]
+             "| finding | plan set | model | requests | effect | 95 % interval | paper | p | "
+             "verdict | why |",
+             "|---|---|---|---:|---:|---|---:|---:|---|---|"]
     for r in summary.to_dict("records"):
         try:
             r["effect"] = float(r["effect"])
         except ValueError:
             pass
+        d = 2 if r["finding"] == 4 else 1
+        signed = r["finding"] != 4
         if isinstance(r["effect"], str):
             effect, interval = r["effect"], "–"
         else:
-            d = 2 if r["finding"] == 4 else 1
-            signed = r["finding"] != 4
             effect = _fmt(r["effect"], d, signed)
             interval = f"[{_fmt(r['low'], d, signed)}, {_fmt(r['high'], d, signed)}]"
+        paper = _fmt(_number(r.get("published")), d, signed)
         lines.append(f"| {r['finding']} | {r['plan_set']} | {r['model']} | {r['requests']} | "
-                     f"{effect} | {interval} | {r['verdict']} |")
+                     f"{effect} | {interval} | {paper} | {_p(_number(r.get('p_value')))} | "
+                     f"{r['verdict']} | {r.get('why') or '–'} |")
     return "\n".join(lines) + "\n"
+
+
+def _number(x) -> float:
+    try:
+        return float(x)
+    except (TypeError, ValueError):
+        return math.nan

@@ -103,11 +103,17 @@ rule report_summary:
     output:
         tsv=PATHS.collection_report("summary.tsv"),
         md=PATHS.collection_report("summary.md"),
+        png=report(PATHS.collection_figure("forest", "png"), caption="../report/forest.rst",
+                   category="{collection} findings", subcategory="all plan sets and models"),
+        pdf=PATHS.collection_figure("forest", "pdf"),
         **{"page/md": page_of(PATHS.collection_report("summary.md"), "summary.rst",
                               "{collection} findings", "all plan sets and models")},
     params:
         conditions=lambda wc: STUDY.summary_conditions(wc.collection),
         rests_on=lambda wc: STUDY.rests_on(wc.collection),
+        thesauri=lambda wc: [[p, STUDY.collections[wc.collection].plan_set_thesaurus(p)]
+                             for p in STUDY.collections[wc.collection].plan_sets],
+        figures=canonical(REPORT["figures"]),
     log:
         log_of("{collection}/report_summary"),
     script:
