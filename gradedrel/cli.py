@@ -65,20 +65,10 @@ def parse_run_arguments(items: list[str]) -> dict[str, str]:
 
 
 def read_topic_list(path: str) -> list[str]:
-    """One qid per line, as written (a TSV's first column; a header line naming the
-    column — ``qid``, ``topic``, … as in a topics file — is skipped)."""
-    from gradedrel.collection.readers import TOPIC_ID_HEADERS
+    """One qid per line (:func:`gradedrel.collection.readers.read_topic_list`)."""
+    from gradedrel.collection.readers import read_topic_list as read
 
-    qids = []
-    with open(path, encoding="utf-8") as handle:
-        for number, line in enumerate(handle, start=1):
-            field = line.rstrip("\r\n").split("\t")[0].strip()
-            if not field or (number == 1 and field.casefold() in TOPIC_ID_HEADERS):
-                continue
-            qids.append(field)
-    if not qids:
-        raise InputError(path, None, "at least one topic id")
-    return qids
+    return read(path)
 
 
 def load_qrels(path: str, grade_map, fmt: str | None = None):

@@ -5,7 +5,7 @@ import pandas as pd
 
 from gradedrel import plans
 from gradedrel.plans import selection
-from gradedrel.cli import read_topic_list
+from gradedrel.collection.readers import read_topic_list
 from gradedrel.core.io import read_tsv, write_tsv
 from gradedrel.core.steps import run_step
 
