@@ -106,12 +106,11 @@ def run_evaluate(args: argparse.Namespace) -> int:
 
     section, standard = {}, []
     if args.config:
-        import yaml
+        from gradedrel.core.config import load_file
 
-        with open(args.config, encoding="utf-8") as handle:
-            # libyaml's loader where there is one (as core.preflight): 10x the pure-Python one
-            config = yaml.load(handle, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader)) \
-                or {}
+        # the workflow's schema and defaults, for the sections the file has; a misspelled
+        # key or a wrong value is one line naming the file, line and key
+        config = load_file(args.config)
         section = dict(config.get("evaluation") or {})
         standard = list(config.get("standard_measures") or [])
     if args.missing_topics:

@@ -4,8 +4,6 @@ import os
 import re
 import sys
 
-from snakemake.utils import validate
-
 sys.path.insert(0, workflow.basedir)  # the gradedrel package, without installing it
 
 from gradedrel import collection
@@ -17,6 +15,7 @@ from gradedrel.retrieval.grid import Model
 from gradedrel.queries.query_types import slug as query_type_slug
 from gradedrel.report.settings import report_settings
 from gradedrel.thesaurus import sources as thesaurus_sources
+from gradedrel.core import config as config_schema
 from gradedrel.core import preflight
 
 
@@ -31,13 +30,16 @@ def stop(*problems):
     sys.exit(1)
 
 
-try:
-    validate(config, os.path.join(workflow.basedir, "config/schema/config.schema.yaml"))
-except Exception as _error:  # Snakemake's WorkflowError around jsonschema's ValidationError
-    _found = preflight.validation_error_of(_error)
-    if _found is None or preflight.verbose():
-        raise
-    stop(preflight.schema_error_line(_found))
+# The one config loader (gradedrel.core.config, also `gradedrel evaluate --config`): the
+# schema's check and defaults as snakemake.utils.validate, one line on a violation.
+if not workflow.modifier.skip_validation:  # a module's skip_validation, as validate() honours
+    try:
+        config_schema.validate(config, schema_path=os.path.join(
+            workflow.basedir, "config/schema/config.schema.yaml"))
+    except config_schema.ConfigError as _error:
+        if preflight.verbose():
+            raise
+        stop(_error)
 
 RESULTS = config["results_dir"]
 COLLECTIONS = config["active_collections"]
