@@ -310,7 +310,7 @@ def _plan_set_errors(plan_set, where: str) -> list[str]:
         if missing:
             errors.append(missing)
         else:
-            with open(plan_set.topic_list, encoding="utf-8") as handle:
+            with open(plan_set.topic_list, encoding="utf-8-sig") as handle:
                 if not any(line.strip() for line in handle):
                     errors.append(f"{plan_set.topic_list}: expected topic ids, one per line "
                                   f"(named by {where}.topics); found an empty file")
