@@ -183,8 +183,8 @@ def documents_errors(name: str, raw: Mapping, config: Mapping) -> list[str]:
     positional limit (``index.blocks_max``), each at its line. Skipped when the index was
     built from this very file with these index settings (its ``documents.json`` is newer
     than the file and records the same ``index`` options): the indexer has read it so.
-    Reading costs about 1.7 s per 200,000 JSONL documents and 6 s per 200,000 TREC SGML
-    ones (docs/inputs.md)."""
+    Reading costs about 3 s per 200,000 JSONL documents (183 MB) and 6 s per 200,000 TREC SGML
+    ones (73 MB; docs/inputs.md)."""
     from gradedrel.collection import documents, spec
     from gradedrel.core import terrier
     from gradedrel.core.errors import InputError
