@@ -65,20 +65,10 @@ def parse_run_arguments(items: list[str]) -> dict[str, str]:
 
 
 def read_topic_list(path: str) -> list[str]:
-    """One qid per line, as written (a TSV's first column; a header line naming the
-    column — ``qid``, ``topic``, … as in a topics file — is skipped)."""
-    from gradedrel.collection.readers import TOPIC_ID_HEADERS
+    """One qid per line (:func:`gradedrel.collection.readers.read_topic_list`)."""
+    from gradedrel.collection.readers import read_topic_list as read
 
-    qids = []
-    with open(path, encoding="utf-8") as handle:
-        for number, line in enumerate(handle, start=1):
-            field = line.rstrip("\r\n").split("\t")[0].strip()
-            if not field or (number == 1 and field.casefold() in TOPIC_ID_HEADERS):
-                continue
-            qids.append(field)
-    if not qids:
-        raise InputError(path, None, "at least one topic id")
-    return qids
+    return read(path)
 
 
 def load_qrels(path: str, grade_map, fmt: str | None = None):
@@ -130,12 +120,11 @@ def run_evaluate(args: argparse.Namespace) -> int:
 
     section, standard = {}, []
     if args.config:
-        import yaml
+        from gradedrel.core.config import load_file
 
-        with open(args.config, encoding="utf-8") as handle:
-            # libyaml's loader where there is one (as core.preflight): 10x the pure-Python one
-            config = yaml.load(handle, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader)) \
-                or {}
+        # the workflow's schema and defaults, for the sections the file has; a misspelled
+        # key or a wrong value is one line naming the file, line and key
+        config = load_file(args.config)
         section = dict(config.get("evaluation") or {})
         standard = list(config.get("standard_measures") or [])
     if args.missing_topics:

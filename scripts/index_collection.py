@@ -26,12 +26,18 @@ def main():
             dropped[document["docno"]] = text.dropped(document["text"])
             yield document
 
-    documents = progress(counted(collection.checked_documents(spec, census)), unit="documents",
+    limit = collection.position_limit(options,
+                                      terrier.stopword_list(snakemake.params.terrier["version"]))
+    # a byte-order mark the reader strips, recorded for the testbed report (only when found)
+    bom = {"byte_order_mark": spec.docs} if spec.docs and not spec.ir_datasets_id("docs") \
+        and collection.readers.starts_with_bom(spec.docs) else {}
+    documents = progress(counted(collection.checked_documents(spec, census, limit=limit)),
+                         unit="documents",
                          desc=f"indexing {spec.name}", total=collection.document_count(spec))
     with terrier.java_log_level("INFO"):  # Terrier's own account of the indexing, in the log
         terrier.build_index(documents, snakemake.output.index,
                             stemmer=options["stemmer"], stopwords=options["stopwords"],
-                            blocks=options["blocks"],
+                            blocks=options["blocks"], blocks_max=options.get("blocks_max"),
                             max_docno_length=collection.DOCNO_MAX_LENGTH, threads=snakemake.threads)
     stats = terrier.index_statistics(terrier.open_index(snakemake.output.index))
     if stats["documents"] != len(census.docnos):
@@ -46,7 +52,8 @@ def main():
                            "tokeniser": text.TERRIER_TOKENISER,
                            "dropped_text": {"items": sum(lost.values()),
                                             "documents": sum(1 for c in dropped.values() if c),
-                                            "counts": dict(sorted(lost.items()))}},
+                                            "counts": dict(sorted(lost.items()))},
+                           **bom},
                           indent=2, sort_keys=True) + "\n", snakemake.output.census)
     write_text("".join(d + "\n" for d in census.docnos), snakemake.output.docnos)
 

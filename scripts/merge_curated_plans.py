@@ -3,7 +3,7 @@ candidate topics (what its queries and runs cover: by the plans alone, no judgem
 import logging
 
 from gradedrel import plans
-from gradedrel.cli import read_topic_list
+from gradedrel.collection.readers import read_topic_list
 from gradedrel.core.io import write_tsv
 from gradedrel.core.steps import run_step
 from gradedrel.plans import selection

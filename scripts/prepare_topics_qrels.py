@@ -5,6 +5,7 @@ import logging
 from pathlib import Path
 
 from gradedrel import collection
+from gradedrel.collection import readers
 from gradedrel.core import text
 from gradedrel.core.io import read_tsv, write_text, write_tsv
 from gradedrel.core.steps import run_step
@@ -40,10 +41,12 @@ def main():
                     f"item(s) in {documents['documents']} of {len(docnos)}"
                     + (": " + ", ".join(f"`{k}` ×{v}" for k, v in shown.items())
                        if shown else "") + " (documents.json has every count)"]
+    local = [census["byte_order_mark"]] if census.get("byte_order_mark") else []
+    local += [path for path in (spec.topics, spec.qrels) if path and readers.starts_with_bom(path)]
     write_text(collection.testbed_markdown(name, summary, len(assembled.topics), len(docnos),
                                            len(census["empty_documents"]),
                                            assembled.exclusions, spec.grade_map, dropped,
-                                           snakemake.params.licences),
+                                           snakemake.params.licences, local),
                snakemake.output.testbed)
 
 

@@ -1,5 +1,6 @@
-"""The study model (gradedrel.study), without running Snakemake: the project's config and
-the fixture's give the grid, the paths and the targets the workflow asks for."""
+"""The study model (gradedrel.study), without Snakemake: the project's config and the
+fixture's, validated by the one config loader (gradedrel.core.config), give the grid, the
+paths and the targets the workflow asks for."""
 from __future__ import annotations
 
 import copy
@@ -7,8 +8,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from snakemake.utils import validate
-
+from gradedrel.core.config import validate
 from gradedrel.core.params import CanonicalDict, canonical
 from gradedrel.study import BASELINE, Layout, Study
 
@@ -31,8 +31,7 @@ def validated(*files: Path, extra: dict | None = None) -> dict:
     for path in files:
         merge(config, yaml.safe_load(path.read_text(encoding="utf-8")))
     merge(config, extra or {})
-    validate(config, str(SCHEMA))
-    return config
+    return validate(config, schema_path=SCHEMA)
 
 
 @pytest.fixture(scope="module")

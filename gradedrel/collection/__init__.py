@@ -4,8 +4,8 @@ Terrier index (:mod:`.documents`, :mod:`.postings`), topics and judgements mappe
 paper's levels by a grade map (:mod:`.judgements`, :mod:`.grades`, :mod:`.readers`) and
 the testbed they make (:mod:`.testbed`)."""
 from gradedrel.collection.documents import (DOCNO_MAX_LENGTH, DocumentCensus,  # noqa: F401
-                                            checked_documents, document_count,
-                                            iter_documents)
+                                            PositionLimit, checked_documents,
+                                            document_count, iter_documents, position_limit)
 from gradedrel.collection.judgements import (EXCLUSION_COLUMNS, Assembled, assemble,  # noqa: F401
                                              load_qrels, load_topics)
 from gradedrel.collection.spec import (DOCUMENT_KEYS, JUDGEMENT_KEYS, PARTS,  # noqa: F401

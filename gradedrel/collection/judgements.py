@@ -28,12 +28,13 @@ def load_topics(spec: CollectionSpec) -> pd.DataFrame:
     if spec.ir_datasets_id("topics"):
         dataset = _ir_dataset(spec, "topics")
         rows = []
-        for query in dataset.queries_iter():
+        where = f"ir_datasets:{spec.ir_datasets_id('topics')} queries"
+        for number, query in enumerate(dataset.queries_iter(), start=1):
             missing = [f for f in spec.topic_fields if not hasattr(query, f)]
             if missing:
-                raise InputError(f"ir_datasets:{spec.ir_datasets_id('topics')} queries", None,
+                raise InputError(where, None,
                                  f"query fields {list(spec.topic_fields)}", list(query._fields))
-            rows.append((str(query.query_id),
+            rows.append((readers.check_id(str(query.query_id), "topic id", where, number),
                          request_text(getattr(query, f) for f in spec.topic_fields)))
         return pd.DataFrame(rows, columns=["qid", "query"])
     fmt = spec.topics_format or ("tsv" if spec.topics.endswith((".tsv", ".tsv.gz")) else "trec")
@@ -56,7 +57,8 @@ def load_qrels(spec: CollectionSpec) -> pd.DataFrame:
         rows = []
         seen: dict[tuple[str, str], int] = {}
         for number, qrel in enumerate(dataset.qrels_iter(), start=1):
-            key = (str(qrel.query_id), str(qrel.doc_id))
+            key = (readers.check_id(str(qrel.query_id), "topic id", where, number),
+                   readers.check_id(str(qrel.doc_id), "document id", where, number))
             if key in seen:
                 raise InputError(where, number,
                                  f"one judgement per (topic, document); first at record {seen[key]}",

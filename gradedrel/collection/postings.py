@@ -234,9 +234,40 @@ def _open(out_dir: Path) -> tuple[PostingArrays, Path]:
 
 
 def load(out_dir: str | Path) -> tuple[PostingArrays, str]:
-    """The arrays of ``out_dir``, memory-mapped (read-only), and their index signature."""
-    arrays, out_dir = _open(Path(out_dir))
-    return arrays, json.loads((out_dir / SIGNATURE_FILE).read_text())["signature"]
+    """The arrays of ``out_dir``, memory-mapped (read-only), and their index signature.
+    Arrays that cannot be opened, or whose lengths disagree (a file truncated or
+    replaced), are a :class:`~gradedrel.core.errors.CorruptCache` naming the directory."""
+    from gradedrel.core.errors import CorruptCache
+
+    out_dir = Path(out_dir)
+    try:
+        arrays, _ = _open(out_dir)
+        signature = json.loads((out_dir / SIGNATURE_FILE).read_text())["signature"]
+    except (OSError, ValueError, KeyError, TypeError) as error:
+        raise CorruptCache(out_dir, f"{type(error).__name__}: {error}", WHAT) from None
+    problem = _inconsistency(arrays)
+    if problem:
+        raise CorruptCache(out_dir, problem, WHAT)
+    return arrays, str(signature)
+
+
+WHAT = "posting-array cache"
+
+
+def _inconsistency(a: PostingArrays) -> str | None:
+    """What disagrees between the arrays' lengths and offsets (None: nothing)."""
+    postings, positions = len(a.docids), len(a.positions)
+    checks = [(len(a.term_offsets) == len(a.terms) + 1, "term_offsets, terms"),
+              (len(a.tfs) == postings, "tfs, docids"),
+              (len(a.position_offsets) == postings + 1, "position_offsets, docids"),
+              (len(a.doc_lengths) == len(a.docnos), "doc_lengths, docnos")]
+    for ok, names in checks:
+        if not ok:
+            return f"the lengths of {names} disagree"
+    if (len(a.term_offsets) and int(a.term_offsets[-1]) != postings) or \
+            (len(a.position_offsets) and int(a.position_offsets[-1]) != positions):
+        return "the last offsets do not end at the postings and positions"
+    return None
 
 
 def checked(index_dir: str | Path, out_dir: str | Path) -> PostingArrays:
@@ -260,10 +291,16 @@ def cached(index_dir: str | Path, cache_dir: str | Path | None = None) -> Postin
     path = cache / CACHE_NAME
     signature = index_signature(index_dir)
     if (path / SIGNATURE_FILE).exists():
-        arrays, stored = load(path)
+        try:
+            arrays, stored = load(path)
+        except ValueError as error:  # corrupt (a CorruptCache): rebuilt below
+            log.warning("%s: a corrupt %s (%s); rebuilding it", path, WHAT,
+                        getattr(error, "found", error))
+            stored = None
         if stored == signature:
             return arrays
-        log.info("%s is stale (index changed): reading postings again", path)
+        if stored is not None:
+            log.info("%s is stale (index changed): reading postings again", path)
     from gradedrel.core.terrier import read_properties
 
     if read_properties(index_dir).get("index.inverted.blocks", "0") in ("0", "false"):

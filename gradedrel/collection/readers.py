@@ -1,7 +1,11 @@
 """Readers for the file formats a collection may come in.
 
 Each reader checks every line and raises :class:`~gradedrel.core.errors.InputError`
-naming the file and line of the first bad one.
+naming the file and line of the first bad one. Every text input is UTF-8; a byte-order
+mark at its start is stripped and logged (a warning naming the file; the testbed report
+lists the collection's files that had one: :func:`starts_with_bom`). A topic or document
+id is one field of a TREC run line, so it may hold no whitespace and no control
+character (:func:`check_id`).
 
 - qrels: TREC format, ``qid iteration docno label`` (whitespace separated);
 - topics: TSV ``qid<TAB>text`` (an optional ``qid<TAB>query`` header), or a TREC
@@ -11,9 +15,11 @@ naming the file and line of the first bad one.
 """
 from __future__ import annotations
 
+import codecs
 import gzip
 import html
 import json
+import logging
 import re
 from pathlib import Path
 from typing import Iterator
@@ -22,14 +28,48 @@ import numpy as np
 import pandas as pd
 
 from gradedrel.core.errors import InputError, once
+from gradedrel.core.io import NOT_IN_ID
 from gradedrel.collection.grades import LEVELS, GradeMap
+
+log = logging.getLogger("gradedrel")
+
+
+def starts_with_bom(path: str | Path) -> bool:
+    """Whether the file (gzip-compressed if it ends in ``.gz``) starts with a UTF-8
+    byte-order mark."""
+    path = Path(path)
+    opener = gzip.open if path.suffix == ".gz" else open
+    with opener(path, "rb") as handle:
+        return handle.read(len(codecs.BOM_UTF8)) == codecs.BOM_UTF8
+
+
+def note_bom(path: str | Path) -> bool:
+    """Log that ``path`` starts with a byte-order mark, which its reader strips; whether
+    it does."""
+    found = starts_with_bom(path)
+    if found:
+        log.warning("%s: a UTF-8 byte-order mark at the start of the file, stripped", path)
+    return found
 
 
 def _open_text(path: str | Path):
+    """A text input, UTF-8, its byte-order mark (if any) stripped and logged."""
     path = Path(path)
+    note_bom(path)
     if path.suffix == ".gz":
-        return gzip.open(path, "rt", encoding="utf-8")
-    return open(path, encoding="utf-8")
+        return gzip.open(path, "rt", encoding="utf-8-sig")
+    return open(path, encoding="utf-8-sig")
+
+
+ID_RULE = "without whitespace or control characters (an id is one field of a TREC run line)"
+
+
+def check_id(value: str, what: str, path, line: int | None) -> str:
+    """``value`` if it can be a TREC id, else an :class:`InputError` at ``path:line``
+    (``what``: "document id", "topic id")."""
+    if NOT_IN_ID.search(value):
+        raise InputError(path, line, f"a {what} {ID_RULE}", value)
+    return value
 
 
 def read_qrels(path: str | Path, grade_map: GradeMap) -> pd.DataFrame:
@@ -49,6 +89,9 @@ def read_qrels(path: str | Path, grade_map: GradeMap) -> pd.DataFrame:
                                  "a TREC qrels line 'qid iteration docno label' (4 fields)",
                                  line.rstrip("\n"))
             qid, _, docno, label = parts
+            if NOT_IN_ID.search(qid) or NOT_IN_ID.search(docno):
+                check_id(qid, "topic id", path, number)
+                check_id(docno, "document id", path, number)
             grade = grade_map.level(label, str(path), number)
             once(seen, (qid, docno), path, number, "one judgement per (topic, document)",
                  f"{qid} {docno}")
@@ -65,6 +108,7 @@ def read_qrels_tsv(path: str | Path, grade_map: GradeMap | None = None) -> pd.Da
     name the file line (the header is line 1): a grade outside 0–3, an unmapped label,
     a pair judged twice (with the line where it was first judged).
     """
+    note_bom(path)  # pandas strips it
     frame = pd.read_csv(path, sep="\t", dtype=str, keep_default_na=False,
                         skip_blank_lines=False)
     needed = ["qid", "docno"] + (["label"] if grade_map is not None else ["grade"])
@@ -76,6 +120,11 @@ def read_qrels_tsv(path: str | Path, grade_map: GradeMap | None = None) -> pd.Da
     lines = np.arange(len(frame)) + 2  # file line of each row: the header is line 1
     blank = (frame[needed] == "").all(axis=1).to_numpy()
     frame, lines = frame[~blank].reset_index(drop=True), lines[~blank]
+    for column, what in (("qid", "topic id"), ("docno", "document id")):
+        bad = frame[column].str.contains(NOT_IN_ID).to_numpy()
+        if bad.any():
+            row = int(np.flatnonzero(bad)[0])
+            check_id(frame[column].iloc[row], what, path, int(lines[row]))
     if grade_map is not None:
         labels = frame["label"].to_numpy(dtype=object)
         level_of = {}
@@ -160,13 +209,29 @@ def read_topics_tsv(path: str | Path, header: "tuple[str, str] | bool | None" = 
                 continue
             if len(parts) != 2 or not parts[0].strip():
                 raise InputError(path, number, "a topic line 'qid<TAB>text' (2 fields)", line)
-            qid = parts[0].strip()
+            qid = check_id(parts[0].strip(), "topic id", path, number)
             if qid in seen:
                 raise InputError(path, number, f"a unique topic id; first at line {seen[qid]}",
                                  qid)
             seen[qid] = number
             rows.append((qid, parts[1].strip()))
     return pd.DataFrame(rows, columns=["qid", "query"])
+
+
+def read_topic_list(path: str | Path) -> list[str]:
+    """One topic id per line, as written (a TSV's first column; a header line naming the
+    column — ``qid``, ``topic``, … as in a topics file — is skipped): a plan set's
+    ``topics`` file, ``gradedrel evaluate --topics``."""
+    qids = []
+    with _open_text(path) as handle:
+        for number, line in enumerate(handle, start=1):
+            field = line.rstrip("\r\n").split("\t")[0].strip()
+            if not field or (number == 1 and field.casefold() in TOPIC_ID_HEADERS):
+                continue
+            qids.append(check_id(field, "topic id", path, number))
+    if not qids:
+        raise InputError(path, None, "at least one topic id")
+    return qids
 
 
 _TREC_TOPIC_FIELDS = ("title", "desc", "narr")
@@ -181,7 +246,8 @@ def read_topics_trec(path: str | Path, field: str = "title") -> pd.DataFrame:
     """
     if field not in _TREC_TOPIC_FIELDS:
         raise InputError(path, None, f"a TREC topic field in {_TREC_TOPIC_FIELDS}", field)
-    text = Path(path).read_text(encoding="utf-8")
+    with _open_text(path) as handle:
+        text = handle.read()
     rows = []
     seen: dict[str, int] = {}
     for match in re.finditer(r"<top>(.*?)</top>", text, flags=re.S | re.I):
@@ -191,6 +257,7 @@ def read_topics_trec(path: str | Path, field: str = "title") -> pd.DataFrame:
         qid = re.sub(_TREC_TOPIC_PREFIX["num"], "", parts.get("num", ""), flags=re.I).strip()
         if not qid:
             raise InputError(path, line, "a <num> in every <top>", body.strip()[:60])
+        check_id(qid, "topic id", path, line)
         value = re.sub(_TREC_TOPIC_PREFIX.get(field, "^"), "", parts.get(field, ""),
                        flags=re.I).strip()
         if qid in seen:

@@ -32,3 +32,14 @@ def once(seen: dict, key, path: str | Path, line: int, expected: str, found: obj
     if key in seen:
         raise InputError(path, line, f"{expected}; first at line {seen[key]}", found)
     seen[key] = line
+
+
+class CorruptCache(InputError):
+    """A cache file that cannot be read — truncated, corrupted, or not in the cache's
+    format: one line naming the file, why, and that deleting it is the remedy (a cache is
+    rebuilt from its source when it is needed and absent)."""
+
+    def __init__(self, path: str | Path, why: str, what: str = "cache"):
+        self.path, self.line, self.expected, self.found = str(path), None, f"a {what}", why
+        ValueError.__init__(self, f"{path}: a corrupt {what} ({why}); delete it: it is rebuilt "
+                                  "from its source when next needed")

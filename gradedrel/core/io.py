@@ -4,6 +4,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import os
+import re
 import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING, Iterator, TextIO
@@ -109,6 +110,9 @@ def formatted_floats(frame: pd.DataFrame, float_format: str) -> pd.DataFrame:
 #: Columns that hold identifiers: always read as the text written (``NA``, ``null``,
 #: ``None``, ``nan``, ``0001`` and ``1.0`` stay themselves, never missing or numbers).
 ID_COLUMNS = ("qid", "docno")
+#: A character no id may hold: whitespace (it separates the fields of TREC run and qrels
+#: lines, as ``str.split`` and trec_eval read them) or a control character.
+NOT_IN_ID = re.compile(r"[\s\x00-\x1f\x7f-\x9f]")
 #: pandas' default missing-value strings, kept for the other (numeric) columns.
 NA_STRINGS = ("", "#N/A", "#N/A N/A", "#NA", "-1.#IND", "-1.#QNAN", "-NaN", "-nan",
               "1.#IND", "1.#QNAN", "<NA>", "N/A", "NA", "NULL", "NaN", "None", "n/a", "nan",

@@ -66,6 +66,28 @@ def fetch_jars(version: str, helper_version: str) -> list[Path]:
             for package, artifact in TERRIER_JARS]
 
 
+#: Terrier's own default of ``blocks.max`` (``ApplicationSetup``): config
+#: ``index.blocks_max`` when it is not set (docs/retrieval.md, "The index").
+BLOCKS_MAX = 100000
+
+
+def stopword_list(version: str) -> frozenset[str] | None:
+    """Terrier's stopword list (``stopword-list.txt`` in the pinned Terrier's jar, which
+    the ``Stopwords`` stage reads: each line trimmed, blank lines skipped), read from
+    PyTerrier's cache without starting Java; None when the jar is not there yet."""
+    import zipfile
+
+    import pyterrier as pt
+
+    jar = Path(pt.io.pyterrier_home()) / \
+        f"{TERRIER_JARS[0][0]}-{version}-{TERRIER_JARS[0][1]}.jar"
+    if not jar.is_file():
+        return None
+    with zipfile.ZipFile(jar) as archive:
+        lines = archive.read("stopword-list.txt").decode("utf-8").splitlines()
+    return frozenset(line.strip() for line in lines if line.strip())
+
+
 def _init_quietly(pt) -> None:
     """``pt.java.init()`` without PyTerrier's "Java started and loaded: ..." line on
     stderr (printed by every job; :func:`start` logs one line of its own instead).
@@ -81,7 +103,8 @@ def _init_quietly(pt) -> None:
 
 
 def build_index(documents: Iterable[dict], index_dir: str | Path, *, stemmer: str,
-                stopwords: str, blocks: bool, max_docno_length: int, threads: int = 1) -> str:
+                stopwords: str, blocks: bool, max_docno_length: int, threads: int = 1,
+                blocks_max: int | None = None) -> str:
     """Index ``{"docno", "text"}`` records with Terrier; returns the data.properties path.
 
     Text is tokenised by Terrier's UTF tokeniser, as :mod:`gradedrel.core.text` tokenises
@@ -95,6 +118,8 @@ def build_index(documents: Iterable[dict], index_dir: str | Path, *, stemmer: st
     from run to run. The workflow's default, 1, keeps runs byte-identical. Progress is the
     caller's: wrap ``documents`` in :func:`gradedrel.core.progress.progress` (the
     workflow's ``index_collection`` does, with the collection's size as total).
+    ``blocks_max``: Terrier's ``blocks.max`` (positions recorded per document: the first
+    ``blocks_max + 1`` indexed tokens get their own; default :data:`BLOCKS_MAX`).
     """
     if threads < 1:
         raise ValueError(f"indexing threads must be at least 1, not {threads}")
@@ -113,6 +138,11 @@ def build_index(documents: Iterable[dict], index_dir: str | Path, *, stemmer: st
             stopwords=None if stopwords == "none" else stopwords,
             tokeniser=TERRIER_TOKENISER.removesuffix("Tokeniser").lower(),  # "utf": Unicode text
             overwrite=True, threads=threads)
+        # blocks.max is read into ApplicationSetup.MAX_BLOCKS, which the indexer copies when
+        # it is made: set it (back to Terrier's default when not given) and re-read it
+        setup = pt.java.autoclass("org.terrier.utility.ApplicationSetup")
+        setup.setProperty("blocks.max", str(BLOCKS_MAX if blocks_max is None else blocks_max))
+        setup.loadCommonProperties()
         failures: list[BaseException] = []
 
         def guarded():

@@ -104,6 +104,19 @@ class _Dumper(yaml.SafeDumper):
 _Dumper.add_representer(_Flow, lambda d, data: d.represent_mapping(
     "tag:yaml.org,2002:map", data.items(), flow_style=True))
 
+#: Line breaks besides LF (NEL, LS, PS) that YAML folds when they stand as themselves:
+#: written with ``allow_unicode`` they would not read back, so such text is written
+#: double-quoted, where the emitter escapes them (``\\N``, ``\\L``, ``\\P``).
+_UNICODE_BREAKS = ("\x85", "\u2028", "\u2029")
+
+
+def _represent_text(dumper, data: str):
+    style = '"' if any(ch in data for ch in _UNICODE_BREAKS) else None
+    return dumper.represent_scalar("tag:yaml.org,2002:str", data, style=style)
+
+
+_Dumper.add_representer(str, _represent_text)
+
 
 def _key_dict(key: PlanKey) -> _Flow:
     out = _Flow(key=key.key, relation=key.relation)
@@ -140,8 +153,11 @@ def plan_to_dict(plan: Plan) -> dict:
 
 
 def dump_plans(plans: Iterable[Plan]) -> str:
+    """The plans as YAML, non-ASCII text as the characters themselves (``Über``, not
+    ``"\\xDCber"``: curators and reviewers read these files); characters YAML cannot
+    print (controls, U+FEFF) are still escaped."""
     return yaml.dump({"plans": [plan_to_dict(p) for p in plans]}, Dumper=_Dumper,
-                     sort_keys=False, allow_unicode=False, width=100, default_flow_style=False)
+                     sort_keys=False, allow_unicode=True, width=100, default_flow_style=False)
 
 
 def write_plans(plans: Iterable[Plan], path: str | Path) -> None:
@@ -305,9 +321,13 @@ def parse_plans(text: str, path: str | Path = "<plans>") -> list[Plan]:
 
 
 def read_plans(path: str | Path) -> list[Plan]:
+    """Plans from a YAML file (UTF-8; a byte-order mark at its start stripped and logged)."""
+    from gradedrel.collection.readers import note_bom
+
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        note_bom(path)
+        text = path.read_text(encoding="utf-8-sig")
     except FileNotFoundError:
         raise InputError(str(path), None, "a plan file", "no such file") from None
     return parse_plans(text, path)

@@ -1,8 +1,11 @@
 """TREC run files: ``qid Q0 docno rank score tag``."""
 from __future__ import annotations
 
+import codecs
 import csv
 import io
+import logging
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -10,9 +13,21 @@ import numpy as np
 import pandas as pd
 
 from gradedrel.core.errors import InputError, once
-from gradedrel.core.io import atomic_open
+from gradedrel.core.io import NOT_IN_ID, atomic_open
 
 RUN_COLUMNS = ["qid", "docno", "rank", "score"]
+
+log = logging.getLogger("gradedrel")
+
+#: A character that may not appear in a run line: whitespace other than the separators
+#: (space, tab) and the line end, or a control character. trec_eval and the readers of
+#: the qrels split at whitespace; pandas' reader only at spaces and tabs, so such a
+#: character would otherwise stay inside an id that matches no judgement.
+FOREIGN = re.compile(r"[^\S \t\n\r]|[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
+#: The same, in the file's UTF-8 bytes (one search of the whole file): the C0 controls,
+#: then U+0080-U+00A0 (C1 controls, NEL, no-break space) and the other Unicode spaces.
+FOREIGN_BYTES = re.compile(rb"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]|\xc2[\x80-\xa0]|\xe1\x9a\x80|"
+                           rb"\xe2\x80[\x80-\x8a\xa8\xa9\xaf]|\xe2\x81\x9f|\xe3\x80\x80")
 
 
 def write_run(run: pd.DataFrame, path: str | Path, tag: str, topic_order: list[str]) -> None:
@@ -24,6 +39,11 @@ def write_run(run: pd.DataFrame, path: str | Path, tag: str, topic_order: list[s
     unknown = sorted(set(run["qid"]) - set(order))
     if unknown:
         raise ValueError(f"run has topics not in the topic order: {unknown[:5]}")
+    for column in ("qid", "docno"):  # never a line that reads back as other than 6 fields
+        bad = [v for v in pd.unique(run[column].astype(str)) if NOT_IN_ID.search(v)]
+        if bad:
+            raise ValueError(f"{path}: a {column} with whitespace or a control character "
+                             f"cannot be written as a TREC run field: {bad[0]!r}")
     run = run.assign(_order=run["qid"].map(order)).sort_values(["_order", "rank"], kind="stable")
     with atomic_open(path) as handle:
         for row in run.itertuples(index=False):
@@ -81,6 +101,10 @@ def read_run(path: str | Path) -> RankedRun:
     """
     path = Path(path)
     data = path.read_bytes()
+    if data.startswith(codecs.BOM_UTF8):  # pandas' reader strips it
+        log.warning("%s: a UTF-8 byte-order mark at the start of the file, stripped", path)
+    if has_foreign_bytes(data):
+        locate_run_error(path)
     frame = parse_single_spaced(data)
     try:
         if frame is None:
@@ -103,6 +127,20 @@ def read_run(path: str | Path) -> RankedRun:
     except InputError:
         locate_run_error(path)
         raise
+
+
+#: Bytes a run file may hold anywhere: printable ASCII, tab, line ends, and every byte of
+#: a multi-byte UTF-8 character (those are searched only in a non-ASCII file).
+_ALLOWED_BYTES = bytes(range(0x20, 0x7f)) + b"\t\n\r" + bytes(range(0x80, 0x100))
+
+
+def has_foreign_bytes(data: bytes) -> bool:
+    """Whether a run file's bytes hold a :data:`FOREIGN` character: one C pass for the
+    control bytes (``bytes.translate``, about a tenth of the parse), and the search for
+    the Unicode spaces only when the file is not ASCII."""
+    if data.translate(None, _ALLOWED_BYTES):
+        return True
+    return not data.isascii() and FOREIGN_BYTES.search(data) is not None
 
 
 def _parse(data: bytes, sep: str) -> pd.DataFrame:
@@ -236,8 +274,13 @@ def locate_run_error(path: str | Path) -> None:
     """Re-read a run line by line and raise :class:`InputError` at the first bad line."""
     seen: dict[tuple[str, str], int] = {}
     lines = 0
-    with open(path, encoding="utf-8") as handle:
+    with open(path, encoding="utf-8-sig") as handle:
         for number, line in enumerate(handle, start=1):
+            foreign = FOREIGN.search(line.rstrip("\r\n"))
+            if foreign:
+                raise InputError(path, number, "a TREC run line of fields separated by spaces "
+                                 f"or tabs, without other whitespace or control characters "
+                                 f"(found U+{ord(foreign.group()):04X})", line.rstrip("\r\n"))
             parts = line.split()
             if not parts:
                 continue

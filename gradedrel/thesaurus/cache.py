@@ -22,10 +22,11 @@ import gzip
 import hashlib
 import json
 import os
+import zlib
 from pathlib import Path
 
 from gradedrel.core.io import sha256_of  # noqa: F401  (re-exported for load())
-from gradedrel.core.errors import InputError
+from gradedrel.core.errors import CorruptCache
 from gradedrel.core.io import atomic_open
 from gradedrel.thesaurus.model import Concept, Thesaurus
 
@@ -35,6 +36,7 @@ FORMAT_VERSION = 1
 SUFFIX = ".thesaurus.json.gz"
 FIELDS = ("uri", "pref_labels", "alt_labels", "broader", "narrower", "related",
           "definitions", "use", "used_for")
+WHAT = "thesaurus cache"
 
 
 def default_cache_dir() -> Path:
@@ -71,6 +73,19 @@ def write(path: str | Path, thesaurus: Thesaurus, **header) -> None:
         handle.write(encode(thesaurus, **header))
 
 
+def check_integrity(path: str | Path) -> None:
+    """Read the cache's gzip stream whole, without keeping it: a truncated or damaged
+    file (gzip's CRC and length) is a :class:`CorruptCache`."""
+    try:
+        with gzip.open(path, "rb") as handle:
+            while handle.read(1 << 20):
+                pass
+    except FileNotFoundError:
+        raise
+    except (OSError, EOFError, zlib.error) as error:
+        raise CorruptCache(path, f"not gzip-compressed JSON: {error}", WHAT) from None
+
+
 def read_header_and_concepts(path: str | Path) -> tuple[dict, Thesaurus]:
     """Read a cache file; one :class:`InputError` if it is not one.
 
@@ -92,21 +107,36 @@ def _read_header_and_concepts(path: str | Path) -> tuple[dict, Thesaurus]:
     try:
         with open(path, "rb") as handle:
             document = json.loads(gzip.decompress(handle.read()))
-    except (OSError, EOFError, ValueError) as error:
-        raise InputError(path, None, "a gzip JSON thesaurus cache", str(error)) from None
+    except FileNotFoundError:
+        raise
+    except (OSError, EOFError, ValueError, zlib.error) as error:
+        raise CorruptCache(path, f"not gzip-compressed JSON: {error}", WHAT) from None
     if not isinstance(document, dict) or document.get("format") != FORMAT:
-        raise InputError(path, None, f'a JSON object with "format": "{FORMAT}"',
-                         document.get("format") if isinstance(document, dict) else None)
+        found = document.get("format") if isinstance(document, dict) else type(document).__name__
+        raise CorruptCache(path, f'not a JSON object with "format": "{FORMAT}"; found '
+                                 f"{found!r}", WHAT)
     if document.get("format_version") != FORMAT_VERSION or \
             document.get("fields") != list(FIELDS):
-        raise InputError(path, None, f"cache format version {FORMAT_VERSION}",
-                         document.get("format_version"))
+        raise CorruptCache(path, f"format version {document.get('format_version')!r}, "
+                                 f"not {FORMAT_VERSION}", WHAT)
+    rows = document.pop("concepts", None)
+    if not isinstance(rows, list):
+        raise CorruptCache(path, "no list of concepts", WHAT)
     concepts = {}
     # Built without Concept.__init__ (same fields; __post_init__ has nothing to fill
-    # here): a third less time for WordNet's 117,659 concepts.
+    # here): a third less time for WordNet's 117,659 concepts. Each row's shape is
+    # checked (a uri and eight lists, as :func:`encode` writes them); gzip's CRC has
+    # already shown the bytes to be those written.
     new = object.__new__
-    for uri, pref, alt, broader, narrower, related, defs, use, used_for in \
-            document.pop("concepts"):
+    for row in rows:
+        if type(row) is not list or len(row) != 9:
+            raise _bad_row(path, rows, row)
+        uri, pref, alt, broader, narrower, related, defs, use, used_for = row
+        if type(uri) is not str or type(pref) is not list or type(alt) is not list \
+                or type(broader) is not list or type(narrower) is not list \
+                or type(related) is not list or type(defs) is not list \
+                or type(use) is not list or type(used_for) is not list:
+            raise _bad_row(path, rows, row)
         concept = new(Concept)
         concept.__dict__.update(
             uri=uri, pref_label=pref[0] if pref else "", alt_labels=tuple(alt),
@@ -115,6 +145,11 @@ def _read_header_and_concepts(path: str | Path) -> tuple[dict, Thesaurus]:
             pref_labels=tuple(pref), definitions=tuple(defs))
         concepts[uri] = concept
     return document, Thesaurus(concepts)
+
+
+def _bad_row(path, rows: list, row) -> CorruptCache:
+    number = next(i for i, r in enumerate(rows, start=1) if r is row)
+    return CorruptCache(path, f"concept {number} is not [uri, {len(FIELDS) - 1} lists]", WHAT)
 
 
 def read(path: str | Path) -> Thesaurus:

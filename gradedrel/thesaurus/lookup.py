@@ -24,6 +24,7 @@ uses the index's own stemmer.
 from __future__ import annotations
 
 import argparse
+import logging
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -32,6 +33,7 @@ from gradedrel.core.text import s_stem, tokenise
 from gradedrel.thesaurus.model import Thesaurus, normalise_label
 
 LEVELS = ("label", "stem", "prefix")
+log = logging.getLogger("gradedrel")
 
 
 def _words(label: str) -> list[str]:
@@ -189,7 +191,11 @@ def cached_thesaurus(name: str, spec: dict, root: Path, cache_dir: Path | None =
             continue
         try:
             found, thesaurus = _cache.read_header_and_concepts(path)
-        except ValueError:
+        except ValueError as error:
+            # a corrupt cache, passed over: the workflow's said in one line (the user
+            # cache is reported and rebuilt by the source's reader, which comes next)
+            if path != candidates[0]:
+                log.warning("%s", error)
             continue
         if _cache.is_fresh(found, header["source_sha256"], header["reader_version"],
                            header["base"]):

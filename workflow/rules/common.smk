@@ -6,12 +6,11 @@ import re
 import sys
 from pathlib import Path
 
-from snakemake.utils import validate
-
 sys.path.insert(0, workflow.basedir)  # the gradedrel package, without installing it
 
 from gradedrel import collection
 from gradedrel.collection.fetch import needs_fetch as needs_ir_datasets_fetch
+from gradedrel.core import config as config_schema
 from gradedrel.core import downloads, preflight, resources
 from gradedrel.core.params import canonical
 from gradedrel.plans import plan_sets
@@ -34,13 +33,16 @@ def stop(*problems):
     sys.exit(1)
 
 
-try:
-    validate(config, os.path.join(workflow.basedir, "config/schema/config.schema.yaml"))
-except Exception as _error:  # Snakemake's WorkflowError around jsonschema's ValidationError
-    _found = preflight.validation_error_of(_error)
-    if _found is None or preflight.verbose():
-        raise
-    stop(preflight.schema_error_line(_found))
+# The one config loader (gradedrel.core.config, also `gradedrel evaluate --config`): the
+# schema's check and defaults as snakemake.utils.validate, one line on a violation.
+if not workflow.modifier.skip_validation:  # a module's skip_validation, as validate() honours
+    try:
+        config_schema.validate(config, schema_path=os.path.join(
+            workflow.basedir, "config/schema/config.schema.yaml"))
+    except config_schema.ConfigError as _error:
+        if preflight.verbose():
+            raise
+        stop(_error)
 
 
 def config_path(path):

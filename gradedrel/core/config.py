@@ -1,0 +1,155 @@
+"""The configuration, checked against its schema: one loader for the workflow and the command.
+
+``config/schema/config.schema.yaml`` describes every key with its default. The workflow
+(``workflow/rules/common.smk``) validates its merged config with :func:`validate`, and
+``gradedrel evaluate --config FILE`` reads its file with :func:`load_file`; both fill the
+defaults as Snakemake's ``validate(config, schema, set_default=True)`` does (the same
+jsonschema validator, extended to set each absent property's ``default``), and both turn a
+violation into one line (:func:`gradedrel.core.preflight.schema_error_line`): where, what
+is wrong, and for a misspelled key the closest valid one. The schema is found beside the
+package (the project's ``config/``), never in the working directory.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Mapping, MutableMapping
+
+from gradedrel.core.errors import InputError
+
+#: The schema of the configuration, in the project the package belongs to.
+SCHEMA = Path(__file__).resolve().parents[2] / "config" / "schema" / "config.schema.yaml"
+
+
+class ConfigError(ValueError):
+    """A config that does not match the schema: its message is the one line to show; the
+    jsonschema ``ValidationError`` is its ``__cause__`` (the whole story, for
+    ``GRADEDREL_VERBOSE=1``)."""
+
+
+def _yaml_loader():
+    import yaml
+
+    return getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml's where there is one
+
+
+def load_schema(path: str | Path = SCHEMA) -> dict:
+    """The schema, read afresh on every call: defaults are put into a config as the
+    schema's own objects (as Snakemake does), so a schema read once would carry one
+    config's values into the next."""
+    import yaml
+
+    with open(path, encoding="utf-8") as handle:
+        return yaml.load(handle, Loader=_yaml_loader())
+
+
+def _validator(schema: dict, path: Path, root: object | None):
+    """Draft 2020-12 with defaults set, exactly as ``snakemake.utils.validate`` builds it
+    (local ``$ref`` resolved against the schema file); ``root``: an instance whose own
+    absent properties are left absent (the sections a partial config leaves out)."""
+    from jsonschema import Draft202012Validator, validators
+    from referencing import Registry, Resource
+
+    schema["$id"] = path.resolve().as_uri()
+
+    def retrieve(uri):
+        from urllib.parse import urlparse
+        from urllib.request import url2pathname
+
+        return Resource.from_contents(load_schema(url2pathname(urlparse(uri).path)))
+
+    registry = Registry(retrieve=retrieve).with_resource(
+        uri=str(path), resource=Resource.from_contents(schema))
+    validate_properties = Draft202012Validator.VALIDATORS["properties"]
+
+    def set_defaults(validator, properties, instance, schema):
+        if instance is not root:
+            for name, subschema in properties.items():
+                if "default" in subschema:
+                    instance.setdefault(name, subschema["default"])
+        yield from validate_properties(validator, properties, instance, schema)
+
+    with_defaults = validators.extend(Draft202012Validator, {"properties": set_defaults})
+    return with_defaults(schema, registry=registry)
+
+
+def validate(config: MutableMapping, source: str = "config", *, sections_only: bool = False,
+             lines: "Mapping | None" = None, schema_path: str | Path = SCHEMA
+             ) -> MutableMapping:
+    """Check ``config`` against the schema and fill in the defaults (in place; returned).
+
+    ``sections_only``: a config that holds only some sections (``gradedrel evaluate
+    --config``): the sections it has are checked and completed, the others stay absent;
+    an unknown section is an error all the same. ``source`` names the config in the
+    message (a file, or ``config`` for the workflow's merged one); ``lines``: the file's
+    YAML node (:func:`load_file`), so that the message gives the line too. A violation
+    is one :class:`ConfigError`.
+    """
+    from jsonschema.exceptions import ValidationError
+
+    from gradedrel.core.preflight import schema_error_line
+
+    path = Path(schema_path)
+    validator = _validator(load_schema(path), path, config if sections_only else None)
+    try:
+        validator.validate(config)
+    except ValidationError as error:
+        raise ConfigError(schema_error_line(error, source, _line_finder(lines))) from error
+    return config
+
+
+def load_file(path: str | Path, sections_only: bool = True) -> dict:
+    """A YAML config file, validated (:func:`validate`, the sections it has only, by
+    default), its defaults filled; every problem one line naming the file and line.
+    UTF-8; a byte-order mark at its start is stripped."""
+    import yaml
+
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8-sig")
+    except FileNotFoundError:
+        raise InputError(path, None, "a YAML config file", "no such file") from None
+    loader = _yaml_loader()
+    try:
+        node = yaml.compose(text, Loader=loader)
+        data = yaml.load(text, Loader=loader)
+    except yaml.YAMLError as error:
+        mark = getattr(error, "problem_mark", None)
+        raise InputError(path, None if mark is None else mark.line + 1, "valid YAML",
+                         str(getattr(error, "problem", error))) from None
+    if data is None:
+        data = {}
+    if not isinstance(data, dict):
+        raise InputError(path, 1, "a YAML mapping of config sections (evaluation: …)",
+                         type(data).__name__)
+    return dict(validate(data, str(path), sections_only=sections_only, lines=node))
+
+
+def _line_finder(node):
+    """``(path, key) -> line`` in a composed YAML document: the line of the value at
+    ``path`` (mapping keys and list indices), or of the key ``key`` in the mapping there;
+    None where it is not found."""
+    if node is None:
+        return None
+    import yaml
+
+    def child(current, part):
+        if isinstance(current, yaml.MappingNode):
+            for key_node, value_node in current.value:
+                if key_node.value == str(part):
+                    return key_node, value_node
+        elif isinstance(current, yaml.SequenceNode) and isinstance(part, int) \
+                and 0 <= part < len(current.value):
+            return current.value[part], current.value[part]
+        return None
+
+    def line_of(path: tuple, key: Any = None) -> int | None:
+        current = node
+        for part in (*path, *(() if key is None else (key,))):
+            found = child(current, part)
+            if found is None:
+                return None
+            key_node, current = found
+        target = key_node if key is not None else current
+        return target.start_mark.line + 1
+
+    return line_of

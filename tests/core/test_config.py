@@ -1,0 +1,91 @@
+"""The one config loader (gradedrel.core.config): Snakemake's validation and defaults,
+exactly, for the workflow; the sections a file has, for ``gradedrel evaluate --config``;
+one line naming the file, line, key path and the closest valid key."""
+import copy
+import os
+
+import pytest
+import yaml
+
+from conftest import ROOT, TINY
+from gradedrel.core import config as config_schema
+
+CONFIGS = [ROOT / "config" / "config.yaml", TINY / "config.yaml",
+           ROOT / "config" / "nfcorpus" / "testbed.yaml",
+           *sorted((ROOT / "config" / "presets").glob("*.yaml"))]
+
+
+@pytest.mark.parametrize("path", CONFIGS, ids=lambda p: p.name)
+def test_defaults_are_filled_exactly_as_snakemakes_validate_fills_them(path):
+    from snakemake.utils import validate
+
+    raw = yaml.safe_load(path.read_text())
+    if path != CONFIGS[0]:  # an extra config file: on top of the main one, as in the workflow
+        raw = {**yaml.safe_load(CONFIGS[0].read_text()), **raw}
+    ours, theirs = copy.deepcopy(raw), copy.deepcopy(raw)
+    config_schema.validate(ours)
+    validate(theirs, str(config_schema.SCHEMA), set_default=True)
+    assert ours == theirs and ours != raw
+
+
+def test_the_schema_is_found_beside_the_package_from_any_directory(tmp_path):
+    here = os.getcwd()
+    os.chdir(tmp_path)
+    try:
+        assert config_schema.validate({})["results_dir"] == "results"
+    finally:
+        os.chdir(here)
+    assert config_schema.SCHEMA == ROOT / "config" / "schema" / "config.schema.yaml"
+
+
+def test_a_partial_config_keeps_its_absent_sections_absent(tmp_path):
+    path = tmp_path / "some.yaml"
+    path.write_text("evaluation:\n  depth: 50\n  cutoffs: [10]\n")
+    loaded = config_schema.load_file(path)
+    assert set(loaded) == {"evaluation"}  # no standard_measures, collections, ... added
+    assert loaded["evaluation"]["depth"] == 50 and loaded["evaluation"]["levels"] == [1, 2, 3]
+    assert loaded["evaluation"]["significance"]["baseline_run"] == "SUM/u"
+
+
+@pytest.mark.parametrize("text, line", [
+    ("evalution: {}\n", "x.yaml:1: unknown key 'evalution' at the top level; did you mean "
+                        "'evaluation'?"),
+    ("evaluation:\n  cutofs: [10]\n", "x.yaml:2: unknown key 'cutofs' at evaluation; did you "
+                                      "mean 'cutoffs'?"),
+    ("evaluation:\n  cutoffs: ten\n", "x.yaml:2: evaluation.cutoffs: 'ten' is not of type "
+                                      "'array'"),
+    ("evaluation:\n  cutoffs:\n  - 10\n  - ten\n",
+     "x.yaml:4: evaluation.cutoffs.1: 'ten' is not of type 'integer'"),
+    ("evaluation:\n  significance:\n    corection: holm\n",
+     "x.yaml:3: unknown key 'corection' at evaluation.significance; did you mean "
+     "'correction'?"),
+    ("evaluation:\n  zzz: 1\n", "x.yaml:2: unknown key 'zzz' at evaluation (valid keys: "),
+])
+def test_every_violation_is_one_line_naming_file_line_and_key(tmp_path, text, line):
+    path = tmp_path / "x.yaml"
+    path.write_text(text)
+    with pytest.raises(config_schema.ConfigError) as raised:
+        config_schema.load_file(path)
+    assert str(raised.value).startswith(f"{tmp_path}/{line}")
+    assert "\n" not in str(raised.value)
+
+
+def test_the_workflows_merged_config_is_named_config_without_a_line():
+    config = yaml.safe_load((ROOT / "config" / "config.yaml").read_text())
+    config["retreival"] = config.pop("retrieval")
+    with pytest.raises(config_schema.ConfigError) as raised:
+        config_schema.validate(config)
+    assert str(raised.value) == ("config: unknown key 'retreival' at the top level; did you "
+                                 "mean 'retrieval'?")
+
+
+def test_a_file_that_is_not_yaml_or_not_a_mapping_is_located(tmp_path):
+    from gradedrel.core.errors import InputError
+
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("evaluation:\n  depth: [\n")
+    with pytest.raises(InputError, match=r"bad\.yaml:3: expected valid YAML"):
+        config_schema.load_file(bad)
+    bad.write_text("- evaluation\n")
+    with pytest.raises(InputError, match=r"bad\.yaml:1: expected a YAML mapping"):
+        config_schema.load_file(bad)
