@@ -52,7 +52,9 @@ def cranfield_plans(engine):
     # every automatic plan, and every plan of every curated plan set
     sets = plan_sets.read("cranfield", CONFIG["collections"]["cranfield"],
                           resolve=lambda p: str(ROOT / p))
-    curated = [plan for plan_set in sets.values() for plan in plans.read_curated(plan_set.curated)]
+    # (derived plan sets read their parent's files: counted once, with the parent)
+    curated = [plan for plan_set in sets.values() if not plan_set.derived
+               for plan in plans.read_curated(plan_set.curated)]
     return auto + curated
 
 

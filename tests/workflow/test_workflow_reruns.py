@@ -89,7 +89,10 @@ def test_an_edited_thesaurus_copy_rereads_it(project):
     ({"evaluation": {"cutoffs": [10, 50]}}, EVALUATION | REPORT | ALL),
     # a table setting: the findings job (tables and findings), and what reads its verdicts
     ({"report": {"alpha": 0.01}}, FINDINGS | ALL),
-    ({"report": {"figures": {"dpi": 150}}}, FIGURES | {"report_across_collections"} | ALL),
+    # a figure setting: the figures, the summary (it draws each testbed's forest plot) and
+    # the across-collections figure; no table or findings job
+    ({"report": {"figures": {"dpi": 150}}},
+     FIGURES | {"report_summary", "report_across_collections"} | ALL),
     # a collection's own analysis setting: its plans and everything after them
     ({"collections": {"tiny": {"analysis": {"major_share": 0.6}}}},
      PLANS | PLAN_SET | SELECTION | RETRIEVAL | EVALUATION | REPORT | ALL),

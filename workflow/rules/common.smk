@@ -172,7 +172,7 @@ def names_pattern(names):
     return "|".join(re.escape(n) for n in names) or "(?!)"
 
 
-# Which rule makes a plan set's plans: merge_curated_plans (not derived) or
+# The plans of a plan set come from merge_curated_plans (not derived) or
 # derive_plan_set (derived from another plan set: docs/preregistration.md, Amendment 1).
 PLAIN_PLAN_SETS = names_pattern(STUDY.plan_set_names(derived=False))
 DERIVED_PLAN_SETS = names_pattern(STUDY.plan_set_names(derived=True))
