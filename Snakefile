@@ -5,13 +5,23 @@ from snakemake.utils import min_version
 min_version("9.0")
 
 
-configfile: os.path.join(workflow.basedir, "config/config.yaml")
+# The project's defaults, found beside this file (also when it is included from
+# workflow/Snakefile or run from another directory); --configfile layers files over them.
+configfile: os.path.join(workflow.current_basedir.get_path_or_uri(secret_free=True), "config/config.yaml")
 
 
 report: "workflow/report/workflow.rst"
 
 
 include: "workflow/rules/common.smk"
+
+
+# Defined first, so that it is also the default target where this workflow is used as a
+# module (a module's default_target flag does not carry over: docs/module.md).
+rule all:
+    input:
+        STUDY.targets(),
+    default_target: True
 
 
 wildcard_constraints:
@@ -31,9 +41,3 @@ include: "workflow/rules/retrieval.smk"
 include: "workflow/rules/evaluation.smk"
 include: "workflow/rules/report.smk"
 include: "workflow/rules/cluster.smk"
-
-
-rule all:
-    input:
-        STUDY.targets(),
-    default_target: True

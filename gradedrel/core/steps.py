@@ -237,3 +237,12 @@ def run_step(log_path: str | None, main: Callable[[], None],
             logging.basicConfig(handlers=[logging.NullHandler()], force=True)
     if failed:
         sys.exit(1)
+
+
+def share_package(root: str, environ: "os._Environ | dict" = os.environ) -> None:
+    """Put the project folder ``root`` first on the jobs' ``PYTHONPATH``, so that every job's
+    script imports the same gradedrel as the workflow that plans it: also when the workflow
+    runs as a Snakemake module, or in a conda environment holding only the dependencies.
+    Idempotent (``root`` appears once); other entries keep their order."""
+    rest = [p for p in environ.get("PYTHONPATH", "").split(os.pathsep) if p and p != root]
+    environ["PYTHONPATH"] = os.pathsep.join([root, *rest])

@@ -104,3 +104,15 @@ def test_logged_writes_a_run_rules_lines_in_the_one_format(tmp_path):
     assert re.match(rf"{STAMP} INFO \[cranfield auto\] done in [0-9.]+ s; wrote .*page\.html "
                     r"\(1 bytes\)$", lines[1]), lines
     assert not logging.getLogger("gradedrel").handlers
+
+
+def test_share_package_puts_the_project_first_on_the_jobs_path_once():
+    from gradedrel.core.steps import share_package
+
+    environ = {}
+    share_package("/p", environ)
+    assert environ["PYTHONPATH"] == "/p"
+    environ = {"PYTHONPATH": os.pathsep.join(["/a", "/p", "", "/b"])}
+    share_package("/p", environ)
+    share_package("/p", environ)
+    assert environ["PYTHONPATH"].split(os.pathsep) == ["/p", "/a", "/b"]

@@ -93,16 +93,19 @@ def test_wrong_config_fails_at_start_naming_the_key(tiny_workdir, bad, named):
     assert not (tiny_workdir / "results").exists()
 
 
-# The rules carry no conda: directive (untested here; README, "The conda route"): the one
-# lint that is expected.
-NO_CONDA_LINT = "Specify a conda environment or container for each rule."
-
-
 def test_snakemake_lint_is_clean(tmp_path):
+    """No lint at all (every rule names the project's conda environment; issue 20, item 2)."""
     result = run_snakemake(tmp_path, "--lint")
     output = result.stdout + result.stderr
-    if result.returncode == 0:
-        assert "Congratulations, your workflow is in a good condition!" in output
-        return
-    lints = re.findall(r"^\s*\* (.+)$", output, re.M)
-    assert lints and all(NO_CONDA_LINT in lint for lint in lints), output
+    assert result.returncode == 0, output
+    assert "Congratulations, your workflow is in a good condition!" in output, output
+    assert not re.findall(r"^\s*\* (.+)$", output, re.M)
+
+
+def test_every_rule_that_runs_a_script_names_the_one_conda_environment():
+    text = {p.name: p.read_text() for p in (ROOT / "workflow" / "rules").glob("*.smk")}
+    scripts = sum(t.count("\n    script:\n") for t in text.values())
+    condas = sum(t.count("\n    conda:\n        CONDA_ENV\n") for t in text.values())
+    assert scripts == condas > 20
+    # the environment it names is the generated one (tests/test_setup_environment.py)
+    assert (ROOT / "environment.yml").read_text().startswith("# The conda route")

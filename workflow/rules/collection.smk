@@ -14,6 +14,8 @@ rule collection_fetch:
         ir_datasets_home=config["data"]["ir_datasets_home"],
     log:
         log_of("{collection}/collection_fetch"),
+    conda:
+        CONDA_ENV
     script:
         "../../scripts/collection_fetch.py"
 
@@ -26,6 +28,8 @@ rule terrier_fetch:
         terrier=canonical(config["terrier"]),
     log:
         log_of("terrier_fetch"),
+    conda:
+        CONDA_ENV
     script:
         "../../scripts/terrier_fetch.py"
 
@@ -49,6 +53,8 @@ rule index_collection:
         **job_resources("index_collection"),
     log:
         log_of("{collection}/index_collection"),
+    conda:
+        CONDA_ENV
     script:
         "../../scripts/index_collection.py"
 
@@ -65,6 +71,8 @@ rule index_arrays:
         **job_resources("index_arrays"),
     log:
         log_of("{collection}/index_arrays"),
+    conda:
+        CONDA_ENV
     script:
         "../../scripts/index_arrays.py"
 
@@ -82,6 +90,8 @@ rule prepare_requests:
         ir_datasets_home=config["data"]["ir_datasets_home"],
     log:
         log_of("{collection}/prepare_requests"),
+    conda:
+        CONDA_ENV
     script:
         "../../scripts/prepare_requests.py"
 
@@ -110,5 +120,7 @@ rule prepare_topics_qrels:
         licences=licences,
     log:
         log_of("{collection}/prepare_topics_qrels"),
+    conda:
+        CONDA_ENV
     script:
         "../../scripts/prepare_topics_qrels.py"

@@ -6,13 +6,23 @@ import re
 import sys
 from pathlib import Path
 
-sys.path.insert(0, workflow.basedir)  # the gradedrel package, without installing it
+# The project's own folder (where gradedrel/, config/ and scripts/ live): found from this
+# file, not from workflow.basedir, which is the *using* workflow's folder when this one runs
+# as a Snakemake module (docs/module.md).
+PROJECT_ROOT = os.path.normpath(os.path.join(
+    workflow.current_basedir.get_path_or_uri(secret_free=True), "..", ".."))
+sys.path.insert(0, PROJECT_ROOT)  # the gradedrel package, without installing it
+# Every job's software, for --software-deployment-method conda: the project's one conda
+# environment (environment.yml, generated from requirements.lock), the same for every rule.
+# A path relative to the files of the rules, as Snakemake reads it (also in a module).
+CONDA_ENV = "../../environment.yml"
 
 from gradedrel import collection
 from gradedrel.collection.fetch import needs_fetch as needs_ir_datasets_fetch
 from gradedrel.core import config as config_schema
 from gradedrel.core import downloads, preflight, resources
 from gradedrel.core.params import canonical
+from gradedrel.core.steps import share_package
 from gradedrel.plans import plan_sets
 from gradedrel.queries.query_types import with_synonym_groups
 from gradedrel.report import design
@@ -20,6 +30,8 @@ from gradedrel.report.settings import report_settings
 from gradedrel.retrieval.grid import Model
 from gradedrel.study import BASELINE, T, Study
 from gradedrel.thesaurus import sources as thesaurus_sources
+
+share_package(PROJECT_ROOT)  # the jobs' scripts import the same gradedrel as this file
 
 
 def stop(*problems):
@@ -33,12 +45,25 @@ def stop(*problems):
     sys.exit(1)
 
 
+# As a Snakemake module the project's config/config.yaml is not read (a module's configfile
+# is skipped when the using workflow passes `config:`): its values are the defaults under
+# the config passed (docs/module.md), as `--configfile` layers a file over them here.
+if workflow.modifier.skip_configfile:
+    import yaml as _yaml
+    from snakemake.utils import update_config as _update_config
+
+    with open(os.path.join(PROJECT_ROOT, "config", "config.yaml"), encoding="utf-8") as _handle:
+        _defaults = _yaml.safe_load(_handle)
+    _update_config(_defaults, dict(config))
+    config.update(_defaults)
+
+
 # The one config loader (gradedrel.core.config, also `gradedrel evaluate --config`): the
 # schema's check and defaults as snakemake.utils.validate, one line on a violation.
 if not workflow.modifier.skip_validation:  # a module's skip_validation, as validate() honours
     try:
         config_schema.validate(config, schema_path=os.path.join(
-            workflow.basedir, "config/schema/config.schema.yaml"))
+            PROJECT_ROOT, "config/schema/config.schema.yaml"))
     except config_schema.ConfigError as _error:
         if preflight.verbose():
             raise
@@ -51,7 +76,7 @@ def config_path(path):
     Always relative (never absolute): a project moved with its results re-runs nothing."""
     if path is None or os.path.isabs(path) or os.path.exists(path):
         return path
-    inside = os.path.join(workflow.basedir, path)
+    inside = os.path.join(PROJECT_ROOT, path)
     return os.path.relpath(inside) if os.path.exists(inside) else path
 
 

@@ -26,5 +26,7 @@ rule evaluate_runs:
         standard_measures=config["standard_measures"],
     log:
         log_of("{collection}/{planset}/evaluate_runs_{model}"),
+    conda:
+        CONDA_ENV
     script:
         "../../scripts/evaluate_runs.py"

@@ -20,6 +20,8 @@ rule plan_requests:
         **job_resources("plan_requests"),
     log:
         log_of("{collection}/plan_requests"),
+    conda:
+        CONDA_ENV
     script:
         "../../scripts/plan_requests.py"
 
@@ -51,6 +53,8 @@ rule merge_curated_plans:
         planset=PLAIN_PLAN_SETS,
     log:
         log_of("{collection}/{planset}/merge_curated_plans"),
+    conda:
+        CONDA_ENV
     script:
         "../../scripts/merge_curated_plans.py"
 
@@ -74,6 +78,8 @@ rule select_topics:
         if plan_set(wc).topic_rule == "selected" else None,
     log:
         log_of("{collection}/{planset}/select_topics"),
+    conda:
+        CONDA_ENV
     script:
         "../../scripts/select_topics.py"
 
@@ -99,6 +105,8 @@ rule classify_keys:
         terrier=canonical(config["terrier"]),
     log:
         log_of("{collection}/{planset}/classify_keys"),
+    conda:
+        CONDA_ENV
     script:
         "../../scripts/classify_keys.py"
 
@@ -124,5 +132,7 @@ rule derive_plan_set:
         plan_set=lambda wc: wc.planset,
     log:
         log_of("{collection}/{planset}/derive_plan_set"),
+    conda:
+        CONDA_ENV
     script:
         "../../scripts/derive_plan_set.py"

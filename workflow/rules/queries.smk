@@ -31,6 +31,8 @@ rule compile_queries:
         }),
     log:
         log_of("{collection}/{planset}/compile_queries"),
+    conda:
+        CONDA_ENV
     script:
         "../../scripts/compile_queries.py"
 
@@ -55,5 +57,7 @@ rule syn_statistics:
         **job_resources("syn_statistics"),
     log:
         log_of("{collection}/{planset}/syn_statistics"),
+    conda:
+        CONDA_ENV
     script:
         "../../scripts/syn_statistics.py"

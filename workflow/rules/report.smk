@@ -30,6 +30,8 @@ rule compare_plan_sets:
         terrier=canonical(config["terrier"]),
     log:
         log_of("{collection}/compare_plan_sets"),
+    conda:
+        CONDA_ENV
     script:
         "../../scripts/compare_plan_sets.py"
 
@@ -70,6 +72,8 @@ rule report_findings:
         links=lambda wc: findings_links(wc.collection, wc.planset, wc.model),
     log:
         log_of("{collection}/{planset}/report_findings_{model}"),
+    conda:
+        CONDA_ENV
     script:
         "../../scripts/report_findings.py"
 
@@ -89,6 +93,8 @@ rule report_figures:
         style=canonical(REPORT["figures"]),
     log:
         log_of("{collection}/{planset}/report_figures_{model}"),
+    conda:
+        CONDA_ENV
     script:
         "../../scripts/report_figures.py"
 
@@ -116,6 +122,8 @@ rule report_summary:
         figures=canonical(REPORT["figures"]),
     log:
         log_of("{collection}/report_summary"),
+    conda:
+        CONDA_ENV
     script:
         "../../scripts/report_summary.py"
 
@@ -143,6 +151,8 @@ rule report_across_collections:
         figures=canonical(REPORT["figures"]),
     log:
         log_of("report_across_collections"),
+    conda:
+        CONDA_ENV
     script:
         "../../scripts/report_across_collections.py"
 
@@ -169,6 +179,8 @@ rule report_key_provenance:
         plan_sets=lambda wc: STUDY.curated_plan_sets(wc.collection),
     log:
         log_of("{collection}/report_key_provenance"),
+    conda:
+        CONDA_ENV
     script:
         "../../scripts/report_key_provenance.py"
 
@@ -189,6 +201,8 @@ rule report_leak:
         plan_sets=lambda wc: STUDY.curated_plan_sets(wc.collection),
     log:
         log_of("{collection}/report_leak"),
+    conda:
+        CONDA_ENV
     script:
         "../../scripts/report_leak.py"
 
@@ -213,6 +227,8 @@ rule report_memory_probe:
         ir_datasets_home=config["data"]["ir_datasets_home"],
     log:
         log_of("report_memory_probe"),
+    conda:
+        CONDA_ENV
     script:
         "../../scripts/report_memory_probe.py"
 
@@ -235,5 +251,7 @@ rule report_headline:
             "collections", {}).items()}),
     log:
         log_of("report_headline"),
+    conda:
+        CONDA_ENV
     script:
         "../../scripts/report_headline.py"

@@ -23,6 +23,8 @@ rule baseline_run:
         **job_resources("baseline_run"),
     log:
         log_of("{collection}/baseline_run_{wmodel}"),
+    conda:
+        CONDA_ENV
     script:
         "../../scripts/baseline_run.py"
 
@@ -47,5 +49,7 @@ rule retrieve:
         **job_resources("retrieve"),
     log:
         log_of("{collection}/{planset}/retrieve_{model}"),
+    conda:
+        CONDA_ENV
     script:
         "../../scripts/retrieve.py"

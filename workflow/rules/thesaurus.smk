@@ -30,5 +30,7 @@ rule thesaurus_read:
         source=lambda wc: thesaurus_source(wc.thesaurus),
     log:
         log_of("thesauri/{thesaurus}/read"),
+    conda:
+        CONDA_ENV
     script:
         "../../scripts/thesaurus_read.py"
