@@ -14,10 +14,22 @@ from conftest import ROOT
 SNAPSHOT = ROOT / "docs" / "results" / "cranfield"
 
 
+CONFIG = claims.load_config([ROOT / "config" / "config.yaml",
+                             ROOT / "config" / "nfcorpus" / "testbed.yaml"])
+
+
 def test_readme_region_is_what_the_tables_give():
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    summary, primary = claims.read_snapshot(SNAPSHOT)
-    assert claims.region(readme) == claims.render(summary, primary)
+    assert claims.region(readme) == claims.render_readme(ROOT / "docs" / "results", CONFIG)
+
+
+def test_the_snapshot_holds_both_testbeds_and_the_headline():
+    for collection in ("cranfield", "nfcorpus"):
+        assert set(claims.sources(collection, CONFIG)) <= \
+            {p.name for p in (ROOT / "docs" / "results" / collection).iterdir()}
+    assert claims.sources("nfcorpus", CONFIG)["primary.tsv"] == \
+        "report/expert-mesh/InQuery/primary.tsv"  # its design's primary plan set
+    assert claims.headline_bullets(claims.read_headline(ROOT / "docs" / "results"))
 
 
 def test_every_number_in_the_region_is_in_the_tables():
@@ -25,22 +37,43 @@ def test_every_number_in_the_region_is_in_the_tables():
     rounded as printed (so a renderer bug cannot agree with itself)."""
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     text = claims.region(readme)
-    summary, primary = claims.read_snapshot(SNAPSHOT)
     values = []
-    for frame in (summary, primary):
-        for column in frame.columns:
-            for cell in frame[column]:
-                try:
-                    values.append(float(cell))
-                except ValueError:  # a text cell ("2 of 7 hold"): its own numbers
-                    values += [float(x) for x in re.findall(r"\d+", cell)]
+    for collection in ("cranfield", "nfcorpus"):
+        for frame in claims.read_snapshot(ROOT / "docs" / "results" / collection):
+            for column in frame.columns:
+                for cell in frame[column]:
+                    try:
+                        values.append(float(cell))
+                    except ValueError:  # a text cell ("2 of 7 hold"): its own numbers
+                        values += [float(x) for x in re.findall(r"\d+", cell)]
+    headline = claims.read_headline(ROOT / "docs" / "results")
+    values += [float(x) for x in re.findall(r"\d+\.\d+|\d+", headline)]
     allowed = {f"{abs(x):.{d}f}" for x in values for d in (1, 2, 4)} | {"0.8", "2", "3", "4"}
     body = text.split("\n", 1)[1]  # the marker line names the module, not numbers
     for number in re.findall(r"\d+\.\d+|\d+", body):
-        if number in {"1", "2", "3", "4", "95", "10"}:   # finding numbers, levels, 95 %
+        if number in {"1", "2", "3", "4", "95", "10", "2000"}:  # findings, levels, 95 %, SIGIR
             continue
         assert number in allowed or any(number == str(int(float(x))) for x in values
                                         if float(x).is_integer()), number
+
+
+def test_derived_plan_sets_leave_the_verdict_table_for_their_own():
+    summary = pd.DataFrame({"finding": ["1", "2", "3", "4"] * 2, "collection": "c",
+                            "plan_set": ["e"] * 4 + ["e-no-own"] * 4, "model": "InQuery",
+                            "effect": ["3.5", "1.25", "2 of 7 hold", "0.9"] * 2,
+                            "low": ["1.0", "-2.0", "", "0.5"] * 2,
+                            "high": ["9.0", "4.5", "", "1.3"] * 2, "requests": "9",
+                            "verdict": "inconclusive"})
+    primary = pd.DataFrame([{"comparison": "WSYN/e - SUM/u", "measure": "AvP(level=3)",
+                             "requests": "9", "estimate": "1.25", "low": "-2.0",
+                             "high": "4.5", "p_value": "0.3", "published": "15.1",
+                             "mde": "4.7", "verdict": "inconclusive", "size": ""}])
+    text = claims.render(summary, primary, "c", {"e-no-own": "e"})
+    assert "| e-no-own |" not in text
+    assert "| e | InQuery | inconclusive: +1.2 [-2.0, +4.5] | inconclusive: +1.2 [-2.0, +4.5]" \
+        " | – | – | – |" in text
+    assert claims.derived_plan_sets({"collections": {"c": {"plan_sets": {
+        "e": {}, "e-no-own": {"derived_from": "e", "keep": ["request"]}}}}}) == {"e-no-own": "e"}
 
 
 def test_render_and_replace():
