@@ -113,3 +113,19 @@ def test_docs_query_statistics_are_the_tables():
         cells = [c.strip() for c in line.strip("|").split("|")]
         expected = frozen.loc[cells[0], ["facets", "concepts", "groups", "keys", "growth"]]
         assert [float(c) for c in cells[1:]] == pytest.approx(expected.to_list(), abs=5e-4), cells
+
+
+def test_the_readme_evaluate_example_shows_the_main_jobs_means():
+    """The output the README shows for `gradedrel evaluate` (Cranfield, expert, InQuery) is
+    the main job's means.tsv (frozen; CI checks the copy), to the digits printed; the test
+    in tests/workflow/test_readme.py checks the command prints that table on the fixture."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    shown = readme.split("<!-- readme-output: evaluate -->", 1)[1].split("```", 2)[1]
+    rows = [line.split() for line in shown.splitlines()[2:] if line and not
+            line.startswith("wrote")]
+    means = pd.read_csv(SNAPSHOT / "means.tsv", sep="\t", dtype={"topics": "Int64"})
+    means = means.set_index(["run", "measure"])
+    assert len(rows) == 12
+    for run, measure, mean, topics in rows:
+        assert mean == f"{means.loc[(run, measure), 'mean']:.4f}", (run, measure)
+        assert int(topics) == means.loc[(run, measure), "topics"]

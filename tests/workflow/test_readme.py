@@ -29,9 +29,14 @@ TESTED = {"evaluate": "test_readme_evaluate_example_prints_the_workflows_numbers
 BLOCK = re.compile(r"(?:<!-- readme-(test|output): (.*?) -->\n)?```(\w*)\n(.*?)```", re.S)
 
 
+#: The files whose command blocks are run here: the README and the pages it sends its
+#: longer examples to.
+FILES = ("README.md", "docs/pyterrier.md")
+
+
 def readme_blocks() -> list[tuple[str | None, str | None, str, str]]:
-    """(marker kind, marker name, language, code) of every fenced block of the README."""
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    """(marker kind, marker name, language, code) of every fenced block of FILES."""
+    text = "\n".join((ROOT / name).read_text(encoding="utf-8") for name in FILES)
     return [(m.group(1), m.group(2), m.group(3), m.group(4)) for m in BLOCK.finditer(text)]
 
 
