@@ -62,11 +62,5 @@ def test_generator_check_catches_a_drift(tmp_path, monkeypatch):
     lock.write_text("foo==1.1\n")
     assert module.main(["--check"]) == 1
 
-
-def test_no_conda_directives_in_the_workflow():
-    rules = [ROOT / "Snakefile", *sorted((ROOT / "workflow" / "rules").glob("*.smk"))]
-    offending = [str(path.relative_to(ROOT)) for path in rules
-                 if re.search(r"^\s*conda:", path.read_text(encoding="utf-8"), re.M)]
-    assert not offending, (
-        "conda: directives are untested here (no conda on the build machines); see README, "
-        f"'The conda route': {offending}")
+# Every script rule names environment.yml as its conda environment (issue 20, item 2): checked
+# in tests/workflow/test_workflow.py beside the lint.
