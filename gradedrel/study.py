@@ -256,6 +256,17 @@ class Study:
     def plan_set(self, c: str, p: str) -> PlanSet:
         return self.collections[c].plan_sets[p]
 
+    def plan_set_metadata(self, c: str, p: str) -> dict:
+        """What a run's ir_metadata says of its plan set: its name, whether its plans are
+        automatic (no curated plans in it or in the plan set it derives from), its
+        thesaurus and parent. Not its description: that re-runs the findings only."""
+        cs = self.collections[c]
+        plan_set, root = cs.plan_sets[p], cs.plan_sets[p]
+        while root.derived_from:
+            root = cs.plan_sets[root.derived_from]
+        return {"name": p, "automatic": not root.curated, "curated files": len(root.curated),
+                "thesaurus": cs.plan_set_thesaurus(p), "derived from": plan_set.derived_from}
+
     def cells(self, models: Iterable[str] | None = None) -> list[tuple[str, str, str]]:
         """``(collection, plan set, model)`` of every evaluation of the grid (``models``:
         only those, e.g. the reported ones), in config order."""

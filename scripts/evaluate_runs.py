@@ -1,9 +1,13 @@
-"""Evaluate a set of runs with the paper's graded measures (the code behind `gradedrel evaluate`)."""
+"""Evaluate a set of runs with the paper's graded measures (the code behind `gradedrel
+evaluate`); the evaluation's ir_metadata beside its tables."""
+from dataclasses import asdict
+
 from gradedrel.collection.readers import read_qrels_tsv
+from gradedrel.core import ir_metadata
+from gradedrel.core.io import read_tsv, write_text
+from gradedrel.core.steps import run_step
 from gradedrel.evaluation.files import evaluate_files
 from gradedrel.evaluation.settings import Settings
-from gradedrel.core.io import read_tsv
-from gradedrel.core.steps import run_step
 
 
 def main():
@@ -15,7 +19,23 @@ def main():
     topics = None  # the baseline is evaluated on every topic with judgements
     if "topics" in snakemake.input.keys():
         topics = read_tsv(snakemake.input.topics)["qid"].tolist()
-    evaluate_files(runs, qrels, settings, out_dir, topics, qrels_source=snakemake.input.qrels)
+    local = {part: snakemake.input[f"data/{part}"] for part in ("docs", "topics", "qrels")
+             if f"data/{part}" in snakemake.input.keys()}
+    manifest = ir_metadata.read_manifest(snakemake.input.get("downloads"))
+    data = ir_metadata.data_files(local, manifest)
+    tables = evaluate_files(runs, qrels, settings, out_dir, topics,
+                            qrels_source=snakemake.input.qrels, data=data)
+    collection = snakemake.params.collection
+    method = ir_metadata.method_of_evaluation(
+        dict.fromkeys(tables["means"]["measure"]), asdict(settings),
+        collection.get("grade_map"), settings.baseline_run)
+    platform, implementation = ir_metadata.gathered("evaluate_runs", "scripts/evaluate_runs.py")
+    evaluated = [{"label": label, "run": ir_metadata.file_record(path)}
+                 for label, path in runs.items()]
+    write_text(ir_metadata.dump(ir_metadata.evaluation_document(
+        snakemake.wildcards.collection, collection, local, manifest,
+        {"mapped": snakemake.input.qrels, "mapped, TREC": snakemake.input.qrels_levels},
+        method, evaluated, platform, implementation)), snakemake.output.metadata)
 
 
 run_step(snakemake.log[0], main, snakemake.wildcards, snakemake.output)

@@ -28,6 +28,7 @@ def main():
         log.warning("excluded %d %s(s): %s", len(group), kind, reason)
     write_tsv(assembled.topics, snakemake.output.topics)
     write_tsv(assembled.qrels, snakemake.output.qrels)
+    write_text(collection.trec_qrels_text(assembled.qrels), snakemake.output.qrels_levels)
     write_tsv(assembled.exclusions, snakemake.output.exclusions)
     write_tsv(per_topic, snakemake.output.recall_base)
     write_tsv(summary, snakemake.output.summary, float_format="%.2f")

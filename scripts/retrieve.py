@@ -1,9 +1,12 @@
-"""Run every query type through one retrieval model: one JVM, the index loaded once."""
+"""Run every query type through one retrieval model: one JVM, the index loaded once; the
+runs' ir_metadata beside them."""
+import json
 import logging
+from pathlib import Path
 
 import pandas as pd
 
-from gradedrel.core import provenance, terrier
+from gradedrel.core import ir_metadata, provenance, terrier
 from gradedrel.queries import query_files, query_types
 from gradedrel.retrieval import grid
 from gradedrel.core.io import sha256_of, write_text, write_tsv
@@ -22,7 +25,12 @@ def main():
     topics = table.loc[table["candidate"] == "1", ["qid"]].reset_index(drop=True)
     pipeline = terrier.term_pipeline(index_dir)
     transformer = grid.retriever(model, index_dir, depth)
-    not_ranked = []
+    not_ranked, runs = [], []
+    local = {part: snakemake.input[part] for part in ("docs", "topics")
+             if part in snakemake.input.keys()}
+    manifest = ir_metadata.read_manifest(snakemake.input.get("downloads"))
+    data = ir_metadata.data_files(local, manifest)
+    commit = ir_metadata.source()
     for label in snakemake.params.labels:
         path = snakemake.input[f"queries/{label}"]
         run_path = snakemake.output[f"run/{label}"]
@@ -39,10 +47,22 @@ def main():
             "retrieve", snakemake.params.config, version, model=model.name,
             backend=model.backend, parameters=dict(model.parameters), query_type=label,
             query_file=path, query_file_sha256=sha256_of(path), depth=depth,
-            topics=len(topics), ranked=int(run["qid"].nunique()), not_ranked=len(missing)),
-            prov_path)
+            topics=len(topics), ranked=int(run["qid"].nunique()), not_ranked=len(missing),
+            data=data, source=commit), prov_path)
         not_ranked.append(missing)
+        runs.append({"tag": f"{model.name}-{query_types.slug(label)}", "query type": label,
+                     "run": ir_metadata.file_record(run_path),
+                     "queries": ir_metadata.file_record(path)})
     write_tsv(pd.concat(not_ranked, ignore_index=True), snakemake.output.not_ranked)
+    census = json.loads(Path(snakemake.input.census).read_text(encoding="utf-8"))
+    method = ir_metadata.method_of_run(
+        model.name, model.backend, dict(model.parameters), depth, census,
+        snakemake.params.plan_set, {r["run"]["path"]: r["query type"] for r in runs})
+    platform, implementation = ir_metadata.gathered(
+        "retrieve", "scripts/retrieve.py", version, terrier.java_version())
+    write_text(ir_metadata.dump(ir_metadata.run_document(
+        snakemake.wildcards.collection, snakemake.params.collection, local, manifest, method,
+        runs, platform, implementation)), snakemake.output.metadata)
 
 
 run_step(snakemake.log[0], main, snakemake.wildcards, snakemake.output)

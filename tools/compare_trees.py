@@ -6,7 +6,9 @@ BEFORE and AFTER are project directories (or their ``results``/``figures`` folde
 parent). Every file under ``results/`` and ``figures/`` is compared, except the job logs
 (``results/logs/``), the Snakemake report (``results/report.html``: it embeds run times),
 the two index files that record when and where Terrier built the index, and what
-``--ignore`` names (fnmatch patterns on the path relative to the project). Prints
+``--ignore`` names. The project's git commit (``source`` of a provenance.json,
+``commit``/``dirty`` of an ir-metadata.yaml) is left out of the comparison: it changes
+with every commit and nothing reads it (fnmatch patterns on the path relative to the project). Prints
 the files only in one tree and the files that differ, then one summary line; exits 1 when
 anything differs. A refactoring that must keep every output names the files it changes in
 its commit and passes them with ``--ignore``.
@@ -16,6 +18,8 @@ from __future__ import annotations
 import argparse
 import fnmatch
 import hashlib
+import json
+import re
 import sys
 from pathlib import Path
 
@@ -43,8 +47,29 @@ def files(project: Path, ignore: tuple[str, ...]) -> dict[str, Path]:
     return found
 
 
+def comparable(path: Path) -> bytes | None:
+    """The bytes compared of a file that records the commit (without it), else None."""
+    if path.name.endswith("provenance.json"):
+        try:
+            record = json.loads(path.read_text(encoding="utf-8"))
+        except ValueError:
+            return None
+        if isinstance(record, dict):
+            record.pop("source", None)
+        return json.dumps(record, sort_keys=True).encode()
+    if path.name == "ir-metadata.yaml":
+        lines = path.read_bytes().splitlines(keepends=True)
+        return b"".join(line for line in lines
+                        if not re.match(rb"\s+(commit|dirty):", line))
+    return None
+
+
 def digest(path: Path) -> str:
     h = hashlib.sha256()
+    data = comparable(path)
+    if data is not None:
+        h.update(data)
+        return h.hexdigest()
     with open(path, "rb") as handle:
         for block in iter(lambda: handle.read(1 << 20), b""):
             h.update(block)
@@ -57,7 +82,8 @@ def compare(before: Path, after: Path, ignore: tuple[str, ...] = ()) -> dict[str
     out = {"only_before": sorted(set(a) - set(b)), "only_after": sorted(set(b) - set(a)),
            "different": [], "same": []}
     for rel in sorted(set(a) & set(b)):
-        same = a[rel].stat().st_size == b[rel].stat().st_size and digest(a[rel]) == digest(b[rel])
+        sized = a[rel].stat().st_size == b[rel].stat().st_size or comparable(a[rel]) is not None
+        same = sized and digest(a[rel]) == digest(b[rel])
         out["same" if same else "different"].append(rel)
     return out
 

@@ -15,6 +15,7 @@ import gzip
 import json
 import logging
 import os
+import sys
 from pathlib import Path
 from typing import Callable, Iterable, Mapping
 from urllib.parse import urlparse
@@ -95,7 +96,7 @@ def input_errors(config: Mapping, collections: Iterable[str], plan_sets: Mapping
     from gradedrel.collection.grades import GradeMap
     from gradedrel.core.errors import InputError
 
-    errors: list[str] = []
+    errors: list[str] = ir_datasets_id_errors(config, collections)
     used = set()
     with _quiet():  # the readers' notes (a stripped byte-order mark) are the jobs' to log
         for name in collections:
@@ -123,6 +124,48 @@ def input_errors(config: Mapping, collections: Iterable[str], plan_sets: Mapping
         errors += _thesaurus_errors(name, config.get("thesauri") or {}, resolve)
     errors += thesaurus_cache_errors(config.get("results_dir", "results"), read)
     return errors
+
+
+def ir_datasets_id_errors(config: Mapping, collections: Iterable[str],
+                          known: Callable[[], Iterable[str]] | None = None) -> list[str]:
+    """One line per ir_datasets id of an active collection that ir_datasets does not
+    know, naming the config key and the closest valid ids (difflib). ``known`` lists the
+    valid ids (default: ir_datasets' registry, offline; imported only when some
+    collection names an id, after ``data.ir_datasets_home`` is set for it)."""
+    from gradedrel.collection.spec import PARTS
+
+    named = []
+    for name in collections:
+        value = (config["collections"][name] or {}).get("ir_datasets")
+        if isinstance(value, str) and value:
+            named.append((f"collections.{name}.ir_datasets", value))
+        elif isinstance(value, Mapping):
+            named += [(f"collections.{name}.ir_datasets.{part}", str(value[part]))
+                      for part in PARTS if value.get(part)]
+    if not named:
+        return []
+    ids = set(known() if known is not None else registered_ir_datasets(config))
+    errors = []
+    for key, value in named:
+        if value in ids:
+            continue
+        close = difflib.get_close_matches(value, sorted(ids), n=3, cutoff=0.6)
+        hint = ("did you mean " + " or ".join(repr(c) for c in close) + "?") if close else \
+            "see https://ir-datasets.com/ for the ids"
+        errors.append(f"config: {key}: {value!r} is not an ir_datasets id; {hint}")
+    return errors
+
+
+def registered_ir_datasets(config: Mapping) -> list[str]:
+    """Every id ir_datasets registers (its registry: no network)."""
+    from gradedrel.collection.spec import use_ir_datasets_home
+
+    home = (config.get("data") or {}).get("ir_datasets_home")
+    if home and "ir_datasets" not in sys.modules:
+        use_ir_datasets_home(home)  # ir_datasets fixes its cache paths on import
+    import ir_datasets
+
+    return list(ir_datasets.registry)
 
 
 @contextlib.contextmanager

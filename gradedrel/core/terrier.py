@@ -164,6 +164,14 @@ def build_index(documents: Iterable[dict], index_dir: str | Path, *, stemmer: st
     return str(index_dir / "data.properties")
 
 
+def java_version() -> str:
+    """The running JVM's version (``java.version``; Terrier must have been started)."""
+    import pyterrier as pt
+
+    system = pt.java.autoclass("java.lang.System")
+    return str(system.getProperty("java.version"))
+
+
 @contextlib.contextmanager
 def java_log_level(level: str):
     """Terrier's log level for a block (``INFO``: the indexer reports what it does, into

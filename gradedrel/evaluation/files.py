@@ -39,14 +39,14 @@ def read_runs(paths: Mapping[str, str | Path]) -> dict[str, RankedRun]:
 def evaluate_files(run_paths: Mapping[str, str | Path], qrels: pd.DataFrame,
                    settings: Settings, out_dir: str | Path, topics: list[str] | None = None,
                    qrels_source: str = "<qrels>", bootstrap: bool = True,
-                   ) -> dict[str, pd.DataFrame]:
+                   data: list[dict] | None = None) -> dict[str, pd.DataFrame]:
     """Read runs, evaluate them against graded qrels, write every table and provenance.json.
 
     The one code path behind ``gradedrel evaluate`` and the workflow's evaluation rule.
     """
     from dataclasses import asdict
 
-    from gradedrel.core import provenance
+    from gradedrel.core import ir_metadata, provenance
     from gradedrel.core.io import write_text
 
     judgements = Judgements.from_qrels(qrels, topics, source=qrels_source)
@@ -64,7 +64,10 @@ def evaluate_files(run_paths: Mapping[str, str | Path], qrels: pd.DataFrame,
         "evaluate", {"evaluation": _plain(recorded)},
         runs={label: {"path": str(path), "sha256": sha256_of(path)}
               for label, path in run_paths.items()},
-        topics=judgements.n_topics)
+        topics=judgements.n_topics, source=ir_metadata.source(),
+        qrels=({"path": str(qrels_source), "sha256": sha256_of(qrels_source)}
+               if Path(qrels_source).is_file() else {"path": str(qrels_source)}),
+        **({"data": data} if data is not None else {}))
     write_text(record, Path(out_dir) / "provenance.json")
     return tables
 

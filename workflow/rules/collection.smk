@@ -108,6 +108,7 @@ rule prepare_topics_qrels:
     output:
         topics=PATHS.collection("topics.tsv"),
         qrels=PATHS.collection("qrels.tsv"),
+        qrels_levels=PATHS.collection("qrels.levels.txt"),
         exclusions=PATHS.collection("exclusions.tsv"),
         recall_base=PATHS.collection("recall_base.tsv"),
         summary=PATHS.collection("testbed.tsv"),

@@ -20,7 +20,7 @@ CONDA_ENV = "../../environment.yml"
 from gradedrel import collection
 from gradedrel.collection.fetch import needs_fetch as needs_ir_datasets_fetch
 from gradedrel.core import config as config_schema
-from gradedrel.core import downloads, preflight, resources
+from gradedrel.core import downloads, ir_metadata, preflight, resources
 from gradedrel.core.params import canonical
 from gradedrel.core.steps import share_package
 from gradedrel.plans import plan_sets
@@ -244,6 +244,13 @@ def model_parameters(name):
     return canonical({"backend": model.backend, **model.parameters})
 
 
+#: What a run's ir_metadata names of its collection (gradedrel.core.ir_metadata): its
+#: documents and topics, not its judgements (a qrels edit re-runs no retrieval).
+RUN_DATA_KEYS = ("ir_datasets", "docs", "topics")
+#: Every run folder's and evaluation folder's ir_metadata file; no rule reads it.
+IR_METADATA = ir_metadata.FILE_NAME
+
+
 def retrieval_provenance_config(wildcards):
     """The configuration one model's runs used (hashed in provenance); what came before
     (plans, queries, index) is in their files, hashed beside."""
@@ -258,6 +265,17 @@ def retrieval_provenance_config(wildcards):
 
 def evaluation_inputs(wildcards):
     return STUDY.evaluation_inputs(wildcards.collection, wildcards.planset, wildcards.model)
+
+
+#: What an evaluation's ir_metadata names of its collection: every part, the grade map.
+EVALUATION_DATA_KEYS = ("ir_datasets", "docs", "topics", "qrels", "grade_map")
+
+
+def evaluation_data_files(wildcards):
+    """The local files of the collection (``data/docs``, …), for their digests: each
+    already re-runs the evaluation through the index or the judgements when edited."""
+    files = collection.local_files(STUDY.collections[wildcards.collection].raw, collection.PARTS)
+    return {f"data/{part}": path for part, path in files.items()}
 
 
 def evaluation_run_labels(wildcards):

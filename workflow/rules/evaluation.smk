@@ -11,11 +11,16 @@ rule evaluate_runs:
     per level, CG/DCG/nCG/nDCG against the ideal, effort, significance."""
     input:
         unpack(evaluation_inputs),
+        # for the evaluation's ir_metadata: the judgements as TREC qrels, the data files
+        unpack(evaluation_data_files),
+        qrels_levels=rules.prepare_topics_qrels.output.qrels_levels,
+        downloads=collection_downloads,
     output:
         **{name: PATHS.evaluation(f"{name}.tsv") for name in EVALUATION_FILES},
         **{name: PATHS.evaluation(f"{file}.tsv") for name, file in SIGNIFICANCE_FILES.items()},
         coverage=PATHS.evaluation("coverage.tsv"),
         provenance=PATHS.evaluation("provenance.json"),
+        metadata=PATHS.evaluation(IR_METADATA),
         **{"page/means": page_of(PATHS.evaluation("means.tsv"), "evaluation_means.rst",
                                  "{collection} evaluation", "{planset}, {model}"),
            "page/effort": page_of(PATHS.evaluation("effort.tsv"), "evaluation_effort.rst",
@@ -24,6 +29,7 @@ rule evaluate_runs:
         labels=evaluation_run_labels,
         evaluation=canonical(config["evaluation"]),
         standard_measures=config["standard_measures"],
+        collection=collection_settings(EVALUATION_DATA_KEYS),
     log:
         log_of("{collection}/{planset}/evaluate_runs_{model}"),
     conda:

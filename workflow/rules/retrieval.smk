@@ -33,9 +33,14 @@ rule retrieve:
     """Run the query types through one model: one job, one JVM, the index loaded once."""
     input:
         unpack(lambda wc: STUDY.retrieval_inputs(wc.collection, wc.planset, wc.model)),
+        # for the runs' ir_metadata: the index's settings, the data files' digests
+        unpack(collection_files(RUN_DATA_KEYS)),
+        census=rules.index_collection.output.census,
+        downloads=collection_downloads,
     output:
         **RUN_FILES,
         **RUN_PROVENANCE,
+        metadata=PATHS.runs(IR_METADATA),
         not_ranked=PATHS.runs("not_ranked.tsv"),
         **{"page/not_ranked": page_of(PATHS.runs("not_ranked.tsv"), "not_ranked.rst",
                                       "{collection} retrieval", "{planset}, {model}")},
@@ -45,6 +50,8 @@ rule retrieve:
         depth=config["retrieval"]["depth"],
         terrier=canonical(config["terrier"]),
         config=retrieval_provenance_config,
+        collection=collection_settings(RUN_DATA_KEYS),
+        plan_set=lambda wc: canonical(STUDY.plan_set_metadata(wc.collection, wc.planset)),
     resources:
         **job_resources("retrieve"),
     log:

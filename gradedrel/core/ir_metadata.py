@@ -1,0 +1,468 @@
+"""ir_metadata (https://www.ir-metadata.org/, schema version 0.1): a run's or an
+evaluation's description in PRIMAD terms, as YAML — ``platform``, ``implementation``,
+``data`` and ``method``, with the key names of the schema's checklists (``platform →
+hardware → cpu → model``, ``implementation → source → commit``, ``data → test
+collection → ir_datasets``, ``method → retrieval`` as a list of ranking components, …).
+
+The workflow writes ``ir-metadata.yaml`` beside every model's runs
+(``results/<c>/runs/<p>/<m>/``) and every evaluation (``results/<c>/evaluation/<p>/<m>/``).
+The document is built from facts passed in (pure functions, tested); only
+:func:`machine`, :func:`source` and :func:`file_record` look at the machine, the git
+checkout and the files. The file is written between the comment lines
+``# ir_metadata.start`` and ``# ir_metadata.end`` (the markers a run file's header carries,
+as comments: repro_eval's reader finds them, and the file stays plain YAML).
+
+What stays the same and what does not: ``platform`` holds only facts of the machine that
+do not change from run to run (CPU model, cores, RAM, kernel, distribution, versions), so
+the same inputs on the same machine give the same bytes; they differ across machines.
+``implementation → source → commit`` changes with every commit: no rule reads these files
+(nor provenance.json), so a new commit re-runs nothing, and ``tools/compare_trees.py``
+leaves the commit out when it compares trees.
+"""
+from __future__ import annotations
+
+import os
+import platform as _platform
+import re
+import subprocess
+from pathlib import Path
+from typing import Any, Callable, Iterable, Mapping
+
+import yaml
+
+SCHEMA_VERSION = "0.1"
+FILE_NAME = "ir-metadata.yaml"
+START, END = "# ir_metadata.start", "# ir_metadata.end"
+#: The Python packages named under platform → software → libraries → python.
+LIBRARIES = ("gradedrel", "python-terrier", "ir_datasets", "ir_measures", "pytrec_eval-terrier",
+             "pandas", "numpy", "scipy", "snakemake", "pyyaml")
+
+
+# --- facts of the machine, the checkout and the files -------------------------------------
+
+def cpu_model(cpuinfo: str) -> str | None:
+    """The CPU's name from ``/proc/cpuinfo`` text (``model name``; ARM: ``Hardware``/``Model``)."""
+    for key in ("model name", "Hardware", "Model", "cpu model"):
+        match = re.search(rf"^{key}\s*:\s*(.+?)\s*$", cpuinfo, re.MULTILINE)
+        if match:
+            return " ".join(match.group(1).split())
+    return None
+
+
+def ram(meminfo: str) -> str | None:
+    """Installed RAM from ``/proc/meminfo`` text (``MemTotal``), in whole GB (GiB), as the
+    schema asks ("a string with numbers followed by GB")."""
+    match = re.search(r"^MemTotal:\s*(\d+)\s*kB", meminfo, re.MULTILINE)
+    return f"{round(int(match.group(1)) / 1024 ** 2)} GB" if match else None
+
+
+def distribution(os_release: str) -> str | None:
+    """The distribution's name from ``/etc/os-release`` text (``PRETTY_NAME``)."""
+    match = re.search(r'^PRETTY_NAME="?([^"\n]*)"?\s*$', os_release, re.MULTILINE)
+    return match.group(1) if match else None
+
+
+def _read(path: str) -> str:
+    try:
+        return Path(path).read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return ""
+
+
+def machine(read: Callable[[str], str] = _read) -> dict:
+    """The facts of this machine that do not change from run to run."""
+    return {"cpu": cpu_model(read("/proc/cpuinfo")) or _platform.processor() or None,
+            "architecture": _platform.machine() or None,
+            "operation mode": _platform.architecture()[0] or None,
+            "cores": os.cpu_count(),
+            "ram": ram(read("/proc/meminfo")),
+            "kernel": f"{_platform.system()} {_platform.release()}".strip() or None,
+            "distribution": distribution(read("/etc/os-release"))}
+
+
+def _git(root: Path, *args: str) -> str | None:
+    try:
+        done = subprocess.run(["git", "-C", str(root), *args], capture_output=True, text=True,
+                              timeout=30)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return done.stdout if done.returncode == 0 else None
+
+
+def source(root: str | Path | None = None) -> dict:
+    """The project's git commit and whether its tracked files differ from it (``dirty``),
+    both None when ``root`` (default: the folder holding the package) is not in a git
+    checkout that tracks the package (a copy of the project, an installed package)."""
+    root = Path(root) if root is not None else Path(__file__).resolve().parents[2]
+    commit = _git(root, "rev-parse", "HEAD")
+    tracked = _git(root, "ls-files", "--error-unmatch", "gradedrel/__init__.py")
+    if not commit or tracked is None:
+        return {"commit": None, "dirty": None}
+    status = _git(root, "status", "--porcelain", "--untracked-files=no")
+    return {"commit": commit.strip(), "dirty": None if status is None else bool(status.strip())}
+
+
+def file_record(path: str | Path, name: str | None = None) -> dict:
+    """``{path, sha256, bytes}`` of a file (``name``: the path to record, if not ``path``)."""
+    from gradedrel.core.io import sha256_of
+
+    return {"path": str(name if name is not None else path), "sha256": sha256_of(path),
+            "bytes": Path(path).stat().st_size}
+
+
+def package_version(name: str) -> str:
+    from importlib import metadata
+
+    try:
+        return metadata.version(name)
+    except metadata.PackageNotFoundError:
+        return "not installed"
+
+
+# --- the sections -------------------------------------------------------------------------
+
+def platform_section(facts: Mapping, python: str, libraries: Mapping[str, str],
+                     toolkits: Mapping[str, str], java: Mapping[str, str] | None = None) -> dict:
+    """``platform``: hardware, operating system, software (``name==version`` lists)."""
+    software: dict[str, Any] = {
+        "libraries": {"python": [f"python=={python}"]
+                      + [f"{n}=={v}" for n, v in libraries.items()]},
+        "retrieval toolkit": [f"{n}=={v}" for n, v in toolkits.items()]}
+    if java:
+        software["libraries"]["java"] = [f"{n}=={v}" for n, v in java.items()]
+    return {"hardware": {"cpu": {"model": facts.get("cpu"),
+                                 "architecture": facts.get("architecture"),
+                                 "operation mode": facts.get("operation mode"),
+                                 "number of cores": facts.get("cores")},
+                         "ram": facts.get("ram")},
+            "operating system": {"kernel": facts.get("kernel"),
+                                 "distribution": facts.get("distribution")},
+            "software": software}
+
+
+def implementation_section(cmd: str, commit: Mapping, version: str,
+                           repository: str | None = None,
+                           lang: Iterable[str] = ("python",)) -> dict:
+    """``implementation``: the command, and the source (languages, repository, commit;
+    ``dirty`` and ``version``, the gradedrel package's, beside the schema's keys)."""
+    return {"executable": {"cmd": cmd},
+            "source": {"lang": list(lang), "repository": repository,
+                       "commit": commit.get("commit"), "dirty": commit.get("dirty"),
+                       "version": version}}
+
+
+def test_collection(name: str, ir_datasets: Mapping[str, str], local: Mapping[str, str],
+                    files: Iterable[Mapping]) -> dict:
+    """``data → test collection``: its name; per part (``documents``, ``topics``,
+    ``qrels``) where it comes from (an ir_datasets id or a local file); the ir_datasets
+    id(s); and ``files``, every file read with its sha256 (beside the schema's keys)."""
+    parts = {"docs": "documents", "topics": "topics", "qrels": "qrels"}
+    out: dict[str, Any] = {"name": name}
+    ids = {part: ir_datasets[part] for part in parts if ir_datasets.get(part)}
+    out["source"] = ("ir_datasets" if ids and not local else
+                     "local files" if local and not ids else "ir_datasets and local files")
+    for part, key in parts.items():
+        where = (f"ir_datasets:{ids[part]}" if part in ids else local.get(part))
+        if where:
+            out[key] = where
+    if ids:
+        values = sorted(set(ids.values()))
+        out["ir_datasets"] = values[0] if len(values) == 1 else dict(ids)
+    out["files"] = [dict(f) for f in files]
+    return out
+
+
+def document(tag: str | None, platform: Mapping, implementation: Mapping, data: Mapping,
+             method: Mapping, **extra: Any) -> dict:
+    """The whole document: schema version, tag, the four sections, then ``extra``."""
+    out: dict[str, Any] = {"schema-version": SCHEMA_VERSION}
+    if tag is not None:
+        out["tag"] = tag
+    out |= {"platform": dict(platform), "implementation": dict(implementation),
+            "data": dict(data), "method": dict(method)}
+    out |= extra
+    return out
+
+
+# --- text -----------------------------------------------------------------------------------
+
+HEADER = ("# ir_metadata (https://www.ir-metadata.org/, schema {version}). platform: facts of "
+          "the machine that wrote\n# this file (they differ across machines); "
+          "implementation.source.commit: the project's commit.\n")
+
+
+def dump(doc: Mapping) -> str:
+    """The document as YAML between the start and end markers (keys in document order,
+    so the same document gives the same bytes)."""
+    body = yaml.safe_dump(_plain(doc), sort_keys=False, allow_unicode=True, width=100,
+                          default_flow_style=False)
+    return f"{START}\n{HEADER.format(version=SCHEMA_VERSION)}{body}{END}\n"
+
+
+def load(text: str) -> dict:
+    """A document written by :func:`dump` (or any ir_metadata YAML, markers optional)."""
+    lines = [line for line in text.splitlines()
+             if line.strip().lstrip("# ").strip() not in ("ir_metadata.start", "ir_metadata.end")]
+    value = yaml.safe_load("\n".join(lines))
+    if not isinstance(value, dict):
+        raise ValueError("ir_metadata: expected a mapping at the top level")
+    return value
+
+
+def _sorted(value):
+    """A mapping with its keys sorted at every depth (parameters as config wrote them,
+    in any order, give the same file)."""
+    if isinstance(value, Mapping):
+        return {str(k): _sorted(value[k]) for k in sorted(value, key=str)}
+    if isinstance(value, (list, tuple)):
+        return [_sorted(v) for v in value]
+    return value
+
+
+def _plain(value):
+    if isinstance(value, Mapping):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    return value
+
+
+# --- validation -------------------------------------------------------------------------------
+
+_SCALAR = (str, int, float, bool)
+_OPTIONAL = type(None)
+#: Required keys (a path of keys) and the types their values take, after the schema's
+#: checklists (docs/metadata/*.md of irgroup/ir_metadata); None is allowed where a fact
+#: may be unknown on a machine (a CPU model /proc does not name, a copy outside git).
+REQUIRED: dict[tuple[str, ...], tuple[type, ...]] = {
+    ("schema-version",): (str,),
+    ("platform",): (dict,),
+    ("platform", "hardware", "cpu", "model"): (str, _OPTIONAL),
+    ("platform", "hardware", "cpu", "architecture"): (str, _OPTIONAL),
+    ("platform", "hardware", "cpu", "operation mode"): (str, _OPTIONAL),
+    ("platform", "hardware", "cpu", "number of cores"): (int, _OPTIONAL),
+    ("platform", "hardware", "ram"): (str, _OPTIONAL),
+    ("platform", "operating system", "kernel"): (str, _OPTIONAL),
+    ("platform", "operating system", "distribution"): (str, _OPTIONAL),
+    ("platform", "software", "libraries"): (dict,),
+    ("platform", "software", "retrieval toolkit"): (list,),
+    ("implementation",): (dict,),
+    ("implementation", "executable", "cmd"): (str,),
+    ("implementation", "source", "lang"): (list,),
+    ("implementation", "source", "commit"): (str, _OPTIONAL),
+    ("data",): (dict,),
+    ("data", "test collection", "name"): (str,),
+    ("data", "test collection", "files"): (list,),
+    ("method",): (dict,),
+}
+#: Keys of the schema that, where present, take these types.
+OPTIONAL: dict[tuple[str, ...], tuple[type, ...]] = {
+    ("tag",): (str,),
+    ("implementation", "source", "repository"): (str, _OPTIONAL),
+    ("method", "automatic"): (bool,),
+    ("method", "score ties"): (str,),
+    ("method", "indexing"): (dict,),
+    ("method", "retrieval"): (list,),
+    ("data", "test collection", "ir_datasets"): (str, dict),
+    ("data", "other"): (list,),
+    ("data", "training data"): (list,),
+}
+#: The top-level sections the schema names (PRIMAD).
+SECTIONS = ("platform", "research goal", "implementation", "method", "actor", "data")
+
+
+def _at(doc: Any, path: tuple[str, ...]):
+    for key in path:
+        if not isinstance(doc, dict) or key not in doc:
+            raise KeyError(key)
+        doc = doc[key]
+    return doc
+
+
+def _types(kinds: tuple[type, ...]) -> str:
+    return " or ".join("null" if k is _OPTIONAL else k.__name__ for k in kinds)
+
+
+def validate(doc: Any, extra_required: Mapping[tuple[str, ...], tuple[type, ...]] = {}) -> list[str]:
+    """One line per problem: a required key missing, a value of the wrong type, an
+    unknown top-level key of the schema's sections, a file record without path and
+    sha256, a retrieval component without a name."""
+    if not isinstance(doc, dict):
+        return ["ir_metadata: expected a mapping at the top level"]
+    problems = []
+    required_paths = REQUIRED | dict(extra_required)
+    optional = {k: v for k, v in OPTIONAL.items() if k not in required_paths}
+    for table, required in ((required_paths, True), (optional, False)):
+        for path, kinds in table.items():
+            where = " → ".join(path)
+            try:
+                value = _at(doc, path)
+            except KeyError:
+                if required:
+                    problems.append(f"ir_metadata: {where}: missing")
+                continue
+            if not isinstance(value, kinds) or (isinstance(value, bool) and bool not in kinds):
+                problems.append(f"ir_metadata: {where}: expected {_types(kinds)}; "
+                                f"found {type(value).__name__}")
+    for section in SECTIONS:
+        if section in doc and not isinstance(doc[section], dict):
+            problems.append(f"ir_metadata: {section}: expected a mapping")
+    libraries = (doc.get("platform") or {}).get("software", {}).get("libraries")
+    if isinstance(libraries, dict):
+        for lang, listed in libraries.items():
+            if not isinstance(listed, list) or not all(isinstance(x, str) for x in listed):
+                problems.append(f"ir_metadata: platform → software → libraries → {lang}: "
+                                "expected a list of 'name==version'")
+    try:
+        files = _at(doc, ("data", "test collection", "files"))
+    except KeyError:
+        files = []
+    for i, record in enumerate(files if isinstance(files, list) else []):
+        if not (isinstance(record, dict) and isinstance(record.get("path"), str)
+                and re.fullmatch(r"[0-9a-f]{64}", str(record.get("sha256", "")))):
+            problems.append(f"ir_metadata: data → test collection → files[{i}]: expected "
+                            "a path and a sha256 (64 hex digits)")
+    for i, component in enumerate((doc.get("method") or {}).get("retrieval") or []):
+        if not (isinstance(component, dict) and isinstance(component.get("name"), str)):
+            problems.append(f"ir_metadata: method → retrieval[{i}]: expected a mapping "
+                            "with a name")
+    return problems
+
+
+#: What a run folder's file holds beyond the schema's required keys.
+RUN_REQUIRED = {("method", "retrieval"): (list,), ("method", "indexing"): (dict,),
+                ("method", "automatic"): (bool,), ("method", "plan set"): (dict,),
+                ("runs",): (list,)}
+#: What an evaluation folder's file holds beyond them.
+EVALUATION_REQUIRED = {("method", "evaluation", "measures"): (list,),
+                       ("method", "evaluation", "cutoffs"): (list,),
+                       ("method", "evaluation", "gains"): (dict,),
+                       ("method", "evaluation", "relevance levels"): (list,),
+                       ("runs",): (list,)}
+
+
+# --- the two documents the workflow writes -----------------------------------------------------
+
+def software(terrier: str | None = None, java: str | None = None,
+             versions: Callable[[str], str] = package_version) -> dict:
+    """``platform → software`` parts: Python libraries, retrieval toolkits, Java's."""
+    libraries = {name: versions(name) for name in LIBRARIES}
+    toolkits = {"python-terrier": libraries.pop("python-terrier")}
+    if terrier:
+        toolkits = {"terrier": terrier} | toolkits
+    java_libs = {"java": java} if java else {}
+    if java and terrier:
+        java_libs["terrier-core"] = terrier
+    return {"libraries": libraries, "toolkits": toolkits, "java": java_libs}
+
+
+def platform_of(facts: Mapping, python: str, software_parts: Mapping) -> dict:
+    return platform_section(facts, python, software_parts["libraries"], software_parts["toolkits"],
+                            software_parts["java"] or None)
+
+
+def method_of_run(model: str, backend: str, parameters: Mapping, depth: int,
+                  census: Mapping, plan_set: Mapping, query_types: Mapping[str, str]) -> dict:
+    """``method`` of a model's runs: automatic (no person in the loop: plans not curated),
+    score ties, the index's settings, the ranking component (the model, its parameters),
+    the plan set and the query type of each run file."""
+    options = census.get("options") or {}
+    params = {k: v for k, v in parameters.items() if k != "wmodel"}
+    wmodel = parameters.get("wmodel")
+    return {"automatic": bool(plan_set.get("automatic")),
+            "score ties": "docno descending (trec_eval's order; scores rounded to the 10 "
+                          "significant digits written)",
+            "indexing": {"tokenizer": census.get("tokeniser"), "stemmer": options.get("stemmer"),
+                         "stopwords": options.get("stopwords"),
+                         "blocks": options.get("blocks"), "terrier": census.get("terrier")},
+            "retrieval": [{"name": model,
+                           "method": f"{backend}:{wmodel}" if wmodel else backend,
+                           "params": _sorted(params), "depth": depth}],
+            "plan set": dict(plan_set),
+            "query types": dict(query_types)}
+
+
+def method_of_evaluation(measures: Iterable[str], settings: Mapping, grade_map: Mapping | None,
+                         baseline: str | None) -> dict:
+    """``method`` of an evaluation: the measures computed and their settings."""
+    evaluation = {"measures": list(measures),
+                  "cutoffs": list(settings.get("cutoffs") or []),
+                  "gains": {str(k): v for k, v in (settings.get("gains") or {}).items()},
+                  "relevance levels": list(settings.get("levels") or []),
+                  "dcg bases": list(settings.get("dcg_bases") or []),
+                  "depth": settings.get("depth"),
+                  "missing topics": settings.get("missing_topics"),
+                  "baseline run": baseline}
+    if grade_map:
+        evaluation["grade map"] = {str(k): v for k, v in grade_map.items()}
+    return {"automatic": True, "evaluation": evaluation}
+
+
+def data_files(local: Mapping[str, str], manifest: Mapping | None = None) -> list[dict]:
+    """Every data file read, with its sha256: the local files by part (``docs``,
+    ``topics``, ``qrels``), then the files ir_datasets read under its home (the download
+    manifest, ``downloads.json``, already holds their digests)."""
+    records = [{"part": part} | file_record(path) for part, path in local.items()]
+    for entry in (manifest or {}).get("files", []):
+        records.append({"path": entry["path"], "root": "ir_datasets home",
+                        "sha256": entry["sha256"], "bytes": entry["bytes"]})
+    return records
+
+
+def ids_of(settings: Mapping, parts: Iterable[str]) -> dict[str, str]:
+    """The ir_datasets id of each of ``parts`` a collection's settings name."""
+    from gradedrel.collection.spec import ir_datasets_ids
+
+    ids = ir_datasets_ids(settings)
+    return {part: ids[part] for part in parts if part in ids}
+
+
+def gathered(rule: str, script: str, terrier: str | None = None,
+             java: str | None = None) -> tuple[dict, dict]:
+    """``(platform, implementation)`` of this process: the machine, the versions, the
+    project's commit (one function, so every file says the same)."""
+    from gradedrel.core.provenance import package_versions
+
+    python = package_versions(())["python"]
+    parts = software(terrier, java)
+    implementation = implementation_section(
+        f"snakemake (rule {rule}: {script})", source(), package_version("gradedrel"),
+        lang=("python", "java") if java else ("python",))
+    return platform_of(machine(), python, parts), implementation
+
+
+def run_document(collection: str, settings: Mapping, local: Mapping[str, str],
+                 manifest: Mapping | None, method: Mapping, runs: list[dict],
+                 platform: Mapping, implementation: Mapping) -> dict:
+    """A model's runs of one plan set: the documents and topics they were made from (not
+    the judgements: a run does not read them, and an edited qrels file re-runs the
+    evaluation, not the retrieval; the evaluation's file names them), the method, and
+    each run file (``runs``: tag, query type, file and sha256)."""
+    data = {"test collection": test_collection(
+        collection, ids_of(settings, ("docs", "topics")), local,
+        data_files(local, manifest))}
+    return document(None, platform, implementation, data, method, runs=runs)
+
+
+def evaluation_document(collection: str, settings: Mapping, local: Mapping[str, str],
+                        manifest: Mapping | None, qrels: Mapping[str, str], method: Mapping,
+                        runs: list[dict], platform: Mapping, implementation: Mapping) -> dict:
+    """An evaluation: the collection (documents, topics, qrels, with the mapped judgements
+    it read, ``qrels``: name → path), the measures and their settings, each run file."""
+    files = data_files(local, manifest) + [{"part": f"qrels ({name})"} | file_record(path)
+                                           for name, path in qrels.items()]
+    data = {"test collection": test_collection(
+        collection, ids_of(settings, ("docs", "topics", "qrels")), local, files)}
+    return document(None, platform, implementation, data, method, runs=runs)
+
+
+def read_manifest(path) -> dict | None:
+    """The download manifest (``downloads.json``) at ``path``; None for a collection of
+    local files (a rule's empty input: no path, or an empty list)."""
+    import json
+
+    if not path or not isinstance(path, (str, os.PathLike)):
+        if path and len(path) == 1:
+            return read_manifest(path[0])
+        return None
+    return json.loads(Path(path).read_text(encoding="utf-8"))

@@ -1,0 +1,144 @@
+"""ir_metadata documents (gradedrel.core.ir_metadata): the machine's facts parsed, the
+validator's schema, the key names of the ir_metadata checklists, the text round trip;
+TREC level qrels; the preflight's ir_datasets id check; compare_trees leaving the commit out."""
+import json
+import sys
+
+import pandas as pd
+import pytest
+
+from conftest import ROOT
+from gradedrel.collection import trec_qrels_text
+from gradedrel.core import ir_metadata as m
+from gradedrel.core import preflight
+
+#: Key paths as irgroup/ir_metadata's checklists (docs/metadata/*.md, schema 0.1) spell them.
+CHECKLIST = [("platform", "hardware", "cpu", "model"),
+             ("platform", "hardware", "cpu", "architecture"),
+             ("platform", "hardware", "cpu", "operation mode"),
+             ("platform", "hardware", "cpu", "number of cores"),
+             ("platform", "hardware", "ram"),
+             ("platform", "operating system", "kernel"),
+             ("platform", "operating system", "distribution"),
+             ("platform", "software", "libraries"),
+             ("platform", "software", "retrieval toolkit"),
+             ("implementation", "executable", "cmd"),
+             ("implementation", "source", "lang"),
+             ("implementation", "source", "repository"),
+             ("implementation", "source", "commit"),
+             ("data", "test collection", "name"),
+             ("method", "automatic"), ("method", "score ties"),
+             ("method", "indexing", "tokenizer"), ("method", "indexing", "stemmer"),
+             ("method", "indexing", "stopwords"), ("method", "retrieval")]
+
+
+def _document():
+    facts = m.machine(read=lambda path: {
+        "/proc/cpuinfo": "processor\t: 0\nmodel name\t: Intel(R) Xeon(R)  Gold 6144\n",
+        "/proc/meminfo": "MemTotal:       32780000 kB\n",
+        "/etc/os-release": 'NAME="Debian"\nPRETTY_NAME="Debian GNU/Linux 12 (bookworm)"\n'}[path])
+    platform = m.platform_of(facts, "3.11.2", m.software("5.11", "17.0.2",
+                                                         versions=lambda name: "1.0"))
+    implementation = m.implementation_section("snakemake", {"commit": "abc", "dirty": False},
+                                              "0.1.0")
+    census = {"options": {"blocks": True, "stemmer": "porter", "stopwords": "terrier"},
+              "terrier": "5.11", "tokeniser": "UTFTokeniser"}
+    method = m.method_of_run("BM25", "terrier", {"wmodel": "BM25", "controls": {"c": 0.75}},
+                             100, census, {"name": "auto", "automatic": True},
+                             {"a.run": "SUM/u"})
+    return m.run_document("tiny", {"docs": "d.jsonl"}, {}, None, method,
+                          [{"tag": "BM25-SUM-u"}], platform, implementation)
+
+
+def test_the_machine_facts_are_parsed_from_proc_and_os_release():
+    doc = _document()
+    assert doc["platform"]["hardware"]["cpu"]["model"] == "Intel(R) Xeon(R) Gold 6144"
+    assert doc["platform"]["hardware"]["ram"] == "31 GB"
+    assert doc["platform"]["operating system"]["distribution"] == "Debian GNU/Linux 12 (bookworm)"
+    assert doc["platform"]["software"]["libraries"]["java"] == ["java==17.0.2",
+                                                                "terrier-core==5.11"]
+    assert doc["platform"]["software"]["retrieval toolkit"] == ["terrier==5.11",
+                                                                "python-terrier==1.0"]
+
+
+def test_a_run_document_follows_the_checklists_key_names_and_validates():
+    doc = _document()
+    for path in CHECKLIST:
+        m._at(doc, path)  # KeyError names the missing key
+    assert set(doc) - {"schema-version", "runs"} <= set(m.SECTIONS)
+    assert m.validate(doc, m.RUN_REQUIRED) == []
+    assert doc["method"]["retrieval"] == [{"name": "BM25", "method": "terrier:BM25",
+                                           "params": {"controls": {"c": 0.75}}, "depth": 100}]
+
+
+def test_the_validator_names_each_missing_key_and_wrong_type():
+    doc = _document()
+    del doc["platform"]["hardware"]["cpu"]["model"]
+    doc["method"]["automatic"] = "yes"
+    doc["data"]["test collection"]["files"] = [{"path": "x", "sha256": "no"}]
+    doc["method"]["retrieval"] = [{"method": "BM25"}]
+    assert m.validate(doc, m.RUN_REQUIRED) == [
+        "ir_metadata: platform → hardware → cpu → model: missing",
+        "ir_metadata: method → automatic: expected bool; found str",
+        "ir_metadata: data → test collection → files[0]: expected a path and a sha256 "
+        "(64 hex digits)",
+        "ir_metadata: method → retrieval[0]: expected a mapping with a name"]
+    assert m.validate([]) == ["ir_metadata: expected a mapping at the top level"]
+
+
+def test_the_text_is_yaml_between_the_markers_and_reads_back():
+    doc = _document()
+    text = m.dump(doc)
+    assert text.startswith("# ir_metadata.start\n") and text.endswith("# ir_metadata.end\n")
+    assert m.load(text) == json.loads(json.dumps(doc))
+    assert m.dump(doc) == text
+
+
+def test_source_is_unknown_outside_a_checkout(tmp_path):
+    assert m.source(tmp_path) == {"commit": None, "dirty": None}
+    found = m.source(ROOT)
+    if found["commit"] is not None:  # a git checkout (a source archive has none)
+        assert len(found["commit"]) == 40 and isinstance(found["dirty"], bool)
+
+
+def test_level_qrels_are_trec_lines_in_the_tables_order():
+    qrels = pd.DataFrame({"qid": ["2", "10"], "docno": ["d9", "d1"], "label": ["1", "-1"],
+                          "grade": [3, 0]})
+    assert trec_qrels_text(qrels) == "2 0 d9 3\n10 0 d1 0\n"
+
+
+def test_an_unknown_ir_datasets_id_is_one_line_with_the_closest_ids():
+    config = {"collections": {"c": {"ir_datasets": "cranfeld"},
+                              "n": {"ir_datasets": {"docs": "beir/nfcorpus",
+                                                    "topics": "nfcorpus/tst/video"}},
+                              "l": {"docs": "x"}}}
+    known = lambda: ["cranfield", "beir/nfcorpus", "nfcorpus/test/video", "vaswani"]  # noqa: E731
+    assert preflight.ir_datasets_id_errors(config, ["c", "n", "l"], known) == [
+        "config: collections.c.ir_datasets: 'cranfeld' is not an ir_datasets id; "
+        "did you mean 'cranfield'?",
+        "config: collections.n.ir_datasets.topics: 'nfcorpus/tst/video' is not an "
+        "ir_datasets id; did you mean 'nfcorpus/test/video'?"]
+    assert preflight.ir_datasets_id_errors(config, ["l"], known) == []
+
+
+def test_the_registry_knows_the_studys_ids_offline():
+    ids = set(preflight.registered_ir_datasets({}))
+    assert {"cranfield", "beir/nfcorpus", "nfcorpus/test/video"} <= ids
+
+
+def test_compare_trees_leaves_the_commit_out(tmp_path):
+    sys.path.insert(0, str(ROOT / "tools"))
+    import compare_trees
+
+    for name, commit in (("a", "1" * 40), ("b", "2" * 40)):
+        folder = tmp_path / name / "results" / "c"
+        folder.mkdir(parents=True)
+        doc = _document()
+        doc["implementation"]["source"]["commit"] = commit
+        (folder / m.FILE_NAME).write_text(m.dump(doc))
+        (folder / "x.provenance.json").write_text(
+            json.dumps({"step": "retrieve", "source": {"commit": commit, "dirty": False}}))
+    assert compare_trees.compare(tmp_path / "a", tmp_path / "b")["different"] == []
+    (tmp_path / "b" / "results" / "c" / "x.provenance.json").write_text('{"step": "other"}')
+    assert compare_trees.compare(tmp_path / "a", tmp_path / "b")["different"] == [
+        "results/c/x.provenance.json"]

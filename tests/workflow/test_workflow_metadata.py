@@ -1,0 +1,78 @@
+"""Issue 20 (items 3, 5, 6) on the fixture: an ir-metadata.yaml in every run and evaluation
+folder, valid and with true checksums; the TREC level qrels beside qrels.tsv; a wrong
+ir_datasets id stopping the dry run in one line."""
+import shutil
+
+import ir_measures
+import pandas as pd
+import pytest
+import yaml
+
+from conftest import TINY, run_snakemake
+from gradedrel.core import ir_metadata
+from gradedrel.core.io import sha256_of
+
+pytestmark = pytest.mark.workflow
+
+
+def test_every_run_and_evaluation_folder_has_valid_ir_metadata(finished_project):
+    results = finished_project / "results" / "tiny"
+    run_files = sorted((results / "runs").glob(f"*/*/{ir_metadata.FILE_NAME}"))
+    evaluation_files = sorted((results / "evaluation").glob(f"*/*/{ir_metadata.FILE_NAME}"))
+    assert [p.parent.name for p in run_files] == ["BM25", "InQuery"]
+    assert len(evaluation_files) == 3  # auto × 2 models, the baseline
+    for path in run_files:
+        doc = ir_metadata.load(path.read_text(encoding="utf-8"))
+        assert ir_metadata.validate(doc, ir_metadata.RUN_REQUIRED) == []
+        assert [r["query type"] for r in doc["runs"]] == ["SUM/u", "SUM/e", "SSYN-C/u",
+                                                          "SSYN-C/e", "WSYN/u", "WSYN/e"]
+        for record in [r["run"] for r in doc["runs"]] + [r["queries"] for r in doc["runs"]] \
+                + doc["data"]["test collection"]["files"]:
+            assert sha256_of(finished_project / record["path"]) == record["sha256"]
+        assert doc["method"]["retrieval"][0]["name"] == path.parent.name
+        assert doc["method"]["indexing"]["stemmer"] == "porter"
+        assert doc["method"]["plan set"]["name"] == "auto" and doc["method"]["automatic"]
+        # a copy of the project outside git: the commit is unknown, said so
+        assert doc["implementation"]["source"]["commit"] is None
+    for path in evaluation_files:
+        doc = ir_metadata.load(path.read_text(encoding="utf-8"))
+        assert ir_metadata.validate(doc, ir_metadata.EVALUATION_REQUIRED) == []
+        evaluation = doc["method"]["evaluation"]
+        assert evaluation["relevance levels"] == [1, 2, 3]
+        assert "AvP(level=3)" in evaluation["measures"]
+        parts = [f.get("part") for f in doc["data"]["test collection"]["files"]]
+        assert parts == ["docs", "topics", "qrels", "qrels (mapped)", "qrels (mapped, TREC)"]
+        for record in [r["run"] for r in doc["runs"]] + doc["data"]["test collection"]["files"]:
+            assert sha256_of(finished_project / record["path"]) == record["sha256"]
+    provenance = (results / "runs" / "auto" / "BM25" / "SUM-u.provenance.json").read_text()
+    assert '"source"' in provenance and '"sha256"' in provenance
+
+
+def test_the_level_qrels_hold_qrels_tsv_and_trec_readers_read_them(finished_project):
+    results = finished_project / "results" / "tiny"
+    table = pd.read_csv(results / "qrels.tsv", sep="\t", dtype=str, keep_default_na=False)
+    text = (results / "qrels.levels.txt").read_text(encoding="utf-8")
+    assert text == "".join(f"{q} 0 {d} {g}\n" for q, d, g in
+                           zip(table["qid"], table["docno"], table["grade"]))
+    read = [(q.query_id, q.doc_id, q.relevance)
+            for q in ir_measures.read_trec_qrels(str(results / "qrels.levels.txt"))]
+    assert read == [(q, d, int(g)) for q, d, g in
+                    zip(table["qid"], table["docno"], table["grade"])]
+
+
+def test_a_misspelled_ir_datasets_id_stops_the_dry_run_in_one_line(tmp_path):
+    shutil.copytree(TINY, tmp_path / "fixture")
+    config = yaml.safe_load((tmp_path / "fixture" / "config.yaml").read_text())
+    tiny = config["collections"]["tiny"]
+    for key in ("docs", "topics", "qrels"):
+        del tiny[key]
+    tiny["ir_datasets"] = "cranfeld"
+    (tmp_path / "run.yaml").write_text(yaml.safe_dump(config))
+    result = run_snakemake(tmp_path, "-n", configfile=tmp_path / "run.yaml")
+    assert result.returncode == 1, result.stdout[-2000:] + result.stderr[-2000:]
+    lines = [line for line in (result.stdout + result.stderr).splitlines()
+             if line.startswith("gradedrel:")]
+    assert lines == ["gradedrel: config: collections.tiny.ir_datasets: 'cranfeld' is not an "
+                     "ir_datasets id; did you mean 'cranfield'?"]
+    assert "Traceback" not in result.stdout + result.stderr
+    assert not (tmp_path / "results").exists()
