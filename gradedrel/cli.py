@@ -207,6 +207,44 @@ COMMANDS: dict[str, Registrar] = {"evaluate": register_evaluate,
                                   "thesaurus": register_thesaurus,
                                   "plans": register_plans}
 REGISTRARS: list[Registrar] = list(COMMANDS.values())
+#: the commands that need the ``[workflow]`` extra (lxml, the thesaurus readers); every other
+#: command runs on ``pip install gradedrel`` alone (tests/test_setup_base_install.py)
+WORKFLOW_COMMANDS = frozenset({"thesaurus", "plans"})
+WORKFLOW_EXTRA = "pip install 'gradedrel[workflow]'"
+
+
+def missing_package(error: ModuleNotFoundError) -> str | None:
+    """The package an import lacked, unless it is one of gradedrel's own modules (a bug)."""
+    name = (error.name or "").split(".")[0]
+    return None if name in ("", "gradedrel") else name
+
+
+def missing_package_message(word: str, package: str) -> str:
+    return (f"gradedrel {word}: needs the package {package!r}, which this installation "
+            f"lacks: {WORKFLOW_EXTRA}")
+
+
+def needs_workflow_extra(word: str, package: str):
+    """The handler of a command whose imports are missing (an install without the
+    ``[workflow]`` extra): one line naming the missing package and the extra."""
+    def handler(args) -> int:
+        print(missing_package_message(word, package), file=sys.stderr)
+        return 1
+    return handler
+
+
+def register(word: str, subparsers) -> None:
+    """Run the registrar of ``word``; when its imports are missing, register a stand-in
+    that says which extra to install (``--help`` lists every command either way)."""
+    try:
+        COMMANDS[word](subparsers)
+    except ModuleNotFoundError as error:
+        package = missing_package(error)
+        if package is None:
+            raise
+        stand_in = subparsers.add_parser(word, help=f"(needs {WORKFLOW_EXTRA})", add_help=False)
+        stand_in.add_argument("rest", nargs=argparse.REMAINDER, help=argparse.SUPPRESS)
+        stand_in.set_defaults(handler=needs_workflow_extra(word, package))
 
 
 def _package_version() -> str:
@@ -241,7 +279,7 @@ def build_parser(argv: list[str] | None = None, every: bool = True) -> argparse.
     """The command's parser; with ``every=False``, only the subcommand ``argv`` names is
     registered (every one when it names none that exists)."""
     word = None if every else command_word(argv)
-    registrars = [COMMANDS[word]] if word in COMMANDS else REGISTRARS
+    words = [word] if word in COMMANDS else list(COMMANDS)
     parser = argparse.ArgumentParser(
         prog="gradedrel",
         description="Graded-relevance IR evaluation after Järvelin & Kekäläinen (SIGIR 2000).")
@@ -249,8 +287,8 @@ def build_parser(argv: list[str] | None = None, every: bool = True) -> argparse.
     parser.add_argument("--verbose", action="store_true",
                         help="on bad input, the full traceback instead of one line")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for register in registrars:
-        register(subparsers)
+    for each in words:
+        register(each, subparsers)
     return parser
 
 
@@ -283,6 +321,12 @@ def main(argv: list[str] | None = None) -> int:
     try:
         with log_to_stderr():
             return int(handler(args) or 0)
+    except ModuleNotFoundError as error:  # an import inside the command, without its extra
+        package = missing_package(error)
+        if package is None or args.verbose:
+            raise
+        print(missing_package_message(args.command, package), file=sys.stderr)
+        return 1
     except (InputError, ValueError, FileNotFoundError) as error:
         if args.verbose:
             raise
