@@ -113,6 +113,9 @@ def added_measures(configured: list[str] | None, names: list[str]) -> list[str]:
 
 
 def run_evaluate(args: argparse.Namespace) -> int:
+    """Run ``gradedrel evaluate``: read the runs and qrels, evaluate, write the TSVs; the exit
+    code.
+    """
     one_blas_thread_unless_chosen()
     from gradedrel.evaluation.files import evaluate_files
     from gradedrel.evaluation.measures import registry
@@ -153,6 +156,7 @@ def run_evaluate(args: argparse.Namespace) -> int:
 
 
 def register_evaluate(subparsers) -> None:
+    """Add the ``evaluate`` command and its options to ``subparsers``."""
     parser = subparsers.add_parser(
         "evaluate", help="evaluate TREC runs with the paper's graded measures",
         description="Stratified AvP and P-R per relevance level, J&K CG/DCG/nCG/nDCG curves "
@@ -191,12 +195,14 @@ def register_evaluate(subparsers) -> None:
 # --- the command ----------------------------------------------------------------------------
 
 def register_thesaurus(subparsers) -> None:
+    """Add the ``thesaurus`` commands (``thesaurus lookup``) to ``subparsers``."""
     from gradedrel.thesaurus import lookup
 
     lookup.add_parser(subparsers)
 
 
 def register_plans(subparsers) -> None:
+    """Add the ``plans`` commands (``plans check``) to ``subparsers``."""
     from gradedrel.plans import check
 
     check.add_parser(subparsers)
@@ -220,6 +226,8 @@ def missing_package(error: ModuleNotFoundError) -> str | None:
 
 
 def missing_package_message(word: str, package: str) -> str:
+    """The one line saying that ``gradedrel {word}`` needs ``package`` and which extra to install.
+    """
     return (f"gradedrel {word}: needs the package {package!r}, which this installation "
             f"lacks: {WORKFLOW_EXTRA}")
 
@@ -312,6 +320,9 @@ def log_to_stderr():
 
 
 def main(argv: list[str] | None = None) -> int:
+    """The ``gradedrel`` command: parse ``argv`` (default: sys.argv), run the chosen command,
+    return its exit code.
+    """
     parser = build_parser(argv, every=False)
     args = parser.parse_args(argv)
     handler = getattr(args, "handler", None)

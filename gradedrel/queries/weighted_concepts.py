@@ -47,6 +47,7 @@ class WsynC(Structure):
     synonym_groups = True
 
     def compile(self, plan, expanded, pipeline, weights):
+        """#wsum of one #syn per concept, weighted by its facet's importance; None without keys."""
         pairs = []
         for facet in plan.facets:
             weight = float(weights[facet.importance])
