@@ -113,6 +113,9 @@ def added_measures(configured: list[str] | None, names: list[str]) -> list[str]:
 
 
 def run_evaluate(args: argparse.Namespace) -> int:
+    """Run ``gradedrel evaluate``: read the runs and qrels, evaluate, write the TSVs; the exit
+    code.
+    """
     one_blas_thread_unless_chosen()
     from gradedrel.evaluation.files import evaluate_files
     from gradedrel.evaluation.measures import registry
@@ -153,6 +156,7 @@ def run_evaluate(args: argparse.Namespace) -> int:
 
 
 def register_evaluate(subparsers) -> None:
+    """Add the ``evaluate`` command and its options to ``subparsers``."""
     parser = subparsers.add_parser(
         "evaluate", help="evaluate TREC runs with the paper's graded measures",
         description="Stratified AvP and P-R per relevance level, J&K CG/DCG/nCG/nDCG curves "
@@ -191,12 +195,14 @@ def register_evaluate(subparsers) -> None:
 # --- the command ----------------------------------------------------------------------------
 
 def register_thesaurus(subparsers) -> None:
+    """Add the ``thesaurus`` commands (``thesaurus lookup``) to ``subparsers``."""
     from gradedrel.thesaurus import lookup
 
     lookup.add_parser(subparsers)
 
 
 def register_plans(subparsers) -> None:
+    """Add the ``plans`` commands (``plans check``) to ``subparsers``."""
     from gradedrel.plans import check
 
     check.add_parser(subparsers)
@@ -207,6 +213,46 @@ COMMANDS: dict[str, Registrar] = {"evaluate": register_evaluate,
                                   "thesaurus": register_thesaurus,
                                   "plans": register_plans}
 REGISTRARS: list[Registrar] = list(COMMANDS.values())
+#: the commands that need the ``[workflow]`` extra (lxml, the thesaurus readers); every other
+#: command runs on ``pip install gradedrel`` alone (tests/test_setup_base_install.py)
+WORKFLOW_COMMANDS = frozenset({"thesaurus", "plans"})
+WORKFLOW_EXTRA = "pip install 'gradedrel[workflow]'"
+
+
+def missing_package(error: ModuleNotFoundError) -> str | None:
+    """The package an import lacked, unless it is one of gradedrel's own modules (a bug)."""
+    name = (error.name or "").split(".")[0]
+    return None if name in ("", "gradedrel") else name
+
+
+def missing_package_message(word: str, package: str) -> str:
+    """The one line saying that ``gradedrel {word}`` needs ``package`` and which extra to install.
+    """
+    return (f"gradedrel {word}: needs the package {package!r}, which this installation "
+            f"lacks: {WORKFLOW_EXTRA}")
+
+
+def needs_workflow_extra(word: str, package: str):
+    """The handler of a command whose imports are missing (an install without the
+    ``[workflow]`` extra): one line naming the missing package and the extra."""
+    def handler(args) -> int:
+        print(missing_package_message(word, package), file=sys.stderr)
+        return 1
+    return handler
+
+
+def register(word: str, subparsers) -> None:
+    """Run the registrar of ``word``; when its imports are missing, register a stand-in
+    that says which extra to install (``--help`` lists every command either way)."""
+    try:
+        COMMANDS[word](subparsers)
+    except ModuleNotFoundError as error:
+        package = missing_package(error)
+        if package is None:
+            raise
+        stand_in = subparsers.add_parser(word, help=f"(needs {WORKFLOW_EXTRA})", add_help=False)
+        stand_in.add_argument("rest", nargs=argparse.REMAINDER, help=argparse.SUPPRESS)
+        stand_in.set_defaults(handler=needs_workflow_extra(word, package))
 
 
 def _package_version() -> str:
@@ -241,7 +287,7 @@ def build_parser(argv: list[str] | None = None, every: bool = True) -> argparse.
     """The command's parser; with ``every=False``, only the subcommand ``argv`` names is
     registered (every one when it names none that exists)."""
     word = None if every else command_word(argv)
-    registrars = [COMMANDS[word]] if word in COMMANDS else REGISTRARS
+    words = [word] if word in COMMANDS else list(COMMANDS)
     parser = argparse.ArgumentParser(
         prog="gradedrel",
         description="Graded-relevance IR evaluation after Järvelin & Kekäläinen (SIGIR 2000).")
@@ -249,8 +295,8 @@ def build_parser(argv: list[str] | None = None, every: bool = True) -> argparse.
     parser.add_argument("--verbose", action="store_true",
                         help="on bad input, the full traceback instead of one line")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for register in registrars:
-        register(subparsers)
+    for each in words:
+        register(each, subparsers)
     return parser
 
 
@@ -274,6 +320,9 @@ def log_to_stderr():
 
 
 def main(argv: list[str] | None = None) -> int:
+    """The ``gradedrel`` command: parse ``argv`` (default: sys.argv), run the chosen command,
+    return its exit code.
+    """
     parser = build_parser(argv, every=False)
     args = parser.parse_args(argv)
     handler = getattr(args, "handler", None)
@@ -283,6 +332,12 @@ def main(argv: list[str] | None = None) -> int:
     try:
         with log_to_stderr():
             return int(handler(args) or 0)
+    except ModuleNotFoundError as error:  # an import inside the command, without its extra
+        package = missing_package(error)
+        if package is None or args.verbose:
+            raise
+        print(missing_package_message(args.command, package), file=sys.stderr)
+        return 1
     except (InputError, ValueError, FileNotFoundError) as error:
         if args.verbose:
             raise

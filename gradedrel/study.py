@@ -43,6 +43,7 @@ class Layout:
         return f"{self.results}/thesauri/{name}/{file or f'{name}.thesaurus.json.gz'}"
 
     def terrier_jars(self) -> str:
+        """The file recording the Terrier jars the workflow uses."""
         return f"{self.results}/terrier/jars.json"
 
     # --- a collection ---------------------------------------------------------------------
@@ -51,9 +52,11 @@ class Layout:
         return f"{self.results}/{c}/{file}"
 
     def index(self, c: str = C) -> str:
+        """A collection's Terrier index folder."""
         return self.collection("index", c)
 
     def postings(self, c: str = C) -> str:
+        """A collection's posting arrays (InQuery's index)."""
         return self.collection("index_arrays/postings", c)
 
     # --- plans, queries, runs ---------------------------------------------------------------
@@ -72,6 +75,7 @@ class Layout:
         return self.collection(f"queries/{p}/{file}", c)
 
     def query_file(self, label: str | None = None, c: str = C, p: str = P) -> str:
+        """A plan set's query file of a query type (``label``; default: the ``{slug}`` wildcard)."""
         return self.queries(f"{S if label is None else query_type_slug(label)}.jsonl", c, p)
 
     def baseline(self, ext: str, c: str = C, model: str = "{wmodel}") -> str:
@@ -79,6 +83,7 @@ class Layout:
         return self.collection(f"baseline/{model}.{ext}", c)
 
     def runs(self, file: str, c: str = C, p: str = P, m: str = M) -> str:
+        """A run file of a plan set and model."""
         return self.collection(f"runs/{p}/{m}/{file}", c)
 
     def run(self, label: str | None = None, c: str = C, p: str = P, m: str = M,
@@ -98,6 +103,7 @@ class Layout:
         return self.collection(f"report/{p}/{m}/{file}", c)
 
     def figure(self, name: str, ext: str = "png", c: str = C, p: str = P, m: str = M) -> str:
+        """A figure of a plan set and model."""
         return f"{self.figures}/{c}/{p}/{m}/{name}.{ext}"
 
     def collection_figure(self, name: str, ext: str = "png", c: str = C) -> str:
@@ -109,6 +115,7 @@ class Layout:
         return self.collection(f"report/{file}", c)
 
     def curation(self, file: str, c: str = C) -> str:
+        """A file of a collection's curation reports."""
         return self.collection(f"curation/{file}", c)
 
     def across(self, ext: str, collections: Iterable[str]) -> str:
@@ -136,6 +143,7 @@ class Layout:
         return f"{self.results}/report_pages/{relative}.html"
 
     def log(self, name: str) -> str:
+        """A rule's log file."""
         return f"{self.results}/logs/{name}.log"
 
 
@@ -251,9 +259,11 @@ class Study:
     # --- the grid -----------------------------------------------------------------------------
     @property
     def baseline_model(self) -> str:
+        """The weighting model of the config's baseline."""
         return self.config["baseline"]["wmodel"]
 
     def plan_set(self, c: str, p: str) -> PlanSet:
+        """Plan set ``p`` of collection ``c``."""
         return self.collections[c].plan_sets[p]
 
     def plan_set_metadata(self, c: str, p: str) -> dict:

@@ -42,8 +42,11 @@ def pins_for(python_full_version: str) -> dict[str, str]:
 @pytest.mark.parametrize("python", SUPPORTED)
 def test_lock_pins_every_package_once_per_python(python):
     pins = pins_for(python)
-    for dependency in PYPROJECT["project"]["dependencies"]:
-        assert canonicalize_name(Requirement(dependency).name) in pins, dependency
+    extras = PYPROJECT["project"]["optional-dependencies"]
+    for dependency in [*PYPROJECT["project"]["dependencies"], *extras["workflow"],
+                       *extras["test"]]:
+        name = canonicalize_name(Requirement(dependency).name)
+        assert name == "gradedrel" or name in pins, dependency  # the lock holds every extra
     assert pins["rdata"] == "1.1.0"
 
 
@@ -107,3 +110,23 @@ def test_gradedrel_version_console_script():
     result = subprocess.run([str(script), "--version"], capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == f"gradedrel {PYPROJECT['project']['version']}"
+
+
+def test_citation_file_cites_this_version_and_the_paper():
+    import yaml
+
+    citation = yaml.safe_load((ROOT / "CITATION.cff").read_text(encoding="utf-8"))
+    assert citation["cff-version"] == "1.2.0"
+    assert {"message", "title", "authors"} <= set(citation)  # the format's required keys
+    assert citation["type"] == "software" and citation["license"] == PYPROJECT["project"]["license"]
+    assert str(citation["version"]) == PYPROJECT["project"]["version"]
+    (paper,) = citation["references"]
+    assert paper["doi"] == "10.1145/345508.345545"
+    assert [a["family-names"] for a in paper["authors"]] == ["Järvelin", "Kekäläinen"]
+    assert (paper["year"], paper["start"], paper["end"]) == (2000, 41, 48)
+
+
+def test_changelog_opens_with_this_version():
+    text = (ROOT / "CHANGELOG.md").read_text(encoding="utf-8")
+    releases = re.findall(r"^## \[?(\d+\.\d+\.\d+)\]?", text, flags=re.M)
+    assert releases and releases[0] == PYPROJECT["project"]["version"], releases

@@ -36,6 +36,9 @@ class GradeMap:
 
     @classmethod
     def from_config(cls, raw: Mapping[object, object], source: str = "config") -> "GradeMap":
+        """A grade map from the config's {label: level}; InputError for a level not in LEVELS or an
+        empty map.
+        """
         mapping: dict[str, int] = {}
         for label, level in raw.items():
             if not isinstance(level, int) or isinstance(level, bool) or level not in LEVELS:

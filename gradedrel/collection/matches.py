@@ -151,6 +151,7 @@ class MatchCounter:
         self._cache: dict[str, int] = {}
 
     def df(self, term: str) -> int:
+        """Number of documents that hold the indexed ``term``."""
         return int(len(self.arrays.postings(term)[0]))
 
     def _term(self, token: str) -> str:

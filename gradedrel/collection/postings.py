@@ -68,6 +68,7 @@ class PostingArrays:
         return float(self.doc_lengths.mean()) if self.N else 0.0
 
     def term_id(self, term: str) -> int | None:
+        """Position of ``term`` in the sorted term list, or None if the index lacks it."""
         i = int(np.searchsorted(self.terms, term))
         return i if i < len(self.terms) and self.terms[i] == term else None
 

@@ -134,6 +134,7 @@ def read_tsv(path: str | Path, text_columns: tuple[str, ...] = ID_COLUMNS) -> "p
 
 
 def write_text(text: str, path: str | Path) -> None:
+    """Write ``text`` to ``path`` atomically (a temporary file renamed into place)."""
     with atomic_open(path) as handle:
         handle.write(text)
 

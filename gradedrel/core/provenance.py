@@ -16,6 +16,7 @@ PACKAGES = ("python-terrier", "pyterrier", "ir_datasets", "ir_measures", "pytrec
 
 
 def package_versions(names: tuple[str, ...] = PACKAGES) -> dict[str, str]:
+    """Python's version and each named package's installed version ('not installed' if absent)."""
     versions = {"python": platform.python_version()}
     for name in names:
         try:
@@ -26,6 +27,9 @@ def package_versions(names: tuple[str, ...] = PACKAGES) -> dict[str, str]:
 
 
 def canonical_json(value: Any) -> str:
+    """``value`` as compact JSON with sorted keys (non-JSON values as str), for hashing and
+    comparing.
+    """
     return json.dumps(value, sort_keys=True, separators=(",", ":"), default=str)
 
 

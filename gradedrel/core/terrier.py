@@ -193,6 +193,7 @@ def open_index(index_dir: str | Path):
 
 
 def index_statistics(index) -> Mapping[str, int]:
+    """A Terrier index's number of documents, tokens and unique terms."""
     stats = index.getCollectionStatistics()
     return {"documents": int(stats.getNumberOfDocuments()),
             "tokens": int(stats.getNumberOfTokens()),

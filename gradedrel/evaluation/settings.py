@@ -56,6 +56,9 @@ class Settings:
     @classmethod
     def from_config(cls, section: Mapping | None,
                     standard: list[str] | None = None) -> "Settings":
+        """Settings from the config's ``evaluation`` section (absent keys: the defaults) and the
+        standard measure names.
+        """
         s = dict(section or {})
         sig = dict(s.get("significance", {}))
         boot = dict(s.get("bootstrap", {}))
@@ -145,4 +148,5 @@ class Settings:
                            if name not in listed]
 
     def default_significance_measures(self) -> tuple[str, ...]:
+        """The measures significance is tested on: those configured, else AvP at each level."""
         return self.significance_measures or tuple(str(AvP(level=lv)) for lv in self.levels)

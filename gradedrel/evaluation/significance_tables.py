@@ -27,6 +27,9 @@ def _paired(results: list[RunResult], measure: str) -> np.ndarray:
 
 def significance_tables(results: list[RunResult], judgements: Judgements,
                         settings: Settings) -> dict[str, pd.DataFrame]:
+    """Friedman, post-hoc and versus-baseline tables of the runs for each significance measure;
+    ValueError for one not computed.
+    """
     measures = [m for m in settings.default_significance_measures()
                 if results and m in results[0].per_topic]
     unknown = [m for m in settings.default_significance_measures()

@@ -18,6 +18,7 @@ from gradedrel.evaluation.measures import trec_measures
 
 
 def parse_measures(names: list[str]) -> list:
+    """ir_measures measures from their names; ValueError naming one ir_measures cannot parse."""
     import ir_measures
 
     measures = []
@@ -111,6 +112,7 @@ class StandardMeasure:
         return hash(self.name)
 
     def values(self, ranking) -> np.ndarray:
+        """Per-topic values of this ir_measures measure, computed once for the ranking."""
         return ranking.standard_vectors()[self.name]
 
 

@@ -80,6 +80,7 @@ class Rules:
 
     @classmethod
     def from_config(cls, section: dict) -> "Rules":
+        """Analysis rules from the config's plan-analysis section (absent keys: the defaults)."""
         qualifiers = section.get("allowed_qualifiers")
         return cls(
             boilerplate_phrases=tuple(section.get("boilerplate_phrases", ())),
@@ -108,11 +109,16 @@ class TokenNormaliser:
         return form
 
     def is_stopword(self, token: str) -> bool:
+        """Whether ``token`` is a stopword of the index's pipeline."""
         return self(token)[0].startswith("=")
 
 
 @dataclass(frozen=True)
 class LabelEntry:
+    """A thesaurus label in the lexicon: its concept, wording, kind (prefLabel or altLabel) and
+    tokens.
+    """
+
     uri: str
     label: str          # the label as written in the thesaurus
     via: str            # prefLabel | altLabel
@@ -140,6 +146,9 @@ class Lexicon:
 
 def build_lexicon(thesaurus: Thesaurus, normalise: TokenNormaliser,
                   allowed_qualifiers: frozenset[str] | None = None) -> Lexicon:
+    """A lexicon of every concept's labels, normalised as the index normalises, for matching
+    request text.
+    """
     lexicon = Lexicon()
     for concept in thesaurus.concepts.values():
         labels = [(concept.pref_label, "prefLabel")] + [(a, "altLabel") for a in concept.alt_labels]

@@ -102,6 +102,9 @@ def check(plans: list[Plan], requests: Mapping[str, str], sources) -> tuple[str,
 
 
 def run_check(args) -> int:
+    """Run ``gradedrel plans check``: parse a plan file as the workflow does, print each request's
+    facets, concepts, keys and expansion ratio.
+    """
     import yaml
 
     from gradedrel.core import terrier

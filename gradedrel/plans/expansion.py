@@ -32,6 +32,8 @@ ORDER = ("UF", "NT", "BT", "RT")
 
 @dataclass(frozen=True)
 class Rules:
+    """Which thesaurus relations expand a concept, to what depth, and the limits on keys."""
+
     relations: dict = field(default_factory=lambda: {"UF": 1, "NT": 1, "RT": 1})
     max_keys_per_concept: int | None = 10
     max_keys_per_relation: dict = field(default_factory=dict)
@@ -39,6 +41,7 @@ class Rules:
 
     @classmethod
     def from_config(cls, section: dict) -> "Rules":
+        """Expansion rules from the config's expansion section (absent keys: the defaults)."""
         return cls(dict(section.get("relations", {"UF": 1, "NT": 1, "RT": 1})),
                    section.get("max_keys_per_concept", 10),
                    dict(section.get("max_keys_per_relation", {})),

@@ -109,10 +109,14 @@ class Path:
     concept: str
 
     def order(self) -> tuple:
+        """Sort key: shallower first, then by the relations stepped, the seed's rank and the
+        concept.
+        """
         return (self.depth, tuple(_RANK[r] for r in self.chain), self.seed_rank, self.concept)
 
     @property
     def relation(self) -> str:
+        """The path in words, e.g. 'RT>NT depth 2' ('UF depth 0' for the seed itself)."""
         name = SEP.join(self.chain) if self.chain else "UF"
         return f"{name} depth {self.depth}"
 
@@ -160,6 +164,9 @@ class KeySources:
         return out
 
     def neighbours(self, uri: str, attribute: str) -> list[str]:
+        """The preferred concepts ``uri`` reaches by the relation ``attribute`` (broader, narrower,
+        related), each once, in order.
+        """
         out = []
         for target in getattr(self.thesaurus.concepts[uri], attribute):
             for preferred in self.preferred(target):

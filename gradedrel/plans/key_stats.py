@@ -19,6 +19,8 @@ Pipeline = Callable[[str], "str | None"]
 
 
 class KeyStatistics:
+    """Indexed terms and document frequencies of keys (phrases included), memoised."""
+
     def __init__(self, pipeline: Pipeline, term_df: Callable[[str], int], documents: int,
                  phrase_df: Callable[[tuple[str, ...]], int] | None = None):
         self.pipeline = pipeline
@@ -48,6 +50,7 @@ class KeyStatistics:
         return found
 
     def in_index(self, key: str) -> bool:
+        """Whether some document holds ``key``."""
         return self.df(key) > 0
 
     def idf(self, key: str) -> float:

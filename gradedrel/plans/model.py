@@ -49,6 +49,10 @@ SOURCES = ("auto", "curated", "expert", "derived")
 
 @dataclass(frozen=True)
 class PlanKey:
+    """A search key of a concept: its text, the relation and depth it came by, and from which
+    concept.
+    """
+
     key: str
     relation: str = "request"
     depth: int = 0
@@ -58,6 +62,10 @@ class PlanKey:
 
 @dataclass
 class PlanConcept:
+    """A concept of a facet: its label, thesaurus URI (None: not in the thesaurus), its keys and
+    expansion keys.
+    """
+
     label: str
     uri: str | None = None
     matched: str | None = None
@@ -65,11 +73,14 @@ class PlanConcept:
     expansion: list[PlanKey] = field(default_factory=list)
 
     def all_keys(self, expanded: bool) -> list[PlanKey]:
+        """The concept's keys, with its expansion keys if ``expanded``."""
         return self.keys + self.expansion if expanded else list(self.keys)
 
 
 @dataclass
 class Facet:
+    """A facet of a request: its name, importance (major or minor) and concepts."""
+
     name: str
     importance: str = "major"
     concepts: list[PlanConcept] = field(default_factory=list)
@@ -79,6 +90,9 @@ class Facet:
 
 @dataclass
 class Plan:
+    """A request's query plan: its facets, where it came from (auto or curated) and who curated it.
+    """
+
     qid: str
     request: str
     facets: list[Facet] = field(default_factory=list)
@@ -88,6 +102,7 @@ class Plan:
     version: int | None = None
 
     def concepts(self) -> list[PlanConcept]:
+        """Every concept of every facet, in order."""
         return [c for f in self.facets for c in f.concepts]
 
 
@@ -130,6 +145,7 @@ def _key_dict(key: PlanKey) -> _Flow:
 
 
 def plan_to_dict(plan: Plan) -> dict:
+    """A plan as the mapping the plan files hold (empty optional fields left out)."""
     out: dict[str, Any] = {"qid": plan.qid, "request": plan.request, "source": plan.source}
     if plan.curator is not None:
         out["curator"] = plan.curator
@@ -161,6 +177,7 @@ def dump_plans(plans: Iterable[Plan]) -> str:
 
 
 def write_plans(plans: Iterable[Plan], path: str | Path) -> None:
+    """Write ``plans`` to a plan file at ``path`` (YAML, atomically)."""
     write_text(dump_plans(plans), path)
 
 

@@ -25,6 +25,10 @@ TOPIC_RULES = ("selected", "curated")
 
 @dataclass(frozen=True)
 class PlanSet:
+    """A plan set of a collection: its curated files, its topics, its thesaurus, or the plan set it
+    is derived from.
+    """
+
     name: str
     curated: tuple[str, ...] = ()     # curated plan files (YAML), one per curator; may be empty
     topics: str = "selected"          # "selected" | "curated" | a topic-list file
@@ -38,6 +42,7 @@ class PlanSet:
 
     @property
     def derived(self) -> bool:
+        """Whether this plan set is derived from another."""
         return self.derived_from is not None
 
     def auto_plans(self, collection_dir: str, collection_thesaurus: str) -> str:
@@ -76,6 +81,8 @@ class PlanSet:
         return files
 
     def files(self) -> list[str]:
+        """The input files the plan set reads: curated plans, topic list, ratings, curators' file.
+        """
         return [*self.curated, *([self.topic_list] if self.topic_list else []),
                 *([f"{self.ratings}/items.tsv"] if self.ratings else []),
                 *([self.curators["file"]] if self.curators else [])]

@@ -24,6 +24,10 @@ from gradedrel.plans.model import Plan
 
 @dataclass(frozen=True)
 class Criteria:
+    """What a request needs to be selected (facets, thesaurus concepts, an expansion, highly
+    relevant documents).
+    """
+
     min_facets: int = 2
     min_thesaurus_concepts: int = 1
     require_expansion: bool = True
@@ -31,6 +35,7 @@ class Criteria:
 
     @classmethod
     def from_config(cls, section: dict) -> "Criteria":
+        """Criteria from the config's selection section (absent keys: the defaults)."""
         return cls(**{k: section[k] for k in
                       ("min_facets", "min_thesaurus_concepts", "require_expansion",
                        "min_highly_relevant") if k in section})

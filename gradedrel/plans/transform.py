@@ -68,6 +68,7 @@ class Derivation:
                    name)
 
     def describe(self) -> str:
+        """The derivation in words: which key classes are kept, less which rated keys."""
         kept = [c for c in SOURCE_CLASSES if c in self.keep]
         text = "keys of class " + ", ".join(kept) if len(kept) < len(SOURCE_CLASSES) \
             else "every key"
@@ -87,6 +88,8 @@ STANDARD = {
 
 @dataclass
 class Derived:
+    """A derived plan set: its plans, the key-source rows it kept and a per-request summary."""
+
     plans: list[Plan]
     key_sources: pd.DataFrame         # the kept rows, positions in the derived plans
     summary: pd.DataFrame             # one row per request: what was kept and left out

@@ -67,6 +67,8 @@ def _weight(value: float) -> str:
 
 
 class MatchOpWriter:
+    """Writes query trees in Terrier's MatchOp language (#combine, #syn, #1 or #uwN phrases)."""
+
     def __init__(self, pipeline: Pipeline, phrase_operator: str = "auto"):
         if not _PHRASE.match(phrase_operator):
             raise ValueError(f"phrase operator must be #1, #uw, #uwN or auto, "
@@ -81,6 +83,9 @@ class MatchOpWriter:
         return tuple(t for t, _ in kept), tuple(s for _, s in kept)
 
     def key(self, key: Key) -> tuple[str, tuple[str, ...]] | None:
+        """A key as MatchOp text (a phrase for several tokens) with its indexed terms; None if only
+        stopwords.
+        """
         tokens, terms = self._terms(key)
         if not tokens:
             return None
@@ -98,6 +103,7 @@ class MatchOpWriter:
         return out
 
     def node(self, node: Node) -> str | None:
+        """A query tree node as MatchOp text; None if nothing of it is left."""
         if isinstance(node, Key):
             written = self.key(node)
             return None if written is None else written[0]

@@ -15,6 +15,7 @@ from gradedrel.queries.query_tree import Key, Node, Syn, keys
 
 
 def groups(node: Node) -> int:
+    """Number of #syn groups in a query tree."""
     if isinstance(node, Syn):
         return 1
     if isinstance(node, Key):
@@ -23,6 +24,7 @@ def groups(node: Node) -> int:
 
 
 def row(qid: str, label: str, tree: Node, facets: int, concepts: int) -> dict:
+    """A query's statistics row: facets, concepts, #syn groups and keys."""
     return {"qid": qid, "query_type": label, "facets": facets, "concepts": concepts,
             "groups": groups(tree), "keys": len(keys(tree))}
 

@@ -24,6 +24,8 @@ from typing import Union
 
 @dataclass(frozen=True)
 class Key:
+    """A search key: one or more tokens (several: a phrase)."""
+
     tokens: tuple[str, ...]
 
     def __post_init__(self):
@@ -33,16 +35,22 @@ class Key:
 
 @dataclass(frozen=True)
 class Syn:
+    """InQuery's #syn: its keys count as occurrences of one key."""
+
     keys: tuple[Key, ...]
 
 
 @dataclass(frozen=True)
 class Sum:
+    """InQuery's #sum: the mean of its children's beliefs."""
+
     children: tuple["Node", ...]
 
 
 @dataclass(frozen=True)
 class WSum:
+    """InQuery's #wsum: the weighted mean of its children's beliefs, one weight per child."""
+
     weights: tuple[float, ...]
     children: tuple["Node", ...]
 
@@ -55,6 +63,9 @@ Node = Union[Key, Syn, Sum, WSum]
 
 
 def to_dict(node: Node) -> dict:
+    """A query tree as nested dicts ({'op': 'key'|'syn'|'sum'|'wsum', ...}), as the query files
+    hold it.
+    """
     if isinstance(node, Key):
         return {"op": "key", "tokens": list(node.tokens)}
     if isinstance(node, Syn):
@@ -68,6 +79,7 @@ def to_dict(node: Node) -> dict:
 
 
 def from_dict(data: dict) -> Node:
+    """The query tree of a dict written by to_dict."""
     op = data.get("op")
     if op == "key":
         return Key(tuple(data["tokens"]))

@@ -34,6 +34,7 @@ def matchop(node: Node) -> str:
 
 
 def topic_keys(text: str, is_stopword: Callable[[str], bool]) -> list[str]:
+    """The request's distinct tokens that are not stopwords, in order."""
     seen, keys = set(), []
     for token in tokenise(text):
         if not is_stopword(token) and token not in seen:

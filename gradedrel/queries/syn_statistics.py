@@ -25,6 +25,7 @@ from gradedrel.queries.query_tree import Key, Node, Syn
 
 
 def syn_groups(node: Node) -> list[Syn]:
+    """Every #syn group of a query tree, in order."""
     if isinstance(node, Syn):
         return [node]
     if isinstance(node, Key):

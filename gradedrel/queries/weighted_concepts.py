@@ -8,7 +8,7 @@ paper's major 10, minor 7)::
 
 with c1, c2 concepts of facet f1 and c3 of facet f2. The operators are InQuery's
 (Callan, Croft & Harding 1992, *The INQUERY retrieval system*, DEXA; as the paper used
-them, Järvelin & Kekäläinen 2000, sec. 3, and /work/shared/paper/JK2000.md):
+them, Järvelin & Kekäläinen 2000, sec. 3):
 ``#syn(k_1 … k_m)`` makes its keys occurrences of one key (tf summed in a document, df
 the documents holding any of them), ``#wsum(W w_1 c_1 … w_n c_n)`` is the weighted mean
 W·Σ w_i b_i / Σ w_i of its children's beliefs (W only scales a score, so it is left out).
@@ -47,6 +47,7 @@ class WsynC(Structure):
     synonym_groups = True
 
     def compile(self, plan, expanded, pipeline, weights):
+        """#wsum of one #syn per concept, weighted by its facet's importance; None without keys."""
         pairs = []
         for facet in plan.facets:
             weight = float(weights[facet.importance])

@@ -67,6 +67,7 @@ def numeric_effect(row: Mapping) -> tuple[float, float, float]:
 
 
 def markdown(frame: pd.DataFrame, title: str) -> str:
+    """The across-collections findings table as Markdown, under ``title``."""
     lines = [f"# {title}", "",
              "Effects: " + "; ".join(f"finding {k} — {v}" for k, v in EFFECTS.items()) +
              ". Intervals: 95 % paired bootstrap. Rules: docs/preregistration.md "

@@ -39,12 +39,16 @@ class Published:
     effort_ratio: Mapping[str, float] = field(default_factory=dict)   # profile -> strong/others
 
     def difference(self, first: str, second: str, level: int) -> float:
+        """The paper's AvP of ``first`` minus ``second`` at ``level`` (NaN if it lacks one)."""
         row = self.avp.get(level, {})
         if first not in row or second not in row:
             return math.nan
         return round(row[first] - row[second], 6)
 
     def spread(self, level: int, query_types: Sequence[str] | None = None) -> float:
+        """Largest minus smallest published AvP at ``level`` over the query types (NaN for fewer
+        than two).
+        """
         row = self.avp.get(level, {})
         values = [row[t] for t in (query_types or row) if t in row]
         return round(max(values) - min(values), 6) if len(values) > 1 else math.nan
@@ -348,6 +352,7 @@ def comparisons_markdown(comparisons: pd.DataFrame) -> str:
 
 
 def findings_markdown(findings: pd.DataFrame) -> str:
+    """The findings table (finding, claim, verdict, why) as Markdown."""
     lines = ["| finding | claim | verdict | why |", "|---|---|---|---|"]
     for r in findings.to_dict("records"):
         lines.append(f"| {r['finding']} | {r['claim']} | **{r['verdict']}** | {r['reason']} |")

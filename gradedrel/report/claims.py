@@ -48,6 +48,7 @@ def sources(collection: str, config: Mapping) -> dict[str, str]:
 
 
 def read_snapshot(folder: str | Path) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The snapshot's frozen tables (TSV, read as text)."""
     folder = Path(folder)
     return tuple(pd.read_csv(folder / name, sep="\t", dtype=str, keep_default_na=False)
                  for name in SNAPSHOT_FILES)
@@ -168,6 +169,7 @@ def region(text: str) -> str:
 
 
 def replace_region(text: str, new: str) -> str:
+    """``text`` with its generated region replaced by ``new``."""
     return text.replace(region(text), new)
 
 
@@ -221,6 +223,7 @@ def render_readme(snapshot_root: str | Path, config: Mapping) -> str:
 
 
 def main(argv=None) -> int:
+    """Refresh the results snapshot from a finished job and the README's region quoting it."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--results", default="results")
     parser.add_argument("--snapshot", default="docs/results")

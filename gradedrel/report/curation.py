@@ -28,10 +28,12 @@ Pipeline = Callable[[str], "str | None"]
 
 
 def normalise(text: str, pipeline: Pipeline) -> tuple[str, ...]:
+    """The indexed terms of ``text`` (the index's pipeline, stopwords dropped)."""
     return tuple(t for t in (pipeline(tok) for tok in tokenise(text)) if t)
 
 
 def jaccard(a: set, b: set) -> float:
+    """Jaccard similarity of two sets (1.0 for two empty sets)."""
     return 1.0 if not a and not b else len(a & b) / len(a | b)
 
 

@@ -59,11 +59,14 @@ class Comparison:
     headline: bool = False
 
     def query_types(self) -> tuple[str, ...]:
+        """The query types the comparison reads (one or two)."""
         return tuple(t for t in (self.first, self.second) if t)
 
 
 @dataclass(frozen=True)
 class Finding:
+    """A finding of the paper as tested here: its claim, decision rule and comparisons."""
+
     number: int
     claim: str
     rule: str
@@ -76,14 +79,20 @@ class Finding:
         return next((c for c in self.comparisons if c.headline), None)
 
     def levels(self) -> list[int]:
+        """The AvP levels the finding's comparisons read."""
         return sorted({c.level for c in self.comparisons if c.level is not None})
 
     def profiles(self) -> list[str]:
+        """The gain profiles the finding's comparisons read, in order."""
         return list(dict.fromkeys(c.profile for c in self.comparisons if c.profile))
 
 
 @dataclass(frozen=True)
 class Design:
+    """The study design: the pre-registration, primary plan set and model, constants, query types
+    and findings.
+    """
+
     source: str
     preregistration: str
     primary_plan_set: str | None
@@ -93,6 +102,7 @@ class Design:
     findings: tuple[Finding, ...]
 
     def finding(self, number: int) -> Finding:
+        """The finding numbered ``number``."""
         return next(f for f in self.findings if f.number == number)
 
     def levels(self) -> list[int]:

@@ -25,6 +25,7 @@ _TEXT = {"run": str, "qid": str, "measure": str, "profile": str, "kind": str, "r
 
 
 def check_columns(frame: pd.DataFrame, required: list[str], path: str | Path) -> pd.DataFrame:
+    """``frame`` if it has every column of ``required``, else InputError naming the missing ones."""
     missing = [c for c in required if c not in frame.columns]
     if missing:
         raise InputError(path, 1, f"a header with columns {required}",

@@ -91,6 +91,7 @@ def sentence(rows: pd.DataFrame, own_statement: str, collection: str) -> str:
 
 
 def markdown(rows: pd.DataFrame, sentences: Mapping[str, str]) -> str:
+    """The headline table of each testbed with its sentences, as Markdown."""
     lines = ["# The headline of each testbed, qualified", "",
              "By the rules of docs/preregistration.md, Amendment 1 (A3, A7): the pre-registered "
              "primary comparison (WSYN/e − SUM/u, AvP at level 3, the primary plan set and "

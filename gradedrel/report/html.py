@@ -42,6 +42,7 @@ def _table(lines: list[str]) -> list[str]:
 
 
 def markdown_to_html(text: str, title: str) -> str:
+    """A standalone HTML page of the Markdown the report writes (headings, lists, tables, code)."""
     out = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
            f"<title>{html.escape(title)}</title><style>{_CSS}</style></head><body>"]
     lines, i = text.splitlines(), 0

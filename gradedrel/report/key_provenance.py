@@ -246,6 +246,7 @@ def page_shares(key_sources: pd.DataFrame, ratings: Mapping[tuple[str, str], str
 # ---------------------------------------------------------------- tables
 
 def decomposition_table(table: pd.DataFrame, title: str) -> Table:
+    """The decomposition of the primary effect by key class, as a report table."""
     shown = table[["term", "computed_as", "requests", "mean", "low", "high"]].rename(
         columns={"computed_as": "computed as", "mean": "mean (points)", "low": "95 % low",
                  "high": "95 % high"})
@@ -258,6 +259,7 @@ def decomposition_table(table: pd.DataFrame, title: str) -> Table:
 
 
 def robustness_table(table: pd.DataFrame, title: str) -> Table:
+    """The primary comparison per plan set, curator and subset, as a report table."""
     shown = table.rename(columns={"plan_set": "plan set", "estimate": "effect (points)"})
     notes = ["The primary comparison (WSYN/e − SUM/u, AvP level 3, InQuery) per plan set: on "
              "every request; the range of the mean leaving one request out; per (first) "

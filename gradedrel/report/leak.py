@@ -63,15 +63,18 @@ class Documents:
 
     @property
     def N(self) -> int:
+        """Number of documents in the index."""
         return self.arrays.N
 
     def containing(self, terms: tuple[str, ...]) -> np.ndarray:
+        """Ids of the documents holding every term of ``terms`` (memoised)."""
         if terms not in self._cache:
             self._cache[terms] = every_term_documents(self.arrays, terms) if terms \
                 else np.zeros(0, np.int64)
         return self._cache[terms]
 
     def id_set(self, docnos, where: str) -> np.ndarray:
+        """Sorted document ids of ``docnos``; ValueError naming those not in the index."""
         missing = [d for d in docnos if d not in self.ids]
         if missing:
             raise ValueError(f"{where}: documents {missing[:5]} are not in the index")
@@ -223,6 +226,7 @@ def diagnostic(pair_table: pd.DataFrame, N: int, rules: Constants = Constants(),
 
 
 def leak_table(table: pd.DataFrame, title: str, left_out: Mapping | None = None) -> Table:
+    """The level-3 lift and selectivity table by key class, as a report table."""
     shown = table.rename(columns={"group_by": "by", "selectivity_requests": "requests (L2)",
                                   "undefined_lift": "undefined (lift)",
                                   "undefined_selectivity": "undefined (sel.)"})

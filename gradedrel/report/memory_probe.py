@@ -75,6 +75,8 @@ class Thresholds:
 
 @dataclass(frozen=True)
 class Study:
+    """A study a probe answer cites: authors, year, title."""
+
     authors: str
     year: str
     title: str
@@ -82,6 +84,10 @@ class Study:
 
 @dataclass(frozen=True)
 class Answer:
+    """A model's answer to a memory probe: what it remembers of the page, its cited studies and
+    keys.
+    """
+
     probe_id: str
     derived_keys: tuple[str, ...]
     remembers_page: str
@@ -102,6 +108,7 @@ class Collection:
     _ids: dict = field(default_factory=dict)
 
     def level3_ids(self, qid: str) -> np.ndarray:
+        """Document ids judged at level 3 for ``qid`` (memoised)."""
         if qid not in self._ids:
             self._ids[qid] = self.documents.id_set(self.level3.get(qid, []), f"request {qid}")
         return self._ids[qid]
@@ -254,6 +261,7 @@ def document_titles(dataset: str, docnos: Iterable[str],
 # ---------------------------------------------------------------- scoring
 
 def dice(a: set, b: set) -> float:
+    """Dice similarity of two sets (0.0 for two empty sets)."""
     return 2 * len(a & b) / (len(a) + len(b)) if a or b else 0.0
 
 

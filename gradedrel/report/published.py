@@ -32,6 +32,10 @@ class EffortSpec:
 
 @dataclass(frozen=True)
 class Published:
+    """The paper's published numbers: setting, requests, recall bases, AvP, effort and the CG
+    advantage.
+    """
+
     source: str
     setting: Mapping[str, str]
     requests: int
@@ -100,6 +104,9 @@ def from_mapping(raw: Mapping, path: str = "<published>") -> Published:
 
 
 def load(path: str | Path) -> Published:
+    """The published numbers from a YAML file (config/published/*.yaml); InputError for invalid
+    YAML.
+    """
     with open(path, encoding="utf-8") as handle:
         try:
             raw = yaml.safe_load(handle)

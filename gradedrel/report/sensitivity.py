@@ -44,6 +44,7 @@ def primary_without(per_topic: pd.DataFrame, exclude: Sequence[str], reason: str
 
 
 def markdown(table: pd.DataFrame, title: str) -> str:
+    """The sensitivity table of the primary comparison as Markdown, with the exclusion reasons."""
     lines = [f"# Sensitivity of the primary comparison — {title}", "",
              "| condition | excluded | requests | estimate | 95 % CI | p | verdict |",
              "|---|---|---:|---:|---|---:|---|"]

@@ -59,11 +59,13 @@ class Table:
                 for row in self.frame.itertuples(index=False, name=None)]
 
     def to_csv(self) -> str:
+        """The table as CSV (floats to six decimals)."""
         buffer = io.StringIO()
         self.frame.to_csv(buffer, index=False, float_format="%.6f", lineterminator="\n")
         return buffer.getvalue()
 
     def to_markdown(self) -> str:
+        """The table as Markdown, with its title and notes."""
         header = [str(c) for c in self.frame.columns]
         numeric = [pd.api.types.is_numeric_dtype(self.frame[c]) for c in self.frame.columns]
         lines = [f"**{self.title}**", "",
@@ -76,6 +78,7 @@ class Table:
         return "\n".join(lines) + "\n"
 
     def to_latex(self) -> str:
+        """The table as a LaTeX table (booktabs), with its title as caption and notes."""
         numeric = [pd.api.types.is_numeric_dtype(self.frame[c]) for c in self.frame.columns]
         spec = "".join("r" if n else "l" for n in numeric)
         lines = ["\\begin{table}[t]", "\\centering", "\\small",
@@ -92,6 +95,7 @@ class Table:
 
 
     def to_html(self) -> str:
+        """The table as a standalone HTML page."""
         from gradedrel.report.html import markdown_to_html
         return markdown_to_html(self.to_markdown(), self.title)
 
@@ -110,6 +114,7 @@ _LATEX = {"\\": "\\textbackslash{}", "&": "\\&", "%": "\\%", "$": "\\$", "#": "\
 
 
 def latex_escape(text: str) -> str:
+    """``text`` with LaTeX's special characters escaped."""
     return "".join(_LATEX.get(ch, ch) for ch in text)
 
 

@@ -49,11 +49,14 @@ class Interval:
     confidence: float
 
     def contains(self, value: float) -> bool:
+        """Whether ``value`` lies in the closed interval."""
         return self.low <= value <= self.high
 
 
 @dataclass(frozen=True)
 class Verdict:
+    """A claim's verdict, its size against the published effect and why."""
+
     verdict: str
     size: str = ""          # for a directional claim that holds: against the published effect
     reason: str = ""

@@ -103,6 +103,9 @@ class InQuery(Backend):
 
     @classmethod
     def validate(cls, where, spec):
+        """The checked parameters of an InQuery model; ValueError for a default_belief
+        outside [0, 1).
+        """
         own = super().validate(where, spec)
         belief = own.get("default_belief")
         if belief is not None and not (_number(belief) and 0 <= belief < 1):
@@ -111,6 +114,7 @@ class InQuery(Backend):
         return own
 
     def retriever(self, index_dir, depth, index=None):
+        """The InQuery transformer over the index's posting arrays, ``depth`` results per query."""
         from gradedrel.retrieval import inquery
         from gradedrel.retrieval.transformers import InQuery as Transformer
 
@@ -161,6 +165,7 @@ class WeightingModel:
             raise ValueError(f"{self.name}: query_weights must be one of {QUERY_WEIGHTS}")
 
     def check_c(self, where: str, value) -> None:
+        """ValueError unless ``value`` is a valid c parameter of this weighting model."""
         if self.c is None:
             raise ValueError(f"{where}.controls.c: Terrier's {self.name} has no parameter")
         if isinstance(value, str):
@@ -185,6 +190,9 @@ WEIGHTING_MODELS: dict[str, WeightingModel] = {}
 
 
 def register_weighting_model(model: WeightingModel) -> WeightingModel:
+    """Add ``model`` to WEIGHTING_MODELS (ValueError for a different one of the same name); returns
+    it.
+    """
     if model.name in WEIGHTING_MODELS and WEIGHTING_MODELS[model.name] != model:
         raise ValueError(f"weighting model {model.name!r} is registered twice")
     WEIGHTING_MODELS[model.name] = model
@@ -226,6 +234,8 @@ class Terrier(Backend):
 
     @classmethod
     def validate(cls, where, spec):
+        """The checked parameters of a Terrier model: a known wmodel, only the c control, in range.
+        """
         own = super().validate(where, spec)
         if not own.get("wmodel"):
             raise ValueError(f"{where}: a terrier model needs 'wmodel'")
@@ -251,6 +261,9 @@ class Terrier(Backend):
         return own
 
     def retriever(self, index_dir, depth, index=None):
+        """A PyTerrier Retriever over the index with this weighting model, ``depth`` results per
+        query.
+        """
         import pyterrier as pt
 
         from gradedrel.core.terrier import open_index

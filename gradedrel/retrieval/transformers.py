@@ -43,6 +43,9 @@ class QueryType(pt.Transformer):
         self.missing: list[str] = []
 
     def transform(self, topics: pd.DataFrame) -> pd.DataFrame:
+        """``topics`` with this query type's query and tree; topics without one are left out and
+        logged.
+        """
         qids = topics["qid"].astype(str)
         present = qids.isin(self.queries.index)
         self.missing = qids[~present].tolist()
@@ -105,6 +108,7 @@ class InQuery(pt.Transformer):
         self.scorer = inquery.Scorer(arrays, _memoised(pipeline), default_belief)
 
     def transform(self, queries: pd.DataFrame) -> pd.DataFrame:
+        """The ranking of each query tree in ``queries`` (qid, docid, docno, score, rank)."""
         if "tree" not in queries.columns:
             raise ValueError("InQuery scores query trees: its input needs a 'tree' column "
                              "(put a query type first, e.g. structure('WSYN/e', queries=…) >> InQuery(…))")

@@ -49,12 +49,14 @@ def default_cache_dir() -> Path:
 
 
 def cache_name(source_sha256: str, reader_version: int, base: str = "") -> str:
+    """The cache file name for a source (its sha256), reader version, cache format and base."""
     key = f"{source_sha256}\0{reader_version}\0{FORMAT_VERSION}\0{base}"
     return hashlib.sha256(key.encode()).hexdigest()[:24] + SUFFIX
 
 
 def encode(thesaurus: Thesaurus, *, source_sha256: str, reader_version: int,
            source: str = "", base: str = "", provenance: dict | None = None) -> bytes:
+    """A thesaurus as the compressed cache file's bytes, with the header a reader checks."""
     rows = [[c.uri, list(c.pref_labels), list(c.alt_labels), list(c.broader),
              list(c.narrower), list(c.related), list(c.definitions), list(c.use),
              list(c.used_for)] for c in thesaurus.concepts.values()]
@@ -153,10 +155,12 @@ def _bad_row(path, rows: list, row) -> CorruptCache:
 
 
 def read(path: str | Path) -> Thesaurus:
+    """The thesaurus of a cache file (CorruptCache if it is damaged)."""
     return read_header_and_concepts(path)[1]
 
 
 def is_fresh(header: dict, source_sha256: str, reader_version: int, base: str = "") -> bool:
+    """Whether a cache header was written from this source, reader version and base."""
     return (header.get("source_sha256") == source_sha256
             and header.get("reader_version") == reader_version
             and header.get("base", "") == base)

@@ -57,6 +57,10 @@ def _level(term: str, words: list[str], label: str) -> str | None:
 
 @dataclass(frozen=True)
 class Match:
+    """A concept a term matched: how (label, stem or prefix), by which label, through which entry
+    term.
+    """
+
     uri: str          # the preferred concept shown
     level: str        # label | stem | prefix
     label: str        # the label that matched, as given
@@ -118,6 +122,9 @@ def format_match(thesaurus: Thesaurus, match: Match) -> str:
 
 def lookup_text(thesaurus: Thesaurus, term: str, levels: tuple[str, ...] = LEVELS,
                 limit: int | None = None) -> str:
+    """What ``gradedrel thesaurus lookup`` prints for ``term``: each matching concept with UF, BT,
+    NT, RT.
+    """
     matches = find(thesaurus, term, levels)
     if not matches:
         return f"no concept matches {term!r}\n"
@@ -239,6 +246,7 @@ def named_thesaurus(name: str, config_path: Path, cache_dir: Path | None = None)
 
 
 def run_lookup(args) -> int:
+    """Run ``gradedrel thesaurus lookup``: print the matches of each term; the exit code."""
     if args.path:
         from gradedrel.thesaurus import load
 

@@ -38,6 +38,8 @@ def normalise_label(label: str) -> str:
 
 @dataclass(frozen=True)
 class Concept:
+    """A thesaurus concept: its labels and its BT, NT, RT, USE and UF relations."""
+
     uri: str
     pref_label: str
     alt_labels: tuple[str, ...] = ()
@@ -79,10 +81,13 @@ class Concept:
 
 @dataclass
 class Thesaurus:
+    """Concepts by URI."""
+
     concepts: dict[str, Concept] = field(default_factory=dict)
 
     @classmethod
     def from_concepts(cls, concepts: Iterable[Concept]) -> "Thesaurus":
+        """A thesaurus of ``concepts``, keyed by their URIs."""
         return cls({c.uri: c for c in concepts})
 
     def __len__(self) -> int:

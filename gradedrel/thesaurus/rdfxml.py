@@ -43,6 +43,8 @@ _XML_LITERAL = RDF + "XMLLiteral"
 
 
 class Literal(NamedTuple):
+    """An RDF literal: its text, language tag and datatype."""
+
     value: str
     lang: str | None = None
     datatype: str | None = None

@@ -161,13 +161,16 @@ class Skos(Source):
 
     @property
     def reader_version(self) -> int:
+        """The SKOS reader's version (part of the cache's key)."""
         from .skos import READER_VERSION
         return READER_VERSION
 
     def options(self) -> dict:
+        """The reader options that key the cache: the base URI."""
         return {"base": self.spec.get("base", "")}
 
     def read(self, paths):
+        """The thesaurus read from the SKOS file."""
         from .skos import read_skos
         return read_skos(paths["file"], base=self.options()["base"])
 
@@ -187,14 +190,17 @@ class Mesh(Source):
 
     @property
     def reader_version(self) -> int:
+        """The MeSH reader's version (part of the cache's key)."""
         from .mesh import READER_VERSION
         return READER_VERSION
 
     def read(self, paths):
+        """The thesaurus read from the MeSH descriptor and tree exports."""
         from .mesh import read_mesh
         return read_mesh(paths["descriptors"], paths["trees"])
 
     def mapping(self) -> dict:
+        """How the MeSH export maps to the model (recorded with the cache)."""
         from .mesh import provenance
         return provenance()
 
@@ -208,18 +214,22 @@ class WordNet(Source):
 
     @property
     def reader_version(self) -> int:
+        """The WordNet reader's version (part of the cache's key)."""
         from .wordnet import READER_VERSION
         return READER_VERSION
 
     def options(self) -> dict:
+        """The reader options that key the cache: the parts of speech read."""
         from .wordnet import POS
         return {"pos": list(self.spec.get("pos") or POS)}
 
     def read(self, paths):
+        """The thesaurus read from the WordNet archive, for the chosen parts of speech."""
         from .wordnet import read_wordnet
         return read_wordnet(paths["file"], self.options()["pos"])
 
     def mapping(self) -> dict:
+        """How the WordNet relations map to the model (recorded with the cache)."""
         from .wordnet import provenance
         return provenance()
 
@@ -278,6 +288,7 @@ def options(spec: Mapping) -> dict:
 
 
 def reader_version(spec: Mapping) -> int:
+    """The reader version of a thesaurus source spec (part of the cache's key)."""
     return source_of(spec).reader_version
 
 

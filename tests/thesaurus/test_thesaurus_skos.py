@@ -21,10 +21,7 @@ MINI_RDF = FIXTURES / "mini_skos.rdf"
 MINI_TTL = FIXTURES / "mini_skos.ttl"
 SKM = rdflib.Namespace("http://synaptica.net/skm/")
 REPO = Path(__file__).resolve().parents[2]
-NASA_CANDIDATES = [
-    REPO / ".data/thesauri/nasa/NASA_Thesaurus_Alpha_SKOS.xml.bz2",
-    Path("/work/shared/data/thesauri/nasa/NASA_Thesaurus_Alpha_SKOS.xml.bz2"),
-]
+NASA_CANDIDATES = [REPO / ".data/thesauri/nasa/NASA_Thesaurus_Alpha_SKOS.xml.bz2"]
 
 
 def rdflib_graph(data: bytes, fmt: str) -> rdflib.Graph:

@@ -28,6 +28,7 @@ class AvPMeasure(Measure):
     }
 
     def values(self, ranking: Ranking) -> np.ndarray:
+        """Per-topic stratified average precision at this measure's level and reading."""
         return stratified.average_precision(ranking.judged, ranking.judgements,
                                             self["level"], self["reading"])
 

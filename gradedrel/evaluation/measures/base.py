@@ -189,6 +189,9 @@ class Measure:
 
 
 def grid_values(spec: Param, values) -> list:
+    """The values a parameter takes in a grid: a dict parameter's mapping is one value, else each
+    element (or key).
+    """
     if spec.dtype is dict:
         return [values]
     if isinstance(values, Mapping):
@@ -220,14 +223,21 @@ class Ranking:
 
     @property
     def n_topics(self) -> int:
+        """Number of topics judged."""
         return self.judgements.n_topics
 
     def cached(self, key, compute: Callable[[], Any]):
+        """The value stored under ``key``, computed by ``compute()`` the first time it is asked
+        for.
+        """
         if key not in self._cache:
             self._cache[key] = compute()
         return self._cache[key]
 
     def profile_levels(self, name: str) -> tuple[int, ...]:
+        """The relevance levels of the gain profile ``name``; ValueError if the evaluation has no
+        such profile.
+        """
         if name not in self.profiles:
             raise ValueError(f"gain profile {name!r} is not one of the evaluation's profiles "
                              f"{sorted(self.profiles)}")

@@ -45,6 +45,9 @@ class GainProfile:
 
     @property
     def gain_by_grade(self) -> np.ndarray:
+        """Gain of each grade 0..3 (index = grade): the profile's gain for its levels, 0 for the
+        others.
+        """
         table = np.zeros(4, dtype=np.float64)
         for level in self.levels:
             table[level] = float(self.gains[level])
@@ -53,6 +56,7 @@ class GainProfile:
 
 def profiles_from(profiles: Mapping[str, tuple[int, ...]] = DEFAULT_PROFILES,
                   gains: Mapping[int, float] = DEFAULT_GAINS) -> list[GainProfile]:
+    """GainProfile objects from {name: levels} and one gain table {level: gain}."""
     return [GainProfile(name, tuple(int(x) for x in levels),
                         {int(k): float(v) for k, v in gains.items()})
             for name, levels in profiles.items()]

@@ -59,6 +59,7 @@ class DefinedMeanAgg(MeanAgg):
     """Mean over the topics where the measure is defined (NaN values are skipped)."""
 
     def add(self, value):
+        """Add a topic's value to the mean unless it is NaN (undefined)."""
         if not np.isnan(value):
             super().add(value)
 
@@ -75,6 +76,9 @@ class GradedMeasure(ir_measures.measures.Measure):
         return self.FAMILY(**self.params)
 
     def validate_params(self):
+        """Check the parameters by building our measure; ir_measures' AssertionError if they are
+        refused.
+        """
         try:
             self.ours()
         except ValueError as error:
@@ -82,15 +86,18 @@ class GradedMeasure(ir_measures.measures.Measure):
         self.validated = True
 
     def runtime_impl(self, qrels, run):
+        """Per-topic values (ir_measures Metric records) of our measure on ``qrels`` and ``run``."""
         judgements, judged = _inputs(qrels, run)
         values = self.ours().values(Ranking(judged, judgements))
         for qid, value in zip(judgements.topics, values):
             yield Metric(str(qid), self, float(value))
 
     def aggregator(self):
+        """The aggregator: the mean over topics where the measure is defined."""
         return DefinedMeanAgg()
 
     def canonical_name(self):
+        """The name of our measure with these parameters."""
         return str(self.ours())
 
     def __repr__(self):

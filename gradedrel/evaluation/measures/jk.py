@@ -48,6 +48,9 @@ class JKMeasure(Measure):
         return self["b"] if "b" in self.SUPPORTED_PARAMS else 0
 
     def gain_by_grade(self, ranking: Ranking) -> np.ndarray:
+        """Gain of each grade 0..3 under this measure's profile and gains; ValueError if a level of
+        the profile has no gain.
+        """
         levels = ranking.profile_levels(self["profile"])
         missing = [level for level in levels if level not in self["gains"]]
         if missing:
@@ -56,6 +59,9 @@ class JKMeasure(Measure):
         return profile.gain_by_grade
 
     def values(self, ranking: Ranking) -> np.ndarray:
+        """Per-topic (n)CG or (n)DCG at the cutoff (normalised by the ideal curve where
+        NORMALISED).
+        """
         k = self["cutoff"]
         table = self.gain_by_grade(ranking)
         actual = ranking.curve(table, self.base, k)[:, k - 1]

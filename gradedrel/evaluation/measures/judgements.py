@@ -77,6 +77,7 @@ class Judgements:
 
     @property
     def n_topics(self) -> int:
+        """Number of topics judged."""
         return len(self.topics)
 
     def recall_base(self, level: int, reading: str = "exact") -> np.ndarray:

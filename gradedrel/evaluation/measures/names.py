@@ -18,6 +18,7 @@ from gradedrel.evaluation.measures.ndcg_log2 import nDCG_log2
 
 
 def avp(level: int, reading: str = "exact") -> str:
+    """The name of AvP at ``level`` with ``reading``, as the evaluation files write it."""
     return str(AvP(level=level, reading=reading))
 
 
@@ -28,4 +29,7 @@ def cumulated_gain(kind: str, profile: str, base: int, cutoff: int | None = None
 
 
 def ndcg_log2(gain: str, cutoff: int) -> str:
+    """The name of nDCG (log2 discount) with ``gain`` at ``cutoff``, as the evaluation files write
+    it.
+    """
     return str(nDCG_log2(gain=gain, cutoff=cutoff))

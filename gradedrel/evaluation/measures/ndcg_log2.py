@@ -27,6 +27,7 @@ class NDCGLog2Measure(Measure):
     }
 
     def values(self, ranking: Ranking) -> np.ndarray:
+        """Per-topic nDCG with the log2 discount at this measure's cutoff and gain."""
         return cg.ndcg_log2(ranking.judged, ranking.judgements, self["cutoff"], self["gain"])
 
 

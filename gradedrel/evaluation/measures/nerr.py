@@ -51,6 +51,7 @@ class NERRMeasure(Measure):
                              "from 0, the highest above 0 (NTCIREVAL's grades)")
 
     def values(self, ranking: Ranking) -> np.ndarray:
+        """Per-topic ERR at the cutoff over the ideal ranking's ERR (NaN where the ideal is 0)."""
         k = self["cutoff"]
         gains = self["gains"]
         table = np.array([0.0, gains[1], gains[2], gains[3]])

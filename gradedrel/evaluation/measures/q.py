@@ -41,6 +41,7 @@ class QMeasure(Measure):
             raise ValueError(f"{self}: beta and the gains of levels 1, 2, 3 must be >= 0")
 
     def values(self, ranking: Ranking) -> np.ndarray:
+        """Per-topic Q-measure (to the cutoff if one is set, else over the whole ranking)."""
         judged = ranking.judged
         longest = int(judged.position.max()) + 1 if len(judged.position) else 1
         cutoff = self.params.get("cutoff")

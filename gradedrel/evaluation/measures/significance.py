@@ -35,6 +35,8 @@ CORRECTIONS = ("holm", "bonferroni", "none")
 
 @dataclass(frozen=True)
 class TestResult:
+    """A significance test's statistic and p-value."""
+
     statistic: float
     p_value: float
 

@@ -1,0 +1,123 @@
+"""The base install (`pip install gradedrel`, no extras) simulated in this environment: a
+subprocess in which every package that only the ``[workflow]`` extra brings cannot be
+imported, running ``gradedrel.cli.main``; it reports what the command tried to import.
+
+The blocked packages are derived, not listed: the distributions the ``[workflow]`` extra
+requires (pyproject.toml), with their requirements, minus those the base dependencies
+require, mapped to the names they are imported by (``python-terrier`` → ``pyterrier``,
+``pyjnius`` → ``jnius``, …).
+"""
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import subprocess
+import sys
+import sysconfig
+import textwrap
+import tomllib
+from importlib.metadata import PackageNotFoundError, distribution, packages_distributions
+from pathlib import Path
+
+from packaging.requirements import Requirement
+from packaging.utils import canonicalize_name
+
+ROOT = Path(__file__).resolve().parent.parent
+PROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+
+
+def _closure(requirements: list[str]) -> set[str]:
+    """The distributions ``requirements`` install here, with everything they require, the
+    extras they ask for included (canonical names)."""
+    seen: set[tuple[str, frozenset]] = set()
+    names: set[str] = set()
+    stack = [(Requirement(item), frozenset({""})) for item in requirements]
+    while stack:
+        requirement, parent_extras = stack.pop()
+        if requirement.marker is not None and not any(
+                requirement.marker.evaluate({"extra": extra}) for extra in parent_extras):
+            continue
+        name = canonicalize_name(requirement.name)
+        extras = frozenset(requirement.extras) | {""}
+        if (name, extras) in seen or name == "gradedrel":
+            continue
+        seen.add((name, extras))
+        names.add(name)
+        try:
+            stack += [(Requirement(item), extras) for item in distribution(name).requires or []]
+        except PackageNotFoundError:  # not installed here, so nothing of it can be imported
+            pass
+    return names
+
+
+def base_distributions() -> set[str]:
+    return _closure(PROJECT["dependencies"])
+
+
+def workflow_only_distributions() -> set[str]:
+    return _closure(PROJECT["optional-dependencies"]["workflow"]) - base_distributions()
+
+
+def workflow_only_modules() -> set[str]:
+    """Top-level import names provided only by the workflow-only distributions."""
+    only = workflow_only_distributions()
+    return {module for module, dists in packages_distributions().items()
+            if dists and {canonicalize_name(d) for d in dists} <= only
+            and not module.startswith("_") and not _in_the_standard_library(module)}
+
+
+def _in_the_standard_library(module: str) -> bool:
+    # a stray top-level name a distribution ships (e.g. "test") that the standard library has
+    if module in sys.stdlib_module_names:
+        return True
+    spec = importlib.util.find_spec(module)
+    stdlib = sysconfig.get_paths()["stdlib"]
+    return bool(spec and spec.origin and spec.origin.startswith(stdlib + os.sep))
+
+
+_CHILD = textwrap.dedent("""
+    import json, sys
+    blocked, attempted = set(json.loads(sys.argv[1])), []
+    block = json.loads(sys.argv[3])
+
+    class Absent:
+        # a meta-path finder before every other: it notes every import of a workflow-only
+        # package and, when blocking, makes it fail as if the package were not installed
+        @staticmethod
+        def find_spec(name, path=None, target=None):
+            if name.split(".")[0] in blocked:
+                attempted.append(name)
+                if block:
+                    raise ModuleNotFoundError(f"No module named {name!r}", name=name)
+            return None
+
+    sys.meta_path.insert(0, Absent)
+    from gradedrel.cli import main
+    try:
+        code = main(json.loads(sys.argv[2]))
+    except SystemExit as stop:  # --help, --version
+        code = stop.code
+    present = sorted(m for m in sys.modules if m.split(".")[0] in blocked)
+    print(json.dumps({"code": code, "attempted": sorted(set(attempted)), "present": present}),
+          file=sys.stderr)
+""")
+
+
+def run_without_workflow_packages(argv: list[str], cwd: Path | None = None,
+                                  block: bool = True) -> dict:
+    """``gradedrel <argv>`` in a fresh interpreter where the workflow-only packages are
+    absent (``block=False``: present, as here, and only watched). Returns the exit code,
+    the imports of workflow-only packages the command attempted, the workflow-only modules
+    in ``sys.modules`` at its end (with ``block``, none can be), its stdout and the rest of
+    its stderr."""
+    result = subprocess.run(
+        [sys.executable, "-c", _CHILD, json.dumps(sorted(workflow_only_modules())),
+         json.dumps(argv), json.dumps(block)], capture_output=True, text=True, cwd=cwd,
+        timeout=300)
+    *lines, last = result.stderr.rstrip("\n").split("\n") or [""]
+    try:
+        report = json.loads(last)
+    except json.JSONDecodeError:
+        raise AssertionError(f"the command died: {result.stderr[-3000:]}") from None
+    return dict(report, stdout=result.stdout, stderr="\n".join(lines))

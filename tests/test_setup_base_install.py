@@ -1,0 +1,214 @@
+"""`pip install gradedrel` without extras: `gradedrel evaluate` (and every command not in
+cli.WORKFLOW_COMMANDS) needs neither Snakemake nor Terrier nor any other package of the
+`[workflow]` extra; the workflow's commands say which extra they need.
+
+The fast tests simulate the base install here (tests/base_install.py: the workflow-only
+packages made unimportable in a subprocess, sys.modules checked); the slow one builds a
+fresh venv, installs the package without extras and runs `gradedrel evaluate` in it."""
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from gradedrel import cli
+
+from base_install import (PROJECT, ROOT, base_distributions, run_without_workflow_packages,
+                          workflow_only_distributions, workflow_only_modules)
+from helpers_eval import synthetic_collection, write_trec_qrels, write_trec_run
+
+# The light commands checked here end to end; a light command added to cli.COMMANDS must be
+# run without the workflow's packages somewhere (here, or in its own tests through
+# base_install.run_without_workflow_packages) and named here.
+RUN_WITHOUT_WORKFLOW = {"evaluate": "test_evaluate_runs_without_the_workflow_packages"}
+# The import names of the [workflow] extra's own packages: a light command must not even try
+# to import them. (Packages they bring may be tried by other code's optional imports:
+# numpy.f2py tries charset_normalizer; the command works without them, which is the point.)
+WORKFLOW_MODULES = {"snakemake", "pyterrier", "jnius", "ir_datasets", "lxml", "rdata",
+                    "jsonschema"}
+
+
+def tried_workflow_modules(report: dict) -> set[str]:
+    return {name.split(".")[0] for name in report["attempted"]} & WORKFLOW_MODULES
+
+
+@pytest.fixture(scope="module")
+def small_evaluation(tmp_path_factory) -> tuple[Path, list[str]]:
+    """A qrels file with Cranfield-style raw labels, two runs and a config: the arguments of
+    an evaluation that exercises every table (significance, bootstrap, standard measures
+    through ir_measures and its own ones)."""
+    tmp = tmp_path_factory.mktemp("base")
+    qrels, run = synthetic_collection(seed=3, n_topics=12, n_docs=120, depth=40)
+    write_trec_qrels(qrels.assign(label=qrels["grade"].map({3: 1, 2: 3, 1: 4, 0: -1})),
+                     tmp / "qrels.txt", label_column="label")
+    write_trec_run(run, tmp / "a.run")
+    write_trec_run(run.assign(score=run["score"].to_numpy()[::-1]), tmp / "b.run")
+    (tmp / "config.yaml").write_text("evaluation:\n  depth: 30\n  cutoffs: [5, 10, 30]\n"
+                                     "  effort_ranks: [10, 30]\n")
+    args = ["evaluate", "--qrels", str(tmp / "qrels.txt"), "--grade-map", "1=3,2=3,3=2,4=1,-1=0",
+            "--config", str(tmp / "config.yaml"), "--bootstrap",
+            "--standard-measures", "nDCG@10;AP(rel=2);RR;Rprec",
+            "--measure", "Q(beta=1)", f"SUM/u={tmp / 'a.run'}", f"WSYN/e={tmp / 'b.run'}"]
+    return tmp, args
+
+
+def test_the_base_dependencies_leave_out_the_workflow():
+    base = base_distributions()
+    assert not {"snakemake", "pyterrier", "python-terrier", "ir-datasets", "lxml", "rdata",
+                "jsonschema", "pyjnius"} & base, base
+    only = workflow_only_distributions()
+    assert {"snakemake", "python-terrier", "pyterrier", "pyjnius", "ir-datasets", "lxml",
+            "rdata", "jsonschema"} <= only
+    assert WORKFLOW_MODULES <= workflow_only_modules()
+
+
+def test_the_test_extra_brings_the_workflow():
+    extras = PROJECT["optional-dependencies"]
+    assert "gradedrel[workflow]" in extras["test"]
+
+
+def test_evaluate_runs_without_the_workflow_packages(small_evaluation):
+    tmp, args = small_evaluation
+    report = run_without_workflow_packages(args + ["--out", str(tmp / "base")])
+    assert report["code"] == 0, report["stderr"][-3000:]
+    assert not tried_workflow_modules(report) and report["present"] == [], report
+    # the same tables as in the full environment, byte for byte
+    assert cli.main(args + ["--out", str(tmp / "full")]) == 0
+    written = sorted(path.name for path in (tmp / "base").iterdir())
+    assert {"per_topic.tsv", "means.tsv", "significance_vs_baseline.tsv",
+            "bootstrap_ci.tsv"} <= set(written)
+    for name in written:
+        if name != "provenance.json":  # names the output folder
+            assert (tmp / "base" / name).read_bytes() == (tmp / "full" / name).read_bytes(), name
+    means = pd.read_csv(tmp / "base" / "means.tsv", sep="\t")
+    assert {"RR", "Rprec", "nDCG@10", "AP(rel=2)", "Q(beta=1)"} <= set(means["measure"])
+
+
+def test_evaluate_imports_no_workflow_package_where_they_are_installed(small_evaluation):
+    # here every workflow package is installed: sys.modules shows what the command pulls in
+    tmp, args = small_evaluation
+    report = run_without_workflow_packages(args + ["--out", str(tmp / "watched")], block=False)
+    assert report["code"] == 0, report["stderr"][-3000:]
+    assert not {name.split(".")[0] for name in report["present"]} & WORKFLOW_MODULES, report
+
+
+def test_the_watch_sees_a_workflow_import(tmp_path):
+    # the check above can fail: a command that loads lxml (the thesaurus) shows it
+    report = run_without_workflow_packages(["thesaurus", "--help"], block=False)
+    assert report["code"] == 0, report["stderr"]
+    assert "lxml" in {name.split(".")[0] for name in report["present"]}
+
+
+def test_every_light_command_is_run_without_the_workflow_packages():
+    light = set(cli.COMMANDS) - cli.WORKFLOW_COMMANDS
+    assert light == set(RUN_WITHOUT_WORKFLOW), (
+        "a command not in cli.WORKFLOW_COMMANDS runs on the base install: run it through "
+        "base_install.run_without_workflow_packages and name it in RUN_WITHOUT_WORKFLOW "
+        f"(light: {sorted(light)}, checked: {sorted(RUN_WITHOUT_WORKFLOW)})")
+    assert cli.WORKFLOW_COMMANDS <= set(cli.COMMANDS)
+
+
+@pytest.mark.parametrize("word", sorted(set(cli.COMMANDS) - cli.WORKFLOW_COMMANDS))
+def test_light_command_help_without_the_workflow_packages(word):
+    report = run_without_workflow_packages([word, "--help"])
+    assert report["code"] == 0, report["stderr"]
+    assert not tried_workflow_modules(report) and report["present"] == [], report
+    assert f"usage: gradedrel {word}" in report["stdout"]
+
+
+def test_help_lists_every_command_without_the_workflow_packages():
+    report = run_without_workflow_packages(["--help"])
+    assert report["code"] == 0, report["stderr"]
+    assert report["present"] == []
+    for word in cli.COMMANDS:
+        assert word in report["stdout"]
+    for word in cli.WORKFLOW_COMMANDS:  # their stand-ins name the extra
+        assert "gradedrel[workflow]" in report["stdout"]
+
+
+@pytest.mark.parametrize("argv", [["thesaurus", "lookup", "wing"],
+                                  ["plans", "check", "plans.yaml", "requests.tsv"]])
+def test_a_workflow_command_names_the_extra_it_needs(argv):
+    report = run_without_workflow_packages(argv)
+    assert report["code"] == 1
+    assert report["stderr"].strip().splitlines() == [
+        f"gradedrel {argv[0]}: needs the package '{report['attempted'][0].split('.')[0]}', "
+        "which this installation lacks: pip install 'gradedrel[workflow]'"]
+    assert report["present"] == []
+
+
+def test_a_missing_package_inside_a_command_is_one_line(monkeypatch, capsys):
+    def handler(args):
+        raise ModuleNotFoundError("No module named 'lxml'", name="lxml.etree")
+
+    def register_broken(subparsers):
+        subparsers.add_parser("broken").set_defaults(handler=handler)
+
+    monkeypatch.setitem(cli.COMMANDS, "broken", register_broken)
+    assert cli.main(["broken"]) == 1
+    assert capsys.readouterr().err == (
+        "gradedrel broken: needs the package 'lxml', which this installation lacks: "
+        "pip install 'gradedrel[workflow]'\n")
+
+
+def test_a_missing_module_of_the_package_itself_is_a_bug_not_a_missing_extra(monkeypatch):
+    def register_broken(subparsers):
+        raise ModuleNotFoundError("No module named 'gradedrel.nothing'", name="gradedrel.nothing")
+
+    monkeypatch.setitem(cli.COMMANDS, "broken", register_broken)
+    with pytest.raises(ModuleNotFoundError):
+        cli.main(["broken"])
+
+
+def _source_copy(target: Path) -> Path:
+    """What `pip install .` builds from (pyproject, README, LICENSE, the package), copied so
+    that the build writes nothing into the checkout."""
+    target.mkdir()
+    for name in ("pyproject.toml", "README.md", "LICENSE"):
+        shutil.copy2(ROOT / name, target / name)
+    shutil.copytree(ROOT / "gradedrel", target / "gradedrel",
+                    ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+    return target
+
+
+@pytest.mark.slow
+def test_pip_install_without_extras_evaluates(tmp_path, small_evaluation):
+    """A fresh venv, `pip install .` (the lock as constraints, so the same versions), then
+    the console script: --version, evaluate (the same tables as here), a workflow command."""
+    data, args = small_evaluation
+    source = _source_copy(tmp_path / "source")
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+    python, script = venv / "bin" / "python", venv / "bin" / "gradedrel"
+    env = {key: value for key, value in os.environ.items() if key != "PYTHONPATH"}
+    install = subprocess.run(
+        [str(python), "-m", "pip", "install", "--quiet", "-c", str(ROOT / "requirements.lock"),
+         str(source)], capture_output=True, text=True, env=env, timeout=1800)
+    assert install.returncode == 0, install.stderr[-3000:]
+    listed = subprocess.run([str(python), "-m", "pip", "list", "--format=freeze"],
+                            capture_output=True, text=True, env=env, check=True).stdout
+    installed = {line.split("==")[0].lower().replace("_", "-") for line in listed.split()}
+    assert not {"snakemake", "python-terrier", "pyterrier", "ir-datasets", "lxml", "rdata",
+                "jsonschema", "pyjnius"} & installed, installed
+    assert "gradedrel" in installed and "ir-measures" in installed
+
+    run = lambda *argv: subprocess.run([str(script), *argv], capture_output=True, text=True,
+                                       env=env, cwd=tmp_path, timeout=600)
+    version = run("--version")
+    assert version.stdout.strip() == f"gradedrel {PROJECT['version']}", version.stderr
+    evaluated = run(*args, "--out", str(tmp_path / "base"))
+    assert evaluated.returncode == 0, evaluated.stderr[-3000:]
+    assert "wrote" in evaluated.stdout
+    assert cli.main(args + ["--out", str(tmp_path / "full")]) == 0
+    for name in ("per_topic.tsv", "means.tsv", "significance_vs_baseline.tsv", "gain_curves.tsv",
+                 "bootstrap_ci.tsv"):
+        assert (tmp_path / "base" / name).read_bytes() == \
+            (tmp_path / "full" / name).read_bytes(), name
+    lookup = run("thesaurus", "lookup", "wing")
+    assert lookup.returncode == 1
+    assert "pip install 'gradedrel[workflow]'" in lookup.stderr
