@@ -17,7 +17,9 @@ from typing import Any, Mapping, MutableMapping
 from gradedrel.core.errors import InputError
 
 #: The schema of the configuration, in the project the package belongs to.
-SCHEMA = Path(__file__).resolve().parents[2] / "config" / "schema" / "config.schema.yaml"
+#: Inside the package (package data: a plain `pip install` has it too); config/schema/ links
+#: to it, where Snakemake workflows keep their schemas.
+SCHEMA = Path(__file__).resolve().parents[1] / "schemas" / "config.schema.yaml"
 
 
 class ConfigError(ValueError):

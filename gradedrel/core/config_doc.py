@@ -10,7 +10,7 @@ from typing import Any, Iterator, Mapping
 import yaml
 
 ROOT = Path(__file__).resolve().parents[2]
-SCHEMA = ROOT / "config" / "schema" / "config.schema.yaml"
+SCHEMA = ROOT / "gradedrel" / "schemas" / "config.schema.yaml"
 README = ROOT / "config" / "README.md"
 
 HEAD = """# Configuration

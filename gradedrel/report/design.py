@@ -21,7 +21,7 @@ import yaml
 
 from gradedrel.core.errors import InputError
 
-SCHEMA = Path(__file__).resolve().parents[2] / "config" / "schema" / "design.schema.yaml"
+SCHEMA = Path(__file__).resolve().parents[1] / "schemas" / "design.schema.yaml"
 #: What each test needs besides part/test/deciding.
 NEEDS = {"equivalence": ("level", "pairs"), "large_spread": ("level",), "spread": ("level",),
          "directional": ("first", "second", "level"),

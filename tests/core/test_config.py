@@ -35,7 +35,9 @@ def test_the_schema_is_found_beside_the_package_from_any_directory(tmp_path):
         assert config_schema.validate({})["results_dir"] == "results"
     finally:
         os.chdir(here)
-    assert config_schema.SCHEMA == ROOT / "config" / "schema" / "config.schema.yaml"
+    assert config_schema.SCHEMA == ROOT / "gradedrel" / "schemas" / "config.schema.yaml"
+    # config/schema/ links to it (where Snakemake workflows keep their schemas)
+    assert (ROOT / "config" / "schema" / "config.schema.yaml").resolve() == config_schema.SCHEMA
 
 
 def test_a_partial_config_keeps_its_absent_sections_absent(tmp_path):

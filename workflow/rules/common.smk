@@ -62,8 +62,7 @@ if workflow.modifier.skip_configfile:
 # schema's check and defaults as snakemake.utils.validate, one line on a violation.
 if not workflow.modifier.skip_validation:  # a module's skip_validation, as validate() honours
     try:
-        config_schema.validate(config, schema_path=os.path.join(
-            PROJECT_ROOT, "config/schema/config.schema.yaml"))
+        config_schema.validate(config, schema_path=config_schema.SCHEMA)
     except config_schema.ConfigError as _error:
         if preflight.verbose():
             raise
