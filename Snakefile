@@ -19,9 +19,9 @@ include: "workflow/rules/common.smk"
 # Defined first, so that it is also the default target where this workflow is used as a
 # module (a module's default_target flag does not carry over: docs/module.md).
 rule all:
+    default_target: True
     input:
         STUDY.targets(),
-    default_target: True
 
 
 wildcard_constraints:

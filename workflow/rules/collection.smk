@@ -1,6 +1,7 @@
 # Stage "collection" (gradedrel/collection/): the documents indexed with Terrier, the
 # requests, the judgements mapped to levels 0-3, the testbed.
 
+
 # Downloads, as local rules (workflow/rules/cluster.smk: run by the Snakemake process, so
 # compute jobs need no network; docs/cluster.md). Their records are inputs marked ancient:
 # they order the jobs, a newer record does not re-run the index.
@@ -9,13 +10,13 @@ rule collection_fetch:
     missing under data.ir_datasets_home); record the records and the files read."""
     output:
         manifest=PATHS.collection("downloads.json"),
-    params:
-        collection=collection_settings(COLLECTION_FETCH_KEYS),
-        ir_datasets_home=config["data"]["ir_datasets_home"],
     log:
         log_of("{collection}/collection_fetch"),
     conda:
         CONDA_ENV
+    params:
+        collection=collection_settings(COLLECTION_FETCH_KEYS),
+        ir_datasets_home=config["data"]["ir_datasets_home"],
     script:
         "../../scripts/collection_fetch.py"
 
@@ -24,12 +25,12 @@ rule terrier_fetch:
     """The pinned Terrier jars in PyTerrier's cache (downloaded when absent); their sha256."""
     output:
         jars=PATHS.terrier_jars(),
-    params:
-        terrier=canonical(config["terrier"]),
     log:
         log_of("terrier_fetch"),
     conda:
         CONDA_ENV
+    params:
+        terrier=canonical(config["terrier"]),
     script:
         "../../scripts/terrier_fetch.py"
 
@@ -44,17 +45,17 @@ rule index_collection:
         index=directory(PATHS.index()),
         census=PATHS.collection("documents.json"),
         docnos=PATHS.collection("docnos.txt"),
+    log:
+        log_of("{collection}/index_collection"),
+    conda:
+        CONDA_ENV
+    resources:
+        **job_resources("index_collection"),
     params:
         documents=collection_settings(collection.DOCUMENT_KEYS),
         index=canonical(config["index"]),
         terrier=canonical(config["terrier"]),
         ir_datasets_home=config["data"]["ir_datasets_home"],
-    resources:
-        **job_resources("index_collection"),
-    log:
-        log_of("{collection}/index_collection"),
-    conda:
-        CONDA_ENV
     script:
         "../../scripts/index_collection.py"
 
@@ -65,14 +66,14 @@ rule index_arrays:
         index=rules.index_collection.output.index,
     output:
         postings=directory(PATHS.postings()),
-    params:
-        terrier=canonical(config["terrier"]),
-    resources:
-        **job_resources("index_arrays"),
     log:
         log_of("{collection}/index_arrays"),
     conda:
         CONDA_ENV
+    resources:
+        **job_resources("index_arrays"),
+    params:
+        terrier=canonical(config["terrier"]),
     script:
         "../../scripts/index_arrays.py"
 
@@ -85,13 +86,13 @@ rule prepare_requests:
         downloads=collection_downloads,
     output:
         requests=PATHS.collection("requests.tsv"),
-    params:
-        requests=collection_settings(collection.REQUEST_KEYS),
-        ir_datasets_home=config["data"]["ir_datasets_home"],
     log:
         log_of("{collection}/prepare_requests"),
     conda:
         CONDA_ENV
+    params:
+        requests=collection_settings(collection.REQUEST_KEYS),
+        ir_datasets_home=config["data"]["ir_datasets_home"],
     script:
         "../../scripts/prepare_requests.py"
 
@@ -106,6 +107,11 @@ rule prepare_topics_qrels:
         census=rules.index_collection.output.census,
         downloads=collection_downloads,
     output:
+        **{
+            "page/testbed": page_of(
+                PATHS.collection("testbed.md"), "testbed.rst", "{collection} testbed"
+            )
+        },
         topics=PATHS.collection("topics.tsv"),
         qrels=PATHS.collection("qrels.tsv"),
         qrels_levels=PATHS.collection("qrels.levels.txt"),
@@ -113,15 +119,13 @@ rule prepare_topics_qrels:
         recall_base=PATHS.collection("recall_base.tsv"),
         summary=PATHS.collection("testbed.tsv"),
         testbed=PATHS.collection("testbed.md"),
-        **{"page/testbed": page_of(PATHS.collection("testbed.md"), "testbed.rst",
-                                   "{collection} testbed")},
-    params:
-        judgements=collection_settings(collection.JUDGEMENT_KEYS),
-        ir_datasets_home=config["data"]["ir_datasets_home"],
-        licences=licences,
     log:
         log_of("{collection}/prepare_topics_qrels"),
     conda:
         CONDA_ENV
+    params:
+        judgements=collection_settings(collection.JUDGEMENT_KEYS),
+        ir_datasets_home=config["data"]["ir_datasets_home"],
+        licences=licences,
     script:
         "../../scripts/prepare_topics_qrels.py"

@@ -9,8 +9,9 @@ from pathlib import Path
 # The project's own folder (where gradedrel/, config/ and scripts/ live): found from this
 # file, not from workflow.basedir, which is the *using* workflow's folder when this one runs
 # as a Snakemake module (docs/module.md).
-PROJECT_ROOT = os.path.normpath(os.path.join(
-    workflow.current_basedir.get_path_or_uri(secret_free=True), "..", ".."))
+PROJECT_ROOT = os.path.normpath(
+    os.path.join(workflow.current_basedir.get_path_or_uri(secret_free=True), "..", "..")
+)
 sys.path.insert(0, PROJECT_ROOT)  # the gradedrel package, without installing it
 # Every job's software, for --software-deployment-method conda: the project's one conda
 # environment (environment.yml, generated from requirements.lock), the same for every rule.
@@ -38,8 +39,10 @@ def stop(*problems):
     """Stop before any job runs: one line per problem, no traceback (GRADEDREL_VERBOSE=1:
     raise the exception instead, with Snakemake's traceback)."""
     if preflight.verbose():
-        raise next((p for p in problems if isinstance(p, BaseException)),
-                   ValueError("\n".join(map(str, problems))))
+        raise next(
+            (p for p in problems if isinstance(p, BaseException)),
+            ValueError("\n".join(map(str, problems))),
+        )
     for problem in problems:
         print(f"gradedrel: {problem}", file=sys.stderr)
     sys.exit(1)
@@ -84,9 +87,13 @@ try:
 except ValueError as _error:  # InputError is one
     stop(_error)
 # Every input file named in config, present and in its format, before any job runs.
-_problems = preflight.input_errors(config, list(STUDY.collections),
-                                   {c: cs.plan_sets for c, cs in STUDY.collections.items()},
-                                   config_path, thesauri=STUDY.thesauri_used())
+_problems = preflight.input_errors(
+    config,
+    list(STUDY.collections),
+    {c: cs.plan_sets for c, cs in STUDY.collections.items()},
+    config_path,
+    thesauri=STUDY.thesauri_used(),
+)
 if _problems:
     stop(*_problems)
 
@@ -101,6 +108,7 @@ def log_of(name):
 
 
 # --- collection ------------------------------------------------------------------------
+
 
 def collection_settings(keys):
     """A params function: only the settings ``keys`` of ``collections.<c>``."""
@@ -132,15 +140,19 @@ def licences(wildcards):
 def job_resources(rule):
     """A rule's cluster resources as callables of the collection's size (runtime, mem_mb:
     gradedrel.core.resources, calibrated on the 200k/1M-document measurements)."""
+
     def size(wc):
         spec = STUDY.collections[wc.collection].spec
         return resources.documents(spec.ir_datasets_id("docs"), spec.docs)
 
-    return {"runtime": lambda wc: resources.resources(rule, size(wc))["runtime"],
-            "mem_mb": lambda wc: resources.resources(rule, size(wc))["mem_mb"]}
+    return {
+        "runtime": lambda wc: resources.resources(rule, size(wc))["runtime"],
+        "mem_mb": lambda wc: resources.resources(rule, size(wc))["mem_mb"],
+    }
 
 
 # --- thesauri --------------------------------------------------------------------------
+
 
 def thesaurus_source(name):
     """The config entry of thesaurus `name` (source; url, sha256, path or MeSH's files; base)."""
@@ -175,11 +187,14 @@ def thesaurus_files(wildcards):
 def thesaurus_cache(wildcards):
     """The cached thesaurus automatic plans are built from: the one named by the output
     (plans/auto.{thesaurus}.yaml), else the collection's."""
-    name = getattr(wildcards, "thesaurus", None) or STUDY.collections[wildcards.collection].thesaurus
+    name = (
+        getattr(wildcards, "thesaurus", None) or STUDY.collections[wildcards.collection].thesaurus
+    )
     return PATHS.thesaurus(name)
 
 
 # --- plans, queries, runs ----------------------------------------------------------------
+
 
 def analysis(wildcards):
     """The analysis settings of a collection: its own `analysis` keys over the global ones."""
@@ -208,10 +223,13 @@ def classification_inputs(wildcards):
     curators, the curation batches."""
     c, p = wildcards.collection, wildcards.planset
     cs = STUDY.collections[c]
-    inputs = {"plans": PATHS.plan_set("plans.yaml", c, p),
-              "candidates": PATHS.plan_set("candidates.tsv", c, p),
-              "requests": PATHS.collection("requests.tsv", c), "index": PATHS.index(c),
-              "thesaurus": PATHS.thesaurus(cs.plan_set_thesaurus(p))}
+    inputs = {
+        "plans": PATHS.plan_set("plans.yaml", c, p),
+        "candidates": PATHS.plan_set("candidates.tsv", c, p),
+        "requests": PATHS.collection("requests.tsv", c),
+        "index": PATHS.index(c),
+        "thesaurus": PATHS.thesaurus(cs.plan_set_thesaurus(p)),
+    }
     if plan_set(wildcards).curators:
         inputs["batches"] = plan_set(wildcards).curators["file"]
     return inputs
@@ -222,10 +240,12 @@ def derivation_inputs(wildcards):
     blinded ratings, if it leaves out keys by them)."""
     c, derived = wildcards.collection, plan_set(wildcards)
     parent = derived.derived_from
-    inputs = {"plans": PATHS.plan_set("plans.yaml", c, parent),
-              "candidates": PATHS.plan_set("candidates.tsv", c, parent),
-              "key_sources": PATHS.plan_set("key_sources.tsv", c, parent)}
-    if derived.ratings:   # a folder: items.tsv and the raters' ratings_<batch>.tsv
+    inputs = {
+        "plans": PATHS.plan_set("plans.yaml", c, parent),
+        "candidates": PATHS.plan_set("candidates.tsv", c, parent),
+        "key_sources": PATHS.plan_set("key_sources.tsv", c, parent),
+    }
+    if derived.ratings:  # a folder: items.tsv and the raters' ratings_<batch>.tsv
         inputs["rating_items"] = f"{derived.ratings}/items.tsv"
         inputs["ratings"] = sorted(str(p) for p in Path(derived.ratings).glob("ratings_*.tsv"))
     return inputs
@@ -234,7 +254,8 @@ def derivation_inputs(wildcards):
 def plan_set_inputs(wildcards):
     """The automatic plans (of the plan set's thesaurus), and its curated plan files if any."""
     return plan_set(wildcards).merge_inputs(
-        STUDY.auto_plans_of(wildcards.collection, wildcards.planset))
+        STUDY.auto_plans_of(wildcards.collection, wildcards.planset)
+    )
 
 
 def model_parameters(name):
@@ -253,14 +274,17 @@ IR_METADATA = ir_metadata.FILE_NAME
 def retrieval_provenance_config(wildcards):
     """The configuration one model's runs used (hashed in provenance); what came before
     (plans, queries, index) is in their files, hashed beside."""
-    return canonical({
-        "terrier": config["terrier"],
-        "model": {wildcards.model: model_parameters(wildcards.model)},
-        "depth": config["retrieval"]["depth"],
-    })
+    return canonical(
+        {
+            "terrier": config["terrier"],
+            "model": {wildcards.model: model_parameters(wildcards.model)},
+            "depth": config["retrieval"]["depth"],
+        }
+    )
 
 
 # --- evaluation and report ------------------------------------------------------------------
+
 
 def evaluation_inputs(wildcards):
     return STUDY.evaluation_inputs(wildcards.collection, wildcards.planset, wildcards.model)
@@ -306,20 +330,28 @@ def page_of(source, caption, category, subcategory=None):
     ``<name>`` (path ``source``), captioned and filed under its collection. The job that
     writes a result writes its page too (gradedrel.core.steps.write_pages): the report
     shows images and HTML inline but other files only as downloads."""
-    return report(PATHS.page(source), caption=f"../report/{caption}", category=category,
-                  subcategory=subcategory)
+    return report(
+        PATHS.page(source),
+        caption=f"../report/{caption}",
+        category=category,
+        subcategory=subcategory,
+    )
 
 
 # --- the report's files ----------------------------------------------------------------------
 
 #: The tables of a findings report (report/{p}/{m}/tables/{name}.{csv,md,tex,html}) and
 #: the caption of each in the Snakemake report, in the order the findings report links them.
-TABLE_CAPTIONS = {"avp": "avp_table.rst", "testbed": "testbed_table.rst",
-                  "effort": "effort_table.rst", "standard_measures": "standard_table.rst",
-                  "significance_friedman": "significance_friedman.rst",
-                  "significance_posthoc": "significance_posthoc.rst",
-                  "significance_vs_baseline": "significance_vs_baseline.rst",
-                  "reproduction": "reproduction_table.rst"}
+TABLE_CAPTIONS = {
+    "avp": "avp_table.rst",
+    "testbed": "testbed_table.rst",
+    "effort": "effort_table.rst",
+    "standard_measures": "standard_table.rst",
+    "significance_friedman": "significance_friedman.rst",
+    "significance_posthoc": "significance_posthoc.rst",
+    "significance_vs_baseline": "significance_vs_baseline.rst",
+    "reproduction": "reproduction_table.rst",
+}
 
 
 def report_tables():
@@ -329,11 +361,17 @@ def report_tables():
     for table in STUDY.REPORT_TABLES:
         caption = TABLE_CAPTIONS[table]
         category = "{collection} findings" if table == "reproduction" else "{collection} tables"
-        out |= {f"{table}/{fmt}": PATHS.report(f"tables/{table}.{fmt}")
-                for fmt in STUDY.TABLE_FORMATS if fmt != "html"}
-        out[f"{table}/html"] = report(PATHS.report(f"tables/{table}.html"),
-                                      caption=f"../report/{caption}", category=category,
-                                      subcategory="{planset}, {model}")
+        out |= {
+            f"{table}/{fmt}": PATHS.report(f"tables/{table}.{fmt}")
+            for fmt in STUDY.TABLE_FORMATS
+            if fmt != "html"
+        }
+        out[f"{table}/html"] = report(
+            PATHS.report(f"tables/{table}.html"),
+            caption=f"../report/{caption}",
+            category=category,
+            subcategory="{planset}, {model}",
+        )
     return out
 
 
@@ -347,9 +385,12 @@ def report_figures():
     """The outputs ``{figure}/png`` (an item of the Snakemake report) and ``{figure}/pdf``."""
     out = {}
     for name in STUDY.figure_names():
-        out[f"{name}/png"] = report(PATHS.figure(name), caption=f"../report/{figure_caption(name)}",
-                                    category="{collection} figures",
-                                    subcategory="{planset}, {model}")
+        out[f"{name}/png"] = report(
+            PATHS.figure(name),
+            caption=f"../report/{figure_caption(name)}",
+            category="{collection} figures",
+            subcategory="{planset}, {model}",
+        )
         out[f"{name}/pdf"] = PATHS.figure(name, "pdf")
     return out
 
@@ -372,8 +413,10 @@ def key_provenance_inputs(wildcards):
     roles = STUDY.derived_roles(c, primary)
     key = plan_sets.input_key
     model = STUDY.primary_condition(c)[1]
-    inputs = {key("per_topic", p): PATHS.evaluation("per_topic.tsv", c, p, model)
-              for p in [primary] + [roles[r] for r in ("request", "thesaurus", "no-own")]}
+    inputs = {
+        key("per_topic", p): PATHS.evaluation("per_topic.tsv", c, p, model)
+        for p in [primary] + [roles[r] for r in ("request", "thesaurus", "no-own")]
+    }
     inputs[key("key_sources", primary)] = PATHS.plan_set("key_sources.tsv", c, primary)
     inputs["recall_base"] = PATHS.collection("recall_base.tsv", c)
     for p in STUDY.curated_plan_sets(c):
@@ -385,8 +428,11 @@ def leak_inputs(wildcards):
     """The leak diagnostic reads the index and its posting arrays, the judgements and the
     key sources of every curated plan set."""
     c = wildcards.collection
-    inputs = {"index": PATHS.index(c), "postings": PATHS.postings(c),
-              "qrels": PATHS.collection("qrels.tsv", c)}
+    inputs = {
+        "index": PATHS.index(c),
+        "postings": PATHS.postings(c),
+        "qrels": PATHS.collection("qrels.tsv", c),
+    }
     for p in STUDY.curated_plan_sets(c):
         inputs[plan_sets.input_key("key_sources", p)] = PATHS.plan_set("key_sources.tsv", c, p)
     return inputs
@@ -396,8 +442,10 @@ def headline_inputs():
     """The qualified headline reads, per probed collection, the per-topic values of its
     primary plan set and of the one with request and thesaurus keys (the primary model),
     its decomposition and design; and the probe's remembered requests."""
-    inputs = {"remembered": PATHS.memory_probe("remembered.tsv"),
-              "published": config_path(REPORT["published"])}
+    inputs = {
+        "remembered": PATHS.memory_probe("remembered.tsv"),
+        "published": config_path(REPORT["published"]),
+    }
     for c, (primary, thesaurus) in STUDY.headline_conditions().items():
         model = STUDY.primary_condition(c)[1]
         for p in (primary, thesaurus):
@@ -417,6 +465,9 @@ def memory_probe_inputs():
     answers = sorted(str(p) for p in Path(config_path(probe["answers"])).glob("*.yaml"))
     inputs = {"requests": config_path(probe["requests"]), "answers": answers}
     for source, c in probe["collections"].items():
-        inputs |= {f"index/{source}": PATHS.index(c), f"postings/{source}": PATHS.postings(c),
-                   f"qrels/{source}": PATHS.collection("qrels.tsv", c)}
+        inputs |= {
+            f"index/{source}": PATHS.index(c),
+            f"postings/{source}": PATHS.postings(c),
+            f"qrels/{source}": PATHS.collection("qrels.tsv", c),
+        }
     return inputs

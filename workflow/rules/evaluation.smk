@@ -1,9 +1,21 @@
 # Stage "evaluation" (gradedrel/evaluation/): the paper's graded measures.
 
-EVALUATION_FILES = ["per_topic", "means", "pr_curves", "pr_per_topic", "gain_curves", "effort",
-                    "ranked_grades", "recall_base"]
-SIGNIFICANCE_FILES = {"friedman": "significance_friedman", "posthoc": "significance_posthoc",
-                      "vs_baseline": "significance_vs_baseline", "bootstrap": "bootstrap_ci"}
+EVALUATION_FILES = [
+    "per_topic",
+    "means",
+    "pr_curves",
+    "pr_per_topic",
+    "gain_curves",
+    "effort",
+    "ranked_grades",
+    "recall_base",
+]
+SIGNIFICANCE_FILES = {
+    "friedman": "significance_friedman",
+    "posthoc": "significance_posthoc",
+    "vs_baseline": "significance_vs_baseline",
+    "bootstrap": "bootstrap_ci",
+}
 
 
 rule evaluate_runs:
@@ -18,21 +30,31 @@ rule evaluate_runs:
     output:
         **{name: PATHS.evaluation(f"{name}.tsv") for name in EVALUATION_FILES},
         **{name: PATHS.evaluation(f"{file}.tsv") for name, file in SIGNIFICANCE_FILES.items()},
+        **{
+            "page/means": page_of(
+                PATHS.evaluation("means.tsv"),
+                "evaluation_means.rst",
+                "{collection} evaluation",
+                "{planset}, {model}",
+            ),
+            "page/effort": page_of(
+                PATHS.evaluation("effort.tsv"),
+                "evaluation_effort.rst",
+                "{collection} evaluation",
+                "{planset}, {model}",
+            ),
+        },
         coverage=PATHS.evaluation("coverage.tsv"),
         provenance=PATHS.evaluation("provenance.json"),
         metadata=PATHS.evaluation(IR_METADATA),
-        **{"page/means": page_of(PATHS.evaluation("means.tsv"), "evaluation_means.rst",
-                                 "{collection} evaluation", "{planset}, {model}"),
-           "page/effort": page_of(PATHS.evaluation("effort.tsv"), "evaluation_effort.rst",
-                                  "{collection} evaluation", "{planset}, {model}")},
+    log:
+        log_of("{collection}/{planset}/evaluate_runs_{model}"),
+    conda:
+        CONDA_ENV
     params:
         labels=evaluation_run_labels,
         evaluation=canonical(config["evaluation"]),
         standard_measures=config["standard_measures"],
         collection=collection_settings(EVALUATION_DATA_KEYS),
-    log:
-        log_of("{collection}/{planset}/evaluate_runs_{model}"),
-    conda:
-        CONDA_ENV
     script:
         "../../scripts/evaluate_runs.py"

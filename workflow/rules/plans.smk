@@ -1,6 +1,7 @@
 # Stage "plans" (gradedrel/plans/): requests analysed into facets, concepts and keys;
 # plan sets and their topics.
 
+
 rule plan_requests:
     """Analyse each request into facets, concepts and search keys, expanded through the thesaurus."""
     input:
@@ -11,17 +12,17 @@ rule plan_requests:
     output:
         plans=PATHS.auto_plans(),
         provenance=PATHS.auto_plans(ext="provenance.json"),
+    log:
+        log_of("{collection}/plan_requests"),
+    conda:
+        CONDA_ENV
+    resources:
+        **job_resources("plan_requests"),
     params:
         analysis=analysis,
         expansion=canonical(config["expansion"]),
         phrase_operator=config["query_types"]["phrase_operator"],
         terrier=canonical(config["terrier"]),
-    resources:
-        **job_resources("plan_requests"),
-    log:
-        log_of("{collection}/plan_requests"),
-    conda:
-        CONDA_ENV
     script:
         "../../scripts/plan_requests.py"
 
@@ -41,20 +42,27 @@ rule merge_curated_plans:
         unpack(plan_set_inputs),
         unpack(lambda wc: {"named": plan_set(wc).topic_list} if plan_set(wc).topic_list else {}),
     output:
+        **{
+            "page/plans": page_of(
+                PATHS.plan_set("plans.yaml"),
+                "plans.rst",
+                "{collection} plans and queries",
+                "{planset}",
+            )
+        },
         plans=PATHS.plan_set("plans.yaml"),
         candidates=PATHS.plan_set("candidates.tsv"),
-        **{"page/plans": page_of(PATHS.plan_set("plans.yaml"), "plans.rst",
-                                 "{collection} plans and queries", "{planset}")},
-    params:
-        rule=lambda wc: plan_set(wc).topic_rule,
-        criteria=lambda wc: canonical(config["topic_selection"])
-        if plan_set(wc).topic_rule == "selected" else None,
-    wildcard_constraints:
-        planset=PLAIN_PLAN_SETS,
     log:
         log_of("{collection}/{planset}/merge_curated_plans"),
+    wildcard_constraints:
+        planset=PLAIN_PLAN_SETS,
     conda:
         CONDA_ENV
+    params:
+        rule=lambda wc: plan_set(wc).topic_rule,
+        criteria=lambda wc: (
+            canonical(config["topic_selection"]) if plan_set(wc).topic_rule == "selected" else None
+        ),
     script:
         "../../scripts/merge_curated_plans.py"
 
@@ -67,19 +75,26 @@ rule select_topics:
         recall_base=rules.prepare_topics_qrels.output.recall_base,
         topics=rules.prepare_topics_qrels.output.topics,
     output:
+        **{
+            "page/selected": page_of(
+                PATHS.plan_set("selected_topics.tsv"),
+                "selected_topics.rst",
+                "{collection} plans and queries",
+                "{planset}",
+            )
+        },
         selected=PATHS.plan_set("selected_topics.tsv"),
         topics=PATHS.plan_set("topics.tsv"),
-        **{"page/selected": page_of(PATHS.plan_set("selected_topics.tsv"), "selected_topics.rst",
-                                    "{collection} plans and queries", "{planset}")},
-    params:
-        rule=lambda wc: plan_set(wc).topic_rule,
-        source=lambda wc: plan_set(wc).topic_source,
-        criteria=lambda wc: canonical(config["topic_selection"])
-        if plan_set(wc).topic_rule == "selected" else None,
     log:
         log_of("{collection}/{planset}/select_topics"),
     conda:
         CONDA_ENV
+    params:
+        rule=lambda wc: plan_set(wc).topic_rule,
+        source=lambda wc: plan_set(wc).topic_source,
+        criteria=lambda wc: (
+            canonical(config["topic_selection"]) if plan_set(wc).topic_rule == "selected" else None
+        ),
     script:
         "../../scripts/select_topics.py"
 
@@ -91,22 +106,28 @@ rule classify_keys:
     input:
         unpack(classification_inputs),
     output:
+        **{
+            "page/shares_md": page_of(
+                PATHS.plan_set("key_sources.md"),
+                "key_sources_shares.rst",
+                "{collection} plans and queries",
+                "{planset}",
+            )
+        },
         key_sources=PATHS.plan_set("key_sources.tsv"),
         shares_requests=PATHS.plan_set("key_shares_requests.tsv"),
         shares_curators=PATHS.plan_set("key_shares_curators.tsv"),
         shares_md=PATHS.plan_set("key_sources.md"),
-        **{"page/shares_md": page_of(PATHS.plan_set("key_sources.md"), "key_sources_shares.rst",
-                                     "{collection} plans and queries", "{planset}")},
+    log:
+        log_of("{collection}/{planset}/classify_keys"),
     wildcard_constraints:
         planset=PLAIN_PLAN_SETS,
+    conda:
+        CONDA_ENV
     params:
         curator_column=lambda wc: (plan_set(wc).curators or {}).get("column"),
         analysis=analysis,
         terrier=canonical(config["terrier"]),
-    log:
-        log_of("{collection}/{planset}/classify_keys"),
-    conda:
-        CONDA_ENV
     script:
         "../../scripts/classify_keys.py"
 
@@ -118,21 +139,27 @@ rule derive_plan_set:
     input:
         unpack(derivation_inputs),
     output:
+        **{
+            "page/plans": page_of(
+                PATHS.plan_set("plans.yaml"),
+                "plans.rst",
+                "{collection} plans and queries",
+                "{planset}",
+            )
+        },
         plans=PATHS.plan_set("plans.yaml"),
         candidates=PATHS.plan_set("candidates.tsv"),
         key_sources=PATHS.plan_set("key_sources.tsv"),
         summary=PATHS.plan_set("derivation.tsv"),
-        **{"page/plans": page_of(PATHS.plan_set("plans.yaml"), "plans.rst",
-                                 "{collection} plans and queries", "{planset}")},
+    log:
+        log_of("{collection}/{planset}/derive_plan_set"),
     wildcard_constraints:
         planset=DERIVED_PLAN_SETS,
+    conda:
+        CONDA_ENV
     params:
         derivation=lambda wc: canonical(dict(plan_set(wc).derivation)),
         parent=lambda wc: plan_set(wc).derived_from,
         plan_set=lambda wc: wc.planset,
-    log:
-        log_of("{collection}/{planset}/derive_plan_set"),
-    conda:
-        CONDA_ENV
     script:
         "../../scripts/derive_plan_set.py"

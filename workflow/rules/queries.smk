@@ -14,25 +14,33 @@ rule compile_queries:
         index=rules.index_collection.output.index,
     output:
         **QUERY_FILES,
+        **{
+            "page/means": page_of(
+                PATHS.queries("statistics_means.tsv"),
+                "query_statistics.rst",
+                "{collection} plans and queries",
+                "{planset}",
+            )
+        },
         statistics=PATHS.queries("statistics.tsv"),
         means=PATHS.queries("statistics_means.tsv"),
         excluded=PATHS.queries("excluded.tsv"),
         provenance=PATHS.queries("provenance.json"),
-        **{"page/means": page_of(PATHS.queries("statistics_means.tsv"), "query_statistics.rst",
-                                 "{collection} plans and queries", "{planset}")},
+    log:
+        log_of("{collection}/{planset}/compile_queries"),
+    conda:
+        CONDA_ENV
     params:
         labels=QUERY_TYPES,
         weights=lambda wc: canonical(STUDY.collections[wc.collection].analysis["weights"]),
         phrase_operator=config["query_types"]["phrase_operator"],
         terrier=canonical(config["terrier"]),
-        config=lambda wc: canonical({
-            "query_types": config["query_types"],
-            "weights": STUDY.collections[wc.collection].analysis["weights"],
-        }),
-    log:
-        log_of("{collection}/{planset}/compile_queries"),
-    conda:
-        CONDA_ENV
+        config=lambda wc: canonical(
+            {
+                "query_types": config["query_types"],
+                "weights": STUDY.collections[wc.collection].analysis["weights"],
+            }
+        ),
     script:
         "../../scripts/compile_queries.py"
 
@@ -46,18 +54,24 @@ rule syn_statistics:
         postings=rules.index_arrays.output.postings,
         candidates=rules.merge_curated_plans.output.candidates,
     output:
+        **{
+            "page/summary": page_of(
+                PATHS.queries("syn_df_summary.tsv"),
+                "syn_df.rst",
+                "{collection} plans and queries",
+                "{planset}",
+            )
+        },
         groups=PATHS.queries("syn_df.tsv"),
         summary=PATHS.queries("syn_df_summary.tsv"),
-        **{"page/summary": page_of(PATHS.queries("syn_df_summary.tsv"), "syn_df.rst",
-                                   "{collection} plans and queries", "{planset}")},
-    params:
-        phrase_operator=config["query_types"]["phrase_operator"],
-        terrier=canonical(config["terrier"]),
-    resources:
-        **job_resources("syn_statistics"),
     log:
         log_of("{collection}/{planset}/syn_statistics"),
     conda:
         CONDA_ENV
+    resources:
+        **job_resources("syn_statistics"),
+    params:
+        phrase_operator=config["query_types"]["phrase_operator"],
+        terrier=canonical(config["terrier"]),
     script:
         "../../scripts/syn_statistics.py"

@@ -3,11 +3,25 @@
 # figure style, so changing it re-runs them alone); per collection the comparison of plan
 # sets and the summary; across collections one table and figure.
 
-TABLE_PARAMS = ("query_types", "levels", "standard_measures", "expanded_strong",
-                "significance_columns", "alpha")
+TABLE_PARAMS = (
+    "query_types",
+    "levels",
+    "standard_measures",
+    "expanded_strong",
+    "significance_columns",
+    "alpha",
+)
 FINDINGS_PARAMS = ("levels", "query_types", "baseline", "gains", "gain_profiles", "depth")
-FIGURE_PARAMS = ("query_types", "levels", "pr_reading", "baseline", "profiles", "bootstrap",
-                 "curves", "difference_curves")
+FIGURE_PARAMS = (
+    "query_types",
+    "levels",
+    "pr_reading",
+    "baseline",
+    "profiles",
+    "bootstrap",
+    "curves",
+    "difference_curves",
+)
 
 
 rule compare_plan_sets:
@@ -16,22 +30,30 @@ rule compare_plan_sets:
     input:
         unpack(lambda wc: STUDY.comparison_inputs(wc.collection)),
     output:
+        **{
+            "page/summary": page_of(
+                PATHS.curation("summary.md"),
+                "curation.rst",
+                "{collection} plans and queries",
+                "all plan sets",
+            )
+        },
         profiles=PATHS.curation("plan_profiles.tsv"),
         conditions=PATHS.curation("avp_by_plan_set.tsv"),
         agreement=PATHS.curation("agreement.tsv"),
         between=PATHS.curation("avp_between_curators.tsv"),
         summary=PATHS.curation("summary.md"),
-        **{"page/summary": page_of(PATHS.curation("summary.md"), "curation.rst",
-                                   "{collection} plans and queries", "all plan sets")},
-    params:
-        plan_sets=lambda wc: list(STUDY.collections[wc.collection].plan_sets),
-        models=list(STUDY.grid),
-        agreement=lambda wc: canonical(STUDY.collections[wc.collection].raw.get("curator_agreement")),
-        terrier=canonical(config["terrier"]),
     log:
         log_of("{collection}/compare_plan_sets"),
     conda:
         CONDA_ENV
+    params:
+        plan_sets=lambda wc: list(STUDY.collections[wc.collection].plan_sets),
+        models=list(STUDY.grid),
+        agreement=lambda wc: canonical(
+            STUDY.collections[wc.collection].raw.get("curator_agreement")
+        ),
+        terrier=canonical(config["terrier"]),
     script:
         "../../scripts/compare_plan_sets.py"
 
@@ -55,25 +77,36 @@ rule report_findings:
         published=config_path(REPORT["published"]),
         design=design_files,
     output:
+        **report_tables(),
+        **{
+            "page/verdicts": page_of(
+                PATHS.report("verdicts.tsv"),
+                "verdicts.rst",
+                "{collection} findings",
+                "{planset}, {model}",
+            )
+        },
         md=PATHS.report("findings.md"),
-        html=report(PATHS.report("findings.html"), caption="../report/findings.rst",
-                    category="{collection} findings", subcategory="{planset}, {model}"),
+        html=report(
+            PATHS.report("findings.html"),
+            caption="../report/findings.rst",
+            category="{collection} findings",
+            subcategory="{planset}, {model}",
+        ),
         verdicts=PATHS.report("verdicts.tsv"),
         findings=PATHS.report("findings.tsv"),
         primary=PATHS.report("primary.tsv"),
-        **report_tables(),
-        **{"page/verdicts": page_of(PATHS.report("verdicts.tsv"), "verdicts.rst",
-                                    "{collection} findings", "{planset}, {model}")},
-    params:
-        report=report_params(*sorted(set(TABLE_PARAMS + FINDINGS_PARAMS))),
-        setting=report_setting,
-        engine=lambda wc: REPORT["engines"].get(
-            wc.model, f"Terrier {config['terrier']['version']} (PyTerrier), model {wc.model}"),
-        links=lambda wc: findings_links(wc.collection, wc.planset, wc.model),
     log:
         log_of("{collection}/{planset}/report_findings_{model}"),
     conda:
         CONDA_ENV
+    params:
+        report=report_params(*sorted(set(TABLE_PARAMS + FINDINGS_PARAMS))),
+        setting=report_setting,
+        engine=lambda wc: REPORT["engines"].get(
+            wc.model, f"Terrier {config['terrier']['version']} (PyTerrier), model {wc.model}"
+        ),
+        links=lambda wc: findings_links(wc.collection, wc.planset, wc.model),
     script:
         "../../scripts/report_findings.py"
 
@@ -88,13 +121,13 @@ rule report_figures:
         per_topic=rules.evaluate_runs.output.per_topic,
     output:
         **report_figures(),
-    params:
-        report=report_params(*FIGURE_PARAMS),
-        style=canonical(REPORT["figures"]),
     log:
         log_of("{collection}/{planset}/report_figures_{model}"),
     conda:
         CONDA_ENV
+    params:
+        report=report_params(*FIGURE_PARAMS),
+        style=canonical(REPORT["figures"]),
     script:
         "../../scripts/report_figures.py"
 
@@ -103,27 +136,44 @@ rule report_summary:
     """One page: each finding's verdict for every plan set and model of a collection."""
     input:
         unpack(lambda wc: STUDY.summary_inputs(wc.collection)),
-        unpack(lambda wc: {"key_sources": PATHS.collection_report("key_sources.tsv", wc.collection)}
-               if STUDY.key_provenance_plan_set(wc.collection) else {}),
+        unpack(
+            lambda wc: (
+                {"key_sources": PATHS.collection_report("key_sources.tsv", wc.collection)}
+                if STUDY.key_provenance_plan_set(wc.collection)
+                else {}
+            )
+        ),
         design=design_files,
     output:
+        **{
+            "page/md": page_of(
+                PATHS.collection_report("summary.md"),
+                "summary.rst",
+                "{collection} findings",
+                "all plan sets and models",
+            )
+        },
         tsv=PATHS.collection_report("summary.tsv"),
         md=PATHS.collection_report("summary.md"),
-        png=report(PATHS.collection_figure("forest", "png"), caption="../report/forest.rst",
-                   category="{collection} findings", subcategory="all plan sets and models"),
+        png=report(
+            PATHS.collection_figure("forest", "png"),
+            caption="../report/forest.rst",
+            category="{collection} findings",
+            subcategory="all plan sets and models",
+        ),
         pdf=PATHS.collection_figure("forest", "pdf"),
-        **{"page/md": page_of(PATHS.collection_report("summary.md"), "summary.rst",
-                              "{collection} findings", "all plan sets and models")},
-    params:
-        conditions=lambda wc: STUDY.summary_conditions(wc.collection),
-        rests_on=lambda wc: STUDY.rests_on(wc.collection),
-        thesauri=lambda wc: [[p, STUDY.collections[wc.collection].plan_set_thesaurus(p)]
-                             for p in STUDY.collections[wc.collection].plan_sets],
-        figures=canonical(REPORT["figures"]),
     log:
         log_of("{collection}/report_summary"),
     conda:
         CONDA_ENV
+    params:
+        conditions=lambda wc: STUDY.summary_conditions(wc.collection),
+        rests_on=lambda wc: STUDY.rests_on(wc.collection),
+        thesauri=lambda wc: [
+            [p, STUDY.collections[wc.collection].plan_set_thesaurus(p)]
+            for p in STUDY.collections[wc.collection].plan_sets
+        ],
+        figures=canonical(REPORT["figures"]),
     script:
         "../../scripts/report_summary.py"
 
@@ -136,23 +186,35 @@ rule report_across_collections:
         topics=[PATHS.collection("topics.tsv", c) for c in STUDY.collections],
         published=config_path(REPORT["published"]),
     output:
+        **{
+            "page/md": page_of(
+                PATHS.across("md", STUDY.collections),
+                "across_collections_table.rst",
+                "Findings",
+                "Across collections",
+            )
+        },
         tsv=PATHS.across("tsv", STUDY.collections),
         md=PATHS.across("md", STUDY.collections),
-        png=report(PATHS.across("png", STUDY.collections),
-                   caption="../report/across_collections.rst", category="Findings",
-                   subcategory="Across collections"),
+        png=report(
+            PATHS.across("png", STUDY.collections),
+            caption="../report/across_collections.rst",
+            category="Findings",
+            subcategory="Across collections",
+        ),
         pdf=PATHS.across("pdf", STUDY.collections),
-        **{"page/md": page_of(PATHS.across("md", STUDY.collections),
-                              "across_collections_table.rst", "Findings", "Across collections")},
-    params:
-        thesauri=[[c, p, cs.plan_set_thesaurus(p)] for c, cs in STUDY.collections.items()
-                  for p in cs.plan_sets],
-        collections=list(STUDY.collections),
-        figures=canonical(REPORT["figures"]),
     log:
         log_of("report_across_collections"),
     conda:
         CONDA_ENV
+    params:
+        thesauri=[
+            [c, p, cs.plan_set_thesaurus(p)]
+            for c, cs in STUDY.collections.items()
+            for p in cs.plan_sets
+        ],
+        collections=list(STUDY.collections),
+        figures=canonical(REPORT["figures"]),
     script:
         "../../scripts/report_across_collections.py"
 
@@ -165,22 +227,34 @@ rule report_key_provenance:
     input:
         unpack(key_provenance_inputs),
     output:
+        **{
+            "page/md": page_of(
+                PATHS.collection_report("key_sources.md"),
+                "key_provenance.rst",
+                "{collection} findings",
+                "where the keys came from",
+            )
+        },
         tsv=PATHS.collection_report("key_sources.tsv"),
         md=PATHS.collection_report("key_sources.md"),
         per_request=PATHS.collection_report("key_sources_per_request.tsv"),
         robustness=PATHS.collection_report("key_sources_robustness.tsv"),
-        **{"page/md": page_of(PATHS.collection_report("key_sources.md"), "key_provenance.rst",
-                              "{collection} findings", "where the keys came from")},
-    params:
-        primary=lambda wc: STUDY.key_provenance_plan_set(wc.collection),
-        derived=lambda wc: canonical({role: name for role, name in STUDY.derived_roles(
-            wc.collection, STUDY.key_provenance_plan_set(wc.collection)).items()
-            if role in ("request", "thesaurus", "no-own")}),
-        plan_sets=lambda wc: STUDY.curated_plan_sets(wc.collection),
     log:
         log_of("{collection}/report_key_provenance"),
     conda:
         CONDA_ENV
+    params:
+        primary=lambda wc: STUDY.key_provenance_plan_set(wc.collection),
+        derived=lambda wc: canonical(
+            {
+                role: name
+                for role, name in STUDY.derived_roles(
+                    wc.collection, STUDY.key_provenance_plan_set(wc.collection)
+                ).items()
+                if role in ("request", "thesaurus", "no-own")
+            }
+        ),
+        plan_sets=lambda wc: STUDY.curated_plan_sets(wc.collection),
     script:
         "../../scripts/report_key_provenance.py"
 
@@ -192,17 +266,23 @@ rule report_leak:
     input:
         unpack(leak_inputs),
     output:
+        **{
+            "page/md": page_of(
+                PATHS.collection_report("leak.md"),
+                "leak.rst",
+                "{collection} findings",
+                "where the keys came from",
+            )
+        },
         tsv=PATHS.collection_report("leak.tsv"),
         pairs=PATHS.collection_report("leak_pairs.tsv"),
         md=PATHS.collection_report("leak.md"),
-        **{"page/md": page_of(PATHS.collection_report("leak.md"), "leak.rst",
-                              "{collection} findings", "where the keys came from")},
-    params:
-        plan_sets=lambda wc: STUDY.curated_plan_sets(wc.collection),
     log:
         log_of("{collection}/report_leak"),
     conda:
         CONDA_ENV
+    params:
+        plan_sets=lambda wc: STUDY.curated_plan_sets(wc.collection),
     script:
         "../../scripts/report_leak.py"
 
@@ -213,22 +293,29 @@ rule report_memory_probe:
     input:
         **memory_probe_inputs(),
     output:
+        **{
+            "page/md": page_of(
+                PATHS.memory_probe("md"), "memory_probe.rst", "Findings", "Memory probe"
+            )
+        },
         per_request=PATHS.memory_probe("tsv"),
         per_source=PATHS.memory_probe("sources.tsv"),
         remembered=PATHS.memory_probe("remembered.tsv"),
         decisions=PATHS.memory_probe("decisions.json"),
         md=PATHS.memory_probe("md"),
-        **{"page/md": page_of(PATHS.memory_probe("md"), "memory_probe.rst", "Findings",
-                              "Memory probe")},
-    params:
-        terrier=canonical(config["terrier"]),
-        docs=canonical({source: STUDY.collections[c].spec.ir_datasets_id("docs")
-                        for source, c in (STUDY.memory_probe() or {}).get("collections", {}).items()}),
-        ir_datasets_home=config["data"]["ir_datasets_home"],
     log:
         log_of("report_memory_probe"),
     conda:
         CONDA_ENV
+    params:
+        terrier=canonical(config["terrier"]),
+        docs=canonical(
+            {
+                source: STUDY.collections[c].spec.ir_datasets_id("docs")
+                for source, c in (STUDY.memory_probe() or {}).get("collections", {}).items()
+            }
+        ),
+        ir_datasets_home=config["data"]["ir_datasets_home"],
     script:
         "../../scripts/report_memory_probe.py"
 
@@ -241,17 +328,21 @@ rule report_headline:
     input:
         **headline_inputs(),
     output:
+        **{
+            "page/md": page_of(
+                PATHS.headline("md"), "headline.rst", "Findings", "Across collections"
+            )
+        },
         tsv=PATHS.headline("tsv"),
         md=PATHS.headline("md"),
-        **{"page/md": page_of(PATHS.headline("md"), "headline.rst", "Findings",
-                              "Across collections")},
-    params:
-        conditions=canonical({c: list(v) for c, v in STUDY.headline_conditions().items()}),
-        sources=canonical({c: s for s, c in (STUDY.memory_probe() or {}).get(
-            "collections", {}).items()}),
     log:
         log_of("report_headline"),
     conda:
         CONDA_ENV
+    params:
+        conditions=canonical({c: list(v) for c, v in STUDY.headline_conditions().items()}),
+        sources=canonical(
+            {c: s for s, c in (STUDY.memory_probe() or {}).get("collections", {}).items()}
+        ),
     script:
         "../../scripts/report_headline.py"

@@ -15,16 +15,16 @@ rule baseline_run:
         run=PATHS.baseline("run"),
         excluded=PATHS.baseline("excluded.tsv"),
         provenance=PATHS.baseline("provenance.json"),
-    params:
-        depth=config["baseline"]["depth"],
-        terrier=canonical(config["terrier"]),
-        config=canonical({"terrier": config["terrier"], "baseline": config["baseline"]}),
-    resources:
-        **job_resources("baseline_run"),
     log:
         log_of("{collection}/baseline_run_{wmodel}"),
     conda:
         CONDA_ENV
+    resources:
+        **job_resources("baseline_run"),
+    params:
+        depth=config["baseline"]["depth"],
+        terrier=canonical(config["terrier"]),
+        config=canonical({"terrier": config["terrier"], "baseline": config["baseline"]}),
     script:
         "../../scripts/baseline_run.py"
 
@@ -40,10 +40,22 @@ rule retrieve:
     output:
         **RUN_FILES,
         **RUN_PROVENANCE,
+        **{
+            "page/not_ranked": page_of(
+                PATHS.runs("not_ranked.tsv"),
+                "not_ranked.rst",
+                "{collection} retrieval",
+                "{planset}, {model}",
+            )
+        },
         metadata=PATHS.runs(IR_METADATA),
         not_ranked=PATHS.runs("not_ranked.tsv"),
-        **{"page/not_ranked": page_of(PATHS.runs("not_ranked.tsv"), "not_ranked.rst",
-                                      "{collection} retrieval", "{planset}, {model}")},
+    log:
+        log_of("{collection}/{planset}/retrieve_{model}"),
+    conda:
+        CONDA_ENV
+    resources:
+        **job_resources("retrieve"),
     params:
         labels=QUERY_TYPES,
         model=lambda wc: model_parameters(wc.model),
@@ -52,11 +64,5 @@ rule retrieve:
         config=retrieval_provenance_config,
         collection=collection_settings(RUN_DATA_KEYS),
         plan_set=lambda wc: canonical(STUDY.plan_set_metadata(wc.collection, wc.planset)),
-    resources:
-        **job_resources("retrieve"),
-    log:
-        log_of("{collection}/{planset}/retrieve_{model}"),
-    conda:
-        CONDA_ENV
     script:
         "../../scripts/retrieve.py"

@@ -1,16 +1,17 @@
 # Stage "thesaurus" (gradedrel/thesaurus/): a thesaurus fetched, verified, read and cached.
 
+
 rule thesaurus_fetch:
     """Download a thesaurus to the local copy named in config (only when it is absent).
     A run: rule, not a script, so that a copy placed by hand is never fetched again."""
     output:
         local="{local_copy}",
+    log:
+        log_of("thesauri/fetch/{local_copy}"),
     wildcard_constraints:
         local_copy=THESAURUS_COPY_PATTERN,
     params:
         source=thesaurus_copy_source,
-    log:
-        log_of("thesauri/fetch/{local_copy}"),
     run:
         downloads.fetch_logged(params.source["url"], output.local, params.source["sha256"], log[0])
 
@@ -21,16 +22,22 @@ rule thesaurus_read:
     input:
         unpack(thesaurus_files),
     output:
+        **{
+            "page/summary": page_of(
+                PATHS.thesaurus(file="summary.tsv"),
+                "thesaurus_summary.rst",
+                "Thesauri",
+                "{thesaurus}",
+            )
+        },
         thesaurus=PATHS.thesaurus(),
         summary=PATHS.thesaurus(file="summary.tsv"),
         provenance=PATHS.thesaurus(file="provenance.json"),
-        **{"page/summary": page_of(PATHS.thesaurus(file="summary.tsv"), "thesaurus_summary.rst",
-                                   "Thesauri", "{thesaurus}")},
-    params:
-        source=lambda wc: thesaurus_source(wc.thesaurus),
     log:
         log_of("thesauri/{thesaurus}/read"),
     conda:
         CONDA_ENV
+    params:
+        source=lambda wc: thesaurus_source(wc.thesaurus),
     script:
         "../../scripts/thesaurus_read.py"
