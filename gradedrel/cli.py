@@ -192,6 +192,39 @@ def register_evaluate(subparsers) -> None:
     parser.set_defaults(handler=run_evaluate)
 
 
+# --- compare --------------------------------------------------------------------------------
+
+def run_compare(args: argparse.Namespace) -> int:
+    one_blas_thread_unless_chosen()
+    from gradedrel.report.compare import compare, default_out, printed
+
+    runs = parse_run_arguments(args.runs)
+    result = compare(runs, args.against, args.out or default_out(args.against), args.config)
+    print(printed(result))
+    return 0
+
+
+def register_compare(subparsers) -> None:
+    parser = subparsers.add_parser(
+        "compare", help="your runs beside a finished plan set's query types",
+        description="Evaluate run files together with the query types of a finished plan "
+                    "set (on its topics, with its settings) and write the paper's AvP table "
+                    "with the published numbers, each run against the baseline (Holm), the "
+                    "CG/DCG figures with the ideal vector and a findings-style summary "
+                    "(docs/compare.md).")
+    parser.add_argument("runs", nargs="+", metavar="[LABEL=]RUN",
+                        help="your TREC run files, optionally labelled (BM25=BM25.run)")
+    parser.add_argument("--against", required=True, metavar="RUNS_DIR",
+                        help="a finished plan set's runs: results/<collection>/runs/<plan "
+                        "set>/<model>")
+    parser.add_argument("--out", help="output directory (default: "
+                        "compare/<collection>/<plan set>/<model>)")
+    parser.add_argument("--config", action="append", default=[], metavar="FILE",
+                        help="a config the workflow ran with, laid over the project's "
+                        "config/config.yaml (repeatable, as snakemake --configfile)")
+    parser.set_defaults(handler=run_compare)
+
+
 # --- the command ----------------------------------------------------------------------------
 
 def register_thesaurus(subparsers) -> None:
@@ -210,6 +243,7 @@ def register_plans(subparsers) -> None:
 
 #: command word → registrar
 COMMANDS: dict[str, Registrar] = {"evaluate": register_evaluate,
+                                  "compare": register_compare,
                                   "thesaurus": register_thesaurus,
                                   "plans": register_plans}
 REGISTRARS: list[Registrar] = list(COMMANDS.values())

@@ -103,6 +103,15 @@ def load_file(path: str | Path, sections_only: bool = True) -> dict:
     """A YAML config file, validated (:func:`validate`, the sections it has only, by
     default), its defaults filled; every problem one line naming the file and line.
     UTF-8; a byte-order mark at its start is stripped."""
+    data, node = read_file(path)
+    return dict(validate(data, str(path), sections_only=sections_only, lines=node))
+
+
+def read_file(path: str | Path) -> tuple[dict, Any]:
+    """A YAML config file as it is (not validated, no defaults; several are merged before
+    they are validated, as Snakemake merges its ``--configfile``s) and its composed YAML
+    node (for the lines of messages); a file that is not YAML, or not a mapping, is one
+    line naming the file and line."""
     import yaml
 
     path = Path(path)
@@ -123,7 +132,7 @@ def load_file(path: str | Path, sections_only: bool = True) -> dict:
     if not isinstance(data, dict):
         raise InputError(path, 1, "a YAML mapping of config sections (evaluation: …)",
                          type(data).__name__)
-    return dict(validate(data, str(path), sections_only=sections_only, lines=node))
+    return data, node
 
 
 def _line_finder(node):

@@ -34,6 +34,39 @@ def atomic_open(path: str | Path, mode: str = "w") -> Iterator[TextIO]:
         raise
 
 
+@contextlib.contextmanager
+def atomic_folder(path: str | Path) -> Iterator[Path]:
+    """A temporary folder beside ``path`` to write into; on success it becomes ``path``
+    (replacing a previous one), on failure it is removed: ``path`` is either the old folder
+    or the whole new one, never half-written."""
+    import shutil
+
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=f".{path.name}.", suffix=".part", dir=path.parent))
+    try:
+        yield staging
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(staging, 0o777 & ~umask)   # mkdtemp creates 0700
+        old = None
+        if path.exists():
+            old = Path(tempfile.mkdtemp(prefix=f".{path.name}.", suffix=".old",
+                                        dir=path.parent))
+            os.replace(path, old / path.name)
+        try:
+            os.replace(staging, path)
+        except BaseException:
+            if old is not None:                 # put the previous folder back
+                os.replace(old / path.name, path)
+            raise
+        if old is not None:
+            shutil.rmtree(old, ignore_errors=True)
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
+
+
 def write_tsv(frame: pd.DataFrame, path: str | Path, float_format: str = "%.6f") -> None:
     """Write a table deterministically: fixed float format, LF line ends, no index."""
     text = tsv_text(frame, float_format)

@@ -41,6 +41,12 @@ from gradedrel.retrieval.runs import RankedRun
 
 log = logging.getLogger("gradedrel")
 
+#: The warnings of a run's topics (label, count, ...): evaluated topics it does not rank,
+#: and its topics that are not evaluated (``gradedrel compare`` reports both itself).
+NOT_RANKED = "run %s: %d evaluated topic(s) not in the run (%s): %s"
+NOT_JUDGED = "run %s: %d topic(s) not in the qrels, ignored: %s"
+TOPIC_WARNINGS = (NOT_RANKED, NOT_JUDGED)
+
 
 @dataclass
 class RunResult:
@@ -84,11 +90,11 @@ def evaluate_run(label: str, run: RankedRun, judgements: Judgements, settings: S
                 "missing_topics": settings.missing_topics,
                 "ignored_not_in_qrels": len(judged.ignored_topics)}
     if coverage["missing_from_run"]:
-        log.warning("run %s: %d evaluated topic(s) not in the run (%s): %s", label,
+        log.warning(NOT_RANKED, label,
                     coverage["missing_from_run"], settings.missing_topics,
                     ", ".join(judgements.topics[~judged.present][:10]))
     if judged.ignored_topics:
-        log.warning("run %s: %d topic(s) not in the qrels, ignored: %s", label,
+        log.warning(NOT_JUDGED, label,
                     len(judged.ignored_topics), ", ".join(judged.ignored_topics[:10]))
     return RunResult(label, per_topic, pr, pr_topics, pr_topic_index, gain, gain_topics,
                      effort_rows, coverage, ranked_grades.grade_strings(judged, settings.depth))

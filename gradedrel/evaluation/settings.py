@@ -91,6 +91,34 @@ class Settings:
         settings.check()
         return settings
 
+    @classmethod
+    def from_record(cls, record: Mapping, source: str = "<evaluation record>") -> "Settings":
+        """The settings an evaluation recorded (``config.evaluation`` of its provenance.json:
+        the fields as :func:`dataclasses.asdict` gives them, JSON-plain, ``measures`` left
+        out when it is the default grid), as :func:`gradedrel.evaluation.files.evaluate_files`
+        writes them; the same settings again. A field this version does not know is a
+        ValueError naming it."""
+        import dataclasses
+
+        known = {f.name for f in dataclasses.fields(cls)}
+        unknown = sorted(set(record) - known)
+        if unknown:
+            raise ValueError(f"{source}: config.evaluation: settings this version of "
+                             f"gradedrel does not know: {unknown}")
+        values = {}
+        for name, value in record.items():
+            if name == "gains":
+                value = {int(k): float(v) for k, v in value.items()}
+            elif name == "profiles":
+                value = profile_order({str(k): tuple(int(x) for x in v)
+                                       for k, v in value.items()})
+            elif isinstance(value, list):
+                value = tuple(value)
+            values[name] = value
+        settings = cls(**values)
+        settings.check()
+        return settings
+
     def check(self) -> None:
         """Settings that cannot work are a ValueError naming the key."""
         where = "config: evaluation"

@@ -50,6 +50,23 @@ def _figure(panels: int, figures: Mapping, rows: int = 1):
     return fig, axes.ravel()
 
 
+#: The styles of runs beside the query types (``gradedrel compare``: a user's runs), in
+#: order: none shares a query type's colour and marker (config ``report.figures.style``)
+#: or the ideal vector's black dotted line (colours from Paul Tol's palettes, beside the
+#: query types' Okabe-Ito ones).
+RUN_STYLES = ({"colour": "#882255", "marker": "D", "linestyle": "-"},
+              {"colour": "#7F7F7F", "marker": "v", "linestyle": "-."},
+              {"colour": "#332288", "marker": "P", "linestyle": "-"},
+              {"colour": "#999933", "marker": "X", "linestyle": "-."})
+
+
+def with_runs(style: Mapping, runs: Sequence[str]) -> dict:
+    """The query types' ``style`` with a style of its own for each of ``runs`` (from
+    :data:`RUN_STYLES`, in order, repeating after the last)."""
+    added = {run: RUN_STYLES[i % len(RUN_STYLES)] for i, run in enumerate(runs)}
+    return {**style, **added}
+
+
 def _line_kw(style: Mapping, qt: str, i: int, n: int, every: int | None) -> dict:
     s = style[qt]
     kw = {"color": s["colour"], "marker": s["marker"], "linestyle": s["linestyle"],
@@ -59,7 +76,20 @@ def _line_kw(style: Mapping, qt: str, i: int, n: int, every: int | None) -> dict
     return kw
 
 
+#: Legend entries in one row below the panels at most (the six query types and the ideal
+#: fit the page's width); more wrap into rows of equal length.
+LEGEND_COLUMNS = 7
+
+
+def legend_columns(entries: int, most: int = LEGEND_COLUMNS) -> int:
+    """Columns for ``entries`` legend entries: one row up to ``most``, else as few rows as
+    fit, filled evenly (8 entries: 2 rows of 4)."""
+    rows = -(-entries // most)
+    return -(-entries // rows)
+
+
 def _legend(fig, axes, font_size: float, ncol: int) -> None:
+    ncol = legend_columns(ncol)
     handles, labels = axes[0].get_legend_handles_labels()
     with plt.rc_context(_rc(font_size)):
         fig.legend(handles, labels, loc="outside lower center", ncol=ncol, frameon=False)

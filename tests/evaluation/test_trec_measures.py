@@ -51,6 +51,12 @@ def cases():
     yield "synthetic_collection", *synthetic_collection(seed=11)
     for seed in range(6):
         yield f"random-{seed}", *random_case(seed)
+    # a run file whose topics come in another order than the qrels' (its rows ranked
+    # within each topic as before): the topics' rows are no longer in topic order
+    qrels, run = random_case(0)
+    order = {qid: i for i, qid in enumerate(reversed(run["qid"].unique()))}
+    yield "run-topics-reversed", qrels, run.sort_values(
+        "qid", key=lambda q: q.map(order), kind="stable").reset_index(drop=True)
 
 
 def as_dicts(qrels, run):

@@ -131,8 +131,11 @@ def values(measure: TrecMeasure, topic: np.ndarray, position: np.ndarray, grade:
     if measure.kind == "AP":
         relevant = grade >= measure.rel
         r_topic, r_position = topic[relevant], position[relevant]
-        # the how-many-th relevant document of its topic each relevant row is (rows are
-        # grouped by topic, in rank order)
+        # the topics' groups in topic order (a run file's topics come in its own order;
+        # the stable sort keeps each topic's rows in rank order)
+        by_topic = np.argsort(r_topic, kind="stable")
+        r_topic, r_position = r_topic[by_topic], r_position[by_topic]
+        # the how-many-th relevant document of its topic each relevant row is
         starts = np.searchsorted(r_topic, np.arange(n_topics))
         nth = np.arange(len(r_topic)) - starts[r_topic]          # 0-based
         terms = (nth + 1).astype(np.float64) / (r_position + 1).astype(np.float64)
