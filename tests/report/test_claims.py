@@ -129,3 +129,36 @@ def test_the_readme_evaluate_example_shows_the_main_jobs_means():
     for run, measure, mean, topics in rows:
         assert mean == f"{means.loc[(run, measure), 'mean']:.4f}", (run, measure)
         assert int(topics) == means.loc[(run, measure), "topics"]
+
+
+def test_the_readme_compare_example_shows_the_main_jobs_means_and_the_paper():
+    """The table the README shows for `gradedrel compare` (Cranfield, expert plans, InQuery,
+    with the automatic plans' WSYN/e as the user's run): each AvP is the main job's mean
+    (frozen: expert and auto, InQuery), each bracket the published number, each difference
+    the difference of the means; the Holm p column is checked by form only (the frozen
+    tables do not hold the comparison's own test)."""
+    import yaml
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    shown = readme.split("<!-- readme-output: compare -->", 1)[1].split("```", 2)[1]
+    rows = [line.split() for line in shown.strip().splitlines()[2:]]  # after "text", the header
+    expert = pd.read_csv(SNAPSHOT / "means.tsv", sep="\t").set_index(["run", "measure"])["mean"]
+    auto = pd.read_csv(SNAPSHOT / "means_auto.tsv", sep="\t").set_index(["run", "measure"])["mean"]
+    published = yaml.safe_load((ROOT / "config" / "published" / "jk2000.yaml").read_text())
+    assert len(rows) == 7
+    base = expert[("SUM/u", "AvP(level=3)")]
+    for row in rows:
+        label = row[0]
+        means, run = (auto, "WSYN/e") if label == "auto-WSYN-e" else (expert, label)
+        values = [c for c in row[1:] if not c.startswith("(")]
+        brackets = [c.strip("()") for c in row[1:] if c.startswith("(")]
+        for level, value in zip((1, 2, 3), values[:3]):
+            assert value == f"{100 * means[(run, f'AvP(level={level})')]:.1f}", (label, level)
+        if brackets:
+            assert brackets == [f"{published['avp'][level][label]:.1f}" for level in (1, 2, 3)]
+        else:
+            assert label == "auto-WSYN-e"  # the user's run has no published number
+        if label != "SUM/u":
+            difference = 100 * (means[(run, "AvP(level=3)")] - base)
+            assert values[3] == f"{difference:+.1f}", label
+            assert 0 <= float(values[4]) <= 1

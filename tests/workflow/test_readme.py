@@ -25,7 +25,8 @@ COMMAND_LANGUAGES = {"bash", "sh", "shell", "console", "python"}
 #: The blocks run by a test in this file (marker name -> test).
 TESTED = {"evaluate": "test_readme_evaluate_example_prints_the_workflows_numbers",
           "thesaurus-lookup": "test_readme_thesaurus_lookup_runs_from_another_directory",
-          "pyterrier": "test_readme_pyterrier_example_runs"}
+          "pyterrier": "test_readme_pyterrier_example_runs",
+          "compare": "test_readme_compare_example_prints_the_table_it_shows"}
 BLOCK = re.compile(r"(?:<!-- readme-(test|output): (.*?) -->\n)?```(\w*)\n(.*?)```", re.S)
 
 
@@ -141,3 +142,22 @@ def test_readme_pyterrier_example_runs(finished_project, tmp_path, capsys):
         assert column in table.columns
         assert table[column].between(0, 100).all() and table[column].notna().all()
     assert "WSYN/e InQuery" in capsys.readouterr().out
+
+
+def test_readme_compare_example_prints_the_table_it_shows(finished_project, tmp_path):
+    """The README's compare command, on the fixture (its paths as the fixture has them):
+    it runs, and prints the table the README shows, line for line in its labels and
+    columns (the README's numbers are Cranfield's: tests/report/test_claims.py checks them
+    against the main job's frozen means and the published numbers)."""
+    project = copy_project(finished_project, tmp_path / "project")
+    command = command_words(on_fixture(block("test", "compare")))
+    done = subprocess.run(command, cwd=project, env=package_env(), capture_output=True,
+                          text=True)
+    assert done.returncode == 0, done.stderr
+    printed = done.stdout.splitlines()
+    shown = block("output", "compare").splitlines()
+    start = printed.index(shown[0])  # the table's header, after the caption line
+    table = printed[start:start + len(shown)]
+    assert [line.split()[0] for line in table] == [line.split()[0] for line in shown]
+    assert [len(line.split()) for line in table] == [len(line.split()) for line in shown]
+    assert (project / "compare" / "avp.md").exists() and (project / "compare" / "cg.png").exists()
