@@ -36,7 +36,7 @@ curations after the frozen plans): ``source`` — a concept id of the plan set's
 thesaurus lacks; ``reason`` then required) — and ``recalled: true`` for a key the curator
 recalls from the request's source page or the studies it cites rather than derives::
 
-          - {key: panel flutter, relation: NT, depth: 1, via: flutter, source: '#38123'}
+          - {key: panel flutter, relation: RT, depth: 1, via: aeroelasticity, source: '#48910'}
           - {key: limit cycle oscillation, relation: curated, source: literature,
              reason: the standard term for sustained flutter}
           - {key: f-16 store flutter, relation: curated, source: literature,
