@@ -28,6 +28,21 @@ File format (docs/plans.md)::
           - {key: flutter, relation: NT, depth: 1, via: aeroelasticity}
 
 A key may also be written as a bare string (``- flutter``): relation ``curated``.
+
+A curated key may say where it came from (the curation protocol of docs/plans.md, for
+curations after the frozen plans): ``source`` — a concept id of the plan set's thesaurus
+(``'#38009'``, ``'mesh:D006710'``, ``'wn:n:07729485'``) of which the key is a label, which
+``gradedrel plans check`` verifies, or ``literature`` (a standard term of the literature the
+thesaurus lacks; ``reason`` then required) — and ``recalled: true`` for a key the curator
+recalls from the request's source page or the studies it cites rather than derives::
+
+          - {key: panel flutter, relation: RT, depth: 1, via: aeroelasticity, source: '#48910'}
+          - {key: limit cycle oscillation, relation: curated, source: literature,
+             reason: the standard term for sustained flutter}
+          - {key: f-16 store flutter, relation: curated, source: literature,
+             reason: remembered from a cited study, recalled: true}
+
+Both are written back only when set, so plans without them are written as before.
 """
 from __future__ import annotations
 
@@ -40,6 +55,9 @@ import yaml
 from gradedrel.core.errors import InputError
 from gradedrel.core.io import write_text
 
+#: ``source`` of a key that no thesaurus concept labels: a term of the literature (a
+#: ``reason`` required). Any other ``source`` is a concept id of the plan set's thesaurus.
+LITERATURE = "literature"
 RELATIONS = ("request", "variant", "UF", "NT", "BT", "RT", "curated")
 IMPORTANCE = ("major", "minor")
 #: ``derived``: built by program from another plan set's plans, keeping some of their keys
@@ -58,6 +76,8 @@ class PlanKey:
     depth: int = 0
     via: str | None = None   # the concept whose relation gave this key
     reason: str | None = None  # a curator's reason for the key, where not obvious
+    source: str | None = None  # a thesaurus concept id the key is a label of, or LITERATURE
+    recalled: bool = False     # recalled from the request's source page or its citations
 
 
 @dataclass
@@ -141,6 +161,10 @@ def _key_dict(key: PlanKey) -> _Flow:
         out["via"] = key.via
     if key.reason is not None:
         out["reason"] = key.reason
+    if key.source is not None:
+        out["source"] = key.source
+    if key.recalled:
+        out["recalled"] = True
     return out
 
 
@@ -249,16 +273,30 @@ class _Reader:
                 self.fail(parent, "a non-empty search key", data)
             return PlanKey(str(data), "curated")
         data = self.mapping(data, parent, "search key",
-                            {"key", "relation", "depth", "via", "reason"})
+                            {"key", "relation", "depth", "via", "reason", "source", "recalled"})
         relation = self.text(data, "relation", "search key", required=False) or "curated"
         if relation not in RELATIONS:
             self.fail(data, f"relation one of {list(RELATIONS)}", relation)
         depth = data.get("depth", 0)
         if not isinstance(depth, int) or isinstance(depth, bool) or depth < 0:
             self.fail(data, "depth as a non-negative integer", depth)
+        reason = self.text(data, "reason", "search key", required=False)
+        if "source" in data and data["source"] is None:
+            # `source: #38009` unquoted is a YAML comment: the id is lost, not absent
+            self.fail(data, "search key.source as a thesaurus id or 'literature' (quoted "
+                      "where it starts with '#': source: '#38009')", None)
+        source = self.text(data, "source", "search key", required=False)
+        if source is not None and source.strip() != source:
+            self.fail(data, "search key.source without surrounding spaces", source)
+        if source == LITERATURE and reason is None:
+            self.fail(data, f"search key with source '{LITERATURE}' and a 'reason' "
+                      "(which term of the literature, why)")
+        recalled = data.get("recalled", False)
+        if not isinstance(recalled, bool):
+            self.fail(data, "search key.recalled as true or false", recalled)
         return PlanKey(self.text(data, "key", "search key"), relation, depth,
                        self.text(data, "via", "search key", required=False),
-                       self.text(data, "reason", "search key", required=False))
+                       reason, source, recalled)
 
     def concept(self, data: Any, parent: Any) -> PlanConcept:
         data = self.mapping(data, parent, "concept",

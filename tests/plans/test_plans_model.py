@@ -209,3 +209,87 @@ def test_a_plan_qid_is_read_as_written(written):
             "    importance: major\n    concepts:\n    - label: lift\n      keys: [lift]\n")
     [plan] = plans.model.parse_plans(text, "p.yaml")
     assert plan.qid == written.strip("'\"")
+
+
+# ---------------------------------------------------------------- key provenance (protocol)
+
+SOURCED = """plans:
+- qid: '1'
+  request: flutter of wings
+  source: curated
+  facets:
+  - name: flutter
+    concepts:
+    - label: flutter
+      uri: '#flutter'
+      keys:
+      - {key: flutter, relation: request}
+      expansion:
+      - {key: panel flutter, relation: NT, depth: 1, via: flutter, source: '#panel'}
+      - {key: limit cycle oscillation, relation: curated, reason: standard term, source: literature}
+      - {key: store flutter, relation: curated, reason: a cited study, source: literature, recalled: true}
+"""
+
+
+def test_key_source_and_recalled_are_read_and_written_back_only_when_set():
+    [plan] = plans.parse_plans(SOURCED, "p.yaml")
+    keys = plan.facets[0].concepts[0].expansion
+    assert [(k.source, k.recalled) for k in keys] == [
+        ("#panel", False), ("literature", False), ("literature", True)]
+    assert plan.facets[0].concepts[0].keys == [plans.PlanKey("flutter", "request")]
+    text = plans.dump_plans([plan])
+    assert "- {key: panel flutter, relation: NT, depth: 1, via: flutter, source: '#panel'}" in text
+    assert ("- {key: store flutter, relation: curated, reason: a cited study, source: literature, "
+            "recalled: true}") in text
+    assert "recalled: false" not in text and text.count("source:") == 4  # 3 keys + the plan's
+    assert plans.parse_plans(text) == [plan]
+    assert plans.dump_plans(plans.parse_plans(text)) == text
+    # a key without them is written as before
+    assert "source" not in plans.dump_plans([sample_plan()]).replace("source: auto", "")
+    # recalled: false reads as not recalled
+    assert plans.parse_plans(SOURCED.replace("recalled: true", "recalled: false")) == \
+        plans.parse_plans(SOURCED.replace(", recalled: true", ""))
+
+
+@pytest.mark.parametrize("edit, message", [
+    (("reason: standard term, ", ""), r"p.yaml:14: expected search key with source 'literature' "
+                                      r"and a 'reason'"),
+    (("recalled: true", "recalled: 1"), r"p.yaml:15: expected search key.recalled as true or "
+                                        r"false; found 1"),
+    (("recalled: true", "recalled: often"), r"p.yaml:15: expected search key.recalled as true"),
+    (("source: '#panel'", "source: ''"), r"p.yaml:13: expected search key.source as non-empty"),
+    (("source: '#panel'", "source: ' #panel'"), r"p.yaml:13: expected search key.source "
+                                                r"without surrounding spaces"),
+    (("source: '#panel'", "source: null"), r"p.yaml:13: expected search key.source as a "
+                                           r"thesaurus id or 'literature' \(quoted"),
+    (("source: '#panel'", "sourced: '#panel'"), r"p.yaml:13: expected search key fields among"),
+])
+def test_key_source_and_recalled_are_validated_with_file_and_line(edit, message):
+    with pytest.raises(InputError, match=message) as error:
+        plans.parse_plans(SOURCED.replace(*edit), "p.yaml")
+    assert "\n" not in str(error.value)
+
+
+def test_block_style_unquoted_nasa_id_is_refused():
+    text = SOURCED.replace("      - {key: panel flutter, relation: NT, depth: 1, via: flutter, "
+                           "source: '#panel'}",
+                           "      - key: panel flutter\n        relation: NT\n"
+                           "        source: #panel")
+    with pytest.raises(InputError, match=r"p.yaml:13: expected search key.source as a thesaurus"):
+        plans.parse_plans(text, "p.yaml")
+
+
+FROZEN = sorted((plans.model.Path(__file__).parents[2] / "config").glob("*/plans_*.yaml"))
+
+
+@pytest.mark.parametrize("path", FROZEN, ids=lambda p: p.name)
+def test_frozen_plan_files_have_no_key_provenance_and_are_written_as_before(path):
+    """The frozen plans predate the protocol: no key has ``source`` or ``recalled``, so
+    their plans are written exactly as before the fields existed."""
+    read = plans.read_plans(path)
+    keys = [k for p in read for c in p.concepts() for k in c.keys + c.expansion]
+    assert keys and all(k.source is None and not k.recalled for k in keys)
+    text = plans.dump_plans(read)
+    assert plans.dump_plans(plans.parse_plans(text)) == text
+    legacy = {"key", "relation", "depth", "via", "reason"}
+    assert all(set(plans.model._key_dict(k)) <= legacy for k in keys)
