@@ -195,6 +195,8 @@ def register_evaluate(subparsers) -> None:
 # --- compare --------------------------------------------------------------------------------
 
 def run_compare(args: argparse.Namespace) -> int:
+    """``gradedrel compare``: evaluate the runs beside the plan set's query types, print the
+    table and write every output (exit code 0)."""
     one_blas_thread_unless_chosen()
     from gradedrel.report.compare import compare, default_out, printed
 
@@ -205,6 +207,7 @@ def run_compare(args: argparse.Namespace) -> int:
 
 
 def register_compare(subparsers) -> None:
+    """Add the ``compare`` command and its arguments to the parser."""
     parser = subparsers.add_parser(
         "compare", help="your runs beside a finished plan set's query types",
         description="Evaluate run files together with the query types of a finished plan "

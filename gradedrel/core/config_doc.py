@@ -91,6 +91,7 @@ def render(schema: Mapping[str, Any]) -> str:
 
 
 def main() -> None:
+    """Rewrite config/README.md from the schema."""
     README.write_text(render(yaml.safe_load(SCHEMA.read_text(encoding="utf-8"))),
                       encoding="utf-8")
 

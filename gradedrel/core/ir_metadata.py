@@ -111,6 +111,7 @@ def file_record(path: str | Path, name: str | None = None) -> dict:
 
 
 def package_version(name: str) -> str:
+    """The installed version of distribution ``name``, or ``not installed``."""
     from importlib import metadata
 
     try:
@@ -357,6 +358,7 @@ def software(terrier: str | None = None, java: str | None = None,
 
 
 def platform_of(facts: Mapping, python: str, software_parts: Mapping) -> dict:
+    """The platform section from the machine's facts and the software parts found."""
     return platform_section(facts, python, software_parts["libraries"], software_parts["toolkits"],
                             software_parts["java"] or None)
 

@@ -188,6 +188,7 @@ def snapshot(results: Path, collection: str, target: Path, config: Mapping) -> N
 
 
 def read_headline(snapshot_root: str | Path) -> str | None:
+    """The frozen headline.md of the snapshot, or None where there is none."""
     path = Path(snapshot_root) / "headline.md"
     return path.read_text(encoding="utf-8") if path.exists() else None
 

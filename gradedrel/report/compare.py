@@ -106,6 +106,7 @@ class PlanSetRuns:
 
     @property
     def where(self) -> str:
+        """Collection, plan set and model, as a caption says them."""
         return f"{self.collection}, {self.plan_set} plans, {self.model}"
 
 
@@ -353,6 +354,7 @@ def summary(per_topic: pd.DataFrame, runs: Sequence[str], baseline: str, best: s
 
 
 def summary_table(frame: pd.DataFrame, title: str, constants):
+    """The summary rows as a report Table (effects in AvP points, the paper's value named)."""
     from gradedrel.report.tables import Table
 
     shown = frame.rename(columns={"effect": "effect (points)", "p_value": "randomisation p",
