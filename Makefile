@@ -9,7 +9,7 @@ BIN := $(VENV)/bin
 # setuptools prints an informational notice on every editable install; silence only that one.
 QUIET_EDITABLE := PYTHONWARNINGS="ignore:Editable installation"
 
-.PHONY: check setup reproduce reproduce-nfcorpus test test-fast lint clean
+.PHONY: check setup reproduce reproduce-nfcorpus test test-fast lint format-check clean
 
 check:
 	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "setup: $(PYTHON) not found: install Python 3.11 or newer (tested: 3.11, 3.12, 3.13) and run make PYTHON=python3.11 (or 3.12, 3.13)" >&2; exit 1; }
@@ -47,6 +47,16 @@ test-fast: setup
 
 lint: setup
 	$(BIN)/snakemake --lint
+
+# The Snakefile and rule files as snakefmt formats them (pinned in requirements-format.txt,
+# installed in a venv of its own: .venv-format).
+.venv-format/.installed: requirements-format.txt | check
+	$(PYTHON) -m venv .venv-format
+	.venv-format/bin/python -m pip install --quiet -r requirements-format.txt
+	touch $@
+
+format-check: .venv-format/.installed
+	.venv-format/bin/snakefmt --check Snakefile workflow/
 
 clean:
 	rm -rf results/* figures/* .snakemake
