@@ -77,6 +77,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--cores", type=int, default=2)
     parser.add_argument("--out", type=Path, default=None)
+    parser.add_argument("--keep", type=Path, default=None,
+                        help="copy the fresh tree's results/ and figures/ here at the end (both "
+                             "main jobs of the committed configuration)")
     args = parser.parse_args()
     python = sys.executable
     snakemake = [python, "-m", "snakemake", "--cores", str(args.cores), "--nocolor"]
@@ -114,6 +117,10 @@ def main() -> None:
                                 "--configfile", "config/config.yaml"], tree, env) | {
                 "load": f"{before} -> {load()}"}
             print(f"{name}: {rows[name]}", file=sys.stderr)
+        if args.keep:
+            args.keep.mkdir(parents=True, exist_ok=True)
+            for part in ("results", "figures"):
+                subprocess.run(["cp", "-a", str(tree / part), str(args.keep / part)], check=True)
     peer_c = rows["plain PyTerrier, Cranfield grid"]
     peer_n = rows["plain PyTerrier, NFCorpus grid"]
     both = {"cpu": rows["cold Cranfield main job"]["cpu"] + rows["NFCorpus addition"]["cpu"],
