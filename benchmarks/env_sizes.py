@@ -67,6 +67,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("scratch", type=Path, help="an empty or new folder outside the project")
     parser.add_argument("--setup-venv", type=Path,
                         help="an existing venv made by make setup (else one is made)")
+    parser.add_argument("--out", type=Path,
+                        help="also write the sizes as JSON (benchmarks/measured/env_sizes.json, "
+                             "which the README's numbers are checked against)")
     parser.add_argument("--python", default=sys.executable,
                         help="the interpreter the venvs are made from")
     args = parser.parse_args(argv)
@@ -91,6 +94,18 @@ def main(argv: list[str] | None = None) -> int:
     print("environment\tMiB\tinstall_s")
     for name, size, seconds in rows:
         print(f"{name}\t{math.ceil(size)}\t{seconds:.0f}")
+    if args.out:
+        import json
+
+        args.out.parent.mkdir(parents=True, exist_ok=True)
+        args.out.write_text(json.dumps({
+            "measured": time.strftime("%Y-%m-%d", time.gmtime()),
+            "python": subprocess.run([args.python, "-c", "import platform; "
+                                      "print(platform.python_version())"], capture_output=True,
+                                     text=True, check=True).stdout.strip(),
+            "sizes_mib": {name: math.ceil(size) for name, size, _ in rows},
+            "install_s": {name: (None if seconds != seconds else round(seconds))
+                          for name, _, seconds in rows}}, indent=1) + "\n")
     return 0
 
 

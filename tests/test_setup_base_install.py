@@ -214,3 +214,15 @@ def test_pip_install_without_extras_evaluates(tmp_path, small_evaluation):
     lookup = run("thesaurus", "lookup", "wing")
     assert lookup.returncode == 1
     assert "pip install 'gradedrel[workflow]'" in lookup.stderr
+
+
+def test_the_readme_states_the_measured_environment_sizes():
+    """The README's sizes are those benchmarks/env_sizes.py measured (its --out file)."""
+    import json
+
+    measured = json.loads((ROOT / "benchmarks" / "measured" / "env_sizes.json").read_text())
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    sizes = measured["sizes_mib"]
+    assert f"`pip install .`, {sizes['base']} MiB" in readme
+    assert f"`pip install .[workflow]`, {sizes['workflow']} MiB" in readme
+    assert f"`.venv` is {sizes['setup']} MiB" in readme
