@@ -32,7 +32,7 @@ BLOCK = re.compile(r"(?:<!-- readme-(test|output): (.*?) -->\n)?```(\w*)\n(.*?)`
 
 #: The files whose command blocks are run here: the README and the pages it sends its
 #: longer examples to.
-FILES = ("README.md", "docs/pyterrier.md")
+FILES = ("README.md", "docs/pyterrier.md", "docs/evaluate.md")
 
 
 def readme_blocks() -> list[tuple[str | None, str | None, str, str]]:
