@@ -161,3 +161,16 @@ def test_readme_compare_example_prints_the_table_it_shows(finished_project, tmp_
     assert [line.split()[0] for line in table] == [line.split()[0] for line in shown]
     assert [len(line.split()) for line in table] == [len(line.split()) for line in shown]
     assert (project / "compare" / "avp.md").exists() and (project / "compare" / "cg.png").exists()
+
+
+def test_the_readme_is_short_with_a_contents_list_that_links_its_sections():
+    """A newcomer's two minutes (issue 20, item 8): at most 250 lines, the two commands first,
+    and a contents list whose every link is a section of the README."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert len(text.splitlines()) <= 250
+    headings = re.findall(r"^## (.+)$", text, re.M)
+    assert headings[0] == "Two commands"
+    anchors = {re.sub(r"[^a-z0-9 -]", "", h.lower()).replace(" ", "-") for h in headings}
+    contents = text.split("**Contents:**", 1)[1].split("\n\n", 1)[0]
+    links = re.findall(r"\]\(#([^)]+)\)", contents)
+    assert links and set(links) == anchors
