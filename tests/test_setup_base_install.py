@@ -25,7 +25,9 @@ from helpers_eval import synthetic_collection, write_trec_qrels, write_trec_run
 # The light commands checked here end to end; a light command added to cli.COMMANDS must be
 # run without the workflow's packages somewhere (here, or in its own tests through
 # base_install.run_without_workflow_packages) and named here.
-RUN_WITHOUT_WORKFLOW = {"evaluate": "test_evaluate_runs_without_the_workflow_packages"}
+RUN_WITHOUT_WORKFLOW = {"evaluate": "test_evaluate_runs_without_the_workflow_packages",
+                        # tests/workflow/test_compare_command.py (it needs a finished plan set)
+                        "compare": "test_compare_runs_where_the_workflow_packages_cannot_be_imported"}
 # The import names of the [workflow] extra's own packages: a light command must not even try
 # to import them. (Packages they bring may be tried by other code's optional imports:
 # numpy.f2py tries charset_normalizer; the command works without them, which is the point.)
@@ -112,6 +114,8 @@ def test_every_light_command_is_run_without_the_workflow_packages():
         "base_install.run_without_workflow_packages and name it in RUN_WITHOUT_WORKFLOW "
         f"(light: {sorted(light)}, checked: {sorted(RUN_WITHOUT_WORKFLOW)})")
     assert cli.WORKFLOW_COMMANDS <= set(cli.COMMANDS)
+    tests = "\n".join(p.read_text(encoding="utf-8") for p in (ROOT / "tests").rglob("test_*.py"))
+    assert all(f"def {name}(" in tests for name in RUN_WITHOUT_WORKFLOW.values())
 
 
 @pytest.mark.parametrize("word", sorted(set(cli.COMMANDS) - cli.WORKFLOW_COMMANDS))
