@@ -13,8 +13,9 @@ log = logging.getLogger("gradedrel")
 
 
 def main():
-    spec = collection.CollectionSpec.from_config(snakemake.wildcards.collection,
-                                                 snakemake.params.collection)
+    # the spec from the (validated) config; the params hold only what decides the fetch
+    name = snakemake.wildcards.collection
+    spec = collection.CollectionSpec.from_config(name, snakemake.config["collections"][name])
     collection.use_ir_datasets_home(snakemake.params.ir_datasets_home)
     home = os.environ.get("IR_DATASETS_HOME") or os.path.expanduser("~/.ir_datasets")
     manifest = fetch.materialise(spec, home)

@@ -8,7 +8,7 @@ from gradedrel.collection.documents import (DOCNO_MAX_LENGTH, DocumentCensus,  #
                                             document_count, iter_documents, position_limit)
 from gradedrel.collection.judgements import (EXCLUSION_COLUMNS, Assembled, assemble,  # noqa: F401
                                              load_qrels, load_topics, trec_qrels_text)
-from gradedrel.collection.spec import (DOCUMENT_KEYS, JUDGEMENT_KEYS, PARTS,  # noqa: F401
+from gradedrel.collection.spec import (DOCUMENT_KEYS, FETCH_KEYS, JUDGEMENT_KEYS, PARTS,  # noqa: F401
                                        REQUEST_KEYS, CollectionSpec,
                                        local_files, settings, use_ir_datasets_home)
 from gradedrel.collection.testbed import (dropped_text_lines, missing_documents,  # noqa: F401

@@ -23,6 +23,12 @@ REQUEST_KEYS = ("ir_datasets", "topics", "topics_format", "topics_header", "topi
 #: The settings that topics and judgements depend on.
 JUDGEMENT_KEYS = ("ir_datasets", "topics", "topics_format", "topics_header", "qrels",
                   "topic_field", "grade_map")
+#: The settings that decide what a collection's download fetches: which parts come from
+#: which ir_datasets id (a part named by a local file is not fetched). Nothing else (grade
+#: map, fields, formats) may be among them: a fetch re-run by another setting would, behind
+#: the manifest's ``ancient`` edge, hide the re-runs that setting needs downstream (Snakemake
+#: does not weigh a job's own reasons once an upstream job runs: docs/cluster.md).
+FETCH_KEYS = ("ir_datasets", "docs", "topics", "qrels")
 #: The three parts of a collection, each from an ir_datasets id or a local file.
 PARTS = ("docs", "topics", "qrels")
 

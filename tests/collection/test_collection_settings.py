@@ -92,3 +92,22 @@ def test_the_document_count_comes_from_the_documents_id():
     local = collection.CollectionSpec.from_config(
         "c", collection.settings(RAW, collection.DOCUMENT_KEYS), needs=("docs",))
     assert document_count(local) is None
+
+
+def test_the_fetch_depends_on_the_parts_sources_alone():
+    """A download re-run by any other setting would hide, behind the manifest's ancient
+    edge, the re-runs that setting needs downstream (a grade-map edit on Cranfield re-ran
+    only collection_fetch): its params are the parts' sources, and they decide every id."""
+    from gradedrel import collection
+
+    assert set(collection.FETCH_KEYS) == {"ir_datasets", "docs", "topics", "qrels"}
+    base = {"ir_datasets": {"docs": "beir/nfcorpus", "topics": "nfcorpus/test/video"},
+            "grade_map": {"1": 1, "2": 2, "3": 3}}
+    other = dict(base, grade_map={"1": 0, "2": 2, "3": 3}, doc_text_fields=["title"],
+                 topic_field=["title", "desc"])
+    a = collection.CollectionSpec.from_config("n", base)
+    b = collection.CollectionSpec.from_config("n", other)
+    assert [a.ir_datasets_id(p) for p in collection.PARTS] == \
+        [b.ir_datasets_id(p) for p in collection.PARTS]
+    assert collection.settings(base, collection.FETCH_KEYS) == \
+        collection.settings(other, collection.FETCH_KEYS)

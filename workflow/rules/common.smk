@@ -122,7 +122,7 @@ def collection_files(keys):
 
 
 # The downloads' records (local rules collection_fetch, terrier_fetch in collection.smk).
-COLLECTION_FETCH_KEYS = tuple(dict.fromkeys(collection.DOCUMENT_KEYS + collection.JUDGEMENT_KEYS))
+COLLECTION_FETCH_KEYS = collection.FETCH_KEYS
 
 
 def collection_downloads(wildcards):
