@@ -30,6 +30,8 @@ from typing import Any, Callable, Iterable, Mapping
 
 import yaml
 
+from gradedrel.core.params import plain
+
 SCHEMA_VERSION = "0.1"
 FILE_NAME = "ir-metadata.yaml"
 START, END = "# ir_metadata.start", "# ir_metadata.end"
@@ -195,7 +197,7 @@ HEADER = ("# ir_metadata (https://www.ir-metadata.org/, schema {version}). platf
 def dump(doc: Mapping) -> str:
     """The document as YAML between the start and end markers (keys in document order,
     so the same document gives the same bytes)."""
-    body = yaml.safe_dump(_plain(doc), sort_keys=False, allow_unicode=True, width=100,
+    body = yaml.safe_dump(plain(doc), sort_keys=False, allow_unicode=True, width=100,
                           default_flow_style=False)
     return f"{START}\n{HEADER.format(version=SCHEMA_VERSION)}{body}{END}\n"
 
@@ -220,12 +222,6 @@ def _sorted(value):
     return value
 
 
-def _plain(value):
-    if isinstance(value, Mapping):
-        return {str(k): _plain(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_plain(v) for v in value]
-    return value
 
 
 # --- validation -------------------------------------------------------------------------------

@@ -36,3 +36,13 @@ def canonical(value: Any) -> Any:
     if isinstance(value, tuple):
         return tuple(canonical(v) for v in value)
     return value
+
+
+def plain(value: Any) -> Any:
+    """``value`` as JSON- and YAML-friendly values: mappings with text keys (in their own
+    order), tuples as lists; anything else as it is."""
+    if isinstance(value, Mapping):
+        return {str(k): plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [plain(v) for v in value]
+    return value

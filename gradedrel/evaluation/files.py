@@ -9,6 +9,7 @@ from typing import Mapping
 import pandas as pd
 
 from gradedrel.core.io import sha256_of, write_tsv
+from gradedrel.core.params import plain
 from gradedrel.evaluation.contract import SIGNIFICANCE_TABLES, TABLES
 from gradedrel.evaluation.evaluate import evaluate
 from gradedrel.evaluation.measures.judgements import Judgements
@@ -61,7 +62,7 @@ def evaluate_files(run_paths: Mapping[str, str | Path], qrels: pd.DataFrame,
     if recorded["measures"] is None:  # the default grid: what the other settings spell out
         del recorded["measures"]
     record = provenance.record(
-        "evaluate", {"evaluation": _plain(recorded)},
+        "evaluate", {"evaluation": plain(recorded)},
         runs={label: {"path": str(path), "sha256": sha256_of(path)}
               for label, path in run_paths.items()},
         topics=judgements.n_topics, source=ir_metadata.source(),
@@ -90,10 +91,3 @@ def warn_if_most_topics_unranked(judgements: Judgements, runs: Mapping[str, Rank
     return absent
 
 
-def _plain(value):
-    """Settings as JSON-friendly values (tuples → lists, int keys → text)."""
-    if isinstance(value, Mapping):
-        return {str(k): _plain(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_plain(v) for v in value]
-    return value
