@@ -201,7 +201,9 @@ def test_fixture_workflow_through_slurm_matches_a_local_run(tmp_path):
         f"compute rules ran outside SLURM: {sorted(r for r in ran_locally if not local_rule(r))}")
     local_jobs = job_times(first.stdout + first.stderr)
     expected = {j for j, (rule, _) in local_jobs.items() if not local_rule(rule)}
-    assert len(expected) >= 30, f"the fixture workflow ran only {len(expected)} jobs locally"
+    # (24 since the report's coarse jobs: one report_findings and one report_figures per
+    # plan set and model, pages written by the jobs that make their files)
+    assert len(expected) >= 20, f"the fixture workflow ran only {len(expected)} jobs locally"
     # the profile groups small jobs (its `groups:`): a SLURM job is one ungrouped job or
     # one group job; every compute job of the local run ran in exactly one of them
     ungrouped, groups = slurm_jobs_planned(log)
