@@ -12,7 +12,7 @@ import yaml
 
 from conftest import ROOT
 from gradedrel.core.errors import InputError
-from gradedrel.evaluation.files import _plain
+from gradedrel.core.params import plain
 from gradedrel.evaluation.settings import Settings
 from gradedrel.report import compare, figures
 from gradedrel.report.design import Constants
@@ -27,7 +27,7 @@ def recorded(settings: Settings) -> dict:
     record = asdict(settings)
     if record["measures"] is None:
         del record["measures"]
-    return json.loads(json.dumps(_plain(record)))
+    return json.loads(json.dumps(plain(record)))
 
 
 @pytest.mark.parametrize("section, standard", [
