@@ -192,6 +192,76 @@ def open_index(index_dir: str | Path):
     return pt.IndexFactory.of(str(Path(index_dir).resolve() / "data.properties"))
 
 
+_ARRAY_RETRIEVER = None
+
+
+def retriever(index, **settings):
+    """``pt.terrier.Retriever(index, **settings)`` that reads each ranking as arrays.
+
+    PyTerrier 1.0 builds a query's ranking by iterating its ``ScoredDocList`` through pyjnius,
+    three Java calls per retrieved document: about two thirds of a run's CPU time at depth
+    1000 (benchmarks/README.md). This subclass takes the same request, then reads the
+    request's result set as three arrays (docids, scores, metadata): the same rows, in the
+    same order, with the same values (tests/core/test_terrier_retriever.py compares it with
+    ``pt.terrier.Retriever`` query by query). Requests it does not shape itself (token
+    lists, candidate sets to re-rank) go to PyTerrier's own code.
+    """
+    global _ARRAY_RETRIEVER
+    if _ARRAY_RETRIEVER is None:
+        _ARRAY_RETRIEVER = _array_retriever_class()
+    return _ARRAY_RETRIEVER(index, **settings)
+
+
+def _array_retriever_class():
+    import jnius
+    import pyterrier as pt
+    from pyterrier.terrier import retriever as pt_retriever
+
+    class ArrayRetriever(pt.terrier.Retriever):
+        """``pt.terrier.Retriever`` reading each ranking as arrays (see :func:`retriever`)."""
+
+        def _retrieve_one(self, row, input_results=None, docno_provided=False,
+                          docid_provided=False, scores_provided=False):
+            if "query_toks" in row._fields or docno_provided or docid_provided:
+                return super()._retrieve_one(row, input_results, docno_provided,
+                                             docid_provided, scores_provided)
+            qid, query = str(row.qid), row.query
+            if pt_retriever._query_needs_tokenised(query):
+                query = " ".join(self.tokeniser.getTokens(query))
+            if len(query) == 0:
+                return super()._retrieve_one(row)  # PyTerrier's warning, no ranking
+            request = self.manager.newSearchRequest(qid, query)
+            for control, value in self.controls.items():
+                request.setControl(control, str(value))
+            for key, value in self.search_context.items():
+                request.setContextObject(key, value)
+            if "applypipeline:off" in query:
+                request.setControl("applypipeline", "off")
+                request.setOriginalQuery(query.replace("applypipeline:off", ""))
+            if pt_retriever._matchop(query):
+                for control, value in (("terrierql", "off"), ("parsecontrols", "off"),
+                                       ("parseql", "off"), ("matchopql", "on")):
+                    request.setControl(control, value)
+            request.setControl("decorate", ",".join(self.metadata))
+            self.manager.runSearchRequest(request)
+            results = jnius.cast("org.terrier.querying.Request", request).getResultSet()
+            size = results.getResultSize()
+            if size == 0:
+                return {}
+            keys = set(results.getMetaKeys())
+            if not set(self.metadata) <= keys:
+                raise KeyError(f"Mismatch between requested and available metadata in "
+                               f"{self.indexref}. Requested metadata: {self.metadata}, "
+                               f"available metadata {sorted(keys)}")
+            first = pt_retriever.FIRST_RANK
+            return {"_index": row.Index, "docid": list(results.getDocids())[:size],
+                    **{m: list(results.getMetaItems(m))[:size] for m in self.metadata},
+                    "rank": list(range(first, first + size)),
+                    "score": list(results.getScores())[:size]}
+
+    return ArrayRetriever
+
+
 def index_statistics(index) -> Mapping[str, int]:
     """A Terrier index's number of documents, tokens and unique terms."""
     stats = index.getCollectionStatistics()

@@ -264,17 +264,15 @@ class Terrier(Backend):
         """A PyTerrier Retriever over the index with this weighting model, ``depth`` results per
         query.
         """
-        import pyterrier as pt
-
-        from gradedrel.core.terrier import open_index
+        from gradedrel.core.terrier import open_index, retriever
 
         def as_text(key):  # Terrier takes controls and properties as strings
             return {k: str(v) for k, v in self.parameters.get(key, {}).items()}
 
-        return pt.terrier.Retriever(index if index is not None else open_index(index_dir),
-                                    wmodel=self.parameters["wmodel"], num_results=depth,
-                                    controls=as_text("controls"),
-                                    properties=as_text("properties"))
+        # pt.terrier.Retriever's rankings, read as arrays (gradedrel.core.terrier.retriever)
+        return retriever(index if index is not None else open_index(index_dir),
+                         wmodel=self.parameters["wmodel"], num_results=depth,
+                         controls=as_text("controls"), properties=as_text("properties"))
 
     def prepare(self, query, pipeline):
         """The MatchOp string, if a key keeps a term after the index's term pipeline (the
