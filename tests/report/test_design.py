@@ -3,6 +3,7 @@ design is one error naming the file and what was expected."""
 from pathlib import Path
 
 import pytest
+import yaml
 
 from gradedrel.core.errors import InputError
 from gradedrel.report import design
@@ -52,3 +53,22 @@ def test_a_wrong_design_is_one_error_naming_it(tmp_path, change, named):
     with pytest.raises(InputError) as error:
         design.load(bad)
     assert str(bad) in str(error.value) and named in str(error.value)
+
+
+def test_the_fast_parser_reads_every_design_as_pyyaml_does(tmp_path):
+    """The design files are read with libyaml (cached per content); the same documents as
+    PyYAML's own parser, and a broken file still reported at its line by PyYAML."""
+    from gradedrel.report import design as design_module
+
+    root = Path(__file__).parents[2]
+    for path in sorted((root / "config" / "design").glob("*.yaml")) + [design_module.SCHEMA]:
+        assert design_module._parsed(path) == yaml.safe_load(path.read_text(encoding="utf-8"))
+    first = design_module._parsed(root / "config" / "design" / "jk2000.yaml")
+    first["findings"] = "changed by a caller"
+    assert design_module._parsed(root / "config" / "design" / "jk2000.yaml")["findings"] != \
+        "changed by a caller"
+    broken = tmp_path / "broken.yaml"
+    broken.write_text("preregistration: x\nquery_types: [a, b\nfindings: []\n", encoding="utf-8")
+    with pytest.raises(InputError) as error:
+        design_module.load(broken)
+    assert "broken.yaml" in str(error.value) and "valid YAML" in str(error.value)
