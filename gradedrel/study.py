@@ -339,16 +339,18 @@ class Study:
             inputs["topics"] = self.paths.plan_set("topics.tsv", c, p)
         return inputs
 
-    def retrieval_inputs(self, c: str, p: str, m: str) -> dict[str, str]:
-        """The index, the plan set's candidate topics and query files; InQuery also its
-        posting arrays."""
+    def retrieval_inputs(self, c: str, p: str, models: Iterable[str] | None = None
+                         ) -> dict[str, str]:
+        """The index, the plan set's candidate topics and query files, and the files beside
+        the index the ``models``' back ends read (InQuery: the posting arrays); ``models``
+        defaults to the grid (one retrieval job runs them all)."""
         inputs = {"index": self.paths.index(c),
                   "candidates": self.paths.plan_set("candidates.tsv", c, p)}
         inputs |= {f"queries/{label}": self.paths.query_file(label, c, p)
                    for label in self.query_types}
-        # files beside the index the model's back end reads (InQuery: the posting arrays)
-        for key, path in self.models[m].engine().index_files.items():
-            inputs[key] = self.paths.collection(path, c)
+        for m in self.grid if models is None else models:
+            for key, path in self.models[m].engine().index_files.items():
+                inputs[key] = self.paths.collection(path, c)
         return inputs
 
     def comparison_inputs(self, c: str) -> dict[str, str]:

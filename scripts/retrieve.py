@@ -1,5 +1,6 @@
-"""Run every query type through one retrieval model: one JVM, the index loaded once; the
-runs' ir_metadata beside them."""
+"""Run a plan set's query types through every model of the grid: one JVM (its JIT warmed
+once for all models), the index opened once; each model's runs, their provenance, the
+topics not ranked and the runs' ir_metadata beside them."""
 import json
 import logging
 from pathlib import Path
@@ -18,25 +19,36 @@ log = logging.getLogger("gradedrel")
 
 def main():
     version = terrier.start(**snakemake.params.terrier)
-    model = grid.Model.from_config(snakemake.wildcards.model, snakemake.params.model)
-    index_dir, depth = snakemake.input.index, snakemake.params.depth
     # the plan set's candidate topics (selection by the judgements comes at evaluation)
     table = pd.read_csv(snakemake.input.candidates, sep="\t", dtype=str, keep_default_na=False)
     topics = table.loc[table["candidate"] == "1", ["qid"]].reset_index(drop=True)
+    index_dir = snakemake.input.index
     pipeline = terrier.term_pipeline(index_dir)
-    transformer = grid.retriever(model, index_dir, depth)
-    not_ranked, runs = [], []
+    index = terrier.open_index(index_dir)  # opened once, shared by the Terrier models
     local = {part: snakemake.input[part] for part in ("docs", "topics")
              if part in snakemake.input.keys()}
     manifest = ir_metadata.read_manifest(snakemake.input.get("downloads"))
-    data = ir_metadata.data_files(local, manifest)
-    commit = ir_metadata.source()
+    census = json.loads(Path(snakemake.input.census).read_text(encoding="utf-8"))
+    context = {"version": version, "pipeline": pipeline, "topics": topics,
+               "data": ir_metadata.data_files(local, manifest), "local": local,
+               "manifest": manifest, "census": census, "commit": ir_metadata.source()}
+    for name, parameters in snakemake.params.models.items():
+        model = grid.Model.from_config(name, parameters)
+        transformer = grid.retriever(model, index_dir, snakemake.params.depth,
+                                     index=index if model.backend == "terrier" else None)
+        run_model(model, transformer, context)
+
+
+def run_model(model, transformer, context):
+    """One model's runs, their provenance, the topics it did not rank, its ir_metadata."""
+    out, depth, topics = snakemake.output, snakemake.params.depth, context["topics"]
+    not_ranked, runs = [], []
     for label in snakemake.params.labels:
         path = snakemake.input[f"queries/{label}"]
-        run_path = snakemake.output[f"run/{label}"]
-        prov_path = snakemake.output[f"provenance/{label}"]
+        run_path = out[f"run/{model.name}/{label}"]
         queries = query_files.read_query_file(path)
-        run, missing = grid.run_query_type(model, transformer, topics, queries, label, pipeline)
+        run, missing = grid.run_query_type(model, transformer, topics, queries, label,
+                                           context["pipeline"])
         log.info("%s %s: %d of %d topics ranked", model.name, label, run["qid"].nunique(),
                  len(topics))
         for reason, count in missing["reason"].value_counts().sort_index().items():
@@ -44,25 +56,31 @@ def main():
         write_run(run, run_path, tag=f"{model.name}-{query_types.slug(label)}",
                   topic_order=topics["qid"].tolist())
         write_text(provenance.record(
-            "retrieve", snakemake.params.config, version, model=model.name,
-            backend=model.backend, parameters=dict(model.parameters), query_type=label,
-            query_file=path, query_file_sha256=sha256_of(path), depth=depth,
+            "retrieve", snakemake.params.config[model.name], context["version"],
+            model=model.name, backend=model.backend, parameters=dict(model.parameters),
+            query_type=label, query_file=path, query_file_sha256=sha256_of(path), depth=depth,
             topics=len(topics), ranked=int(run["qid"].nunique()), not_ranked=len(missing),
-            data=data, source=commit), prov_path)
+            data=context["data"], source=context["commit"]),
+            out[f"provenance/{model.name}/{label}"])
         not_ranked.append(missing)
         runs.append({"tag": f"{model.name}-{query_types.slug(label)}", "query type": label,
                      "run": ir_metadata.file_record(run_path),
                      "queries": ir_metadata.file_record(path)})
-    write_tsv(pd.concat(not_ranked, ignore_index=True), snakemake.output.not_ranked)
-    census = json.loads(Path(snakemake.input.census).read_text(encoding="utf-8"))
+    write_tsv(pd.concat(not_ranked, ignore_index=True), out[f"not_ranked/{model.name}"])
     method = ir_metadata.method_of_run(
-        model.name, model.backend, dict(model.parameters), depth, census,
+        model.name, model.backend, dict(model.parameters), depth, context["census"],
         snakemake.params.plan_set, {r["run"]["path"]: r["query type"] for r in runs})
     platform, implementation = ir_metadata.gathered(
-        "retrieve", "scripts/retrieve.py", version, terrier.java_version())
+        "retrieve", "scripts/retrieve.py", context["version"], terrier.java_version())
     write_text(ir_metadata.dump(ir_metadata.run_document(
-        snakemake.wildcards.collection, snakemake.params.collection, local, manifest, method,
-        runs, platform, implementation)), snakemake.output.metadata)
+        snakemake.wildcards.collection, snakemake.params.collection, context["local"],
+        context["manifest"], method, runs, platform, implementation)),
+        out[f"metadata/{model.name}"])
 
 
-run_step(snakemake.log[0], main, snakemake.wildcards, snakemake.output)
+def model_page(name):
+    """A per-model page's title names its model (``not_ranked/BM25``)."""
+    return {**dict(snakemake.wildcards.items()), "model": name.rsplit("/", 1)[1]}
+
+
+run_step(snakemake.log[0], main, snakemake.wildcards, snakemake.output, model_page)

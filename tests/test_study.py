@@ -89,9 +89,10 @@ def test_inputs_of_the_evaluation_retrieval_and_summary(project):
     assert inputs["topics"] == "results/cranfield/plans/expert/topics.tsv"
     baseline = project.evaluation_inputs("cranfield", BASELINE, "BM25")
     assert set(baseline) == {"run/BM25", "qrels"}
-    retrieval = project.retrieval_inputs("cranfield", "auto", "InQuery")
+    retrieval = project.retrieval_inputs("cranfield", "auto")  # every model of the grid
     assert retrieval["postings"] == "results/cranfield/index_arrays/postings"
-    assert "postings" not in project.retrieval_inputs("cranfield", "auto", "BM25")
+    assert project.retrieval_inputs("cranfield", "auto", ["InQuery"]) == retrieval
+    assert "postings" not in project.retrieval_inputs("cranfield", "auto", ["BM25"])
     assert retrieval["candidates"] == "results/cranfield/plans/auto/candidates.tsv"
     summary = project.summary_inputs("cranfield")
     assert len(summary) == 2 * 27 and summary["verdicts/expert-2/DirichletLM"].endswith(

@@ -99,7 +99,7 @@ def run_query_type(model: Model, transformer, topics: pd.DataFrame, queries: pd.
     batch = pd.DataFrame([{"qid": qid, **columns} for qid, columns in prepared.items()])
     if runnable:
         run = pd.concat([transformer.transform(part)[["qid", "docno", "score"]]
-                         for part in _in_parts(batch, f"retrieving {label}")],
+                         for part in _in_parts(batch, f"{model.name} retrieving {label}")],
                         ignore_index=True)
     else:
         run = pd.DataFrame(columns=["qid", "docno", "score"])

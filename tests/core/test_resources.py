@@ -8,6 +8,8 @@ def test_resources_grow_linearly_from_a_floor():
     assert small == {"runtime": 11, "mem_mb": 2001}
     assert large == {"runtime": 64, "mem_mb": 8190}
     assert resources.resources("retrieve", 0) == {"runtime": 30, "mem_mb": 1000}
+    # a job running three models in turn: three times the time, one model's memory
+    assert resources.resources("retrieve", 0, runs=3) == {"runtime": 90, "mem_mb": 1000}
 
 
 def test_document_counts_come_from_ir_datasets_metadata_or_the_file_size(tmp_path):

@@ -137,17 +137,18 @@ def licences(wildcards):
     return canonical(STUDY.collections[wildcards.collection].licences(STUDY.thesauri))
 
 
-def job_resources(rule):
+def job_resources(rule, runs=1):
     """A rule's cluster resources as callables of the collection's size (runtime, mem_mb:
-    gradedrel.core.resources, calibrated on the 200k/1M-document measurements)."""
+    gradedrel.core.resources, calibrated on the 200k/1M-document measurements), for a
+    job doing ``runs`` times the calibrated work (retrieve: one per model)."""
 
     def size(wc):
         spec = STUDY.collections[wc.collection].spec
         return resources.documents(spec.ir_datasets_id("docs"), spec.docs)
 
     return {
-        "runtime": lambda wc: resources.resources(rule, size(wc))["runtime"],
-        "mem_mb": lambda wc: resources.resources(rule, size(wc))["mem_mb"],
+        "runtime": lambda wc: resources.resources(rule, size(wc), runs)["runtime"],
+        "mem_mb": lambda wc: resources.resources(rule, size(wc), runs)["mem_mb"],
     }
 
 
@@ -271,13 +272,13 @@ RUN_DATA_KEYS = ("ir_datasets", "docs", "topics")
 IR_METADATA = ir_metadata.FILE_NAME
 
 
-def retrieval_provenance_config(wildcards):
+def retrieval_provenance_config(model):
     """The configuration one model's runs used (hashed in provenance); what came before
     (plans, queries, index) is in their files, hashed beside."""
     return canonical(
         {
             "terrier": config["terrier"],
-            "model": {wildcards.model: model_parameters(wildcards.model)},
+            "model": {model: model_parameters(model)},
             "depth": config["retrieval"]["depth"],
         }
     )

@@ -1,10 +1,25 @@
 # Stage "retrieval" (gradedrel/retrieval/): the plain baseline and the grid of
 # models x query types.
 
-# Named files per query type ("run/SUM/u"), and each run's provenance record.
-RUN_FILES = {f"run/{q}": PATHS.run(q) for q in QUERY_TYPES}
-RUN_PROVENANCE = {f"provenance/{q}": PATHS.run(q, ext="provenance.json") for q in QUERY_TYPES}
-
+def retrieval_outputs():
+    """Per model of the grid (``BM25``): a run per query type (``run/BM25/SUM/u``), its
+    provenance record, the topics not ranked with their report page, the ir_metadata."""
+    out = {}
+    for m in STUDY.grid:
+        out |= {f"run/{m}/{q}": PATHS.run(q, m=m) for q in QUERY_TYPES}
+        out |= {
+            f"provenance/{m}/{q}": PATHS.run(q, m=m, ext="provenance.json")
+            for q in QUERY_TYPES
+        }
+        out[f"page/not_ranked/{m}"] = page_of(
+            PATHS.runs("not_ranked.tsv", m=m),
+            "not_ranked.rst",
+            "{collection} retrieval",
+            "{planset}, " + m,
+        )
+        out[f"metadata/{m}"] = PATHS.runs(IR_METADATA, m=m)
+        out[f"not_ranked/{m}"] = PATHS.runs("not_ranked.tsv", m=m)
+    return out
 
 rule baseline_run:
     """Run the plain baseline (a Terrier model over the raw request text)."""
@@ -30,38 +45,28 @@ rule baseline_run:
 
 
 rule retrieve:
-    """Run the query types through one model: one job, one JVM, the index loaded once."""
+    """Run the query types of one plan set through every model of the grid: one job, one
+    JVM (warmed once), the index loaded once."""
     input:
-        unpack(lambda wc: STUDY.retrieval_inputs(wc.collection, wc.planset, wc.model)),
+        unpack(lambda wc: STUDY.retrieval_inputs(wc.collection, wc.planset)),
         # for the runs' ir_metadata: the index's settings, the data files' digests
         unpack(collection_files(RUN_DATA_KEYS)),
         census=rules.index_collection.output.census,
         downloads=collection_downloads,
     output:
-        **RUN_FILES,
-        **RUN_PROVENANCE,
-        **{
-            "page/not_ranked": page_of(
-                PATHS.runs("not_ranked.tsv"),
-                "not_ranked.rst",
-                "{collection} retrieval",
-                "{planset}, {model}",
-            )
-        },
-        metadata=PATHS.runs(IR_METADATA),
-        not_ranked=PATHS.runs("not_ranked.tsv"),
+        **retrieval_outputs(),
     log:
-        log_of("{collection}/{planset}/retrieve_{model}"),
+        log_of("{collection}/{planset}/retrieve"),
     conda:
         CONDA_ENV
     resources:
-        **job_resources("retrieve"),
+        **job_resources("retrieve", runs=len(STUDY.grid)),
     params:
         labels=QUERY_TYPES,
-        model=lambda wc: model_parameters(wc.model),
+        models={m: model_parameters(m) for m in STUDY.grid},
         depth=config["retrieval"]["depth"],
         terrier=canonical(config["terrier"]),
-        config=retrieval_provenance_config,
+        config={m: retrieval_provenance_config(m) for m in STUDY.grid},
         collection=collection_settings(RUN_DATA_KEYS),
         plan_set=lambda wc: canonical(STUDY.plan_set_metadata(wc.collection, wc.planset)),
     script:
