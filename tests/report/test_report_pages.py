@@ -64,6 +64,7 @@ def test_every_caption_is_valid_rst(caption):
     class Snakemake:
         wildcards = Wildcards(collection="cranfield", planset="auto", model="BM25",
                               thesaurus="nasa")
+        params = Wildcards(models={"InQuery": {}, "BM25": {}})  # the retrieve job's
 
     text = jinja2.Template(caption.read_text(encoding="utf-8")).render(snakemake=Snakemake)
     warnings = io.StringIO()
@@ -77,11 +78,16 @@ def test_captions_of_per_condition_results_name_collection_plan_set_and_model():
                      "significance_vs_baseline", "standard_table",
                      "testbed_table", "figure_pr", "figure_gain", "figure_difference",
                      "findings", "reproduction_table", "evaluation_means", "evaluation_effort",
-                     "not_ranked", "verdicts"]
+                     "verdicts"]
     for name in per_condition:
         text = (ROOT / "workflow" / "report" / f"{name}.rst").read_text(encoding="utf-8")
         for wildcard in ("collection", "planset", "model"):
             assert f"snakemake.wildcards.{wildcard}" in text, (name, wildcard)
+    # one retrieve job per plan set writes every model's not_ranked.tsv: its caption names
+    # the plan set's models, its subcategory ("{planset}, {model}") and page title the one
+    text = (ROOT / "workflow" / "report" / "not_ranked.rst").read_text(encoding="utf-8")
+    for named in ("wildcards.collection", "wildcards.planset", "params.models"):
+        assert f"snakemake.{named}" in text, named
 
 
 def test_report_check_fails_on_a_broken_caption_a_download_and_a_category_without_collection():

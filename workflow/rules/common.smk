@@ -272,6 +272,26 @@ RUN_DATA_KEYS = ("ir_datasets", "docs", "topics")
 IR_METADATA = ir_metadata.FILE_NAME
 
 
+def retrieval_outputs():
+    """Per model of the grid (``BM25``): a run per query type (``run/BM25/SUM/u``), its
+    provenance record, the topics not ranked with their report page, the ir_metadata."""
+    out = {}
+    for m in STUDY.grid:
+        out |= {f"run/{m}/{q}": PATHS.run(q, m=m) for q in QUERY_TYPES}
+        out |= {
+            f"provenance/{m}/{q}": PATHS.run(q, m=m, ext="provenance.json") for q in QUERY_TYPES
+        }
+        out[f"page/not_ranked/{m}"] = page_of(
+            PATHS.runs("not_ranked.tsv", m=m),
+            "not_ranked.rst",
+            "{collection} retrieval",
+            f"{{planset}}, {m}",
+        )
+        out[f"metadata/{m}"] = PATHS.runs(IR_METADATA, m=m)
+        out[f"not_ranked/{m}"] = PATHS.runs("not_ranked.tsv", m=m)
+    return out
+
+
 def retrieval_provenance_config(model):
     """The configuration one model's runs used (hashed in provenance); what came before
     (plans, queries, index) is in their files, hashed beside."""

@@ -1,25 +1,6 @@
 # Stage "retrieval" (gradedrel/retrieval/): the plain baseline and the grid of
 # models x query types.
 
-def retrieval_outputs():
-    """Per model of the grid (``BM25``): a run per query type (``run/BM25/SUM/u``), its
-    provenance record, the topics not ranked with their report page, the ir_metadata."""
-    out = {}
-    for m in STUDY.grid:
-        out |= {f"run/{m}/{q}": PATHS.run(q, m=m) for q in QUERY_TYPES}
-        out |= {
-            f"provenance/{m}/{q}": PATHS.run(q, m=m, ext="provenance.json")
-            for q in QUERY_TYPES
-        }
-        out[f"page/not_ranked/{m}"] = page_of(
-            PATHS.runs("not_ranked.tsv", m=m),
-            "not_ranked.rst",
-            "{collection} retrieval",
-            "{planset}, " + m,
-        )
-        out[f"metadata/{m}"] = PATHS.runs(IR_METADATA, m=m)
-        out[f"not_ranked/{m}"] = PATHS.runs("not_ranked.tsv", m=m)
-    return out
 
 rule baseline_run:
     """Run the plain baseline (a Terrier model over the raw request text)."""
