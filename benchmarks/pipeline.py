@@ -121,29 +121,41 @@ def main() -> None:
             args.keep.mkdir(parents=True, exist_ok=True)
             for part in ("results", "figures"):
                 subprocess.run(["cp", "-a", str(tree / part), str(args.keep / part)], check=True)
-    peer_c = rows["plain PyTerrier, Cranfield grid"]
-    peer_n = rows["plain PyTerrier, NFCorpus grid"]
-    both = {"cpu": rows["cold Cranfield main job"]["cpu"] + rows["NFCorpus addition"]["cpu"],
-            "wall": rows["cold Cranfield main job"]["wall"] + rows["NFCorpus addition"]["wall"]}
-    peers = {"cpu": peer_c["cpu"] + peer_n["cpu"], "wall": peer_c["wall"] + peer_n["wall"]}
-    print("| job | jobs | CPU s | wall s | CPU / peer | wall / peer | load before -> after |")
-    print("|---|---:|---:|---:|---:|---:|---|")
-    for name, row in rows.items():
-        peer = peer_n if name.startswith("NFCorpus") else peer_c
-        ratio = name.startswith(("cold", "NFCorpus"))
-        print(f"| {name} | {row['jobs']} | {row['cpu']:.1f} | {row['wall']:.1f} | "
-              f"{row['cpu'] / peer['cpu']:.2f} | {row['wall'] / peer['wall']:.2f} | {row['load']} |"
-              if ratio else f"| {name} | {row['jobs']} | {row['cpu']:.1f} | {row['wall']:.1f} "
-              f"| | | {row['load']} |")
-    print(f"| both main jobs | | {both['cpu']:.1f} | {both['wall']:.1f} | "
-          f"{both['cpu'] / peers['cpu']:.2f} | {both['wall'] / peers['wall']:.2f} | |")
-    judged = rows["judgement edit (grade map), no selection change"]["rules"]
-    print(f"\njudgement edit ran: {', '.join(judged)}; a retrieval among them: "
-          f"{'retrieve' in judged or 'baseline_run' in judged}")
+    text = render(rows)
+    print(text, end="")
     if args.out:
         args.out.parent.mkdir(parents=True, exist_ok=True)
         args.out.write_text(json.dumps(rows, indent=1) + "\n")
+        args.out.with_suffix(".md").write_text(text, encoding="utf-8")
 
+
+def render(rows: dict) -> str:
+    """The Markdown table of a measurement (``pipeline.json``'s rows), as benchmarks/README.md
+    shows it (tests/test_benchmark_numbers.py checks that it does)."""
+    peer_c = rows["plain PyTerrier, Cranfield grid"]
+    peer_n = rows["plain PyTerrier, NFCorpus grid"]
+    both = {"cpu": rows["cold Cranfield main job"]["cpu"] + rows["NFCorpus addition"]["cpu"],
+            "wall": rows["cold Cranfield main job"]["wall"] + rows["NFCorpus addition"]["wall"],
+            "jobs": rows["cold Cranfield main job"]["jobs"] + rows["NFCorpus addition"]["jobs"]}
+    peers = {"cpu": peer_c["cpu"] + peer_n["cpu"], "wall": peer_c["wall"] + peer_n["wall"]}
+    lines = ["| job | jobs | CPU s | wall s | CPU / peer | wall / peer | load before -> after |",
+             "|---|---:|---:|---:|---:|---:|---|"]
+    for name, row in rows.items():
+        peer = peer_n if name.startswith("NFCorpus") else peer_c
+        jobs = row["jobs"] if not name.startswith("plain") else ""
+        if name.startswith(("cold", "NFCorpus")):
+            lines.append(f"| {name} | {jobs} | {row['cpu']:.1f} | {row['wall']:.1f} | "
+                         f"{row['cpu'] / peer['cpu']:.2f} | {row['wall'] / peer['wall']:.2f} | "
+                         f"{row['load']} |")
+        else:
+            lines.append(f"| {name} | {jobs} | {row['cpu']:.1f} | {row['wall']:.1f} | | | "
+                         f"{row['load']} |")
+    lines.append(f"| both main jobs | {both['jobs']} | {both['cpu']:.1f} | {both['wall']:.1f} | "
+                 f"{both['cpu'] / peers['cpu']:.2f} | {both['wall'] / peers['wall']:.2f} | |")
+    judged = rows["judgement edit (grade map), no selection change"]["rules"]
+    lines += ["", f"judgement edit ran: {', '.join(judged)}; a retrieval among them: "
+              f"{'retrieve' in judged or 'baseline_run' in judged}"]
+    return "\n".join(lines) + "\n"
 
 if __name__ == "__main__":
     main()
