@@ -9,9 +9,12 @@ In a fresh copy of the committed tree (``git archive HEAD``; the local data copi
 1. the cold Cranfield main job (``snakemake --cores 2``, as ``make reproduce`` runs it);
 2. a no-op re-run;
 3. a figure-style edit (``report.figures.font_size`` 8 -> 9, in an extra config file);
-4. a judgement edit that changes no topic's selection (Cranfield's grade map: code 4,
-   "minimum interest", from level 1 to 0; no request loses its level-2 or level-3
-   documents): the jobs it runs are listed, and none may be a retrieval;
+4. a judgement edit that changes no topic's selection (Cranfield's grade map: code -1,
+   judged not relevant, from level 0 to 1; no request's level-3 documents change, which
+   the selection reads, and every evaluated level keeps its labels): the jobs it runs are
+   listed; they must re-make the judgements and none may be a retrieval. (Until
+   2026-12-01 the edit moved code 4 from level 1 to 0, which leaves level 1 without any
+   label: the workflow now refuses such a map before any job.);
 5. the NFCorpus addition (``make reproduce-nfcorpus``'s Snakemake command);
 6. the peer, ``benchmarks/plain_pyterrier.py``, once on Cranfield's grid and once on
    NFCorpus's (every plan set's query files × the grid's Terrier models, pt.Experiment).
@@ -90,7 +93,7 @@ def main() -> None:
         (tree / "style.yaml").write_text("report:\n  figures:\n    font_size: 9\n")
         (tree / "grades.yaml").write_text(
             "collections:\n  cranfield:\n    grade_map: {\"1\": 3, \"2\": 3, \"3\": 2, "
-            "\"4\": 0, \"-1\": 0}\n")
+            "\"4\": 1, \"-1\": 1}\n")
         steps = [
             ("cold Cranfield main job", snakemake),
             ("no-op re-run", snakemake),
@@ -121,7 +124,7 @@ def main() -> None:
             args.keep.mkdir(parents=True, exist_ok=True)
             for part in ("results", "figures"):
                 subprocess.run(["cp", "-a", str(tree / part), str(args.keep / part)], check=True)
-    text = render(rows)
+    text = render(rows, cranfield_cells())
     print(text, end="")
     if args.out:
         args.out.parent.mkdir(parents=True, exist_ok=True)
@@ -129,9 +132,23 @@ def main() -> None:
         args.out.with_suffix(".md").write_text(text, encoding="utf-8")
 
 
-def render(rows: dict) -> str:
-    """The Markdown table of a measurement (``pipeline.json``'s rows), as benchmarks/README.md
-    shows it (tests/test_benchmark_numbers.py checks that it does)."""
+#: Issue 23's targets, each a (what, measured value of the rows, bound, unit) check.
+TARGETS = (
+    ("cold Cranfield main job, CPU / peer", lambda r, t: t["cranfield cpu"], 2.0, "×"),
+    ("cold Cranfield main job, wall / peer", lambda r, t: t["cranfield wall"], 2.0, "×"),
+    ("both main jobs, CPU / peer", lambda r, t: t["both cpu"], 2.5, "×"),
+    ("no-op re-run, wall", lambda r, t: r["no-op re-run"]["wall"], 2.0, " s"),
+    ("figure-style edit, CPU",
+     lambda r, t: r["figure-style edit (font size)"]["cpu"], 30.0, " s"),
+    ("cold Cranfield jobs per plan-set × model cell",
+     lambda r, t: r["cold Cranfield main job"]["jobs"] / t["cells"], 14.0, ""),
+)
+
+
+def render(rows: dict, cells: int) -> str:
+    """The Markdown table of a measurement (``pipeline.json``'s rows) and the targets of
+    issue 23 against it, as benchmarks/README.md shows them (tests/test_benchmark_numbers.py
+    checks that it does). ``cells``: Cranfield's plan-set × model cells."""
     peer_c = rows["plain PyTerrier, Cranfield grid"]
     peer_n = rows["plain PyTerrier, NFCorpus grid"]
     both = {"cpu": rows["cold Cranfield main job"]["cpu"] + rows["NFCorpus addition"]["cpu"],
@@ -153,9 +170,34 @@ def render(rows: dict) -> str:
     lines.append(f"| both main jobs | {both['jobs']} | {both['cpu']:.1f} | {both['wall']:.1f} | "
                  f"{both['cpu'] / peers['cpu']:.2f} | {both['wall'] / peers['wall']:.2f} | |")
     judged = rows["judgement edit (grade map), no selection change"]["rules"]
+    retrieval = "retrieve" in judged or "baseline_run" in judged
     lines += ["", f"judgement edit ran: {', '.join(judged)}; a retrieval among them: "
-              f"{'retrieve' in judged or 'baseline_run' in judged}"]
+              f"{retrieval}", "", "| target of issue 23 | measured | bound | met |",
+              "|---|---:|---:|---|"]
+    ratios = {"cranfield cpu": rows["cold Cranfield main job"]["cpu"] / peer_c["cpu"],
+              "cranfield wall": rows["cold Cranfield main job"]["wall"] / peer_c["wall"],
+              "both cpu": both["cpu"] / peers["cpu"], "cells": cells}
+    for what, value, bound, unit in TARGETS:
+        measured = value(rows, ratios)
+        lines.append(f"| {what} | {measured:.2f}{unit} | ≤ {bound:g}{unit} | "
+                     f"{'yes' if measured <= bound else '**no**'} |")
+    judgements = "prepare_topics_qrels" in judged  # the edit reached the judgements
+    done = ("judgements re-made" if judgements else "judgements not re-made") + (
+        ", a retrieval" if retrieval else ", no retrieval")
+    lines.append(f"| judgement edit without selection change: the judgements re-made, no "
+                 f"retrieval job | {done} | – | "
+                 f"{'yes' if judgements and not retrieval else '**no**'} |")
     return "\n".join(lines) + "\n"
+
+
+def cranfield_cells(root: Path = ROOT) -> int:
+    """The committed configuration's Cranfield plan-set × model cells (gradedrel.study)."""
+    sys.path.insert(0, str(root))
+    from gradedrel.core.config import layered
+    from gradedrel.study import Study
+
+    study = Study.from_config(layered([root / "config" / "config.yaml"]))
+    return len([cell for cell in study.cells() if cell[0] == "cranfield"])
 
 if __name__ == "__main__":
     main()

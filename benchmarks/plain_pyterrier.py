@@ -34,20 +34,10 @@ def cpu() -> float:
 
 
 def config_of(files: list[str]) -> dict:
-    import yaml
+    """The config files layered as the workflow's ``--configfile`` layers them."""
+    from gradedrel.core.config import layered
 
-    config: dict = {}
-
-    def merge(into, new):
-        for key, value in new.items():
-            if isinstance(value, dict) and isinstance(into.get(key), dict):
-                merge(into[key], value)
-            else:
-                into[key] = value
-
-    for path in files:
-        merge(config, yaml.safe_load(Path(path).read_text(encoding="utf-8")))
-    return config
+    return layered(files, validated=False)
 
 
 def documents(spec: dict):

@@ -3,12 +3,10 @@ fixture's, validated by the one config loader (gradedrel.core.config), give the 
 paths and the targets the workflow asks for."""
 from __future__ import annotations
 
-import copy
 from pathlib import Path
 
 import pytest
-import yaml
-from gradedrel.core.config import validate
+from gradedrel.core.config import layered
 from gradedrel.core.params import CanonicalDict, canonical
 from gradedrel.study import BASELINE, Layout, Study
 
@@ -19,19 +17,7 @@ SCHEMA = ROOT / "config" / "schema" / "config.schema.yaml"
 def validated(*files: Path, extra: dict | None = None) -> dict:
     """The config of ``files`` merged as Snakemake merges --configfile, validated by the
     schema with its defaults filled in (as workflow/rules/common.smk does)."""
-    config: dict = {}
-
-    def merge(into, new):
-        for key, value in new.items():
-            if isinstance(value, dict) and isinstance(into.get(key), dict):
-                merge(into[key], value)
-            else:
-                into[key] = copy.deepcopy(value)
-
-    for path in files:
-        merge(config, yaml.safe_load(path.read_text(encoding="utf-8")))
-    merge(config, extra or {})
-    return validate(config, schema_path=SCHEMA)
+    return layered(files, extra, schema_path=SCHEMA)
 
 
 @pytest.fixture(scope="module")

@@ -99,6 +99,34 @@ def validate(config: MutableMapping, source: str = "config", *, sections_only: b
     return config
 
 
+def merge(into: dict, new: Mapping) -> dict:
+    """``new`` layered over ``into`` as Snakemake layers its ``--configfile`` files (and as
+    ``snakemake.utils.update_config`` does): mappings merged key by key, any other value
+    replaced (a list is replaced whole). In place; returned."""
+    import copy
+
+    for key, value in new.items():
+        if isinstance(value, Mapping) and isinstance(into.get(key), dict):
+            merge(into[key], value)
+        else:
+            into[key] = copy.deepcopy(value)
+    return into
+
+
+def layered(paths, extra: Mapping | None = None, *, validated: bool = True,
+            schema_path: str | Path = SCHEMA) -> dict:
+    """The config files ``paths`` layered, later over earlier, then ``extra`` over them:
+    the configuration the workflow sees for ``--configfile paths...``. ``validated``:
+    checked against the schema with its defaults filled in, as the workflow does."""
+    import yaml
+
+    config: dict = {}
+    for path in paths:
+        merge(config, yaml.safe_load(Path(path).read_text(encoding="utf-8-sig")) or {})
+    merge(config, extra or {})
+    return dict(validate(config, schema_path=schema_path)) if validated else config
+
+
 def load_file(path: str | Path, sections_only: bool = True) -> dict:
     """A YAML config file, validated (:func:`validate`, the sections it has only, by
     default), its defaults filled; every problem one line naming the file and line.

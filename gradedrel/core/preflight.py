@@ -84,6 +84,23 @@ def validation_error_of(error: BaseException):
 
 # --- the input files named in config -----------------------------------------------------
 
+def grade_map_level_errors(grade_map: Mapping | None, config: Mapping, where: str) -> list[str]:
+    """A level the evaluation stratifies by (``evaluation.levels``) that no label of the
+    collection's grade map reaches: every measure at that level would have no topic, and
+    the findings that read it could not be assessed (one line, before any job)."""
+    if not grade_map:
+        return []
+    reached = {level for level in grade_map.values() if isinstance(level, int)}
+    levels = (config.get("evaluation") or {}).get("levels") or []
+    missing = [level for level in levels if level not in reached]
+    if not missing:
+        return []
+    return [f"{where}.grade_map: no relevance label maps to level "
+            f"{', '.join(map(str, missing))}, which evaluation.levels stratifies by "
+            f"({', '.join(map(str, levels))}); map a label to it, or leave the level out of "
+            f"evaluation.levels"]
+
+
 def input_errors(config: Mapping, collections: Iterable[str], plan_sets: Mapping,
                  resolve: Callable[[str], str] = lambda p: p,
                  thesauri: Iterable[str] | None = None) -> list[str]:
@@ -106,6 +123,7 @@ def input_errors(config: Mapping, collections: Iterable[str], plan_sets: Mapping
             if raw.get("docs"):
                 errors += _docs_errors(raw, where) or documents_errors(name, raw, config)
             errors += _topics_errors(raw, where)
+            errors += grade_map_level_errors(raw.get("grade_map"), config, where)
             if raw.get("qrels"):
                 try:
                     grade_map = GradeMap.from_config(raw.get("grade_map") or {}, where)

@@ -202,13 +202,9 @@ def primary_model(collection: str, config: Mapping) -> str:
 
 def load_config(paths) -> dict:
     """The config files layered as Snakemake layers them (later files over earlier ones)."""
-    import yaml
-    from snakemake.utils import update_config
+    from gradedrel.core.config import layered
 
-    config: dict = {}
-    for path in paths:
-        update_config(config, yaml.safe_load(Path(path).read_text(encoding="utf-8")) or {})
-    return config
+    return layered(paths, validated=False)
 
 
 def render_readme(snapshot_root: str | Path, config: Mapping) -> str:

@@ -119,12 +119,21 @@ def latex_escape(text: str) -> str:
 
 
 def mean_of(means: pd.DataFrame, run: str, measure: str) -> tuple[float, int]:
-    """The (mean, topics) of one run and measure in a means.tsv frame; a clear error if absent."""
+    """The (mean, topics) of one run and measure in a means.tsv frame; a clear error if absent.
+
+    A measure no topic has (AvP at a level none of the plan set's topics has a document at,
+    e.g. after a grade-map edit) has an empty mean over 0 topics: NaN, shown as a gap."""
     row = means[(means["run"] == run) & (means["measure"] == measure)]
     if len(row) != 1:
         raise ValueError(f"means.tsv: expected one row for run {run!r}, measure {measure!r}; "
                          f"found {len(row)}")
-    return float(row["mean"].iloc[0]), int(row["topics"].iloc[0])
+    value, topics = row["mean"].iloc[0], int(row["topics"].iloc[0])
+    if pd.isna(value) or str(value).strip() == "":
+        if topics == 0:
+            return float("nan"), 0
+        raise ValueError(f"means.tsv: run {run!r}, measure {measure!r}: no mean over "
+                         f"{topics} topics")
+    return float(value), topics
 
 
 def avp_table(means: pd.DataFrame, published: Published, query_types: Sequence[str],

@@ -91,3 +91,29 @@ def test_a_file_that_is_not_yaml_or_not_a_mapping_is_located(tmp_path):
     bad.write_text("- evaluation\n")
     with pytest.raises(InputError, match=r"bad\.yaml:1: expected a YAML mapping"):
         config_schema.load_file(bad)
+
+
+def test_layered_files_merge_as_snakemake_merges_configfiles(tmp_path):
+    """Later files over earlier ones, mappings key by key, lists replaced whole (as
+    snakemake.utils.update_config, the independent source here), then the extra mapping."""
+    from snakemake.utils import update_config
+
+    from gradedrel.core.config import layered
+
+    first, second = tmp_path / "a.yaml", tmp_path / "b.yaml"
+    first.write_text("retrieval:\n  grid: [InQuery, BM25]\n  depth: 1000\n"
+                     "report:\n  figures: {dpi: 300, font_size: 8}\n", encoding="utf-8")
+    second.write_text("\ufeffretrieval:\n  grid: [BM25]\nreport:\n  figures: {dpi: 150}\n",
+                      encoding="utf-8")
+    expected: dict = {}
+    for text in (first.read_text(encoding="utf-8"), second.read_text(encoding="utf-8-sig")):
+        update_config(expected, yaml.safe_load(text))
+    got = layered([first, second], validated=False)
+    assert got == expected
+    assert got["retrieval"] == {"grid": ["BM25"], "depth": 1000}
+    assert got["report"]["figures"] == {"dpi": 150, "font_size": 8}
+    again = layered([first, second], {"retrieval": {"depth": 10}}, validated=False)
+    assert again["retrieval"]["depth"] == 10 and got["retrieval"]["depth"] == 1000
+    # validated: the schema's defaults filled in, as the workflow's config
+    full = layered([ROOT / "config" / "config.yaml", second])
+    assert full["retrieval"]["grid"] == ["BM25"] and "baseline" in full

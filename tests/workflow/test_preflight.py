@@ -106,3 +106,30 @@ def test_verbose_gives_the_full_error(tmp_path, monkeypatch):
     assert result.returncode == 1
     output = result.stdout + result.stderr
     assert "fixture/qrels.txt" in output and 'File "' in output  # Snakemake's traceback
+
+
+LEVEL_1_GONE = {"1": 3, "2": 3, "3": 2, "4": 0, "-1": 0}  # the only level-1 label moved to 0
+LEVEL_LINE = ("config: collections.tiny.grade_map: no relevance label maps to level 1, which "
+              "evaluation.levels stratifies by (1, 2, 3); map a label to it, or leave the "
+              "level out of evaluation.levels")
+
+
+def test_a_grade_map_that_leaves_an_evaluated_level_without_labels_is_one_line(tmp_path):
+    """Found by the whole-pipeline benchmark: such a map ran the evaluation, then stopped
+    every findings job on 'per-topic values of AvP(level=1) lack the query types'."""
+    config = _fixture_config(tmp_path)
+    config["collections"]["tiny"]["grade_map"] = LEVEL_1_GONE
+    config["evaluation"] = {"levels": [1, 2, 3]}
+    assert _errors(config, tmp_path) == [LEVEL_LINE]
+    config["evaluation"] = {"levels": [2, 3]}  # the level left out: nothing to say
+    assert _errors(config, tmp_path) == []
+
+
+def test_the_workflow_stops_on_it_before_any_job(tmp_path):
+    extra = tmp_path / "grades.yaml"
+    extra.write_text(yaml.safe_dump({"collections": {"tiny": {"grade_map": LEVEL_1_GONE}}}))
+    result = run_snakemake(tmp_path, "-n", configfile=[TINY / "config.yaml", extra])
+    assert result.returncode != 0
+    assert [line for line in result.stderr.splitlines() if "grade_map" in line] == [
+        f"gradedrel: {LEVEL_LINE}"]
+    assert not (tmp_path / "results").exists()
