@@ -30,6 +30,17 @@ def pytest_collection_modifyitems(items):
             item.add_marker(pytest.mark.terrier)
 
 
+def load_script(path: Path, name: str):
+    """A script of the project that is not part of the package (tools/, benchmarks/),
+    imported from its file as module ``name``."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 @pytest.fixture
 def tiny_workdir(tmp_path: Path) -> Path:
     """A working directory holding a copy of the tiny fixture collection under fixture/."""

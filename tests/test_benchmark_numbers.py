@@ -2,9 +2,10 @@
 issue 23's targets are rendered from benchmarks/measured/pipeline.json by the benchmark's own
 code, and the README holds exactly that text (the README's first section points here for
 every time it does not state itself)."""
-import importlib.util
 import json
 from pathlib import Path
+
+from conftest import load_script
 
 ROOT = Path(__file__).resolve().parents[1]
 MEASURED = ("pipeline.json", "pipeline-before.json")  # now, and before issue 23's changes
@@ -16,11 +17,7 @@ def begin(name: str) -> str:
 
 
 def pipeline_module():
-    spec = importlib.util.spec_from_file_location("bench_pipeline",
-                                                  ROOT / "benchmarks" / "pipeline.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script(ROOT / "benchmarks" / "pipeline.py", "bench_pipeline")
 
 
 def test_the_readme_states_the_measured_tables_and_targets():

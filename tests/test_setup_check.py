@@ -2,7 +2,6 @@
 one line naming what to install, exit 1, for each missing piece."""
 from __future__ import annotations
 
-import importlib.util
 import os
 import re
 import shutil
@@ -11,6 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from conftest import load_script
 
 ROOT = Path(__file__).resolve().parent.parent
 CHECK = ROOT / "tools" / "check_setup.py"
@@ -24,10 +24,7 @@ PYTHON_310_VERSION = PYTHON_310.parent.parent.name  # e.g. 3.10.13
 
 
 def _load():
-    spec = importlib.util.spec_from_file_location("check_setup", CHECK)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script(CHECK, "check_setup")
 
 
 def _run(python, env=None, prelude="pass"):

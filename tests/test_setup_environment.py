@@ -2,23 +2,20 @@
 agrees with it pin for pin; the workflow has no `conda:` directives (conda is not tested)."""
 from __future__ import annotations
 
-import importlib.util
 import re
 import subprocess
 import sys
 from pathlib import Path
 
 import yaml
+from conftest import load_script
 
 ROOT = Path(__file__).resolve().parent.parent
 GENERATOR = ROOT / "tools" / "make_environment.py"
 
 
 def _generator():
-    spec = importlib.util.spec_from_file_location("make_environment", GENERATOR)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script(GENERATOR, "make_environment")
 
 
 def _environment():

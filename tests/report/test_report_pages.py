@@ -3,7 +3,6 @@ captions that are valid reStructuredText naming collection, plan set and model, 
 report check that fails on a broken caption."""
 from __future__ import annotations
 
-import importlib.util
 import io
 import re
 from pathlib import Path
@@ -13,17 +12,14 @@ import pytest
 from docutils.core import publish_parts
 
 from gradedrel.report import html
+from conftest import load_script
 
 ROOT = Path(__file__).resolve().parents[2]
 CAPTIONS = sorted((ROOT / "workflow" / "report").glob("*.rst"))
 
 
 def _check_report():
-    spec = importlib.util.spec_from_file_location("check_report",
-                                                  ROOT / "tools" / "check_report.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script(ROOT / "tools" / "check_report.py", "check_report")
 
 
 def test_tsv_page_is_a_table_with_cells_as_written_and_numbers_right_aligned():
