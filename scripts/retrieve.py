@@ -29,13 +29,17 @@ def main():
              if part in snakemake.input.keys()}
     manifest = ir_metadata.read_manifest(snakemake.input.get("downloads"))
     census = json.loads(Path(snakemake.input.census).read_text(encoding="utf-8"))
-    context = {"version": version, "pipeline": pipeline, "topics": topics,
+    # each query file read and hashed once, for every model
+    queries = {label: (snakemake.input[f"queries/{label}"],
+                       query_files.read_query_file(snakemake.input[f"queries/{label}"]),
+                       sha256_of(snakemake.input[f"queries/{label}"]))
+               for label in snakemake.params.labels}
+    context = {"version": version, "pipeline": pipeline, "topics": topics, "queries": queries,
                "data": ir_metadata.data_files(local, manifest), "local": local,
                "manifest": manifest, "census": census, "commit": ir_metadata.source()}
     for name, parameters in snakemake.params.models.items():
         model = grid.Model.from_config(name, parameters)
-        transformer = grid.retriever(model, index_dir, snakemake.params.depth,
-                                     index=index if model.backend == "terrier" else None)
+        transformer = grid.retriever(model, index_dir, snakemake.params.depth, index=index)
         run_model(model, transformer, context)
 
 
@@ -43,10 +47,8 @@ def run_model(model, transformer, context):
     """One model's runs, their provenance, the topics it did not rank, its ir_metadata."""
     out, depth, topics = snakemake.output, snakemake.params.depth, context["topics"]
     not_ranked, runs = [], []
-    for label in snakemake.params.labels:
-        path = snakemake.input[f"queries/{label}"]
+    for label, (path, queries, digest) in context["queries"].items():
         run_path = out[f"run/{model.name}/{label}"]
-        queries = query_files.read_query_file(path)
         run, missing = grid.run_query_type(model, transformer, topics, queries, label,
                                            context["pipeline"])
         log.info("%s %s: %d of %d topics ranked", model.name, label, run["qid"].nunique(),
@@ -58,7 +60,7 @@ def run_model(model, transformer, context):
         write_text(provenance.record(
             "retrieve", snakemake.params.config[model.name], context["version"],
             model=model.name, backend=model.backend, parameters=dict(model.parameters),
-            query_type=label, query_file=path, query_file_sha256=sha256_of(path), depth=depth,
+            query_type=label, query_file=path, query_file_sha256=digest, depth=depth,
             topics=len(topics), ranked=int(run["qid"].nunique()), not_ranked=len(missing),
             data=context["data"], source=context["commit"]),
             out[f"provenance/{model.name}/{label}"])
