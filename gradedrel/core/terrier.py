@@ -199,8 +199,10 @@ def retriever(index, **settings):
     """``pt.terrier.Retriever(index, **settings)`` that reads each ranking as arrays.
 
     PyTerrier 1.0 builds a query's ranking by iterating its ``ScoredDocList`` through pyjnius,
-    three Java calls per retrieved document: about two thirds of a run's CPU time at depth
-    1000 (benchmarks/README.md). This subclass takes the same request, then reads the
+    three Java calls per retrieved document: most of a Terrier run's CPU time at depth 1000
+    (a profile of a Cranfield retrieval job, 2026-12-01). This subclass takes the same
+    request (the request-shaping below follows PyTerrier 1.0's ``_retrieve_one``; the
+    comparison test fails if a new PyTerrier shapes it otherwise), then reads the
     request's result set as three arrays (docids, scores, metadata): the same rows, in the
     same order, with the same values (tests/core/test_terrier_retriever.py compares it with
     ``pt.terrier.Retriever`` query by query). Requests it does not shape itself (token
