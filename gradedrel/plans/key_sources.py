@@ -48,6 +48,8 @@ Choices where the amendment is silent (reported to the lead with the code):
 """
 from __future__ import annotations
 
+import functools
+
 from dataclasses import dataclass
 from typing import Callable, Iterable, Mapping
 
@@ -128,6 +130,7 @@ class KeySources:
     def __init__(self, thesaurus: Thesaurus, pipeline: Pipeline,
                  analysis_rules: analysis.Rules = analysis.Rules()):
         self.thesaurus = thesaurus
+        pipeline = functools.lru_cache(maxsize=None)(pipeline)  # one JVM call per token
         self.terms = Terms(pipeline)
         # seeds: the analysis's label matching, without boilerplate removal (A1)
         self.seed_rules = analysis.Rules(strict_stems=analysis_rules.strict_stems,

@@ -1,9 +1,11 @@
 """Text is tokenised exactly as Terrier's UTF tokeniser tokenises (documents, requests and
 thesaurus labels alike), and what tokenising loses is counted."""
+import unicodedata
+
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from gradedrel.core import terrier
+from gradedrel.core import terrier, text as text_module
 from gradedrel.core.text import TERRIER_TOKENISER, dropped, query_text, tokenise
 
 
@@ -96,3 +98,32 @@ def test_same_tokens_as_terrier(terrier_tokeniser, java_unassigned, text):
 def test_beyond_the_basic_plane_as_terrier(terrier_tokeniser, text):
     text = "".join(ch for ch in text if ord(ch) > 0xFFFF or ch == " ")
     assert tokenise(text) == [str(t) for t in terrier_tokeniser.getTokens(text)]
+
+
+def _runs_by_character(text):
+    """The rule as stated, one character at a time (the table in gradedrel.core.text is
+    built from it; this checks the table and the regular expression made of it)."""
+    runs, current = [], ""
+    for ch in text:
+        if text_module._is_token_char(ch):
+            current += ch
+        elif current:
+            runs, current = runs + [current], ""
+    return runs + [current] if current else runs
+
+
+def test_token_table_is_the_per_character_rule_for_every_code_point():
+    for start in range(0, 0x110000, 0x1000):
+        text = " ".join(f"a{chr(c)}b" for c in range(start, start + 0x1000)
+                        if not 0xD800 <= c < 0xE000)
+        assert text_module._runs(text) == _runs_by_character(text), hex(start)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.characters(exclude_categories=("Cs",)), max_size=80))
+def test_runs_and_rejections_as_the_per_character_rule(text):
+    assert text_module._runs(text) == _runs_by_character(text)
+    for run in _runs_by_character(text):
+        digits = sum(unicodedata.category(ch) == "Nd" for ch in run)
+        assert (text_module._rejection(run) == "more than 4 digits") == \
+            (len(run) <= 20 and digits > 4)
