@@ -50,5 +50,6 @@ def retrieve(index_dir, queries: pd.DataFrame, wmodel: str, depth: int,
 
 def unmatched(queries: pd.DataFrame, run: pd.DataFrame) -> pd.DataFrame:
     """Runnable topics that retrieved nothing."""
-    empty = sorted(set(queries["qid"]) - set(run["qid"]), key=queries["qid"].tolist().index)
+    empty = sorted(set(queries["qid"].tolist()) - set(run["qid"].tolist()),
+                   key=queries["qid"].tolist().index)
     return pd.DataFrame([(qid, NO_MATCH) for qid in empty], columns=["qid", "reason"])

@@ -108,7 +108,7 @@ def run_query_type(model: Model, transformer, topics: pd.DataFrame, queries: pd.
     nan = set(run.loc[score.isna(), "qid"])
     infinite = set(run.loc[score.isin([float("inf"), float("-inf")]), "qid"]) - nan
     run = trec_eval_ranking(run[~run["qid"].isin(nan | infinite)])
-    ranked = set(run["qid"])
+    ranked = set(run["qid"].tolist())  # a list first: iterating pandas' strings is slow
     not_ranked += [(q, label, NAN_SCORES if q in nan else INF_SCORES if q in infinite
                     else NO_MATCH) for q in runnable if q not in ranked]
     order = {q: i for i, q in enumerate(topics["qid"].astype(str))}

@@ -36,7 +36,7 @@ def write_run(run: pd.DataFrame, path: str | Path, tag: str, topic_order: list[s
     Scores are written with 10 significant digits, so equal inputs give equal bytes.
     """
     order = {qid: i for i, qid in enumerate(topic_order)}
-    unknown = sorted(set(run["qid"]) - set(order))
+    unknown = sorted(set(run["qid"].tolist()) - set(order))
     if unknown:
         raise ValueError(f"run has topics not in the topic order: {unknown[:5]}")
     for column in ("qid", "docno"):  # never a line that reads back as other than 6 fields
