@@ -1,21 +1,23 @@
-"""Evaluate a set of runs with the paper's graded measures (the code behind `gradedrel
-evaluate`); the evaluation's ir_metadata beside its tables."""
+"""Evaluate the runs of a plan set's models with the paper's graded measures (the code
+behind `gradedrel evaluate`), each model's ir_metadata beside its tables: one job for all
+the plan set's models, the judgements read once."""
+import logging
 from dataclasses import asdict
 
 from gradedrel.collection.readers import read_qrels_tsv
 from gradedrel.core import ir_metadata
 from gradedrel.core.io import read_tsv, write_text
-from gradedrel.core.steps import run_step
+from gradedrel.core.steps import per_model_pages, run_step
 from gradedrel.evaluation.files import evaluate_files
 from gradedrel.evaluation.settings import Settings
+
+log = logging.getLogger("gradedrel")
 
 
 def main():
     qrels = read_qrels_tsv(snakemake.input.qrels)
     settings = Settings.from_config(snakemake.params.evaluation,
                                     snakemake.params.standard_measures)
-    runs = {label: snakemake.input[f"run/{label}"] for label in snakemake.params.labels}
-    out_dir = snakemake.output.means.rsplit("/", 1)[0]
     topics = None  # the baseline is evaluated on every topic with judgements
     if "topics" in snakemake.input.keys():
         topics = read_tsv(snakemake.input.topics)["qid"].tolist()
@@ -23,6 +25,16 @@ def main():
              if f"data/{part}" in snakemake.input.keys()}
     manifest = ir_metadata.read_manifest(snakemake.input.get("downloads"))
     data = ir_metadata.data_files(local, manifest)
+    for model, labels in snakemake.params.labels.items():
+        log.info("%s: evaluating %d run(s)", model, len(labels))
+        runs = {label: snakemake.input[f"run/{model}/{label}"] for label in labels}
+        evaluate_model(model, runs, qrels, settings, topics, local, manifest, data)
+
+
+def evaluate_model(model, runs, qrels, settings, topics, local, manifest, data):
+    """One model's evaluation: its tables, then its ir_metadata."""
+    out = snakemake.output
+    out_dir = out[f"means/{model}"].rsplit("/", 1)[0]
     tables = evaluate_files(runs, qrels, settings, out_dir, topics,
                             qrels_source=snakemake.input.qrels, data=data)
     collection = snakemake.params.collection
@@ -35,7 +47,8 @@ def main():
     write_text(ir_metadata.dump(ir_metadata.evaluation_document(
         snakemake.wildcards.collection, collection, local, manifest,
         {"mapped": snakemake.input.qrels, "mapped, TREC": snakemake.input.qrels_levels},
-        method, evaluated, platform, implementation)), snakemake.output.metadata)
+        method, evaluated, platform, implementation)), out[f"metadata/{model}"])
 
 
-run_step(snakemake.log[0], main, snakemake.wildcards, snakemake.output)
+run_step(snakemake.log[0], main, snakemake.wildcards, snakemake.output,
+         per_model_pages(snakemake.wildcards))

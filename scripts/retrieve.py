@@ -12,7 +12,7 @@ from gradedrel.queries import query_files, query_types
 from gradedrel.retrieval import grid
 from gradedrel.core.io import sha256_of, write_text, write_tsv
 from gradedrel.retrieval.runs import write_run
-from gradedrel.core.steps import run_step
+from gradedrel.core.steps import per_model_pages, run_step
 
 log = logging.getLogger("gradedrel")
 
@@ -80,9 +80,5 @@ def run_model(model, transformer, context):
         out[f"metadata/{model.name}"])
 
 
-def model_page(name):
-    """A per-model page's title names its model (``not_ranked/BM25``)."""
-    return {**dict(snakemake.wildcards.items()), "model": name.rsplit("/", 1)[1]}
-
-
-run_step(snakemake.log[0], main, snakemake.wildcards, snakemake.output, model_page)
+run_step(snakemake.log[0], main, snakemake.wildcards, snakemake.output,
+         per_model_pages(snakemake.wildcards))

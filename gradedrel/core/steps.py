@@ -198,6 +198,14 @@ def write_pages(outputs, wildcards: Mapping[str, object] | None = None,
     return [outputs[name] for name in names]
 
 
+def per_model_pages(wildcards: Mapping[str, object]) -> Callable[[str], dict]:
+    """``page_wildcards`` for a job whose outputs are named per model (``not_ranked/BM25``,
+    ``means/BM25``): each page's title names the job's wildcards and its output's model."""
+    def page_wildcards(name: str) -> dict:
+        return {**dict(wildcards.items()), "model": name.rsplit("/", 1)[1]}
+    return page_wildcards
+
+
 def process_cpu() -> float:
     """CPU seconds (user + system) of this process and its waited-for children since it
     started: imports, the JVM (in-process) and the work (benchmarks read it from the logs)."""

@@ -202,7 +202,8 @@ def test_fixture_workflow_through_slurm_matches_a_local_run(tmp_path):
     local_jobs = job_times(first.stdout + first.stderr)
     expected = {j for j, (rule, _) in local_jobs.items() if not local_rule(rule)}
     # (24 since the report's coarse jobs: one report_findings and one report_figures per
-    # plan set and model, pages written by the jobs that make their files)
+    # plan set and model, pages written by the jobs that make their files; 22 since one
+    # evaluate_runs job per plan set, 2026-12-01)
     assert len(expected) >= 20, f"the fixture workflow ran only {len(expected)} jobs locally"
     # the profile groups small jobs (its `groups:`): a SLURM job is one ungrouped job or
     # one group job; every compute job of the local run ran in exactly one of them

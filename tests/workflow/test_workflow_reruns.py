@@ -24,6 +24,8 @@ PLAN_SET = {"merge_curated_plans", "classify_keys", "compile_queries", "syn_stat
 SELECTION = {"select_topics"}
 RETRIEVAL = {"retrieve"}
 EVALUATION = {"evaluate_runs", "compare_plan_sets"}
+# the plain baseline's evaluation: after its run (the index, the requests) or the judgements
+BASELINE_EVALUATION = {"evaluate_baseline"}
 # the findings (and tables) of each plan set and model, the summary over them, and across
 # collections
 FINDINGS = {"report_findings", "report_summary", "report_across_collections"}
@@ -54,7 +56,7 @@ def test_an_edited_local_qrels_file_reruns_the_collection_and_everything_downstr
     with open(project / "fixture" / "qrels.txt", "a") as handle:
         handle.write("4 0 d09 1\n")  # one more judgement (line 17)
     # the judgements only: no plan, query or retrieval job (their inputs do not change)
-    expected = JUDGEMENTS | SELECTION | EVALUATION | REPORT | ALL
+    expected = JUDGEMENTS | SELECTION | EVALUATION | BASELINE_EVALUATION | REPORT | ALL
     assert dry_run(project) == expected
     with open(project / "fixture" / "qrels.txt", "a") as handle:
         handle.write("4 0 d10 7\n4 d11 1\n")  # a bad label (line 18), a 3-field line
@@ -86,7 +88,7 @@ def test_an_edited_thesaurus_copy_rereads_it(project):
      PLAN_SET | SELECTION | RETRIEVAL | EVALUATION | REPORT | ALL),
     ({"analysis": {"major_share": 0.6}},
      PLANS | PLAN_SET | SELECTION | RETRIEVAL | EVALUATION | REPORT | ALL),
-    ({"evaluation": {"cutoffs": [10, 50]}}, EVALUATION | REPORT | ALL),
+    ({"evaluation": {"cutoffs": [10, 50]}}, EVALUATION | BASELINE_EVALUATION | REPORT | ALL),
     # a table setting: the findings job (tables and findings), and what reads its verdicts
     ({"report": {"alpha": 0.01}}, FINDINGS | ALL),
     # a figure setting: the figures, the summary (it draws each testbed's forest plot) and
@@ -99,14 +101,14 @@ def test_an_edited_thesaurus_copy_rereads_it(project):
     # the index: everything but the requests (read from the topics alone)
     ({"index": {"stemmer": "weakporter"}},
      INDEX | COLLECTION - {"prepare_requests"} | PLANS | PLAN_SET | SELECTION | RETRIEVAL
-     | EVALUATION | REPORT | ALL),
+     | EVALUATION | BASELINE_EVALUATION | REPORT | ALL),
     # a document setting: the text indexed (here the id too, a field every record has)
     ({"collections": {"tiny": {"doc_text_fields": ["docno", "text"]}}},
      INDEX | COLLECTION - {"prepare_requests"} | PLANS | PLAN_SET | SELECTION | RETRIEVAL
-     | EVALUATION | REPORT | ALL),
+     | EVALUATION | BASELINE_EVALUATION | REPORT | ALL),
     # the grade map: the judgements only, as an edited qrels file
     ({"collections": {"tiny": {"grade_map": {"1": 3, "2": 2, "3": 2, "4": 1, "-1": 0}}}},
-     JUDGEMENTS | SELECTION | EVALUATION | REPORT | ALL),
+     JUDGEMENTS | SELECTION | EVALUATION | BASELINE_EVALUATION | REPORT | ALL),
 ], ids=["plan-set-description", "new-plan-set", "analysis", "evaluation", "report-table",
         "report-figure-style", "collection-analysis", "index", "documents", "grade-map"])
 def test_a_setting_reruns_exactly_what_depends_on_it(project, edit, expected):

@@ -307,10 +307,6 @@ def retrieval_provenance_config(model):
 # --- evaluation and report ------------------------------------------------------------------
 
 
-def evaluation_inputs(wildcards):
-    return STUDY.evaluation_inputs(wildcards.collection, wildcards.planset, wildcards.model)
-
-
 #: What an evaluation's ir_metadata names of its collection: every part, the grade map.
 EVALUATION_DATA_KEYS = ("ir_datasets", "docs", "topics", "qrels", "grade_map")
 
@@ -320,10 +316,6 @@ def evaluation_data_files(wildcards):
     already re-runs the evaluation through the index or the judgements when edited."""
     files = collection.local_files(STUDY.collections[wildcards.collection].raw, collection.PARTS)
     return {f"data/{part}": path for part, path in files.items()}
-
-
-def evaluation_run_labels(wildcards):
-    return list(STUDY.evaluation_runs(wildcards.collection, wildcards.planset, wildcards.model))
 
 
 def report_params(*keys):

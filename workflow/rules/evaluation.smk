@@ -18,43 +18,87 @@ SIGNIFICANCE_FILES = {
 }
 
 
-rule evaluate_runs:
-    """Evaluate a model's runs with the paper's graded measures: stratified AvP and P-R
-    per level, CG/DCG/nCG/nDCG against the ideal, effort, significance."""
-    input:
-        unpack(evaluation_inputs),
-        # for the evaluation's ir_metadata: the judgements as TREC qrels, the data files
-        unpack(evaluation_data_files),
-        qrels_levels=rules.prepare_topics_qrels.output.qrels_levels,
-        downloads=collection_downloads,
-    output:
-        **{name: PATHS.evaluation(f"{name}.tsv") for name in EVALUATION_FILES},
-        **{name: PATHS.evaluation(f"{file}.tsv") for name, file in SIGNIFICANCE_FILES.items()},
-        **{
-            "page/means": page_of(
-                PATHS.evaluation("means.tsv"),
-                "evaluation_means.rst",
+def evaluation_outputs(models):
+    """Per model (``means/BM25``): the evaluation's tables, the report pages of its means
+    and effort, its coverage, provenance and ir_metadata."""
+    out = {}
+    for m in models:
+        out |= {f"{name}/{m}": PATHS.evaluation(f"{name}.tsv", m=m) for name in EVALUATION_FILES}
+        out |= {
+            f"{name}/{m}": PATHS.evaluation(f"{file}.tsv", m=m)
+            for name, file in SIGNIFICANCE_FILES.items()
+        }
+        for name in ("means", "effort"):
+            out[f"page/{name}/{m}"] = page_of(
+                PATHS.evaluation(f"{name}.tsv", m=m),
+                f"evaluation_{name}.rst",
                 "{collection} evaluation",
-                "{planset}, {model}",
-            ),
-            "page/effort": page_of(
-                PATHS.evaluation("effort.tsv"),
-                "evaluation_effort.rst",
-                "{collection} evaluation",
-                "{planset}, {model}",
-            ),
-        },
-        coverage=PATHS.evaluation("coverage.tsv"),
-        provenance=PATHS.evaluation("provenance.json"),
-        metadata=PATHS.evaluation(IR_METADATA),
-    log:
-        log_of("{collection}/{planset}/evaluate_runs_{model}"),
-    conda:
-        CONDA_ENV
-    params:
-        labels=evaluation_run_labels,
-        evaluation=canonical(config["evaluation"]),
-        standard_measures=config["standard_measures"],
-        collection=collection_settings(EVALUATION_DATA_KEYS),
-    script:
-        "../../scripts/evaluate_runs.py"
+                f"{{planset}}, {m}",
+            )
+        out[f"coverage/{m}"] = PATHS.evaluation("coverage.tsv", m=m)
+        out[f"provenance/{m}"] = PATHS.evaluation("provenance.json", m=m)
+        out[f"metadata/{m}"] = PATHS.evaluation(IR_METADATA, m=m)
+    return out
+
+
+def evaluation_inputs(models):
+    """The runs of each of ``models`` by model and label (``run/BM25/SUM/u``), the qrels
+    and (but for the baseline) the plan set's topics."""
+
+    def inputs(wildcards):
+        out = {}
+        for m in models:
+            for key, path in STUDY.evaluation_inputs(
+                wildcards.collection, wildcards.planset, m
+            ).items():
+                out[key.replace("run/", f"run/{m}/", 1) if key.startswith("run/") else key] = path
+        return out
+
+    return inputs
+
+
+def evaluation_run_labels(models):
+    """Per model, the labels of the runs it evaluates (the query types; the baseline: its
+    one run, labelled by its model)."""
+    return lambda wc: {m: list(STUDY.evaluation_runs(wc.collection, wc.planset, m)) for m in models}
+
+
+# One job per plan set evaluates every model of the grid (one Python start, the judgements
+# read once); the plain baseline, a plan set of one model, has its own rule.
+for _name, _planset, _models in (
+    (
+        "evaluate_runs",
+        names_pattern(STUDY.plan_set_names(derived=False) + STUDY.plan_set_names(derived=True)),
+        STUDY.grid,
+    ),
+    ("evaluate_baseline", re.escape(BASELINE), [STUDY.baseline_model]),
+):
+
+    rule:
+        """Evaluate the runs of a plan set's models with the paper's graded measures:
+        stratified AvP and P-R per level, CG/DCG/nCG/nDCG against the ideal, effort,
+        significance."""
+        name:
+            _name
+        input:
+            unpack(evaluation_inputs(_models)),
+            # for the evaluation's ir_metadata: the judgements as TREC qrels, the data files
+            unpack(evaluation_data_files),
+            qrels_levels=rules.prepare_topics_qrels.output.qrels_levels,
+            downloads=collection_downloads,
+        output:
+            **evaluation_outputs(_models),
+        log:
+            log_of(f"{{collection}}/{{planset}}/{_name}"),
+        wildcard_constraints:
+            planset=_planset,
+        conda:
+            CONDA_ENV
+        params:
+            models=_models,
+            labels=evaluation_run_labels(_models),
+            evaluation=canonical(config["evaluation"]),
+            standard_measures=config["standard_measures"],
+            collection=collection_settings(EVALUATION_DATA_KEYS),
+        script:
+            "../../scripts/evaluate_runs.py"

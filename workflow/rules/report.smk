@@ -63,14 +63,14 @@ rule report_findings:
     write the findings report, its verdict tables and the paper's tables beside the
     published numbers."""
     input:
-        per_topic=rules.evaluate_runs.output.per_topic,
-        ranked_grades=rules.evaluate_runs.output.ranked_grades,
-        evaluated_recall_base=rules.evaluate_runs.output.recall_base,
-        means=rules.evaluate_runs.output.means,
-        effort=rules.evaluate_runs.output.effort,
-        friedman=rules.evaluate_runs.output.friedman,
-        posthoc=rules.evaluate_runs.output.posthoc,
-        vs_baseline=rules.evaluate_runs.output.vs_baseline,
+        per_topic=PATHS.evaluation("per_topic.tsv"),
+        ranked_grades=PATHS.evaluation("ranked_grades.tsv"),
+        evaluated_recall_base=PATHS.evaluation("recall_base.tsv"),
+        means=PATHS.evaluation("means.tsv"),
+        effort=PATHS.evaluation("effort.tsv"),
+        friedman=PATHS.evaluation("significance_friedman.tsv"),
+        posthoc=PATHS.evaluation("significance_posthoc.tsv"),
+        vs_baseline=PATHS.evaluation("significance_vs_baseline.tsv"),
         recall_base=rules.prepare_topics_qrels.output.recall_base,
         selected=rules.select_topics.output.selected,
         statistics=rules.compile_queries.output.statistics,
@@ -116,9 +116,9 @@ rule report_figures:
     the ideal vector, and each query type's difference from the baseline with its
     bootstrap interval."""
     input:
-        pr_curves=rules.evaluate_runs.output.pr_curves,
-        gain_curves=rules.evaluate_runs.output.gain_curves,
-        per_topic=rules.evaluate_runs.output.per_topic,
+        pr_curves=PATHS.evaluation("pr_curves.tsv"),
+        gain_curves=PATHS.evaluation("gain_curves.tsv"),
+        per_topic=PATHS.evaluation("per_topic.tsv"),
     output:
         **report_figures(),
     log:
