@@ -1,15 +1,19 @@
-"""Write a plan set's and model's findings report: the paper's tables beside the published
-numbers, the four findings assessed under the pre-registered rules (verdict tables and the
-report in Markdown and HTML) and the reproduction measures."""
+"""Write a plan set's findings reports, one per report model: the paper's tables beside the
+published numbers, the four findings assessed under the pre-registered rules (verdict tables
+and the report in Markdown and HTML) and the reproduction measures. One job for all the
+plan set's models: the published numbers and the design read once."""
+import logging
 import os
 
 from gradedrel.evaluation.measures import ranked_grades
 from gradedrel.core.io import write_text
-from gradedrel.core.steps import run_step
+from gradedrel.core.steps import per_model_pages, run_step
 from gradedrel.report import evaluation_files as report_io
 from gradedrel.report import design, findings, published, reproducibility, tables
 from gradedrel.report import markdown as report_md
 from gradedrel.report.html import markdown_to_html
+
+log = logging.getLogger("gradedrel")
 
 SIGNIFICANCE = {"friedman": "Friedman test per relevance level",
                 "posthoc": "Post-hoc pairwise comparisons",
@@ -46,35 +50,59 @@ def paper_tables(p, inp, out, pub, means, where):
                     f"significance_{test}", out)
 
 
+class OfModel:
+    """A job's named files as one model's: ``of.means`` is ``files["means/BM25"]``; a name
+    the job has once (``selected``, ``design``) is the job's."""
+
+    def __init__(self, files, model):
+        self._files, self._model = files, model
+
+    def __getitem__(self, name):
+        keyed = f"{name}/{self._model}"
+        return self._files[keyed] if keyed in self._files.keys() else self._files[name]
+
+    __getattr__ = __getitem__
+
+
 def main():
-    p, w, out, inp = snakemake.params.report, snakemake.wildcards, snakemake.output, snakemake.input
-    pub = published.load(inp.published)
+    pub = published.load(snakemake.input.published)
+    plan_design = design.load(snakemake.input.design[0])
+    for model in snakemake.params.models:
+        log.info("%s: findings", model)
+        write_findings(model, OfModel(snakemake.input, model), OfModel(snakemake.output, model),
+                       pub, plan_design)
+
+
+def write_findings(model, inp, out, pub, plan_design):
+    """One model's tables, assessment and findings report."""
+    p, w = snakemake.params.report, snakemake.wildcards
     means = report_io.read(inp.means, "means")
     title = f"{w.collection}, {w.planset} plans"
-    where = f"{title}, {w.model}"
+    where = f"{title}, {model}"
     paper_tables(p, inp, out, pub, means, where)
     per_topic = report_io.read(inp.per_topic, "per_topic")
     comparisons, verdicts = findings.assess_files(
         per_topic, ranked_grades.read(inp.ranked_grades, "ranked_grades"),
         ranked_grades.read(inp.evaluated_recall_base, "recall_base"), pub,
         {int(k): float(v) for k, v in p["gains"].items()}, p["gain_profiles"], int(p["depth"]),
-        design.load(inp.design[0]))
+        plan_design)
     findings.write_assessment(comparisons, verdicts, out.verdicts, out.findings, out.primary)
     paper = {(lv, q): pub.avp_of(lv, q) for lv in p["levels"] for q in p["query_types"]}
     repro = report_md.reproduction_table(
         reproducibility.reproduction_table(findings.avp_means(means, p["levels"], p["query_types"]),
                                            paper, p["baseline"], p["query_types"], p["levels"]),
-        f"Reproduction measures against {p['baseline']} — {title}, {w.model}")
+        f"Reproduction measures against {p['baseline']} — {title}, {model}")
     write_table(repro, "reproduction", out)
     avp = tables.avp_table(means, pub, p["query_types"], p["levels"],
-                           f"Stratified AvP (%) — {title}, {w.model}")
+                           f"Stratified AvP (%) — {title}, {model}")
     here = os.path.dirname(out.md)
-    links = {k: os.path.relpath(v, here) for k, v in snakemake.params.links.items()}
-    setting = dict(snakemake.params.setting, engine=snakemake.params.engine)
-    text = report_md.findings_markdown(title, w.model, comparisons, verdicts, repro, avp, pub,
+    links = {k: os.path.relpath(v, here) for k, v in snakemake.params.links[model].items()}
+    setting = dict(snakemake.params.setting, engine=snakemake.params.engine[model])
+    text = report_md.findings_markdown(title, model, comparisons, verdicts, repro, avp, pub,
                                        setting, links)
     write_text(text, out.md)
-    write_text(markdown_to_html(text, f"Findings — {title}, {w.model}"), out.html)
+    write_text(markdown_to_html(text, f"Findings — {title}, {model}"), out.html)
 
 
-run_step(snakemake.log[0], main, snakemake.wildcards, snakemake.output)
+run_step(snakemake.log[0], main, snakemake.wildcards, snakemake.output,
+         per_model_pages(snakemake.wildcards))

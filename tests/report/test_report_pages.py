@@ -70,18 +70,18 @@ def test_every_caption_is_valid_rst(caption):
 
 
 def test_captions_of_per_condition_results_name_collection_plan_set_and_model():
-    per_condition = ["avp_table", "effort_table", "significance_friedman", "significance_posthoc",
-                     "significance_vs_baseline", "standard_table",
-                     "testbed_table", "figure_pr", "figure_gain", "figure_difference",
-                     "findings", "reproduction_table", "verdicts"]
+    per_condition = ["figure_pr", "figure_gain", "figure_difference"]
     for name in per_condition:
         text = (ROOT / "workflow" / "report" / f"{name}.rst").read_text(encoding="utf-8")
         for wildcard in ("collection", "planset", "model"):
             assert f"snakemake.wildcards.{wildcard}" in text, (name, wildcard)
-    # one retrieve (evaluate_runs) job per plan set writes every model's not_ranked.tsv
-    # (means.tsv, effort.tsv): its caption names the plan set's models, its subcategory
-    # ("{planset}, {model}") and page title the one
-    for name in ("not_ranked", "evaluation_means", "evaluation_effort"):
+    # one retrieve (evaluate_runs, report_findings) job per plan set writes every model's
+    # not_ranked.tsv (means.tsv, tables, findings): its caption names the plan set's
+    # models, its subcategory ("{planset}, {model}") and page title the one
+    for name in ("not_ranked", "evaluation_means", "evaluation_effort", "avp_table",
+                 "effort_table", "significance_friedman", "significance_posthoc",
+                 "significance_vs_baseline", "standard_table", "testbed_table", "findings",
+                 "reproduction_table", "verdicts"):
         text = (ROOT / "workflow" / "report" / f"{name}.rst").read_text(encoding="utf-8")
         for named in ("wildcards.collection", "wildcards.planset", "params.models"):
             assert f"snakemake.{named}" in text, (name, named)

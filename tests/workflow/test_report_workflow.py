@@ -28,8 +28,10 @@ def _run(base: Path, dry: bool = False, extra: str = "") -> str:
     # run in `base`, never in the checkout (no .snakemake/ written there)
     args = (["-n"] if dry else []) + [
         "--config", f"results_dir={base / 'results'}",
+        # one report model: the findings job of a plan set reads each report model's
+        # evaluation, and the simulated evaluation is InQuery's
         f'report={{"figures_dir": "{base / "figures"}", "curves": ["cg"], '
-        f'"difference_curves": ["cg"]{extra}}}',
+        f'"difference_curves": ["cg"], "models": ["InQuery"]{extra}}}',
         "--allowed-rules", *RULES, "--"] + _targets(base)
     done = run_snakemake(base, *args, cores=2)
     assert done.returncode == 0, done.stderr[-3000:]

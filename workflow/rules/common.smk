@@ -216,6 +216,8 @@ def names_pattern(names):
 # derive_plan_set (derived from another plan set: docs/preregistration.md, Amendment 1).
 PLAIN_PLAN_SETS = names_pattern(STUDY.plan_set_names(derived=False))
 DERIVED_PLAN_SETS = names_pattern(STUDY.plan_set_names(derived=True))
+#: Every plan set (not the plain baseline, which has an evaluation but no findings).
+PLAN_SETS = names_pattern(STUDY.plan_set_names(derived=False) + STUDY.plan_set_names(derived=True))
 
 
 def classification_inputs(wildcards):
@@ -367,24 +369,62 @@ TABLE_CAPTIONS = {
 }
 
 
-def report_tables():
-    """The outputs ``{table}/{format}`` of the findings job: every table in CSV, Markdown,
-    LaTeX and HTML (the HTML one an item of the Snakemake report)."""
+def report_tables(m):
+    """The outputs ``{table}/{format}/{m}`` of the findings job: every table of model ``m``
+    in CSV, Markdown, LaTeX and HTML (the HTML one an item of the Snakemake report)."""
     out = {}
     for table in STUDY.REPORT_TABLES:
         caption = TABLE_CAPTIONS[table]
         category = "{collection} findings" if table == "reproduction" else "{collection} tables"
         out |= {
-            f"{table}/{fmt}": PATHS.report(f"tables/{table}.{fmt}")
+            f"{table}/{fmt}/{m}": PATHS.report(f"tables/{table}.{fmt}", m=m)
             for fmt in STUDY.TABLE_FORMATS
             if fmt != "html"
         }
-        out[f"{table}/html"] = report(
-            PATHS.report(f"tables/{table}.html"),
+        out[f"{table}/html/{m}"] = report(
+            PATHS.report(f"tables/{table}.html", m=m),
             caption=f"../report/{caption}",
             category=category,
-            subcategory="{planset}, {model}",
+            subcategory=f"{{planset}}, {m}",
         )
+    return out
+
+
+#: What the findings job reads of each model's evaluation: input name -> evaluation file.
+FINDINGS_EVALUATION_FILES = {
+    "per_topic": "per_topic",
+    "ranked_grades": "ranked_grades",
+    "evaluated_recall_base": "recall_base",
+    "means": "means",
+    "effort": "effort",
+    "friedman": "significance_friedman",
+    "posthoc": "significance_posthoc",
+    "vs_baseline": "significance_vs_baseline",
+}
+
+
+def findings_outputs(models):
+    """Per model (``md/BM25``): the tables, the findings report (Markdown; HTML, an item of
+    the Snakemake report), the verdicts with their page, the findings and the primary
+    comparisons."""
+    out = {}
+    for m in models:
+        out |= report_tables(m)
+        out[f"page/verdicts/{m}"] = page_of(
+            PATHS.report("verdicts.tsv", m=m),
+            "verdicts.rst",
+            "{collection} findings",
+            f"{{planset}}, {m}",
+        )
+        out[f"md/{m}"] = PATHS.report("findings.md", m=m)
+        out[f"html/{m}"] = report(
+            PATHS.report("findings.html", m=m),
+            caption="../report/findings.rst",
+            category="{collection} findings",
+            subcategory=f"{{planset}}, {m}",
+        )
+        for name in ("verdicts", "findings", "primary"):
+            out[f"{name}/{m}"] = PATHS.report(f"{name}.tsv", m=m)
     return out
 
 

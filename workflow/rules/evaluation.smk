@@ -68,7 +68,7 @@ def evaluation_run_labels(models):
 for _name, _planset, _models in (
     (
         "evaluate_runs",
-        names_pattern(STUDY.plan_set_names(derived=False) + STUDY.plan_set_names(derived=True)),
+        PLAN_SETS,
         STUDY.grid,
     ),
     ("evaluate_baseline", re.escape(BASELINE), [STUDY.baseline_model]),

@@ -61,52 +61,39 @@ rule compare_plan_sets:
 rule report_findings:
     """Assess the four findings under the pre-registered rules (docs/preregistration.md) and
     write the findings report, its verdict tables and the paper's tables beside the
-    published numbers."""
+    published numbers: one job per plan set, for each of its report models."""
     input:
-        per_topic=PATHS.evaluation("per_topic.tsv"),
-        ranked_grades=PATHS.evaluation("ranked_grades.tsv"),
-        evaluated_recall_base=PATHS.evaluation("recall_base.tsv"),
-        means=PATHS.evaluation("means.tsv"),
-        effort=PATHS.evaluation("effort.tsv"),
-        friedman=PATHS.evaluation("significance_friedman.tsv"),
-        posthoc=PATHS.evaluation("significance_posthoc.tsv"),
-        vs_baseline=PATHS.evaluation("significance_vs_baseline.tsv"),
+        **{
+            f"{name}/{m}": PATHS.evaluation(f"{file}.tsv", m=m)
+            for m in STUDY.report_models
+            for name, file in FINDINGS_EVALUATION_FILES.items()
+        },
         recall_base=rules.prepare_topics_qrels.output.recall_base,
         selected=rules.select_topics.output.selected,
         statistics=rules.compile_queries.output.statistics,
         published=config_path(REPORT["published"]),
         design=design_files,
     output:
-        **report_tables(),
-        **{
-            "page/verdicts": page_of(
-                PATHS.report("verdicts.tsv"),
-                "verdicts.rst",
-                "{collection} findings",
-                "{planset}, {model}",
-            )
-        },
-        md=PATHS.report("findings.md"),
-        html=report(
-            PATHS.report("findings.html"),
-            caption="../report/findings.rst",
-            category="{collection} findings",
-            subcategory="{planset}, {model}",
-        ),
-        verdicts=PATHS.report("verdicts.tsv"),
-        findings=PATHS.report("findings.tsv"),
-        primary=PATHS.report("primary.tsv"),
+        **findings_outputs(STUDY.report_models),
     log:
-        log_of("{collection}/{planset}/report_findings_{model}"),
+        log_of("{collection}/{planset}/report_findings"),
+    wildcard_constraints:
+        planset=PLAN_SETS,
     conda:
         CONDA_ENV
     params:
+        models=STUDY.report_models,
         report=report_params(*sorted(set(TABLE_PARAMS + FINDINGS_PARAMS))),
         setting=report_setting,
-        engine=lambda wc: REPORT["engines"].get(
-            wc.model, f"Terrier {config['terrier']['version']} (PyTerrier), model {wc.model}"
-        ),
-        links=lambda wc: findings_links(wc.collection, wc.planset, wc.model),
+        engine={
+            m: REPORT["engines"].get(
+                m, f"Terrier {config['terrier']['version']} (PyTerrier), model {m}"
+            )
+            for m in STUDY.report_models
+        },
+        links=lambda wc: {
+            m: findings_links(wc.collection, wc.planset, m) for m in STUDY.report_models
+        },
     script:
         "../../scripts/report_findings.py"
 
