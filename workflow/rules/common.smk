@@ -390,19 +390,6 @@ def report_tables(m):
     return out
 
 
-#: What the findings job reads of each model's evaluation: input name -> evaluation file.
-FINDINGS_EVALUATION_FILES = {
-    "per_topic": "per_topic",
-    "ranked_grades": "ranked_grades",
-    "evaluated_recall_base": "recall_base",
-    "means": "means",
-    "effort": "effort",
-    "friedman": "significance_friedman",
-    "posthoc": "significance_posthoc",
-    "vs_baseline": "significance_vs_baseline",
-}
-
-
 def findings_outputs(models):
     """Per model (``md/BM25``): the tables, the findings report (Markdown; HTML, an item of
     the Snakemake report), the verdicts with their page, the findings and the primary

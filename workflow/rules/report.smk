@@ -12,6 +12,14 @@ TABLE_PARAMS = (
     "alpha",
 )
 FINDINGS_PARAMS = ("levels", "query_types", "baseline", "gains", "gain_profiles", "depth")
+#: What the findings job reads of each model's evaluation: input name -> evaluation file
+#: (the names evaluate_runs gives them, workflow/rules/evaluation.smk; its recall base is
+#: ``evaluated_recall_base`` here, beside the collection's ``recall_base``).
+FINDINGS_EVALUATION_FILES = {
+    **{name: name for name in ("per_topic", "ranked_grades", "means", "effort")},
+    "evaluated_recall_base": "recall_base",
+    **{name: SIGNIFICANCE_FILES[name] for name in ("friedman", "posthoc", "vs_baseline")},
+}
 FIGURE_PARAMS = (
     "query_types",
     "levels",
