@@ -8,9 +8,10 @@ from pathlib import Path
 from conftest import load_script
 
 ROOT = Path(__file__).resolve().parents[1]
-# now; earlier the same day (after the first round of issue 23's changes, commit dd69de3);
-# before issue 23's changes
-MEASURED = ("pipeline.json", "pipeline-earlier.json", "pipeline-before.json")
+# now; the same code again on another machine; earlier the same day (after the first round
+# of issue 23's changes, commit dd69de3); before issue 23's changes
+MEASURED = ("pipeline.json", "pipeline-repeat.json", "pipeline-earlier.json",
+            "pipeline-before.json")
 END = "<!-- /measured -->"
 
 
