@@ -253,6 +253,29 @@ def run_step(log_path: str | None, main: Callable[[], None],
             logging.basicConfig(handlers=[logging.NullHandler()], force=True)
     if failed:
         sys.exit(1)
+    if is_job_script():
+        end_job_process()
+
+
+def is_job_script() -> bool:
+    """Whether this process is a Snakemake job's script: the file Snakemake wrote, run as
+    the main program with its ``snakemake`` object. Not code that imports the package or
+    runs a script in its own process (tests, ``runpy``, notebooks, ``python -m cProfile``)."""
+    main = sys.modules.get("__main__")
+    # sys.orig_argv: the interpreter's own command line (``python <file>`` for a job); runpy
+    # sets sys.argv[0] to the file it runs, but not that
+    return (main is not None and "snakemake" in vars(main)
+            and sys.orig_argv[1:2] == [sys.argv[0]])
+
+
+def end_job_process() -> None:
+    """End a finished job's process at once, status 0, once its outputs are written and
+    closed and its log is shut down: without the interpreter's and the JVM's teardown, which
+    frees what the process is about to lose anyway (measured on a findings job: 2.42 → 2.19
+    CPU s, 3 runs each; about 20 CPU s of a cold Cranfield job)."""
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(0)
 
 
 def share_package(root: str, environ: "os._Environ | dict" = os.environ) -> None:

@@ -116,3 +116,37 @@ def test_share_package_puts_the_project_first_on_the_jobs_path_once():
     share_package("/p", environ)
     share_package("/p", environ)
     assert environ["PYTHONPATH"].split(os.pathsep) == ["/p", "/a", "/b"]
+
+
+JOB_SCRIPT = """
+import atexit, pathlib, sys
+snakemake = object()   # what Snakemake's preamble defines in a job's script
+out = pathlib.Path(sys.argv[1])
+atexit.register(lambda p=out.parent: (p / "teardown").write_text("ran"))
+from gradedrel.core.steps import run_step
+run_step(str(out.parent / "job.log"), lambda: out.write_text("written"), outputs=[str(out)])
+print("after run_step", file=sys.stderr)
+"""
+
+
+@pytest.mark.parametrize("how", ["job script", "runpy", "without snakemake"])
+def test_a_finished_job_script_ends_without_teardown_and_nothing_else_does(tmp_path, how):
+    """A job's script (run as the main program, with its ``snakemake`` object) ends at once
+    with status 0 once its outputs and log are written: no atexit handler, no code after
+    ``run_step``. Run through ``runpy`` (as a test or notebook would) or without the
+    ``snakemake`` object, the process goes on and tears down as usual."""
+    script = tmp_path / "job.py"
+    source = JOB_SCRIPT if how != "without snakemake" else JOB_SCRIPT.replace(
+        "snakemake = object()", "")
+    script.write_text(source)
+    out = tmp_path / "out.txt"
+    cmd = ([sys.executable, str(script), str(out)] if how != "runpy" else
+           [sys.executable, "-c", f"import runpy, sys; sys.argv[1:] = [{str(out)!r}]; "
+                                  f"runpy.run_path({str(script)!r}, run_name='__main__')"])
+    done = subprocess.run(cmd, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert out.read_text() == "written"
+    assert "done in" in (tmp_path / "job.log").read_text()
+    ended_at_once = how == "job script"
+    assert (tmp_path / "teardown").exists() != ended_at_once
+    assert ("after run_step" in done.stderr) != ended_at_once
