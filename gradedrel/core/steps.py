@@ -14,6 +14,9 @@ wildcards in (``run_step(snakemake.log[0], main, snakemake.wildcards)``).
 - **Bad input** (:class:`~gradedrel.core.errors.InputError`, ``ValueError``) ends the
   step with one line and exit status 1; any other error writes its traceback to the log
   and one line naming the log to the terminal.
+- **A finished job ends at once** (:func:`end_job_process`): once its outputs are written
+  and its log is closed, a job's script leaves without the interpreter's and the JVM's
+  teardown; code that imports the package or runs a script in-process is not affected.
 """
 from __future__ import annotations
 
