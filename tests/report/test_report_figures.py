@@ -91,3 +91,33 @@ def test_two_runs_are_byte_identical(frames, tmp_path):
         a, b = (tmp_path / "a" / name).read_bytes(), (tmp_path / "b" / name).read_bytes()
         assert a == b, name
     assert b"CreationDate" not in (tmp_path / "a" / "cg.pdf").read_bytes()
+
+
+def test_the_pdf_keeps_the_png_layout_and_is_drawn_once(frames, tmp_path, monkeypatch):
+    """``save`` draws the PNG twice (layout, then pixels) and the PDF once, with no layout
+    engine left; its bytes are those of a PDF drawn after matplotlib's own placeholder
+    engine (``set_layout_engine("none")``, which costs one more draw for layout)."""
+    import matplotlib.figure
+    import matplotlib.pyplot as plt
+
+    def figure():
+        return figures.gain_figure(frames["gain_curves"], "CG", 0, ["3", "2+3", "all"], QTS,
+                                   report_config()["figures"], "CG")
+
+    draws = []
+    real_draw = matplotlib.figure.Figure.draw
+    monkeypatch.setattr(matplotlib.figure.Figure, "draw",
+                        lambda self, renderer: (draws.append(1), real_draw(self, renderer))[1])
+    fig = figure()
+    figures.save(fig, str(tmp_path / "a.png"), str(tmp_path / "a.pdf"), 60)
+    assert len(draws) == 3 and fig.get_layout_engine() is None
+    draws.clear()
+    reference = figure()    # the placeholder route, drawn as before
+    reference.savefig(tmp_path / "b.png", format="png", dpi=60, metadata={"Software": None})
+    reference.set_layout_engine("none")
+    reference.savefig(tmp_path / "b.pdf", format="pdf",
+                      metadata={"Creator": None, "Producer": None, "CreationDate": None})
+    plt.close(reference)
+    assert len(draws) == 4
+    assert (tmp_path / "a.pdf").read_bytes() == (tmp_path / "b.pdf").read_bytes()
+    assert (tmp_path / "a.png").read_bytes() == (tmp_path / "b.png").read_bytes()
