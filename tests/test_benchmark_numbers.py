@@ -69,3 +69,59 @@ def test_the_targets_are_judged_from_the_numbers():
     }
     rows["judgement edit (grade map), no selection change"]["rules"] = ["collection_fetch"]
     assert "judgements not re-made, no retrieval | – | **no** |" in pipeline.render(rows, 27)
+
+
+def test_the_jobs_and_their_logs_are_read_from_snakemakes_output():
+    pipeline = pipeline_module()
+    output = ("localrule terrier_fetch:\n    output: results/terrier/jars.json\n"
+              "    log: results/logs/terrier_fetch.log\n    jobid: 3\n\n"
+              "rule all:\n    input: a, b\n    jobid: 0\n\n"
+              "[Tue Dec  1 22:26:52 2026]\nrule report_figures:\n"
+              "    input: results/x.tsv\n    log: results/logs/c/p/report_figures_BM25.log\n")
+    assert pipeline.job_logs(output) == [
+        ("terrier_fetch", "results/logs/terrier_fetch.log"),
+        ("report_figures", "results/logs/c/p/report_figures_BM25.log")]
+
+
+def test_a_start_up_does_the_scripts_imports_and_no_work(tmp_path):
+    pipeline = pipeline_module()
+    script = ('"""doc"""\nimport json\nfrom pathlib import Path\n\nfrom gradedrel.core import '
+              'terrier\n\n\ndef main():\n    terrier.start(**snakemake.params.terrier)\n'
+              '    Path("out").write_text("work")\n\n\nmain()\n')
+    program = pipeline.startup_program(script, {"version": "5.11", "helper_version": "0.0.8"})
+    assert program.splitlines() == [
+        "import pickle, snakemake.iocontainers", "import json", "from pathlib import Path",
+        "from gradedrel.core import terrier", "from gradedrel.core import terrier",
+        "terrier.start(**{'version': '5.11', 'helper_version': '0.0.8'})"]
+    # a script that starts no JVM: only its imports, which run in a fresh interpreter
+    program = pipeline.startup_program("import json\nprint(json.dumps(1))\n", {})
+    assert "terrier" not in program and "print" not in program
+    log = tmp_path / "job.log"
+    log.write_text("2026-12-01T22:27:00Z INFO [c p m] started (process 1)\n"
+                   "2026-12-01T22:27:00Z INFO [c p m] done in 8.1 s (process CPU 8.3 s, "
+                   "since its start); wrote x\n")
+    assert pipeline.logged_cpu(log) == 8.3
+
+
+def test_the_work_without_start_up_is_judged_against_the_bounds():
+    """Work = a rule's logged CPU less its jobs' start-ups (never below 0); the floor adds
+    one start-up (the largest) and is set against 2 x the peer's CPU."""
+    pipeline = pipeline_module()
+    rows = {"plain PyTerrier, Cranfield grid": {"cpu": 50.0},
+            "figure-style edit (font size)": {"rules": ["all", "report_figures"]},
+            pipeline.FLOOR: {"rules": {
+                "retrieve": {"jobs": 2, "logged": 60.0, "startup": 1.5},       # 57.0
+                "report_figures": {"jobs": 3, "logged": 36.0, "startup": 2.0},  # 30.0
+                "select_topics": {"jobs": 4, "logged": 1.0, "startup": 0.5}}}}  # 0, not -1
+    text = "\n".join(pipeline.render_floor(rows))
+    assert "| retrieve | 2 | 60.0 | 1.50 | 57.0 |" in text
+    assert "| select_topics | 4 | 1.0 | 0.50 | 0.0 |" in text
+    assert "| all jobs | 9 | 97.0 | | 87.0 |" in text
+    # 87.0 + 2.0 = 89.0 against 2 x 50 = 100: within; the figure edit's 30.0 is within 30
+    assert "is 89.0 CPU s; the target's bound, 2 × the peer's CPU, is 100.0 s: within it" \
+        in text
+    assert "did 30.0 CPU s of work in the cold job, against a bound of 30 s: within it" in text
+    rows["plain PyTerrier, Cranfield grid"]["cpu"] = 44.0
+    rows[pipeline.FLOOR]["rules"]["report_figures"]["logged"] = 36.5
+    text = "\n".join(pipeline.render_floor(rows))
+    assert "is 88.0 s: above it (1.02 × the bound)" in text and "30 s: above it" in text
