@@ -143,12 +143,22 @@ def startup_program(script_text: str, terrier_pins: dict) -> str:
     return "\n".join(lines) + "\n"
 
 
-def startup_cpu(tree: Path, script: str, env: dict, runs: int = 3) -> float:
-    """The least CPU of ``runs`` fresh interpreters doing ``script``'s start-up only."""
-    sys.path.insert(0, str(tree))
-    from gradedrel.core.config import layered
+#: Prints the configuration's Terrier pins as JSON (read by the tree's own code).
+TERRIER_PINS = """
+import json
+from gradedrel.core.config import layered
+print(json.dumps({k: str(v) for k, v in layered(["config/config.yaml"])["terrier"].items()}))
+"""
 
-    pins = {k: str(v) for k, v in layered([tree / "config" / "config.yaml"])["terrier"].items()}
+
+def terrier_pins(tree: Path, env: dict) -> dict:
+    done = subprocess.run([sys.executable, "-c", TERRIER_PINS], cwd=tree, env=env,
+                          capture_output=True, text=True, check=True)
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def startup_cpu(tree: Path, script: str, pins: dict, env: dict, runs: int = 3) -> float:
+    """The least CPU of ``runs`` fresh interpreters doing ``script``'s start-up only."""
     program = startup_program((tree / script).read_text(encoding="utf-8"), pins)
     best = None
     for _ in range(runs):
@@ -217,20 +227,21 @@ def main() -> None:
                 "load": f"{before} -> {load()}"}
             rows[name].pop("output")
             print(f"{name}: {rows[name]}", file=sys.stderr)
-        scripts = rule_scripts(tree, env)
+        scripts, pins = rule_scripts(tree, env), terrier_pins(tree, env)
         for rule, row in work.items():
             if rule in scripts:  # `all` has no script and no log
-                row["startup"] = startup_cpu(tree, scripts[rule], env)
+                row["startup"] = startup_cpu(tree, scripts[rule], pins, env)
         rows["cold Cranfield work without start-up"] = {"rules": work}
         if args.keep:
             args.keep.mkdir(parents=True, exist_ok=True)
             for part in ("results", "figures"):
                 subprocess.run(["cp", "-a", str(tree / part), str(args.keep / part)], check=True)
+    if args.out:  # the measurement first: nothing after it may lose it
+        args.out.parent.mkdir(parents=True, exist_ok=True)
+        args.out.write_text(json.dumps(rows, indent=1) + "\n")
     text = render(rows, cranfield_cells())
     print(text, end="")
     if args.out:
-        args.out.parent.mkdir(parents=True, exist_ok=True)
-        args.out.write_text(json.dumps(rows, indent=1) + "\n")
         args.out.with_suffix(".md").write_text(text, encoding="utf-8")
 
 
