@@ -27,7 +27,7 @@ def pipeline_module():
 def test_the_readme_states_the_measured_tables_and_targets():
     pipeline = pipeline_module()
     readme = (ROOT / "benchmarks" / "README.md").read_text(encoding="utf-8")
-    assert readme.count(END) == len(MEASURED)
+    assert readme.count(END) == len(MEASURED) + 1  # and the no-op's floor
     for name in MEASURED:
         rows = json.loads((ROOT / "benchmarks" / "measured" / name).read_text())
         text = pipeline.render(rows, pipeline.cranfield_cells(ROOT))
@@ -126,3 +126,30 @@ def test_the_work_without_start_up_is_judged_against_the_bounds():
     rows[pipeline.FLOOR]["rules"]["report_figures"]["logged"] = 36.5
     text = "\n".join(pipeline.render_floor(rows))
     assert "is 88.0 s: above it (1.02 × the bound)" in text and "30 s: above it" in text
+
+
+def test_the_synthetic_workflow_has_the_jobs_and_files_it_stands_for(tmp_path):
+    """benchmarks/noop_floor.py's Snakemake-alone workflow: 9 chains × 9 steps + 4 jobs, each
+    writing 3 files, as Snakemake itself plans it (a dry run)."""
+    import subprocess
+    import sys
+
+    floor = load_script(ROOT / "benchmarks" / "noop_floor.py", "bench_noop_floor")
+    (tmp_path / "Snakefile").write_text(floor.synthetic_snakefile(9, 9, 4, 3))
+    jobs, files = floor.project_size(tmp_path, dict(__import__("os").environ))
+    assert (jobs, files) == (85, 255)
+    done = subprocess.run([sys.executable, "-m", "snakemake", "--cores", "1", "--quiet"],
+                          cwd=tmp_path, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert len(list((tmp_path / "out").rglob("*.txt"))) == 255
+
+
+def test_the_readme_states_the_measured_no_op_floor():
+    floor = load_script(ROOT / "benchmarks" / "noop_floor.py", "bench_noop_floor")
+    readme = (ROOT / "benchmarks" / "README.md").read_text(encoding="utf-8")
+    result = json.loads((ROOT / "benchmarks" / "measured" / "noop_floor.json").read_text())
+    marker = ("<!-- measured: benchmarks/measured/noop_floor.json "
+              "(python benchmarks/noop_floor.py) -->")
+    assert readme.count(marker) == 1
+    start = readme.index(marker) + len(marker)
+    assert readme[start:readme.index(END, start)].strip() == floor.render(result).strip()
