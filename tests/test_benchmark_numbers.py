@@ -126,6 +126,28 @@ def test_the_work_without_start_up_is_judged_against_the_bounds():
     rows[pipeline.FLOOR]["rules"]["report_figures"]["logged"] = 36.5
     text = "\n".join(pipeline.render_floor(rows))
     assert "is 88.0 s: above it (1.02 × the bound)" in text and "30 s: above it" in text
+    # with the NFCorpus addition: both jobs' work plus the largest start-up against 2.5 x
+    # both peers (44 + 40 = 84: 210.0)
+    rows["plain PyTerrier, NFCorpus grid"] = {"cpu": 40.0}
+    rows[pipeline.FLOOR_NFCORPUS] = {"rules": {
+        "retrieve": {"jobs": 5, "logged": 125.0, "startup": 3.0}}}            # 110.0
+    text = "\n".join(pipeline.render_floor(rows))
+    assert "| rule (NFCorpus addition) | jobs |" in text and "| all jobs | 5 | 125.0 | | 110.0 |" \
+        in text
+    # 87.5 + 110.0 + 3.0 = 200.5 against 210.0
+    assert "is 200.5 CPU s; the target's bound, 2.5 × both peers' CPU, is 210.0 s: within it" \
+        in text
+
+
+def test_a_run_rules_job_is_not_counted_as_a_scripts_work(tmp_path):
+    """A ``run:`` rule (the thesaurus download) runs in Snakemake's process: it has a log
+    but no script and no CPU line; the work is the script jobs' alone."""
+    pipeline = pipeline_module()
+    (tmp_path / "a.log").write_text("x INFO done in 1.0 s (process CPU 2.5 s, since its start)\n")
+    (tmp_path / "b.log").write_text("downloading ...\n")
+    work = pipeline.job_work(tmp_path, [("retrieve", "a.log"), ("thesaurus_fetch", "b.log")],
+                             {"retrieve": "scripts/retrieve.py"})
+    assert work == {"retrieve": {"jobs": 1, "logged": 2.5}}
 
 
 def test_the_synthetic_workflow_has_the_jobs_and_files_it_stands_for(tmp_path):
