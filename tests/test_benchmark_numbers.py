@@ -3,6 +3,9 @@ issue 23's targets are rendered from benchmarks/measured/pipeline.json by the be
 code, and the README holds exactly that text (the README's first section points here for
 every time it does not state itself)."""
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 from conftest import load_script
@@ -122,6 +125,12 @@ def test_the_work_without_start_up_is_judged_against_the_bounds():
     assert "is 89.0 CPU s; the target's bound, 2 × the peer's CPU, is 100.0 s: within it" \
         in text
     assert "did 30.0 CPU s of work in the cold job, against a bound of 30 s: within it" in text
+    # 89.0 - 30.0 = 59.0 without the figures: 0.59 x the bound
+    assert ("Of the work, retrieval is 57.0 s and the figures 30.0 s; without the figures it "
+            "would be 59.0 s (0.59 × the bound).") in text and "a run)" not in text
+    rows["plain PyTerrier, Cranfield grid"]["peer"] = {
+        "runs": 8, "phases": {"cranfield: runs + Experiment": 6.0}}
+    assert "took 6.0 s for 8 runs (0.75 s a run)" in "\n".join(pipeline.render_floor(rows))
     rows["plain PyTerrier, Cranfield grid"]["cpu"] = 44.0
     rows[pipeline.FLOOR]["rules"]["report_figures"]["logged"] = 36.5
     text = "\n".join(pipeline.render_floor(rows))
@@ -153,12 +162,9 @@ def test_a_run_rules_job_is_not_counted_as_a_scripts_work(tmp_path):
 def test_the_synthetic_workflow_has_the_jobs_and_files_it_stands_for(tmp_path):
     """benchmarks/noop_floor.py's Snakemake-alone workflow: 9 chains × 9 steps + 4 jobs, each
     writing 3 files, as Snakemake itself plans it (a dry run)."""
-    import subprocess
-    import sys
-
     floor = load_script(ROOT / "benchmarks" / "noop_floor.py", "bench_noop_floor")
     (tmp_path / "Snakefile").write_text(floor.synthetic_snakefile(9, 9, 4, 3))
-    jobs, files = floor.project_size(tmp_path, dict(__import__("os").environ))
+    jobs, files = floor.project_size(tmp_path, dict(os.environ))
     assert (jobs, files) == (85, 255)
     done = subprocess.run([sys.executable, "-m", "snakemake", "--cores", "1", "--quiet"],
                           cwd=tmp_path, capture_output=True, text=True)
