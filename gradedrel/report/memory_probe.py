@@ -169,8 +169,16 @@ def _keys(item: dict, name: str, path, line) -> tuple[str, ...]:
     return tuple(str(v) for v in value if v is not None and str(v).strip())
 
 
-def parse_answers(text: str, path: str | Path = "<answers>") -> list[Answer]:
-    """One batch file of answers; any error names the file and line."""
+#: The fields of an answer, by probe version: v1 (Amendment 1) and v2 (Amendment 2, B4).
+ANSWER_FIELDS = {
+    1: {"claim": "remembers_page", "studies": "cited_studies",
+        "fields": ("id", "derived_keys", "remembers_page", "page_summary", "cited_studies",
+                   "remembered_keys")},
+    2: {"claim": "known", "studies": "studies", "fields": ("id", "known", "studies")},
+}
+
+
+def _load_list(text: str, path) -> list:
     try:
         data = yaml.load(text, Loader=_Loader)
     except yaml.YAMLError as error:
@@ -181,27 +189,34 @@ def parse_answers(text: str, path: str | Path = "<answers>") -> list[Answer]:
         return []
     if not isinstance(data, list):
         raise InputError(path, getattr(data, "line", 1), "a list of answers")
+    return data
+
+
+def parse_answers(text: str, path: str | Path = "<answers>", version: int = 1) -> list[Answer]:
+    """One batch file of answers of probe ``version`` (1 or 2: :data:`ANSWER_FIELDS`); any
+    error names the file and line. A v2 answer has no keys and no summary (empty)."""
+    names = ANSWER_FIELDS[version]
+    claim_field, studies_field = names["claim"], names["studies"]
     answers = []
-    for item in data:
+    for item in _load_list(text, path):
         line = getattr(item, "line", None)
         if not isinstance(item, dict):
             raise InputError(path, line, "an answer as a mapping", item)
-        known = {"id", "derived_keys", "remembers_page", "page_summary", "cited_studies",
-                 "remembered_keys"}
-        unknown = sorted(set(item) - known)
+        unknown = sorted(set(item) - set(names["fields"]))
         if unknown:
-            raise InputError(path, line, f"answer fields among {sorted(known)}", unknown)
+            raise InputError(path, line, f"answer fields among {sorted(names['fields'])}",
+                             unknown)
         if item.get("id") in (None, ""):
             raise InputError(path, line, "an answer with an 'id'")
-        claim = item.get("remembers_page")
+        claim = item.get(claim_field)
         claim = {True: "yes", False: "no"}.get(claim, claim) if isinstance(claim, bool) else claim
         claim = str(claim).strip().lower() if claim is not None else None
         if claim not in CLAIMS:
-            raise InputError(path, line, f"remembers_page one of {list(CLAIMS)}",
-                             item.get("remembers_page"))
-        studies = item.get("cited_studies") or []
+            raise InputError(path, line, f"{claim_field} one of {list(CLAIMS)}",
+                             item.get(claim_field))
+        studies = item.get(studies_field) or []
         if not isinstance(studies, list):
-            raise InputError(path, line, "cited_studies as a list", studies)
+            raise InputError(path, line, f"{studies_field} as a list", studies)
         parsed = []
         for study in studies:
             if not isinstance(study, dict):
