@@ -109,21 +109,29 @@ def query_text(text: str) -> str:
     return " ".join(tokenise(text))
 
 
-def s_stem(token: str) -> str:
-    """The singular of an English plural, else the token: a plural stripper after
-    Harman's S-stemmer (Harman 1991, "How effective is suffixing?", JASIS 42(1)).
+#: Harman's S-stemmer (Harman 1991, "How effective is suffixing?", JASIS 42(1), p. 8):
+#: (ending, exceptions, replacement), tried in order; the first rule that applies is used.
+S_STEMMER_RULES = (
+    ("ies", ("eies", "aies"), "y"),
+    ("es", ("aes", "ees", "oes"), "e"),
+    ("s", ("us", "ss"), ""),
+)
 
-    -ies → -y (not -eies, -aies); -es → '' after s, x, z, ch, sh (gases → gas);
-    -s → '' (not -us, -ss, -is). Only the plural is removed, so words that
-    Porter conflates (solutions/solutes, developed/development) stay apart.
+
+def s_stem(token: str) -> str:
+    """Harman's S-stemmer, exactly (Harman 1991, "How effective is suffixing?", JASIS 42(1)):
+
+    - IF a word ends in *-ies*, but not *-eies* or *-aies*, THEN *-ies* → *-y*;
+    - IF a word ends in *-es*, but not *-aes*, *-ees* or *-oes*, THEN *-es* → *-e*;
+    - IF a word ends in *-s*, but not *-us* or *-ss*, THEN *-s* → ''.
+
+    Only the first rule that applies is used; a rule whose exception holds does not apply, so
+    the next is tried (*toes* → *toe*), as in Terrier's own ``org.terrier.terms.SStemmer``.
+    Only plural endings are touched, so words that Porter conflates (solutions/solutes,
+    developed/development) stay apart. The rules know no other exception: *diseases* →
+    *disease*, *gases* → *gase*, *gas* → *ga*, *analysis* → *analysi*.
     """
-    if token.endswith("ies") and not token.endswith(("eies", "aies")) and len(token) > 4:
-        return token[:-3] + "y"
-    if token.endswith("es") and token[:-2].endswith(("s", "x", "z", "ch", "sh")) \
-            and not token.endswith("sses"):
-        return token[:-2]
-    if token.endswith("sses"):
-        return token[:-2]
-    if token.endswith("s") and not token.endswith(("us", "ss", "is")) and len(token) > 3:
-        return token[:-1]
+    for ending, exceptions, replacement in S_STEMMER_RULES:
+        if token.endswith(ending) and not token.endswith(exceptions):
+            return token[:-len(ending)] + replacement
     return token

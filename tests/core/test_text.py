@@ -127,3 +127,36 @@ def test_runs_and_rejections_as_the_per_character_rule(text):
         digits = sum(unicodedata.category(ch) == "Nd" for ch in run)
         assert (text_module._rejection(run) == "more than 4 digits") == \
             (len(run) <= 20 and digits > 4)
+
+
+# Harman (1991), "How effective is suffixing?", JASIS 42(1): the S-stemmer's rule table,
+# row by row (ending, its exceptions, the replacement), worked by hand.
+HARMAN_TABLE = [
+    # rule 1: -ies -> -y, not after e or a
+    ("bodies", "body"), ("series", "sery"), ("aeries", "aery"), ("ies", "y"),
+    # rule 1's exceptions do not apply it; rule 2 (-es -> -e) does
+    ("zombeies", "zombeie"), ("maies", "maie"),
+    # rule 2: -es -> -e, not after a, e or o
+    ("diseases", "disease"), ("causes", "cause"), ("gases", "gase"), ("boxes", "boxe"),
+    ("stresses", "stresse"), ("analyses", "analyse"),
+    # rule 2's exceptions do not apply it; rule 3 (-s -> '') does
+    ("toes", "toe"), ("trees", "tree"), ("shoes", "shoe"), ("algaes", "algae"),
+    # rule 3: -s -> '', not after u or s
+    ("wings", "wing"), ("flows", "flow"), ("gas", "ga"), ("is", "i"), ("analysis", "analysi"),
+    # rule 3's exceptions: nothing applies
+    ("radius", "radius"), ("stress", "stress"), ("class", "class"),
+    # no rule: left as it is
+    ("wing", "wing"), ("disease", "disease"), ("", ""),
+]
+
+
+@pytest.mark.parametrize("word, stem", HARMAN_TABLE)
+def test_s_stemmer_follows_harmans_table(word, stem):
+    assert text_module.s_stem(word) == stem
+
+
+def test_s_stemmer_uses_only_the_first_rule_that_applies():
+    # "diseases" reaches rule 2 and stops there: not stripped again by rule 3 to "diseas"
+    assert text_module.s_stem("diseases") == "disease"
+    assert text_module.s_stem(text_module.s_stem("bodies")) == "body"
+    assert [rule[0] for rule in text_module.S_STEMMER_RULES] == ["ies", "es", "s"]
