@@ -31,11 +31,11 @@ from gradedrel.core.io import atomic_open
 from gradedrel.thesaurus.model import Concept, Thesaurus
 
 FORMAT = "gradedrel-thesaurus"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
 #: Suffix of cache files; ``load()`` reads such a file directly.
 SUFFIX = ".thesaurus.json.gz"
 FIELDS = ("uri", "pref_labels", "alt_labels", "broader", "narrower", "related",
-          "definitions", "use", "used_for")
+          "definitions", "use", "used_for", "permuted")
 WHAT = "thesaurus cache"
 
 
@@ -59,7 +59,7 @@ def encode(thesaurus: Thesaurus, *, source_sha256: str, reader_version: int,
     """A thesaurus as the compressed cache file's bytes, with the header a reader checks."""
     rows = [[c.uri, list(c.pref_labels), list(c.alt_labels), list(c.broader),
              list(c.narrower), list(c.related), list(c.definitions), list(c.use),
-             list(c.used_for)] for c in thesaurus.concepts.values()]
+             list(c.used_for), list(c.permuted)] for c in thesaurus.concepts.values()]
     document = {"format": FORMAT, "format_version": FORMAT_VERSION,
                 "reader_version": reader_version, "source_sha256": source_sha256,
                 "source": source, "base": base, "fields": list(FIELDS), "concepts": rows}
@@ -127,24 +127,21 @@ def _read_header_and_concepts(path: str | Path) -> tuple[dict, Thesaurus]:
     concepts = {}
     # Built without Concept.__init__ (same fields; __post_init__ has nothing to fill
     # here): a third less time for WordNet's 117,659 concepts. Each row's shape is
-    # checked (a uri and eight lists, as :func:`encode` writes them); gzip's CRC has
+    # checked (a uri and nine lists, as :func:`encode` writes them); gzip's CRC has
     # already shown the bytes to be those written.
     new = object.__new__
     for row in rows:
-        if type(row) is not list or len(row) != 9:
+        if type(row) is not list or len(row) != len(FIELDS):
             raise _bad_row(path, rows, row)
-        uri, pref, alt, broader, narrower, related, defs, use, used_for = row
-        if type(uri) is not str or type(pref) is not list or type(alt) is not list \
-                or type(broader) is not list or type(narrower) is not list \
-                or type(related) is not list or type(defs) is not list \
-                or type(use) is not list or type(used_for) is not list:
+        uri, pref, alt, broader, narrower, related, defs, use, used_for, permuted = row
+        if type(uri) is not str or any(type(v) is not list for v in row[1:]):
             raise _bad_row(path, rows, row)
         concept = new(Concept)
         concept.__dict__.update(
             uri=uri, pref_label=pref[0] if pref else "", alt_labels=tuple(alt),
             broader=tuple(broader), narrower=tuple(narrower), related=tuple(related),
             definition=defs[0] if defs else None, use=tuple(use), used_for=tuple(used_for),
-            pref_labels=tuple(pref), definitions=tuple(defs))
+            pref_labels=tuple(pref), definitions=tuple(defs), permuted=tuple(permuted))
         concepts[uri] = concept
     return document, Thesaurus(concepts)
 

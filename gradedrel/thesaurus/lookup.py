@@ -108,13 +108,18 @@ def format_match(thesaurus: Thesaurus, match: Match) -> str:
     lines = [f"{thesaurus.label(match.uri)}  [{match.uri}]  {how}"]
     if concept is None:
         return lines[0] + "\n  (not a concept in this thesaurus)"
-    for tag, values in (("UF", concept.alt_labels + concept.pref_labels[1:]),
+    permuted = set(concept.permuted)
+    for tag, values in (("UF", [a for a in concept.alt_labels if a not in permuted]
+                         + list(concept.pref_labels[1:])),
+                        ("UF", [a for a in concept.alt_labels if a in permuted]),
                         ("USE", [thesaurus.label(u) for u in concept.use]),
                         ("BT", [thesaurus.label(u) for u in concept.broader]),
                         ("NT", [thesaurus.label(u) for u in concept.narrower]),
                         ("RT", [thesaurus.label(u) for u in concept.related])):
         if values:
-            lines.append(f"  {tag:<3} " + "; ".join(sorted(values, key=normalise_label)))
+            # the source's permuted forms (MeSH) on a UF line of their own, marked
+            mark = "(permuted forms) " if values[0] in permuted else ""
+            lines.append(f"  {tag:<3} {mark}" + "; ".join(sorted(values, key=normalise_label)))
     for definition in concept.definitions:
         lines.append(f"  DEF {definition.strip()}")
     return "\n".join(lines)

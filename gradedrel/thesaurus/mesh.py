@@ -13,9 +13,11 @@ Mapping (docs/thesaurus.md, "MeSH"):
 
 - a **descriptor** is a concept, id ``mesh:<DescriptorUI>`` (``mesh:D014805``);
 - ``DescriptorName`` is the preferred label; the ``TermName`` of every term of
-  every concept of the descriptor, except the permuted forms
-  (``IsPermutedTermYN = Y``, e.g. ``B 12, Vitamin``) and the name itself, are its
-  entry labels (UF);
+  every concept of the descriptor but the name itself is an entry label (UF). NLM's
+  *permuted* terms (``IsPermutedTermYN = Y``) are among them: in this export they are the
+  natural-order and singular forms of the inverted entry terms ("Atopic Dermatitis" of
+  "Dermatitis, Atopic", "Heart Disease" of "Heart Diseases"), as well as a few reorderings
+  ("B 12, Vitamin"); the mark is kept as data (:attr:`~.model.Concept.permuted`);
 - **BT/NT** from tree numbers: the parent of tree number ``C18.654.521.500.133``
   is the descriptor holding ``C18.654.521.500``; a descriptor with several tree
   numbers can have several parents; a top-level number (``C18``) has none. The
@@ -51,7 +53,7 @@ from .model import Concept, Thesaurus
 log = logging.getLogger(__name__)
 
 #: Bump when the reader's output can change: it keys the cache.
-READER_VERSION = 1
+READER_VERSION = 2
 
 PREFIX = "mesh:"
 DESCRIPTOR_COLUMNS = ("DescriptorUI", "DescriptorName", "TermName", "IsPermutedTermYN")
@@ -328,6 +330,8 @@ def read_mesh(descriptors: str | Path, trees: str | Path) -> Thesaurus:
     """Read the two MeSH RDS files into the model (see the module docstring)."""
     rows = frame_columns(descriptors, DESCRIPTOR_COLUMNS)
     labels: dict[str, dict[str, None]] = {}
+    permuted_labels: dict[str, dict[str, None]] = {}
+    natural: set[tuple[str, str]] = set()   # (descriptor, term) given once without the mark
     names: dict[str, str] = {}
     for number, (ui, name, term, permuted) in enumerate(zip(
             rows["DescriptorUI"], rows["DescriptorName"], rows["TermName"],
@@ -339,8 +343,12 @@ def read_mesh(descriptors: str | Path, trees: str | Path) -> Thesaurus:
             raise InputError(descriptors, None, f"one DescriptorName per DescriptorUI ({ui})",
                              [names[ui], name])
         bucket = labels.setdefault(ui, {})
-        if term and permuted != "Y" and term != name:
+        if term and term != name:
             bucket[term] = None
+            if permuted == "Y":
+                permuted_labels.setdefault(ui, {})[term] = None
+            else:
+                natural.add((ui, term))
     if not names:
         raise InputError(descriptors, None, "MeSH descriptor rows", "none")
     tree_rows = frame_columns(trees, TREE_COLUMNS)
@@ -380,7 +388,9 @@ def read_mesh(descriptors: str | Path, trees: str | Path) -> Thesaurus:
     for ui, name in names.items():
         uri = PREFIX + ui
         concepts[uri] = Concept(uri, name, tuple(labels[ui]), tuple(broader[ui]),
-                                tuple(narrower[ui]))
+                                tuple(narrower[ui]),
+                                permuted=tuple(t for t in permuted_labels.get(ui, ())
+                                               if (ui, t) not in natural))
     return Thesaurus(concepts)
 
 
@@ -388,8 +398,8 @@ def provenance() -> dict:
     """How the MeSH export maps to the model (recorded with the cache)."""
     return {"reader": "gradedrel.thesaurus.mesh", "reader_version": READER_VERSION,
             "concept": "descriptor (mesh:<DescriptorUI>)",
-            "labels": "DescriptorName preferred; TermName of the descriptor's terms, "
-                      "permuted forms excluded, as UF",
+            "labels": "DescriptorName preferred; TermName of every term of the descriptor "
+                      "as UF, permuted forms (IsPermutedTermYN = Y) included and marked",
             "BT": "descriptor of the tree number minus its last segment (one-segment "
                   "numbers, absent from the export, restored from tree1/mesh1)",
             "NT": "inverse of BT",

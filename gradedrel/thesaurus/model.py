@@ -57,6 +57,10 @@ class Concept:
     pref_labels: tuple[str, ...] = ()
     #: Every ``skos:definition``; ``definition`` is the first. Filled if empty.
     definitions: tuple[str, ...] = ()
+    #: The alternative labels the source marks as permuted forms of another entry term
+    #: (MeSH ``IsPermutedTermYN = Y``: "Atopic Dermatitis" of "Dermatitis, Atopic"); they are
+    #: labels like any other, the mark is kept as data (for the lookup's listing).
+    permuted: tuple[str, ...] = ()
 
     def __post_init__(self):
         if not self.pref_labels and self.pref_label:

@@ -292,6 +292,13 @@ def reader_version(spec: Mapping) -> int:
     return source_of(spec).reader_version
 
 
+def reader_versions(spec: Mapping) -> dict[str, int]:
+    """The versions a cached form depends on besides its files: the source's reader and the
+    cache format (the workflow re-reads the thesaurus when either changes)."""
+    from .cache import FORMAT_VERSION
+    return {"reader": reader_version(spec), "cache_format": FORMAT_VERSION}
+
+
 def cache_key(spec: Mapping) -> str:
     """What the cache is keyed by, with the reader version: a SKOS file's own sha256
     (so its cache is the one ``gradedrel.thesaurus.load(path)`` writes); for other

@@ -58,7 +58,7 @@ def test_a_damaged_cache_is_one_corrupt_cache_error_naming_it(written, how):
     (lambda d: d.pop("concepts"), "no list of concepts"),
     (lambda d: d["concepts"].__setitem__(1, d["concepts"][1][:8]), "concept 2 is not"),
     (lambda d: d["concepts"][0].__setitem__(2, "a label, not a list"), "concept 1 is not"),
-    (lambda d: d.update(format_version=99), "format version 99, not 1"),
+    (lambda d: d.update(format_version=99), "format version 99, not 2"),
     (lambda d: d.update(format="other"), 'not a JSON object with "format"'),
 ])
 def test_a_cache_of_the_wrong_shape_is_a_corrupt_cache_too(written, change, why):

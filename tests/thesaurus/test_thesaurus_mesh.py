@@ -132,9 +132,11 @@ def test_fixture_descriptors_labels_and_tree_relations():
     assert len(th) == 9
     b12 = th["mesh:D014805"]
     assert b12.pref_label == "Vitamin B 12"
-    # TermNames of all its concepts, without the permuted 'B 12, Vitamin' and the name
-    assert b12.alt_labels == ("Vitamin B12", "Cyanocobalamin", "Cobalamins", "Cobalamin",
-                              "Eritron")
+    # TermNames of all its concepts but the name, the permuted 'B 12, Vitamin' among them
+    # (Amendment 2, B2: every entry term is a label), marked as permuted
+    assert b12.alt_labels == ("B 12, Vitamin", "Vitamin B12", "Cyanocobalamin", "Cobalamins",
+                              "Cobalamin", "Eritron")
+    assert b12.permuted == ("B 12, Vitamin",)
     # two tree numbers -> two parents; the child from D03.633.100.221.173.200
     assert b12.broader == ("mesh:D003342", "mesh:D014803")
     assert b12.narrower == ("mesh:D003038",)
@@ -280,7 +282,9 @@ def test_real_counts_match_the_data_readme(real):
     th, _ = real
     values = list(th.concepts.values())
     assert len(th) == 30_764                                     # README: 30,764 descriptors
-    assert sum(len(c.alt_labels) for c in values) == 102_038     # README: about 102k
+    # README: about 102k entry terms, besides NLM's permuted forms (IsPermutedTermYN = Y)
+    assert sum(len(c.alt_labels) - len(c.permuted) for c in values) == 102_038
+    assert sum(len(c.permuted) for c in values) == 131_129
     # README: about 40k broader/narrower pairs from the tree numbers (39,982 measured),
     # plus 2,039 through the 115 restored one-segment numbers (2,057 two-segment
     # numbers; 18 repeat a pair)
@@ -298,11 +302,24 @@ def test_real_vitamin_b_12(real):
     b12 = th["mesh:D014805"]
     assert b12.pref_label == "Vitamin B 12"
     assert set(b12.alt_labels) == {"Vitamin B12", "Cyanocobalamin", "Cobalamins",
-                                   "Cobalamin", "Eritron"}
+                                   "Cobalamin", "Eritron", "B 12, Vitamin", "B12, Vitamin"}
+    assert set(b12.permuted) == {"B 12, Vitamin", "B12, Vitamin"}
     assert [th.label(u) for u in b12.broader] == ["Corrinoids"]
     assert {th.label(u) for u in b12.narrower} == {"Cobamides", "Hydroxocobalamin"}
     assert find(th, "vitamin b 12", ("label",))[0].uri == "mesh:D014805"
     assert [th.label(u) for u in th["mesh:D006331"].broader] == ["Cardiovascular Diseases"]
+
+
+@pytest.mark.parametrize("term, descriptor", [
+    ("aphthous ulcer", "mesh:D013281"), ("preschool children", "mesh:D002675"),
+    ("atopic dermatitis", "mesh:D003876"), ("heart disease", "mesh:D006331")])
+def test_real_entry_terms_in_natural_order_lead_to_their_descriptor(real, term, descriptor):
+    """Issue 30: NLM's permuted entry terms are the natural-order and singular forms; the
+    lookup leads with their descriptor, matched on the label itself."""
+    th, _ = real
+    first = find(th, term)[0]
+    assert (first.uri, first.level) == (descriptor, "label")
+    assert first.label in th[descriptor].permuted
 
 
 # --- the command line and the workflow rule --------------------------------------------
@@ -321,8 +338,8 @@ def test_cli_lookup_from_config(tmp_path, monkeypatch, capsys):
     assert out.splitlines()[:4] == [
         "Vitamin B 12  [mesh:D014805]  label match on 'Vitamin B 12'",
         "  UF  Cobalamin; Cobalamins; Cyanocobalamin; Eritron; Vitamin B12",
-        "  BT  Corrinoids; Vitamin B Complex",
-        "  NT  Cobamides"]
+        "  UF  (permuted forms) B 12, Vitamin",
+        "  BT  Corrinoids; Vitamin B Complex"]
 
 
 @pytest.mark.workflow

@@ -162,6 +162,12 @@ def thesaurus_source(name):
     return canonical({"base": "", **config["thesauri"][name]})
 
 
+def thesaurus_reader(name):
+    """What the cached form of thesaurus `name` is read and written by: its reader's
+    version and the cache format's (a new one re-reads the thesaurus)."""
+    return thesaurus_sources.reader_versions(config["thesauri"][name])
+
+
 # The local copies of the thesauri (paths named in config; MeSH has two files, one per
 # role), made by thesaurus_fetch: path -> (thesaurus, role).
 THESAURUS_COPIES = {

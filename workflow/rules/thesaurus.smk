@@ -39,5 +39,6 @@ rule thesaurus_read:
         CONDA_ENV
     params:
         source=lambda wc: thesaurus_source(wc.thesaurus),
+        reader=lambda wc: thesaurus_reader(wc.thesaurus),
     script:
         "../../scripts/thesaurus_read.py"
