@@ -78,7 +78,7 @@ AUTO_CURATOR = "auto"
 COLUMNS = ["qid", "facet", "concept", "key", "list", "declared_relation", "source_class",
            "verified_relation", "declared_holds", "curator", "depth", "terms",
            "declared_depth", "declared_via", "concept_uri", "seed", "label_of",
-           "facet_no", "concept_no", "key_no"]
+           "facet_no", "concept_no", "key_no", "seed_senses"]
 LISTS = ("keys", "expansion")
 
 
@@ -156,14 +156,32 @@ class KeySources:
         found = tuple(u for u in self.thesaurus.preferred(uri) if u in self.thesaurus)
         return found or ((uri,) if uri in self.thesaurus else ())
 
-    def seeds(self, text: str) -> list[str]:
-        """The seed concepts of a request text, in request order (A1)."""
-        out: list[str] = []
+    def seed_matches(self, text: str) -> list[tuple[str, tuple[str, ...]]]:
+        """The request's label matches, in request order (the analysis's label matching,
+        without boilerplate removal): the matched words and every concept with a label of
+        the same match form — the analysis's own choice first, then the others by URI
+        (Amendment 2, B2: a word that labels several concepts, such as a WordNet lemma of
+        several synsets, seeds each of them; the number is its ambiguity)."""
+        out = []
         for match in analysis.analyse_request(text, self.thesaurus, self.lexicon,
                                               self.normalise, self.seed_rules):
-            for uri in self.preferred(match.uri) if match.uri else ():
-                if uri not in out:
-                    out.append(uri)
+            if not match.uri:
+                continue
+            forms = tuple(self.normalise(t) for t in tokenise(match.matched))
+            chosen = list(self.preferred(match.uri))
+            others = sorted({uri for entry in self.lexicon.entries.get(forms, ())
+                             for uri in self.preferred(entry.uri)} - set(chosen))
+            out.append((match.matched, tuple(chosen + others)))
+        return out
+
+    def seeds(self, text: str) -> dict[str, int]:
+        """The seed concepts of a request text, in request order (A1; every concept a matched
+        label names, :meth:`seed_matches`), each with its ambiguity: how many concepts the
+        request words that first seeded it name."""
+        out: dict[str, int] = {}
+        for _, uris in self.seed_matches(text):
+            for uri in uris:
+                out.setdefault(uri, len(uris))
         return out
 
     def neighbours(self, uri: str, attribute: str) -> list[str]:
@@ -267,7 +285,8 @@ def classify(plans: Iterable[Plan], requests: Mapping[str, str], sources: KeySou
         plan = by_qid[qid]
         curator = curator_of(plan, curators)
         request_terms = set(sources.terms(text))
-        reached = sources.reach(sources.seeds(text))
+        senses = sources.seeds(text)
+        reached = sources.reach(senses)
         for f, facet in enumerate(plan.facets):
             for c, concept in enumerate(facet.concepts):
                 for kind in LISTS:
@@ -297,7 +316,8 @@ def classify(plans: Iterable[Plan], requests: Mapping[str, str], sources: KeySou
                             "seed": path.seed if path else "",
                             "label_of": (path.concept if path else
                                          (labelled[0] if labelled else "")),
-                            "facet_no": f, "concept_no": c, "key_no": k})
+                            "facet_no": f, "concept_no": c, "key_no": k,
+                            "seed_senses": str(senses[path.seed]) if path else ""})
     return pd.DataFrame(rows, columns=COLUMNS)
 
 

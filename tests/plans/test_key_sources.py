@@ -68,14 +68,50 @@ def test_columns_a_reader_needs(table):
 
 
 def test_seeds_are_matched_labels_longest_first_without_boilerplate(sources):
-    assert sources.seeds("aeroelastic flutter of wings") == ["#flutter", "#wing"]
+    assert sources.seeds("aeroelastic flutter of wings") == {"#flutter": 1, "#wing": 1}
     # an entry term found in the request stands for its preferred concept
-    assert sources.seeds("vanes") == ["#wing"]
+    assert list(sources.seeds("vanes")) == ["#wing"]
     # boilerplate is not removed for seeds, whatever the analysis settings say
     rules = analysis.Rules(boilerplate_words=frozenset({"papers"}),
                            boilerplate_phrases=("papers on",))
     with_rules = key_sources.KeySources(wing_thesaurus(), toy_pipeline, rules)
-    assert with_rules.seeds("papers on wings") == ["#papers", "#wing"]
+    assert list(with_rules.seeds("papers on wings")) == ["#papers", "#wing"]
+
+
+def test_a_word_of_several_concepts_seeds_every_one():
+    """Amendment 2, B2: 'cancer' is a label of the disease and of the crab genus; both seed,
+    the analysis's own choice (the preferred label, then the URI) first, and the narrower
+    concept of the second sense is reached from the request (it was 'other_concept' when only
+    the lowest id seeded)."""
+    from gradedrel.thesaurus.model import Concept, Thesaurus
+
+    thesaurus = Thesaurus.from_concepts([
+        Concept("#crab", "cancer", narrower=("#rock",)),
+        Concept("#rock", "rock crab", broader=("#crab",)),
+        Concept("#tumour", "malignant neoplasm", ("cancer",), narrower=("#carcinoma",)),
+        Concept("#carcinoma", "carcinoma", broader=("#tumour",)),
+    ])
+    sources = key_sources.KeySources(thesaurus, toy_pipeline)
+    assert sources.seeds("cancer in children") == {"#crab": 2, "#tumour": 2}
+    plans = parse_plans("""plans:
+- qid: 'q'
+  request: cancer in children
+  source: curated
+  curator: X
+  facets:
+  - name: cancer
+    concepts:
+    - label: cancer
+      keys: [{key: cancer, relation: request}]
+      expansion: [{key: carcinoma, relation: NT, depth: 1, via: cancer}, rock crab, crab]
+""")
+    table = key_sources.classify(plans, {"q": "cancer in children"}, sources)
+    got = {r.key: (r.source_class, r.verified_relation, r.seed, r.seed_senses)
+           for r in table.itertuples()}
+    assert got == {"cancer": ("request", "UF depth 0", "#crab", "2"),
+                   "carcinoma": ("thesaurus", "NT depth 1", "#tumour", "2"),
+                   "rock crab": ("thesaurus", "NT depth 1", "#crab", "2"),
+                   "crab": ("own", "", "", "")}
 
 
 def test_reach_is_shortest_with_relations_ranked_before_seeds(sources):
