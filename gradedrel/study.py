@@ -132,6 +132,11 @@ class Layout:
         ``sources.tsv``, ``remembered.tsv``, ``decisions.json``."""
         return f"{self.results}/report/memory_probe.{ext}"
 
+    def memory_probe_v2(self, ext: str) -> str:
+        """Probe v2's scores (Amendment 2): ``md``, ``tsv`` (per request), ``null.tsv``,
+        ``rates.tsv``, ``remembered.tsv``, ``decisions.json``."""
+        return f"{self.results}/report/memory_probe_v2.{ext}"
+
     def headline(self, ext: str) -> str:
         """The qualified headline of each probed testbed (``md``, ``tsv``)."""
         return f"{self.results}/report/headline.{ext}"
@@ -491,6 +496,8 @@ class Study:
                 paths.page(paths.across("md", across))]
         if self.memory_probe():
             out += [paths.memory_probe("md"), paths.page(paths.memory_probe("md"))]
+            if self.memory_probe().get("v2"):
+                out += [paths.memory_probe_v2("md"), paths.page(paths.memory_probe_v2("md"))]
             if self.headline_conditions():
                 out += [paths.headline("md"), paths.page(paths.headline("md"))]
         return list(dict.fromkeys(out))

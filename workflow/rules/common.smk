@@ -502,6 +502,25 @@ def headline_inputs():
     return inputs
 
 
+def memory_probe_v2_inputs():
+    """Probe v2's texts, batches, answers and v1 files, and per scored source the index of
+    its collection (the term pipeline) (docs/memory-probe.md, "Probe v2")."""
+    probe = STUDY.memory_probe()
+    if not probe or not probe.get("v2"):
+        return {}
+    v2 = probe["v2"]
+    inputs = {
+        "requests": config_path(v2["requests"]),
+        "batches": config_path(v2["batches"]),
+        "answers": sorted(str(p) for p in Path(config_path(v2["answers"])).glob("*.yaml")),
+        "requests_v1": config_path(probe["requests"]),
+        "answers_v1": sorted(str(p) for p in Path(config_path(probe["answers"])).glob("*.yaml")),
+    }
+    for source, c in probe["collections"].items():
+        inputs[f"index/{source}"] = PATHS.index(c)
+    return inputs
+
+
 def memory_probe_inputs():
     """The probe's requests and answers, and per scored collection its index, posting
     arrays and judgements (docs/memory-probe.md)."""

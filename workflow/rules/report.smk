@@ -315,6 +315,44 @@ rule report_memory_probe:
         "../../scripts/report_memory_probe.py"
 
 
+rule report_memory_probe_v2:
+    """Score probe v2 (Amendment 2, B4-B6): the amended cited-study rule, its null rates on
+    placebos and permuted requests, θ, and which requests the curators' model remembers."""
+    input:
+        **memory_probe_v2_inputs(),
+    output:
+        **{
+            "page/md": page_of(
+                PATHS.memory_probe_v2("md"), "memory_probe.rst", "Findings", "Memory probe v2"
+            )
+        },
+        per_request=PATHS.memory_probe_v2("tsv"),
+        nulls=PATHS.memory_probe_v2("null.tsv"),
+        rates=PATHS.memory_probe_v2("rates.tsv"),
+        remembered=PATHS.memory_probe_v2("remembered.tsv"),
+        decisions=PATHS.memory_probe_v2("decisions.json"),
+        md=PATHS.memory_probe_v2("md"),
+    log:
+        log_of("report_memory_probe_v2"),
+    conda:
+        CONDA_ENV
+    params:
+        terrier=canonical(config["terrier"]),
+        collections=canonical(
+            {
+                source: {
+                    "docs": STUDY.collections[c].spec.ir_datasets_id("docs"),
+                    "grade_map": config["collections"][c]["grade_map"],
+                    "qrels": (STUDY.memory_probe() or {}).get("v2", {}).get("qrels", {}).get(source),
+                }
+                for source, c in (STUDY.memory_probe() or {}).get("collections", {}).items()
+            }
+        ),
+        ir_datasets_home=config["data"]["ir_datasets_home"],
+    script:
+        "../../scripts/report_memory_probe_v2.py"
+
+
 rule report_headline:
     """The qualified headline of each probed testbed (docs/preregistration.md, Amendment 1,
     A3): the pre-registered primary comparison, and beside it with request and thesaurus

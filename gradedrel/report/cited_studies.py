@@ -1,0 +1,403 @@
+"""Probe v2's amended cited-study rule: which requests does the curators' model remember?
+
+Protocol: docs/memory-probe.md, "Probe v2"; rules: docs/preregistration-nfcorpus.md,
+Amendment 2, B5–B6 (fixed before any v2 answer was scored). Every real request has several
+answers: three samples in each of two framings (``page``, ``claim``) for a NutritionFacts
+text, one per framing for a Cranfield request, and for the 30 curated NutritionFacts
+requests also their probe-v1 answer (framing ``v1``). Terms: a text's tokens through the
+index's term pipeline (stopwords out, Porter stemming), as sets.
+
+- A claimed title T **matches** a document title D at θ when Dice(T, D) = 2|T ∩ D| / (|T| +
+  |D|) ≥ θ and |T ∩ D| ≥ 2. A request's *best similarity* to a document is the highest Dice
+  over all titles its answers claim (pooled over samples and framings), among those sharing at
+  least two terms with it; it matches at θ when the best similarity reaches θ.
+- **θ** is the smallest value of :data:`THETAS` at which both null rates are at most 5 %:
+  the *placebo rate* — the share of placebos whose answers match a level-3 title of the real
+  request assigned to them (:func:`gradedrel.report.memory_probe.placebo_assignment`, seed
+  20000724) — and the *permutation rate* — over :data:`DERANGEMENTS` seeded derangements of
+  the real NutritionFacts requests, the share of (request, partner) pairs in which the
+  request's answers match a level-3 title of its partner, leaving out the documents judged (at
+  any level) for the request itself. If none does, θ = 1.00.
+- A real request is **remembered** if its answers match one of its own level-3 titles at θ;
+  otherwise **cleared**.
+
+Reported beside the verdicts: the null rates at every θ, the Cranfield permutation rate
+(derangements of the Cranfield requests), the *level-1 hit rate* (the share of requests whose
+answers match a title of a document judged exactly 1 for them: a topical hit, not a
+page-specific one), and the ``known`` answers and match rates per source, pool and framing.
+
+Choices where the amendment is silent (reported with the code):
+
+- the null baselines use the v2 answers only (probe v1 had other placebos and one sample);
+  the v1 answers of the curated requests count for their own verdicts only;
+- a (request, partner) pair whose partner has no level-3 document left after the request's
+  own judged documents are left out is not counted (it cannot match);
+- a derangement is drawn as ``numpy.random.default_rng(seed).permutation(n)``, drawn again
+  until no request is its own partner; the placebos' real requests and the real requests'
+  partners are in probe-id order;
+- a claimed title without a term, or with fewer than two, matches nothing.
+"""
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, Iterable, Mapping, Sequence
+
+import numpy as np
+import pandas as pd
+
+from gradedrel.core.errors import InputError
+from gradedrel.report.memory_probe import (CLAIMS, PLACEBO, REAL, REFERENCE, Answer,
+                                           parse_answers, placebo_assignment)
+
+#: The grid θ is chosen from (Amendment 2, B5).
+THETAS = (0.60, 0.65, 0.70, 0.75, 0.80, 0.85, 0.90, 0.95, 1.00)
+NULL_BOUND = 0.05
+MIN_SHARED = 2
+DERANGEMENTS = 20
+SEED = 20000724
+FRAMINGS = ("page", "claim")
+V1 = "v1"
+REQUEST_COLUMNS = ["probe_id", "source", "qid", "pool", "text"]
+_FILE = re.compile(r"^(page|claim)-(\d+)-([A-Za-z0-9]+)\.ya?ml$")
+
+
+# ---------------------------------------------------------------- reading
+
+def read_requests(path: str | Path) -> pd.DataFrame:
+    """``config/probe/v2/requests.tsv``, checked: columns, sources, unique probe ids."""
+    frame = pd.read_csv(path, sep="\t", dtype=str, keep_default_na=False)
+    missing = [c for c in REQUEST_COLUMNS if c not in frame.columns]
+    if missing:
+        raise InputError(path, 1, f"a header with columns {REQUEST_COLUMNS}", list(frame.columns))
+    for line, (probe_id, source) in enumerate(zip(frame["probe_id"], frame["source"]), start=2):
+        if source not in (REAL, PLACEBO, REFERENCE):
+            raise InputError(path, line, f"source one of {[REAL, PLACEBO, REFERENCE]}", source)
+    duplicated = frame["probe_id"].duplicated()
+    if duplicated.any():
+        line = int(duplicated.to_numpy().nonzero()[0][0]) + 2
+        raise InputError(path, line, "one row per probe id", frame["probe_id"][duplicated].iloc[0])
+    return frame[REQUEST_COLUMNS].sort_values("probe_id").reset_index(drop=True)
+
+
+@dataclass(frozen=True)
+class Given:
+    """One answer to one text: which framing and sample gave it."""
+
+    probe_id: str
+    framing: str      # page | claim | v1
+    sample: int
+    answer: Answer
+
+    @property
+    def label(self) -> str:
+        """``page-1``, ``claim-3``, ``v1``."""
+        return V1 if self.framing == V1 else f"{self.framing}-{self.sample}"
+
+
+def read_answers(paths: Iterable[str | Path], requests: pd.DataFrame,
+                 batches: pd.DataFrame) -> list[Given]:
+    """Every v2 answer file (named ``<framing>-<sample>-<batch>.yaml``): an id outside the
+    file's batch, a second answer of one sample, or a text of ``batches`` without its answer
+    is an error naming the file."""
+    wanted = {(r.framing, int(r.sample), r.batch): set() for r in batches.itertuples()}
+    for r in batches.itertuples():
+        wanted[r.framing, int(r.sample), r.batch].add(r.probe_id)
+    known = set(requests["probe_id"])
+    out: list[Given] = []
+    seen: dict[tuple[str, str, int], str] = {}
+    covered: set[tuple[str, int, str]] = set()
+    for path in sorted(Path(p) for p in paths):
+        found = _FILE.match(path.name)
+        if not found:
+            raise InputError(path, None, "an answer file named <framing>-<sample>-<batch>.yaml",
+                             path.name)
+        framing, sample, batch = found.group(1), int(found.group(2)), found.group(3)
+        ids = wanted.get((framing, sample, batch))
+        if ids is None:
+            raise InputError(path, None, "a batch of config/probe/v2/batches.tsv",
+                             f"{framing} {sample} {batch}")
+        covered.add((framing, sample, batch))
+        for answer in parse_answers(path.read_text(encoding="utf-8"), path, version=2):
+            if answer.probe_id not in known or answer.probe_id not in ids:
+                raise InputError(answer.where, None, f"an id of batch {batch}", answer.probe_id)
+            key = (answer.probe_id, framing, sample)
+            if key in seen:
+                raise InputError(answer.where, None, f"one answer per id (first at {seen[key]})",
+                                 answer.probe_id)
+            seen[key] = answer.where
+            out.append(Given(answer.probe_id, framing, sample, answer))
+    missing = sorted(set(wanted) - covered)
+    if missing:
+        raise ValueError(f"probe v2: no answer file for {len(missing)} batches: {missing[:5]}")
+    unanswered = sorted((p, f, s) for (f, s, b), ids in wanted.items() for p in ids
+                        if (p, f, s) not in seen)
+    if unanswered:
+        raise ValueError(f"probe v2: {len(unanswered)} texts without an answer: {unanswered[:5]}")
+    return out
+
+
+def v1_answers(requests_v1: pd.DataFrame, answers_v1: Mapping[str, Answer],
+               requests: pd.DataFrame) -> list[Given]:
+    """The probe-v1 answers of the requests probed again in v2 (same source and qid), as
+    answers of framing ``v1`` under the v2 probe id."""
+    v2_id = {(r.source, r.qid): r.probe_id for r in requests.itertuples()}
+    out = []
+    for r in requests_v1.itertuples():
+        if (r.source, r.qid) in v2_id and r.source != PLACEBO and r.probe_id in answers_v1:
+            out.append(Given(v2_id[r.source, r.qid], V1, 1, answers_v1[r.probe_id]))
+    return out
+
+
+# ---------------------------------------------------------------- matching
+
+def dice(a: frozenset, b: frozenset) -> float:
+    """Dice similarity of two term sets (0.0 for two empty sets)."""
+    return 2 * len(a & b) / (len(a) + len(b)) if a or b else 0.0
+
+
+def best_similarity(claimed: Sequence[frozenset], title: frozenset,
+                    min_shared: int = MIN_SHARED) -> float:
+    """The highest Dice of ``title`` with a claimed title sharing at least ``min_shared``
+    terms with it (0.0 if none does)."""
+    return max((dice(t, title) for t in claimed if len(t & title) >= min_shared), default=0.0)
+
+
+@dataclass
+class Judged:
+    """The judgements one source is scored against: per request its documents by level, and
+    every judged document's title as a term set."""
+
+    levels: Mapping[str, Mapping[str, int]]   # qid -> docno -> level
+    titles: Mapping[str, frozenset]           # docno -> title terms
+
+    def at(self, qid: str, level: int) -> list[str]:
+        """The documents judged exactly ``level`` for ``qid``."""
+        return sorted(d for d, g in self.levels.get(qid, {}).items() if g == level)
+
+
+def similarities(claimed: Sequence[frozenset], docnos: Iterable[str],
+                 judged: Judged) -> dict[str, float]:
+    """docno → best similarity of the claimed titles to its title."""
+    return {d: best_similarity(claimed, judged.titles[d]) for d in docnos}
+
+
+def derangements(n: int, count: int = DERANGEMENTS, seed: int = SEED) -> list[np.ndarray]:
+    """``count`` seeded permutations of range(n) without a fixed point (module docstring)."""
+    if n < 2:
+        return []
+    rng = np.random.default_rng(seed)
+    out = []
+    while len(out) < count:
+        order = rng.permutation(n)
+        if not (order == np.arange(n)).any():
+            out.append(order)
+    return out
+
+
+def permutation_best(claimed: Mapping[str, Sequence[frozenset]], qids: Mapping[str, str],
+                     order: Sequence[str], judged: Judged,
+                     count: int = DERANGEMENTS, seed: int = SEED) -> list[float]:
+    """Per (request, partner) pair of ``count`` derangements of ``order`` (probe ids): the
+    best similarity of the request's claimed titles to the partner's level-3 titles, less the
+    documents judged for the request itself; pairs with nothing left are not counted."""
+    out = []
+    for perm in derangements(len(order), count, seed):
+        for i, j in enumerate(perm):
+            own = judged.levels.get(qids[order[i]], {})
+            targets = [d for d in judged.at(qids[order[j]], 3) if d not in own]
+            if targets:
+                out.append(max(similarities(claimed[order[i]], targets, judged).values()))
+    return out
+
+
+def rate(values: Sequence[float], theta: float) -> float:
+    """The share of ``values`` at or above ``theta`` (NaN for none)."""
+    return float(np.mean(np.asarray(values) >= theta - 1e-12)) if len(values) else math.nan
+
+
+def choose_theta(placebo: Sequence[float], permutation: Sequence[float],
+                 thetas: Sequence[float] = THETAS, bound: float = NULL_BOUND) -> float:
+    """The smallest θ at which both null rates are at most ``bound`` (the last θ if none)."""
+    for theta in thetas:
+        if rate(placebo, theta) <= bound and rate(permutation, theta) <= bound:
+            return theta
+    return thetas[-1]
+
+
+# ---------------------------------------------------------------- scoring
+
+PER_REQUEST_COLUMNS = ["probe_id", "source", "pool", "qid", "answers", "claimed_titles",
+                       "known_page", "known_claim", "known_v1", "level3", "best_level3",
+                       "matched", "matched_documents", "matched_by", "level1", "level1_hits",
+                       "remembered"]
+NULL_COLUMNS = ["theta", "placebo_rate", "placebos", "permutation_rate", "permutation_pairs",
+                "cranfield_permutation_rate", "cranfield_pairs", "level1_rate",
+                "level1_requests"]
+
+
+def score(requests: pd.DataFrame, given: Sequence[Given], judged: Mapping[str, Judged],
+          terms: Callable[[str], tuple[str, ...]]) -> tuple[pd.DataFrame, pd.DataFrame, dict]:
+    """Per real request its answers, matches and verdict; the null rates at every θ; the
+    decisions (θ and its rates). ``judged`` maps ``nfcorpus`` and ``cranfield`` to their
+    judgements (a placebo is scored against a real NutritionFacts request's)."""
+    by_id = {r.probe_id: r for r in requests.itertuples(index=False)}
+    titles_of: dict[str, list[frozenset]] = {p: [] for p in by_id}
+    v2_titles: dict[str, list[frozenset]] = {p: [] for p in by_id}
+    answered: dict[str, list[Given]] = {p: [] for p in by_id}
+    for g in given:
+        answered[g.probe_id].append(g)
+        for study in g.answer.cited_studies:
+            t = frozenset(terms(study.title))
+            if t:
+                titles_of[g.probe_id].append(t)
+                if g.framing != V1:
+                    v2_titles[g.probe_id].append(t)
+    real = [p for p in sorted(by_id) if by_id[p].source == REAL]
+    reference = [p for p in sorted(by_id) if by_id[p].source == REFERENCE]
+    placebos = [p for p in sorted(by_id) if by_id[p].source == PLACEBO]
+    qids = {p: by_id[p].qid for p in by_id}
+    nf, cran = judged.get(REAL), judged.get(REFERENCE)
+
+    assigned = placebo_assignment(placebos, real, SEED)
+    placebo_best = [max(similarities(v2_titles[p], nf.at(qids[assigned[p]], 3), nf).values(),
+                        default=0.0) for p in placebos]
+    permutation = permutation_best(v2_titles, qids, real, nf) if nf else []
+    cranfield_permutation = permutation_best(v2_titles, qids, reference, cran) if cran else []
+
+    rows, level1_best = [], []
+    for p in real + reference:
+        r, source = by_id[p], by_id[p].source
+        mine = judged[source]
+        own3 = similarities(titles_of[p], mine.at(r.qid, 3), mine)
+        own1 = similarities(titles_of[p], mine.at(r.qid, 1), mine)
+        if own1:
+            level1_best.append(max(own1.values()))
+        rows.append({"probe_id": p, "source": source, "pool": r.pool, "qid": r.qid,
+                     "answers": len(answered[p]), "claimed_titles": len(titles_of[p]),
+                     **{f"known_{f}": ",".join(g.answer.remembers_page for g in sorted(
+                         answered[p], key=lambda g: g.sample) if g.framing == f)
+                        for f in (*FRAMINGS, V1)},
+                     "level3": len(own3), "best_level3": max(own3.values(), default=0.0),
+                     "_own3": own3, "level1": len(own1),
+                     "_best1": max(own1.values(), default=0.0)})
+
+    null_rows = [{"theta": t, "placebo_rate": rate(placebo_best, t), "placebos": len(placebos),
+                  "permutation_rate": rate(permutation, t), "permutation_pairs": len(permutation),
+                  "cranfield_permutation_rate": rate(cranfield_permutation, t),
+                  "cranfield_pairs": len(cranfield_permutation),
+                  "level1_rate": rate(level1_best, t), "level1_requests": len(level1_best)}
+                 for t in THETAS]
+    theta = choose_theta(placebo_best, permutation)
+
+    for row in rows:
+        p, own3 = row["probe_id"], row.pop("_own3")
+        matched = {d: s for d, s in own3.items() if s >= theta - 1e-12}
+        by = sorted({g.label for g in answered[p] for study in g.answer.cited_studies
+                     if any(best_similarity([frozenset(terms(study.title))],
+                                            judged[row["source"]].titles[d]) >= theta - 1e-12
+                            for d in matched)})
+        row.update(matched=len(matched),
+                   matched_documents=" ".join(f"{d}:{s:.3f}" for d, s in sorted(matched.items())),
+                   matched_by=" ".join(by),
+                   level1_hits="yes" if row.pop("_best1") >= theta - 1e-12 else "no",
+                   remembered="yes" if matched else "no")
+    table = pd.DataFrame(rows, columns=PER_REQUEST_COLUMNS)
+    at = next(r for r in null_rows if r["theta"] == theta)
+    fresh = table[(table["source"] == REAL) & (table["pool"] == "fresh")]
+    decisions = {"theta": theta, "placebo_rate": at["placebo_rate"],
+                 "permutation_rate": at["permutation_rate"],
+                 "cranfield_permutation_rate": at["cranfield_permutation_rate"],
+                 "null_bound": NULL_BOUND, "min_shared_terms": MIN_SHARED,
+                 "derangements": DERANGEMENTS, "seed": SEED,
+                 "fresh_cleared": int((fresh["remembered"] == "no").sum()),
+                 "fresh_requests": int(len(fresh)),
+                 "extension_used": bool((fresh["remembered"] == "no").sum() < 50)}
+    return table, pd.DataFrame(null_rows, columns=NULL_COLUMNS), decisions
+
+
+RATE_COLUMNS = ["source", "pool", "framing", "requests", "answers", *(f"known_{c}" for c in CLAIMS),
+                "titles_per_answer", "with_match", "remembered"]
+
+
+def rates(table: pd.DataFrame, given: Sequence[Given], requests: pd.DataFrame,
+          judged: Mapping[str, Judged], terms: Callable[[str], tuple[str, ...]],
+          theta: float) -> pd.DataFrame:
+    """Per source, pool and framing: the ``known`` answers (shares of answers), titles named
+    per answer, the share of requests that framing's answers match at θ (own level-3 titles),
+    and the share remembered (any framing); placebos: against their assigned request."""
+    pool_of = dict(zip(requests["probe_id"], requests["pool"]))
+    source_of = dict(zip(requests["probe_id"], requests["source"]))
+    qid_of = dict(zip(requests["probe_id"], requests["qid"]))
+    real = sorted(p for p, s in source_of.items() if s == REAL)
+    assigned = placebo_assignment(sorted(p for p, s in source_of.items() if s == PLACEBO),
+                                  real, SEED)
+    remembered = dict(zip(table["probe_id"], table["remembered"]))
+    groups: dict[tuple[str, str, str], list[Given]] = {}
+    for g in given:
+        groups.setdefault((source_of[g.probe_id], pool_of[g.probe_id], g.framing), []).append(g)
+    rows = []
+    for (source, pool, framing), items in sorted(groups.items()):
+        ids = sorted({g.probe_id for g in items})
+        matched = set()
+        for g in items:
+            target = assigned[g.probe_id] if source == PLACEBO else g.probe_id
+            mine = judged[REAL if source == PLACEBO else source]
+            claimed = [frozenset(terms(s.title)) for s in g.answer.cited_studies]
+            if any(v >= theta - 1e-12 for v in similarities(
+                    claimed, mine.at(qid_of[target], 3), mine).values()):
+                matched.add(g.probe_id)
+        n = len(items)
+        rows.append({"source": source, "pool": pool, "framing": framing, "requests": len(ids),
+                     "answers": n,
+                     **{f"known_{c}": sum(g.answer.remembers_page == c for g in items) / n
+                        for c in CLAIMS},
+                     "titles_per_answer": sum(len(g.answer.cited_studies) for g in items) / n,
+                     "with_match": len(matched) / len(ids),
+                     "remembered": (sum(remembered.get(p) == "yes" for p in ids) / len(ids))
+                     if source != PLACEBO else math.nan})
+    return pd.DataFrame(rows, columns=RATE_COLUMNS)
+
+
+def remembered(table: pd.DataFrame) -> pd.DataFrame:
+    """The remembered real requests, with the answers that named a level-3 title."""
+    chosen = table[table["remembered"] == "yes"]
+    return chosen[["source", "qid", "probe_id", "pool", "matched_by"]].reset_index(drop=True)
+
+
+def markdown(table: pd.DataFrame, nulls: pd.DataFrame, by_framing: pd.DataFrame,
+             decisions: Mapping) -> str:
+    """The probe's report: the null rates and θ, the rates per source, pool and framing, the
+    cleared and remembered counts."""
+    from gradedrel.report.tables import Table
+
+    lines = ["# Memory probe v2 (Amendment 2, B4–B6; docs/memory-probe.md)", "",
+             f"- θ = **{decisions['theta']:.2f}**: the smallest of the grid at which the placebo "
+             f"rate ({decisions['placebo_rate']:.1%}) and the permutation rate "
+             f"({decisions['permutation_rate']:.1%}) are both at most "
+             f"{decisions['null_bound']:.0%}; a match also needs {decisions['min_shared_terms']} "
+             "shared terms. Cranfield's permutation rate at θ: "
+             f"{decisions['cranfield_permutation_rate']:.1%}.",
+             f"- Fresh video requests cleared: **{decisions['fresh_cleared']} of "
+             f"{decisions['fresh_requests']}**; the extension pool "
+             + ("**is** used (fewer than 50 cleared)." if decisions["extension_used"]
+                else "is not used (50 or more cleared)."), ""]
+    lines.append(Table(nulls, "Null rates at every θ",
+                       ["Placebo: answers to placebos against the level-3 titles of the real "
+                        "request assigned to each; permutation: (request, partner) pairs of 20 "
+                        "derangements; level 1: requests whose answers match a title of their "
+                        "own level-1 documents (a topical hit)."],
+                       {c: 3 for c in NULL_COLUMNS if c.endswith("rate")} | {"theta": 2}
+                       ).to_markdown())
+    lines.append(Table(by_framing, "Answers and matches per source, pool and framing",
+                       ["known_*: shares of the answers; with_match: share of the requests "
+                        "whose answers in that framing name one of their level-3 titles at θ "
+                        "(placebos: of the assigned request); remembered: by any answer."],
+                       {c: 3 for c in RATE_COLUMNS[5:]}).to_markdown())
+    counts = table.groupby(["source", "pool"])["remembered"].agg(
+        requests="size", remembered=lambda s: int((s == "yes").sum())).reset_index()
+    counts["cleared"] = counts["requests"] - counts["remembered"]
+    lines.append(Table(counts, "Remembered and cleared requests", []).to_markdown())
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,60 @@
+"""Score probe v2 (docs/memory-probe.md, "Probe v2"; Amendment 2, B4-B6): per real request
+its answers, matches and verdict; the null rates and θ; the rates per source, pool and
+framing; the remembered requests."""
+import json
+
+from gradedrel.collection.grades import GradeMap
+from gradedrel.collection.spec import use_ir_datasets_home
+from gradedrel.core import terrier
+from gradedrel.core.io import read_tsv, write_text, write_tsv
+from gradedrel.core.steps import run_step
+from gradedrel.plans.key_sources import Terms
+from gradedrel.report import cited_studies as cs, memory_probe as mp
+
+
+def judgements(ids, grade_map: GradeMap) -> dict:
+    """qid -> docno -> level over the ir_datasets ids (a pair judged twice must agree)."""
+    import ir_datasets
+
+    levels: dict = {}
+    for dataset in ids:
+        for number, qrel in enumerate(ir_datasets.load(dataset).qrels_iter(), start=1):
+            level = grade_map.level(qrel.relevance, f"ir_datasets:{dataset} qrels", number)
+            mine = levels.setdefault(qrel.query_id, {})
+            if mine.setdefault(qrel.doc_id, level) != level:
+                raise ValueError(f"ir_datasets:{dataset} qrels, record {number}: "
+                                 f"{qrel.query_id} {qrel.doc_id} judged {mine[qrel.doc_id]} "
+                                 f"and {level}")
+    return levels
+
+
+def main():
+    inp, out, params = snakemake.input, snakemake.output, snakemake.params
+    terrier.start(**params.terrier)
+    use_ir_datasets_home(params.ir_datasets_home)
+    requests = cs.read_requests(inp.requests)
+    given = cs.read_answers(list(inp.answers), requests, read_tsv(inp.batches))
+    requests_v1 = mp.read_requests(inp.requests_v1)
+    given += cs.v1_answers(requests_v1, mp.read_answers(list(inp.answers_v1), requests_v1),
+                           requests)
+    terms = None
+    judged = {}
+    for source, spec in params.collections.items():
+        if terms is None:   # one term pipeline: every index uses the config's
+            terms = Terms(terrier.term_pipeline(inp[f"index/{source}"]))
+        levels = judgements(spec["qrels"], GradeMap.from_config(spec["grade_map"]))
+        wanted = {d for docs in levels.values() for d in docs}
+        titles = mp.document_titles(spec["docs"], wanted, params.ir_datasets_home)
+        judged[source] = cs.Judged(levels, {d: frozenset(terms(t)) for d, t in titles.items()})
+    table, nulls, decisions = cs.score(requests, given, judged, terms)
+    by_framing = cs.rates(table, given, requests, judged, terms, decisions["theta"])
+    write_tsv(table, out.per_request)
+    write_tsv(nulls, out.nulls)
+    write_tsv(by_framing, out.rates)
+    write_tsv(cs.remembered(table), out.remembered)
+    shown = {k: (None if isinstance(v, float) and v != v else v) for k, v in decisions.items()}
+    write_text(json.dumps(shown, indent=2, sort_keys=True) + "\n", out.decisions)
+    write_text(cs.markdown(table, nulls, by_framing, decisions), out.md)
+
+
+run_step(snakemake.log[0], main, snakemake.wildcards, snakemake.output)
