@@ -67,8 +67,9 @@ class Verdict:
 
 # --- rules --------------------------------------------------------------------------------
 
-def directional(interval: Interval, published: float) -> Verdict:
-    """The verdict on a claim that the effect has the sign of ``published`` (the paper's Δp)."""
+def directional(interval: Interval, published: float, null: str = "0") -> Verdict:
+    """The verdict on a claim that the effect has the sign of ``published`` (the paper's Δp).
+    ``null`` names the no-effect value in the reasons (a ratio judged on the log scale: 1)."""
     if published == 0 or not math.isfinite(published):
         raise ValueError(f"a directional claim needs a non-zero published effect, not {published}")
     if not (math.isfinite(interval.low) and math.isfinite(interval.high)):
@@ -78,12 +79,13 @@ def directional(interval: Interval, published: float) -> Verdict:
     target = sign * published
     if lo > 0:
         size = AS_PUBLISHED if lo <= target <= hi else (SMALLER if hi < target else LARGER)
-        return Verdict(HOLDS, size, "the interval excludes 0 on the paper's side")
+        return Verdict(HOLDS, size, f"the interval excludes {null} on the paper's side")
     if hi < target:
-        why = ("the interval lies on the opposite side of 0" if hi < 0 else
-               "the interval excludes the published effect and does not exclude 0")
+        why = (f"the interval lies on the opposite side of {null}" if hi < 0 else
+               f"the interval excludes the published effect and does not exclude {null}")
         return Verdict(DOES_NOT_HOLD, reason=why)
-    return Verdict(INCONCLUSIVE, reason="the interval contains both 0 and the published effect")
+    return Verdict(INCONCLUSIVE,
+                   reason=f"the interval contains both {null} and the published effect")
 
 
 def equivalence(intervals: Iterable[Interval], margin: float) -> Verdict:
@@ -243,4 +245,4 @@ def ratio_verdict(ratio: Interval, published: float) -> Verdict:
     log = Interval(math.log(ratio.estimate), math.log(ratio.low), math.log(ratio.high),
                    ratio.confidence) if ratio.low > 0 else Interval(math.nan, math.nan,
                                                                     math.nan, ratio.confidence)
-    return directional(log, math.log(published))
+    return directional(log, math.log(published), null="1")

@@ -127,3 +127,12 @@ def test_ratio_verdict():
     assert v.ratio_verdict(Interval(0.9, 0.7, 1.2, 0.95), 0.55).verdict == v.DOES_NOT_HOLD
     assert v.ratio_verdict(Interval(0.8, 0.5, 1.2, 0.95), 0.55).verdict == v.INCONCLUSIVE
     assert v.ratio_verdict(Interval(1.0, 0.0, 1.2, 0.95), 0.55).verdict == v.INCONCLUSIVE
+    # a ratio's null is 1, and its reasons say so (issue 30: "does not exclude 1", not 0)
+    assert v.ratio_verdict(Interval(0.9, 0.7, 1.2, 0.95), 0.55).reason == \
+        "the interval excludes the published effect and does not exclude 1"
+    assert v.ratio_verdict(Interval(0.5, 0.3, 0.8, 0.95), 0.55).reason == \
+        "the interval excludes 1 on the paper's side"
+    assert v.ratio_verdict(Interval(0.8, 0.5, 1.2, 0.95), 0.55).reason == \
+        "the interval contains both 1 and the published effect"
+    assert v.directional(Interval(1.0, -0.5, 3.0, 0.95), 15.1).reason == \
+        "the interval excludes the published effect and does not exclude 0"
