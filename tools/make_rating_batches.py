@@ -1,6 +1,7 @@
 """The blinded rating's items and batches (docs/preregistration.md, Amendment 1, A8).
 
     python tools/make_rating_batches.py [--results results] [--batch-size 140]
+    python tools/make_rating_batches.py --supplement R13 [--results results]
 
 Every key of class ``own`` or ``other_concept`` (gradedrel.plans.key_sources) of the curated
 plan sets named below becomes one item per plan set, request and key text: the request as
@@ -11,6 +12,11 @@ into batches, so a batch mixes the testbeds and the rater is not told either. Wr
 ``config/key_ratings/items.tsv`` and ``batches.tsv``; the raters' answers go to
 ``config/key_ratings/ratings_<batch>.tsv`` and are committed before any is used.
 Deterministic: the same key sources give the same files.
+
+``--supplement BATCH`` keeps every rated item and adds, as batch ``BATCH``, the keys now of
+class ``own`` or ``other_concept`` that no item holds yet (after the classifier correction of
+Amendment 2, B2, a key can move into these classes): ids continue after the last, in the
+same SHA-256 order; the brief and raters are unchanged (docs/key-rating.md).
 """
 from __future__ import annotations
 
@@ -70,11 +76,35 @@ def items(results: Path) -> list[dict]:
     return ordered
 
 
+def supplement(results: Path, batch: str, out: Path) -> int:
+    """Append the keys no item holds yet as batch ``batch``; the number added."""
+    with open(out / "items.tsv", encoding="utf-8") as handle:
+        known = list(csv.DictReader(handle, delimiter="\t"))
+    held = {(r["plan_set"], r["qid"], r["key"]) for r in known}
+    clean = lambda text: " ".join(str(text).split())
+    new = [i for i in items(results) if (i["plan_set"], i["qid"], clean(i["key"])) not in held]
+    last = max(int(r["item_id"][1:]) for r in known)
+    with open(out / "items.tsv", "a", encoding="utf-8", newline="") as handle, \
+            open(out / "batches.tsv", "a", encoding="utf-8", newline="") as batches:
+        writer = csv.writer(handle, delimiter="\t", lineterminator="\n")
+        dealt = csv.writer(batches, delimiter="\t", lineterminator="\n")
+        for n, i in enumerate(new, start=last + 1):
+            writer.writerow([f"K{n:04d}", i["plan_set"], i["qid"], clean(i["key"]),
+                             clean(i["reason"]), clean(i["request"])])
+            dealt.writerow([f"K{n:04d}", batch])
+    return len(new)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--results", type=Path, default=ROOT / "results")
     parser.add_argument("--batch-size", type=int, default=140)
+    parser.add_argument("--supplement", metavar="BATCH")
     args = parser.parse_args()
+    if args.supplement:
+        added = supplement(args.results, args.supplement, ROOT / "config" / "key_ratings")
+        print(f"{added} items added as batch {args.supplement}")
+        return
     table = items(args.results)
     batches = -(-len(table) // args.batch_size)
     out = ROOT / "config" / "key_ratings"
