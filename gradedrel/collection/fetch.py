@@ -85,14 +85,18 @@ def materialise(spec: CollectionSpec, home: str | Path,
     parts: dict[str, dict] = {}
     with files_opened() as opened:
         for part, method in PART_ITERATORS.items():
-            dataset_id = spec.ir_datasets_id(part)
-            if not dataset_id:
+            ids = spec.ir_datasets_sources(part)
+            if not ids:
                 continue
-            count = sum(1 for _ in getattr(load(dataset_id), method)())
-            if count == 0:
-                raise ValueError(f"ir_datasets:{dataset_id}: no {part} (expected at least one "
-                                 f"record from {method}())")
-            parts[part] = {"ir_datasets": dataset_id, "records": count}
+            count = 0
+            for dataset_id in ids:
+                found = sum(1 for _ in getattr(load(dataset_id), method)())
+                if found == 0:
+                    raise ValueError(f"ir_datasets:{dataset_id}: no {part} (expected at least "
+                                     f"one record from {method}())")
+                count += found
+            parts[part] = {"ir_datasets": ids[0] if len(ids) == 1 else list(ids),
+                           "records": count}
     files = [{"path": path.as_posix(), "bytes": (Path(home) / path).stat().st_size,
               "sha256": sha256_of(Path(home) / path)} for path in under(home, opened)]
     if parts and not files:

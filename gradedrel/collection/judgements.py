@@ -12,9 +12,16 @@ from gradedrel.collection.spec import CollectionSpec
 
 
 def _ir_dataset(spec: CollectionSpec, part: str):
+    """The one ir_datasets dataset a part comes from (the documents: always one id)."""
+    (_, dataset), = _ir_datasets(spec, part)
+    return dataset
+
+
+def _ir_datasets(spec: CollectionSpec, part: str):
+    """(id, dataset) of every ir_datasets id the part comes from, in order."""
     import ir_datasets  # imported late: IR_DATASETS_HOME must be set first
 
-    return ir_datasets.load(spec.ir_datasets_id(part))
+    return [(i, ir_datasets.load(i)) for i in spec.ir_datasets_sources(part)]
 
 
 def request_text(values) -> str:
@@ -26,16 +33,21 @@ def load_topics(spec: CollectionSpec) -> pd.DataFrame:
     """Topics as ``qid, query`` (the request text as given: the configured field, or
     fields joined in order)."""
     if spec.ir_datasets_id("topics"):
-        dataset = _ir_dataset(spec, "topics")
         rows = []
-        where = f"ir_datasets:{spec.ir_datasets_id('topics')} queries"
-        for number, query in enumerate(dataset.queries_iter(), start=1):
-            missing = [f for f in spec.topic_fields if not hasattr(query, f)]
-            if missing:
-                raise InputError(where, None,
-                                 f"query fields {list(spec.topic_fields)}", list(query._fields))
-            rows.append((readers.check_id(str(query.query_id), "topic id", where, number),
-                         request_text(getattr(query, f) for f in spec.topic_fields)))
+        seen: dict[str, str] = {}
+        for dataset_id, dataset in _ir_datasets(spec, "topics"):
+            where = f"ir_datasets:{dataset_id} queries"
+            for number, query in enumerate(dataset.queries_iter(), start=1):
+                missing = [f for f in spec.topic_fields if not hasattr(query, f)]
+                if missing:
+                    raise InputError(where, None, f"query fields {list(spec.topic_fields)}",
+                                     list(query._fields))
+                qid = readers.check_id(str(query.query_id), "topic id", where, number)
+                if qid in seen:
+                    raise InputError(where, number, f"one topic per id (also in {seen[qid]})",
+                                     qid)
+                seen[qid] = where
+                rows.append((qid, request_text(getattr(query, f) for f in spec.topic_fields)))
         return pd.DataFrame(rows, columns=["qid", "query"])
     fmt = spec.topics_format or ("tsv" if spec.topics.endswith((".tsv", ".tsv.gz")) else "trec")
     if fmt == "tsv":
@@ -52,20 +64,19 @@ def load_topics(spec: CollectionSpec) -> pd.DataFrame:
 def load_qrels(spec: CollectionSpec) -> pd.DataFrame:
     """Judgements as ``qid, docno, label, grade``."""
     if spec.ir_datasets_id("qrels"):
-        dataset = _ir_dataset(spec, "qrels")
-        where = f"ir_datasets:{spec.ir_datasets_id('qrels')} qrels"
         rows = []
-        seen: dict[tuple[str, str], int] = {}
-        for number, qrel in enumerate(dataset.qrels_iter(), start=1):
-            key = (readers.check_id(str(qrel.query_id), "topic id", where, number),
-                   readers.check_id(str(qrel.doc_id), "document id", where, number))
-            if key in seen:
-                raise InputError(where, number,
-                                 f"one judgement per (topic, document); first at record {seen[key]}",
-                                 " ".join(key))
-            seen[key] = number
-            rows.append((*key, str(qrel.relevance),
-                         spec.grade_map.level(qrel.relevance, where, number)))
+        seen: dict[tuple[str, str], str] = {}
+        for dataset_id, dataset in _ir_datasets(spec, "qrels"):
+            where = f"ir_datasets:{dataset_id} qrels"
+            for number, qrel in enumerate(dataset.qrels_iter(), start=1):
+                key = (readers.check_id(str(qrel.query_id), "topic id", where, number),
+                       readers.check_id(str(qrel.doc_id), "document id", where, number))
+                if key in seen:
+                    raise InputError(where, number, "one judgement per (topic, document); "
+                                     f"first at {seen[key]}", " ".join(key))
+                seen[key] = f"{where}, record {number}"
+                rows.append((*key, str(qrel.relevance),
+                             spec.grade_map.level(qrel.relevance, where, number)))
         return pd.DataFrame(rows, columns=["qid", "docno", "label", "grade"])
     return readers.read_qrels(spec.qrels, spec.grade_map)
 

@@ -33,9 +33,12 @@ FETCH_KEYS = ("ir_datasets", "docs", "topics", "qrels")
 PARTS = ("docs", "topics", "qrels")
 
 
-def ir_datasets_ids(raw: Mapping, source: str = "config") -> dict[str, str]:
+def ir_datasets_ids(raw: Mapping, source: str = "config") -> dict[str, "str | tuple[str, ...]"]:
     """The ir_datasets id of each part that comes from ir_datasets: one id for all three
-    (a string), or ``{docs, topics, qrels}`` (qrels default to the topics' id)."""
+    (a string), or ``{docs, topics, qrels}`` (qrels default to the topics' id). Topics and
+    qrels may name several ids (a list, kept as a tuple): the requests and judgements of
+    several subsets of the same documents, read in order (``nfcorpus-fresh``: the test and
+    dev video requests)."""
     value = raw.get("ir_datasets")
     if not value:
         return {}
@@ -47,10 +50,28 @@ def ir_datasets_ids(raw: Mapping, source: str = "config") -> dict[str, str]:
     unknown = sorted(set(value) - set(PARTS))
     if unknown:
         raise InputError(source, None, "ir_datasets parts among docs, topics, qrels", unknown)
-    ids = {part: str(value[part]) for part in PARTS if value.get(part)}
+    ids: dict = {}
+    for part in PARTS:
+        named = value.get(part)
+        if not named:
+            continue
+        if isinstance(named, (list, tuple)):
+            if part == "docs" or not named or not all(isinstance(i, str) and i for i in named):
+                raise InputError(source, None, f"'ir_datasets.{part}' as one id"
+                                 + ("" if part == "docs" else " or a list of ids"), named)
+            ids[part] = named[0] if len(named) == 1 else tuple(named)
+        else:
+            ids[part] = str(named)
     if "topics" in ids and "qrels" not in ids:
         ids["qrels"] = ids["topics"]
     return ids
+
+
+def id_list(ids: "str | tuple[str, ...] | None") -> tuple[str, ...]:
+    """One part's ir_datasets id(s) as a tuple (empty: none)."""
+    if not ids:
+        return ()
+    return (ids,) if isinstance(ids, str) else tuple(ids)
 
 
 def settings(raw: Mapping, keys: tuple[str, ...]) -> dict:
@@ -101,8 +122,14 @@ class CollectionSpec:
     topic_fields: tuple[str, ...] = ("text",)
 
     def ir_datasets_id(self, part: str) -> str | None:
-        """The ir_datasets id the part (docs, topics, qrels) comes from; None: a local file."""
-        return (self.ir_datasets_ids or {}).get(part)
+        """The ir_datasets id the part (docs, topics, qrels) comes from, as text (several
+        joined by " + "); None: a local file."""
+        found = self.ir_datasets_sources(part)
+        return " + ".join(found) if found else None
+
+    def ir_datasets_sources(self, part: str) -> tuple[str, ...]:
+        """Every ir_datasets id the part comes from, in order (empty: a local file)."""
+        return id_list((self.ir_datasets_ids or {}).get(part))
 
     @property
     def topic_field(self) -> str:

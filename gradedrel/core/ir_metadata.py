@@ -412,7 +412,8 @@ def ids_of(settings: Mapping, parts: Iterable[str]) -> dict[str, str]:
     from gradedrel.collection.spec import ir_datasets_ids
 
     ids = ir_datasets_ids(settings)
-    return {part: ids[part] for part in parts if part in ids}
+    return {part: list(ids[part]) if isinstance(ids[part], tuple) else ids[part]
+            for part in parts if part in ids}
 
 
 def gathered(rule: str, script: str, terrier: str | None = None,

@@ -158,8 +158,13 @@ def ir_datasets_id_errors(config: Mapping, collections: Iterable[str],
         if isinstance(value, str) and value:
             named.append((f"collections.{name}.ir_datasets", value))
         elif isinstance(value, Mapping):
-            named += [(f"collections.{name}.ir_datasets.{part}", str(value[part]))
-                      for part in PARTS if value.get(part)]
+            for part in PARTS:
+                given = value.get(part)
+                for i, one in enumerate(given if isinstance(given, list) else
+                                        [given] if given else []):
+                    key = f"collections.{name}.ir_datasets.{part}"
+                    named.append((key + (f"[{i}]" if isinstance(given, list) else ""),
+                                  str(one)))
     if not named:
         return []
     ids = set(known() if known is not None else registered_ir_datasets(config))

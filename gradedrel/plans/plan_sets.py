@@ -151,16 +151,18 @@ def _derived(name: str, spec: Mapping, sets: Mapping, where: str,
 
     inherited = {"curated": None, "thesaurus": None, "topics": "selected"}  # schema defaults
     unknown = sorted(k for k in set(spec) - {"derived_from", "keep", "without_rating",
-                                             "ratings", "description"}
+                                             "without_recalled", "ratings", "description"}
                      if not (k in inherited and spec[k] == inherited[k]))
     if unknown:
         raise ValueError(f"{where}.{name}: a derived plan set takes derived_from, keep, "
-                         f"without_rating, ratings, description; not {unknown}")
+                         f"without_rating, without_recalled, ratings, description; not "
+                         f"{unknown}")
     parent = spec["derived_from"]
     if parent not in sets or (sets[parent] or {}).get("derived_from") is not None:
         raise ValueError(f"{where}.{name}.derived_from: {parent!r} is not a plan set of the "
                          f"collection that is not itself derived")
-    derivation = {k: spec[k] for k in ("keep", "without_rating") if k in spec}
+    derivation = {k: spec[k] for k in ("keep", "without_rating", "without_recalled")
+                  if k in spec}
     try:
         Derivation.from_config(derivation, name)
     except ValueError as error:

@@ -43,11 +43,13 @@ RATED_CLASSES = ("own", "other_concept")
 @dataclass(frozen=True)
 class Derivation:
     """Which keys a derived plan set keeps: those of classes ``keep``, less the keys rated
-    ``without_rating`` (None: no rating used)."""
+    ``without_rating`` (None: no rating used), less the keys their curator marked
+    ``recalled`` when ``without_recalled`` (Amendment 2, B7)."""
 
     keep: frozenset[str] = frozenset(SOURCE_CLASSES)
     without_rating: str | None = None
     name: str = ""
+    without_recalled: bool = False
 
     def __post_init__(self):
         unknown = sorted(set(self.keep) - set(SOURCE_CLASSES))
@@ -60,12 +62,17 @@ class Derivation:
 
     @classmethod
     def from_config(cls, spec: Mapping, name: str = "") -> "Derivation":
-        """``{keep: [request, thesaurus]}`` and/or ``{without_rating: page}``."""
-        unknown = sorted(set(spec) - {"keep", "without_rating"})
+        """``{keep: [request, thesaurus]}``, ``{without_rating: page}`` and/or
+        ``{without_recalled: true}``."""
+        unknown = sorted(set(spec) - {"keep", "without_rating", "without_recalled"})
         if unknown:
             raise ValueError(f"derivation {name}: unknown keys {unknown}")
+        recalled = spec.get("without_recalled", False)
+        if not isinstance(recalled, bool):
+            raise ValueError(f"derivation {name}: without_recalled is true or false, not "
+                             f"{recalled!r}")
         return cls(frozenset(spec.get("keep") or SOURCE_CLASSES), spec.get("without_rating"),
-                   name)
+                   name, recalled)
 
     def describe(self) -> str:
         """The derivation in words: which key classes are kept, less which rated keys."""
@@ -74,6 +81,8 @@ class Derivation:
             else "every key"
         if self.without_rating:
             text += f", less those rated '{self.without_rating}'"
+        if self.without_recalled:
+            text += ", less those marked recalled"
         return text
 
 
@@ -97,7 +106,8 @@ class Derived:
 
 
 SUMMARY_COLUMNS = ["qid", "curator", "keys", "kept", *(f"dropped_{c}" for c in SOURCE_CLASSES),
-                   "dropped_rated", "concepts_dropped", "facets_dropped", "empty"]
+                   "dropped_rated", "dropped_recalled", "concepts_dropped", "facets_dropped",
+                   "empty"]
 
 
 def join_ratings(items: pd.DataFrame, answers: Mapping[str, pd.DataFrame],
@@ -171,7 +181,8 @@ def derive(plans: Iterable[Plan], key_sources: pd.DataFrame, derivation: Derivat
     for qid in requests:
         plan = by_qid[qid]
         counts = {f"dropped_{c}": 0 for c in SOURCE_CLASSES}
-        counts.update(keys=0, kept=0, dropped_rated=0, concepts_dropped=0, facets_dropped=0)
+        counts.update(keys=0, kept=0, dropped_rated=0, dropped_recalled=0, concepts_dropped=0,
+                      facets_dropped=0)
         curator = ""
         facets = []
         for f, facet in enumerate(plan.facets):
@@ -201,6 +212,8 @@ def derive(plans: Iterable[Plan], key_sources: pd.DataFrame, derivation: Derivat
                             counts[f"dropped_{row.source_class}"] += 1
                         elif derivation.without_rating and rating == derivation.without_rating:
                             counts["dropped_rated"] += 1
+                        elif derivation.without_recalled and key.recalled:
+                            counts["dropped_recalled"] += 1
                         else:
                             kept.append(key)
                             kept_rows.append(row._replace(key_no=len(kept) - 1))
@@ -217,7 +230,7 @@ def derive(plans: Iterable[Plan], key_sources: pd.DataFrame, derivation: Derivat
             else:
                 counts["facets_dropped"] += 1
         counts["kept"] = counts["keys"] - sum(counts[f"dropped_{c}"] for c in SOURCE_CLASSES) \
-            - counts["dropped_rated"]
+            - counts["dropped_rated"] - counts["dropped_recalled"]
         note = plan.note
         if not facets:
             said = f"Derived{' from ' + parent if parent else ''} ({derivation.describe()}): " \

@@ -45,6 +45,45 @@ def test_split_ids_give_each_step_only_its_part():
     assert spec.topic_fields == ("title", "desc") and spec.topic_field == "title+desc"
 
 
+def test_topics_and_qrels_of_several_subsets_are_read_in_order(monkeypatch):
+    """Amendment 2's fresh testbed: the requests and judgements of two splits of the same
+    documents; a topic in both, or a list of documents, is an error."""
+    import sys
+    from types import SimpleNamespace
+
+    import pytest
+
+    from gradedrel.collection import judgements
+    from gradedrel.core.errors import InputError
+
+    raw = {**SPLIT, "ir_datasets": {"docs": "beir/nfcorpus",
+                                    "topics": ["nf/test/video", "nf/dev/video"]}}
+    spec = collection.CollectionSpec.from_config("fresh", raw)
+    assert spec.ir_datasets_sources("topics") == ("nf/test/video", "nf/dev/video")
+    assert spec.ir_datasets_sources("qrels") == ("nf/test/video", "nf/dev/video")
+    assert spec.ir_datasets_id("qrels") == "nf/test/video + nf/dev/video"
+    assert spec.ir_datasets_sources("docs") == ("beir/nfcorpus",)
+
+    Query = lambda q, t, d: SimpleNamespace(query_id=q, title=t, desc=d, _fields=("query_id",))
+    Qrel = lambda q, d, r: SimpleNamespace(query_id=q, doc_id=d, relevance=r)
+    data = {"nf/test/video": ([Query("T1", "tea", "green tea")], [Qrel("T1", "D1", 3)]),
+            "nf/dev/video": ([Query("V1", "soy", "soy milk")],
+                             [Qrel("V1", "D1", 1), Qrel("V1", "D2", 2)])}
+    fake = SimpleNamespace(load=lambda i: SimpleNamespace(queries_iter=lambda: iter(data[i][0]),
+                                                          qrels_iter=lambda: iter(data[i][1])))
+    monkeypatch.setitem(sys.modules, "ir_datasets", fake)
+    assert judgements.load_topics(spec).values.tolist() == [["T1", "tea green tea"],
+                                                           ["V1", "soy soy milk"]]
+    assert judgements.load_qrels(spec)[["qid", "docno", "grade"]].values.tolist() == [
+        ["T1", "D1", 3], ["V1", "D1", 1], ["V1", "D2", 2]]
+    data["nf/dev/video"][0].append(Query("T1", "again", ""))
+    with pytest.raises(InputError, match=r"nf/dev/video queries:2: .*one topic per id.*T1"):
+        judgements.load_topics(spec)
+    with pytest.raises(InputError, match="'ir_datasets.docs' as one id"):
+        collection.CollectionSpec.from_config("bad", {**raw, "ir_datasets": {
+            "docs": ["a", "b"], "topics": "t"}})
+
+
 def test_a_part_from_ir_datasets_and_another_from_a_file():
     raw = {"ir_datasets": {"docs": "beir/nfcorpus"}, "topics": "t.tsv", "qrels": "q.txt",
            "grade_map": {"1": 1}}

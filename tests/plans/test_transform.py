@@ -176,3 +176,26 @@ def test_derivations_from_config_are_checked():
         transform.Derivation.from_config({"drop": ["own"]})
     with pytest.raises(ValueError, match="rated"):
         transform.Derivation.from_config({"without_rating": "maybe"})
+
+
+def test_recalled_keys_are_left_out_and_counted_when_asked():
+    """Amendment 2, B7: fresh-mesh-thesaurus keeps request and thesaurus keys, less every
+    key its curator marked recalled (a thesaurus label among them)."""
+    marked = parse_plans(PLANS.replace("{key: swept wings, relation: NT, depth: 1",
+                                       "{key: swept wings, recalled: true, relation: NT, "
+                                       "depth: 1", 1))
+    assert sum(k.recalled for p in marked for c in p.concepts() for k in c.expansion) == 1
+    found = key_sources.KeySources(wing_thesaurus(), toy_pipeline)
+    sources = key_sources.classify(marked, REQUESTS, found, {"1": "C"})
+    spec = {"keep": ["request", "thesaurus"], "without_recalled": True}
+    derivation = transform.Derivation.from_config(spec, "fresh-thesaurus")
+    assert derivation.describe() == \
+        "keys of class request, thesaurus, less those marked recalled"
+    derived = transform.derive(marked, sources, derivation, parent="fresh")
+    without = transform.derive(marked, sources, transform.STANDARD["thesaurus"], parent="fresh")
+    assert keys_of(without.plans[0]).count("swept wings") == 2
+    assert keys_of(derived.plans[0]).count("swept wings") == 1
+    row = derived.summary.set_index("qid").loc["1"]
+    assert (row["dropped_recalled"], row["kept"]) == (1, 11)
+    with pytest.raises(ValueError, match="true or false"):
+        transform.Derivation.from_config({"without_recalled": "yes"})
