@@ -444,6 +444,17 @@ class Study:
                 out[c] = (primary, self.derived_roles(c, primary)["thesaurus"])
         return out
 
+    def fresh_condition(self) -> tuple[str, str, str] | None:
+        """Amendment 2's fresh testbed when it is active: (collection, its primary plan set,
+        the plan set derived from it with request and thesaurus keys)."""
+        fresh = ((self.memory_probe() or {}).get("v2") or {}).get("fresh")
+        if not fresh or fresh["collection"] not in self.collections:
+            return None
+        c = fresh["collection"]
+        primary = self.primary_condition(c)[0]
+        thesaurus = self.derived_roles(c, primary).get("thesaurus")
+        return (c, primary, thesaurus) if thesaurus else None
+
     def targets(self) -> list[str]:
         """Every file the main job makes that nothing downstream reads (and the pages of the
         Snakemake report), so that a deleted one is made again."""
@@ -498,6 +509,6 @@ class Study:
             out += [paths.memory_probe("md"), paths.page(paths.memory_probe("md"))]
             if self.memory_probe().get("v2"):
                 out += [paths.memory_probe_v2("md"), paths.page(paths.memory_probe_v2("md"))]
-            if self.headline_conditions():
+            if self.headline_conditions() or self.fresh_condition():
                 out += [paths.headline("md"), paths.page(paths.headline("md"))]
         return list(dict.fromkeys(out))

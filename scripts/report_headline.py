@@ -1,12 +1,15 @@
-"""The qualified headline of each probed testbed (docs/preregistration.md, Amendment 1,
-A3, A7): the pre-registered primary comparison, H2q (request and thesaurus keys only, on
-the requests the memory probe clears), and the cleared and remembered subsets."""
+"""The qualified headline of each probed testbed (docs/preregistration.md, Amendments 1 and 2):
+the pre-registered primary comparison, H2q (request and thesaurus keys only, on the requests
+the memory probe clears), the cleared and remembered subsets; on the fresh requests,
+Amendment 2's primary comparison and its secondary rows."""
+import json
+
 import pandas as pd
 
 from gradedrel.core.io import read_tsv, write_text, write_tsv
 from gradedrel.core.steps import run_step
 from gradedrel.report import assessment, design, headline, published
-from gradedrel.report import key_provenance as kp
+from gradedrel.report import key_provenance as kp, memory_probe as mp
 
 
 def main():
@@ -24,8 +27,26 @@ def main():
         rows += found
         statement = kp.own_keys_statement(read_tsv(inp[f"key_sources/{c}"]))
         sentences[c] = headline.sentence(pd.DataFrame(found), statement, c)
-    table = pd.DataFrame(rows, columns=headline.COLUMNS)
-    write_tsv(table, out.tsv)
+    if params.fresh:
+        c, primary, thesaurus = params.fresh
+        study = design.load(inp[f"design/{c}"])
+        per_topic = {p: read_tsv(inp[f"per_topic/{c}/{p}"]) for p in (primary, thesaurus)}
+        pool = read_tsv(inp.fresh_pool)
+        base = read_tsv(inp.fresh_recall_base)
+        flagged = remembered.loc[remembered["source"] == mp.REAL, "qid"].tolist()
+        found = headline.fresh_rows(c, primary, thesaurus, per_topic, flagged,
+                                    dict(zip(pool["qid"], pool["split"])),
+                                    dict(zip(base["qid"], pd.to_numeric(base["n_3"]))),
+                                    paper, study)
+        rows += found
+        decisions = json.loads(open(inp.fresh_decisions, encoding="utf-8").read())
+        curated = next((r for r in rows if r["row"].startswith("H2q")
+                        and r["collection"] == "nfcorpus"), {"requests": "–"})
+        sentences[c] = headline.fresh_sentence(
+            pd.DataFrame(found), c, int(per_topic[thesaurus]["qid"].nunique()),
+            bool(decisions["extension_used"]), curated)
+    table = pd.DataFrame(rows)
+    write_tsv(table[headline.COLUMNS], out.tsv)
     write_text(headline.markdown(table, sentences), out.md)
 
 

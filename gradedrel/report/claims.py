@@ -33,7 +33,16 @@ SOURCES = {"summary.tsv": "report/summary.tsv",
            "means_auto.tsv": "evaluation/auto/{model}/means.tsv",
            "query_statistics_auto.tsv": "queries/auto/statistics_means.tsv"}
 #: What a testbed's snapshot holds, where its plan sets differ from Cranfield's.
-ONLY = {"nfcorpus": ("summary.tsv", "primary.tsv")}
+ONLY = {"nfcorpus": ("summary.tsv", "primary.tsv"),
+        "nfcorpus-fresh": ("summary.tsv", "primary.tsv")}
+#: The testbeds the README shows, in order.
+TESTBEDS = ("cranfield", "nfcorpus", "nfcorpus-fresh")
+#: How the primary paragraph of a testbed is introduced, where it is not the pre-registered
+#: primary comparison (the fresh testbed's design primary is its full plans on every fresh
+#: request; Amendment 2's own primary, on the requests the probe clears, heads the README).
+LEADS = {"nfcorpus-fresh": "**Every fresh request, full plans** (Amendment 2, reported, not "
+                           "deciding: its primary comparison, on the fresh requests the memory "
+                           "probe clears, is in the headline above)"}
 
 
 def sources(collection: str, config: Mapping) -> dict[str, str]:
@@ -87,7 +96,7 @@ def _cell(r, digits: int = 1, signed: bool = True, verdict: bool = True) -> str:
 
 def render(summary: pd.DataFrame, primary: pd.DataFrame, collection: str = "cranfield",
            derived: Mapping[str, str] | None = None, headline: str | None = None,
-           model: str | None = None) -> str:
+           model: str | None = None, plans: str = "expert plans") -> str:
     """The README region: the qualified headline of each testbed (``headline``: the bullets
     of results/report/headline.md, when the NFCorpus main job wrote it), the primary
     comparison in one paragraph, the verdict of every finding for every plan set that is
@@ -99,11 +108,13 @@ def render(summary: pd.DataFrame, primary: pd.DataFrame, collection: str = "cran
     lines = [BEGIN]
     if headline:
         lines += ["**Headline of each testbed, qualified** (docs/preregistration.md, "
-                  "Amendment 1; `results/report/headline.md`):", "", *headline_bullets(headline),
-                  ""]
+                  "Amendments 1 and 2; `results/report/headline.md`):", "",
+                  *headline_bullets(headline), ""]
+    lead = LEADS.get(collection, "**Primary comparison** (pre-registered, "
+                                 "docs/preregistration.md)")
     lines += [
-        f"**Primary comparison** (pre-registered, docs/preregistration.md): {p['comparison']}, "
-        f"`{p['measure']}`, InQuery, expert plans, {p['requests']} requests: "
+        f"{lead}: {p['comparison']}, "
+        f"`{p['measure']}`, InQuery, {plans}, {p['requests']} requests: "
         f"**{_num(p['estimate'])} AvP points, 95 % CI [{_num(p['low'])}, {_num(p['high'])}]** "
         f"(randomisation test p = {_p(p['p_value'])}; the paper: {_num(p['published'])}; "
         f"smallest difference detectable with power 0.8: {_num(p['mde'], 1, False)} points). "
@@ -193,6 +204,13 @@ def read_headline(snapshot_root: str | Path) -> str | None:
     return path.read_text(encoding="utf-8") if path.exists() else None
 
 
+def primary_plan_set(collection: str, config: Mapping) -> str:
+    """The collection's primary plan set (its design file)."""
+    from gradedrel.report import design
+
+    return design.load(config["collections"][collection]["design"]).primary_plan_set
+
+
 def primary_model(collection: str, config: Mapping) -> str:
     """The collection's primary model (its design file)."""
     from gradedrel.report import design
@@ -213,9 +231,10 @@ def render_readme(snapshot_root: str | Path, config: Mapping) -> str:
     root = Path(snapshot_root)
     derived = derived_plan_sets(config)
     parts = []
-    for i, collection in enumerate(c for c in ("cranfield", "nfcorpus") if (root / c).is_dir()):
+    for i, collection in enumerate(c for c in TESTBEDS if (root / c).is_dir()):
         text = render(*read_snapshot(root / collection), collection, derived,
-                      read_headline(root) if i == 0 else None, primary_model(collection, config))
+                      read_headline(root) if i == 0 else None, primary_model(collection, config),
+                      plans=f"{primary_plan_set(collection, config)} plans")
         body = text.split("\n", 1)[1].rsplit("\n", 1)[0]
         parts.append(body if i == 0 else f"**{collection}**\n\n{body}")
     return "\n".join([BEGIN, "\n\n".join(parts), END])

@@ -34,16 +34,20 @@ def _row(collection: str, label: str, plan_set: str, per_topic: pd.DataFrame,
     published = paper.difference(headline.first, headline.second, headline.level)
     base = {"collection": collection, "row": label, "plan_set": plan_set,
             "requests": len(matrix), "excluded": excluded, "published": published}
+    # beside the columns (not written to headline.tsv): the minimum detectable effect and
+    # how many requests have the second type at AvP 100 already (no gain possible)
+    base["ceiling"] = int((matrix[headline.second] >= assessment.POINTS - 1e-9).sum())
     if len(matrix) < 2:
         return {**base, "estimate": math.nan if not len(matrix) else
                 float(matrix[headline.first].iloc[0] - matrix[headline.second].iloc[0]),
                 "low": math.nan, "high": math.nan, "p_value": math.nan,
-                "verdict": "" if not len(matrix) else "inconclusive", "size": ""}
+                "verdict": "" if not len(matrix) else "inconclusive", "size": "",
+                "mde": math.nan}
     row = assessment._row(2, label, f"{headline.first} - {headline.second}", "",
                           matrix[headline.first], matrix[headline.second], published,
                           study.constants, False)
     return {**base, **{k: row[k] for k in ("estimate", "low", "high", "p_value", "verdict",
-                                           "size")}}
+                                           "size", "mde")}}
 
 
 def headline_rows(collection: str, primary: str, thesaurus: str,
@@ -68,8 +72,89 @@ def headline_rows(collection: str, primary: str, thesaurus: str,
     ]
 
 
-def _fmt(x: float, digits: int = 1) -> str:
-    return "–" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{x:+.{digits}f}"
+#: Amendment 2's rows of the fresh requests (docs/preregistration-nfcorpus.md, B8, B9), in
+#: order: (label, which plan set: the primary's "thesaurus" derivation or the full plans,
+#: which requests). The first decides the amendment's verdict.
+FRESH_PRIMARY = "Amendment 2 primary: request and thesaurus keys, fresh requests the probe clears"
+FRESH_ROWS = (
+    (FRESH_PRIMARY, "thesaurus", "cleared"),
+    ("fresh, all keys, requests the probe clears", "all", "cleared"),
+    ("fresh, request and thesaurus keys, requests the probe calls remembered", "thesaurus",
+     "remembered"),
+    ("fresh, all keys, requests the probe calls remembered", "all", "remembered"),
+    ("fresh, request and thesaurus keys, cleared, test split only", "thesaurus", "test"),
+    ("fresh, request and thesaurus keys, cleared, development split only", "thesaurus", "dev"),
+    ("fresh, request and thesaurus keys, cleared, 3 or more level-3 documents", "thesaurus",
+     "three"),
+)
+#: The amendment's aim (B8): at least this many cleared fresh requests.
+FRESH_AIM = 50
+
+
+def fresh_rows(collection: str, primary: str, thesaurus: str,
+               per_topic: Mapping[str, pd.DataFrame], remembered: Sequence[str],
+               split: Mapping[str, str], level3: Mapping[str, int],
+               paper: assessment.Published, study: Design) -> list[dict]:
+    """Amendment 2's rows (:data:`FRESH_ROWS`) of the fresh requests: ``per_topic`` maps the
+    full and the ``thesaurus`` plan set to their per-topic values (the primary model),
+    ``remembered`` are the requests the probe calls remembered, ``split`` gives each request's
+    split (``test``, ``dev``) and ``level3`` its number of level-3 documents."""
+    requests = set(per_topic[thesaurus]["qid"])
+    remembered = set(remembered) & requests
+    cleared = requests - remembered
+    chosen = {"cleared": cleared, "remembered": remembered,
+              "test": {q for q in cleared if split.get(q) == "test"},
+              "dev": {q for q in cleared if split.get(q) == "dev"},
+              "three": {q for q in cleared if level3.get(q, 0) >= 3}}
+    out = []
+    for label, which, subset in FRESH_ROWS:
+        plan_set = thesaurus if which == "thesaurus" else primary
+        keep = sorted(chosen[subset])
+        out.append(_row(collection, label, plan_set, per_topic[plan_set], keep,
+                        len(requests) - len(keep), paper, study))
+    return out
+
+
+def fresh_sentence(rows: pd.DataFrame, collection: str, pool: int, extension: bool,
+                   curated: Mapping[str, object]) -> str:
+    """Amendment 2's verdict in words (B10), from its rows: the form its verdict takes, then
+    what it rests on. ``pool``: the fresh requests curated; ``extension``: whether the
+    extension pool was called in; ``curated``: the H2q row of the curated requests,
+    re-scored (``requests``: the cleared ones)."""
+    by = {r["row"]: r for r in rows.to_dict("records") if r["collection"] == collection}
+    p = by[FRESH_PRIMARY]
+    remembered = by["fresh, all keys, requests the probe calls remembered"]
+    n = p["requests"]
+    interval = f"{_fmt(p['estimate'])} AvP points at level 3 (95 % CI [{_fmt(p['low'])}, " \
+               f"{_fmt(p['high'])}], n = {n})"
+    lead = (f"On only {n} fresh requests (fewer than the {FRESH_AIM} planned; MDE "
+            f"{_fmt(p['mde'], 1, False)} points) the memory probe clears" if n < FRESH_AIM else
+            f"On {n} fresh requests the memory probe clears")
+    lead += ", curated from the request and MeSH alone,"
+    if p["verdict"] == "holds":
+        said = f"{lead} the J&K effect holds: WSYN/e − SUM/u = {interval}, {p['size']}"
+    elif p["verdict"] == "does not hold":
+        said = (f"{lead} the J&K effect does not hold: WSYN/e − SUM/u = {interval} excludes "
+                f"the paper's {_fmt(p['published'])} and shows no effect in its direction")
+    else:
+        said = (f"{lead} the data cannot tell: WSYN/e − SUM/u = {interval} contains both 0 "
+                f"and the paper's {_fmt(p['published'])} (MDE {_fmt(p['mde'], 1, False)})")
+    test = by["fresh, request and thesaurus keys, cleared, test split only"]["requests"]
+    dev = by["fresh, request and thesaurus keys, cleared, development split only"]["requests"]
+    rests = (f"it rests on {n} of the {pool} fresh requests ({test} test, {dev} development; "
+             f"the extension pool {'called in' if extension else 'not needed'}), "
+             f"{p['ceiling']} of them with SUM/u already at AvP 100; on the {remembered['requests']} "
+             f"the probe calls remembered the full plans give {_fmt(remembered['estimate'])} "
+             f"[{_fmt(remembered['low'])}, {_fmt(remembered['high'])}] "
+             f"({remembered['verdict'] or '–'}); the curation of the 30 drawn requests is blind "
+             f"only for the {curated['requests']} the amended probe clears")
+    return f"{said}; {rests}"
+
+
+def _fmt(x: float, digits: int = 1, signed: bool = True) -> str:
+    if x is None or (isinstance(x, float) and math.isnan(x)):
+        return "–"
+    return f"{x:+.{digits}f}" if signed else f"{x:.{digits}f}"
 
 
 def sentence(rows: pd.DataFrame, own_statement: str, collection: str) -> str:
@@ -93,11 +178,13 @@ def sentence(rows: pd.DataFrame, own_statement: str, collection: str) -> str:
 def markdown(rows: pd.DataFrame, sentences: Mapping[str, str]) -> str:
     """The headline table of each testbed with its sentences, as Markdown."""
     lines = ["# The headline of each testbed, qualified", "",
-             "By the rules of docs/preregistration.md, Amendment 1 (A3, A7): the pre-registered "
+             "By the rules of docs/preregistration.md, Amendments 1 and 2: the pre-registered "
              "primary comparison (WSYN/e − SUM/u, AvP at level 3, the primary plan set and "
              "model) keeps its verdict; H2q states it with request and thesaurus keys only on "
-             "the requests the memory probe clears (docs/memory-probe.md). Intervals: 95 % "
-             "paired bootstrap; p: paired randomisation test.", ""]
+             "the requests the memory probe clears (probe v2, the amended cited-study rule: "
+             "docs/memory-probe.md); on the fresh requests, Amendment 2's primary comparison "
+             "decides whether the effect holds where the curator could not remember the "
+             "answers. Intervals: 95 % paired bootstrap; p: paired randomisation test.", ""]
     lines += [f"- {text}." for text in sentences.values()]
     lines += ["", "| collection | row | plan set | requests | left out | effect | 95 % CI | "
               "paper | p | verdict |", "|---|---|---|---:|---:|---:|---|---:|---:|---|"]

@@ -50,3 +50,44 @@ def test_nothing_remembered_leaves_every_request():
     rows = headline.headline_rows("t", "P", "P-t", {"P": full, "P-t": full}, [], PAPER, FAST)
     assert [r["requests"] for r in rows] == [10, 10, 10, 0]
     assert rows[3]["verdict"] == ""
+
+
+def test_fresh_rows_split_the_cleared_requests_and_the_sentence_follows_the_verdict():
+    """Amendment 2 (B8-B10): the primary on the cleared fresh requests with the thesaurus
+    plans, and its secondary rows; the sentence takes the verdict's form and says what it
+    rests on (constructed values: no effect on the cleared, a large one on the remembered)."""
+    rng = np.random.default_rng(1)
+    cleared = [f"c{i}" for i in range(60)]
+    remembered = [f"r{i}" for i in range(20)]
+    effects = {**{q: rng.normal(0, 0.05) for q in cleared}, **{q: 0.3 for q in remembered}}
+    full, thesaurus = per_topic(effects), per_topic(effects)
+    thesaurus.loc[(thesaurus["qid"] == "c0") & (thesaurus["run"] == "SUM/u"), "value"] = 1.0
+    split = {q: ("test" if i % 3 == 0 else "dev") for i, q in enumerate(cleared + remembered)}
+    level3 = {q: (3 if i < 25 else 1) for i, q in enumerate(cleared)}
+    rows = headline.fresh_rows("f", "F", "F-thesaurus", {"F": full, "F-thesaurus": thesaurus},
+                               remembered + ["not-curated"], split, level3, PAPER, FAST)
+    by = {r["row"]: r for r in rows}
+    primary = by[headline.FRESH_PRIMARY]
+    assert (primary["plan_set"], primary["requests"], primary["excluded"]) == \
+        ("F-thesaurus", 60, 20)
+    assert primary["verdict"] == "does not hold" and primary["ceiling"] == 1
+    assert primary["mde"] > 0
+    assert by["fresh, all keys, requests the probe calls remembered"]["requests"] == 20
+    assert by["fresh, all keys, requests the probe calls remembered"]["verdict"] == "holds"
+    assert by["fresh, request and thesaurus keys, cleared, test split only"]["requests"] == 20
+    assert by["fresh, request and thesaurus keys, cleared, development split only"][
+        "requests"] == 40
+    assert by["fresh, request and thesaurus keys, cleared, 3 or more level-3 documents"][
+        "requests"] == 25
+    table = pd.DataFrame(rows)
+    text = headline.fresh_sentence(table, "f", 80, False, {"requests": 9})
+    assert text.startswith("On 60 fresh requests the memory probe clears, curated from the "
+                           "request and MeSH alone, the J&K effect does not hold")
+    assert "60 of the 80 fresh requests (20 test, 40 development; the extension pool not " \
+           "needed), 1 of them with SUM/u already at AvP 100" in text
+    assert "blind only for the 9 the amended probe clears" in text
+    few = table.copy()
+    few.loc[few["row"] == headline.FRESH_PRIMARY, ["requests", "verdict"]] = [12, "inconclusive"]
+    assert headline.fresh_sentence(few, "f", 80, True, {"requests": 9}).startswith(
+        "On only 12 fresh requests (fewer than the 50 planned; MDE")
+    assert "the data cannot tell" in headline.fresh_sentence(few, "f", 80, True, {"requests": 9})

@@ -488,8 +488,11 @@ def headline_inputs():
     """The qualified headline reads, per probed collection, the per-topic values of its
     primary plan set and of the one with request and thesaurus keys (the primary model),
     its decomposition and design; and the probe's remembered requests."""
+    v2 = (STUDY.memory_probe() or {}).get("v2")
     inputs = {
-        "remembered": PATHS.memory_probe("remembered.tsv"),
+        "remembered": PATHS.memory_probe_v2("remembered.tsv")
+        if v2
+        else PATHS.memory_probe("remembered.tsv"),
         "published": config_path(REPORT["published"]),
     }
     for c, (primary, thesaurus) in STUDY.headline_conditions().items():
@@ -499,6 +502,17 @@ def headline_inputs():
         inputs[f"key_sources/{c}"] = PATHS.collection_report("key_sources.tsv", c)
         inputs[f"design/{c}"] = STUDY.collections[c].design
         inputs[f"designs/{c}"] = design.files(STUDY.collections[c].design)
+    fresh = STUDY.fresh_condition()
+    if fresh:
+        c, primary, thesaurus = fresh
+        model = STUDY.primary_condition(c)[1]
+        for p in (primary, thesaurus):
+            inputs[f"per_topic/{c}/{p}"] = PATHS.evaluation("per_topic.tsv", c, p, model)
+        inputs[f"design/{c}"] = STUDY.collections[c].design
+        inputs[f"designs/{c}"] = design.files(STUDY.collections[c].design)
+        inputs["fresh_pool"] = config_path(v2["fresh"]["pool"])
+        inputs["fresh_recall_base"] = PATHS.collection("recall_base.tsv", c)
+        inputs["fresh_decisions"] = PATHS.memory_probe_v2("decisions.json")
     return inputs
 
 

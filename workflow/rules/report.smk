@@ -377,5 +377,6 @@ rule report_headline:
         sources=canonical(
             {c: s for s, c in (STUDY.memory_probe() or {}).get("collections", {}).items()}
         ),
+        fresh=canonical(list(STUDY.fresh_condition() or [])),
     script:
         "../../scripts/report_headline.py"
