@@ -165,11 +165,12 @@ def test_collection(name: str, ir_datasets: Mapping[str, str], local: Mapping[st
     out["source"] = ("ir_datasets" if ids and not local else
                      "local files" if local and not ids else "ir_datasets and local files")
     for part, key in parts.items():
-        where = (f"ir_datasets:{ids[part]}" if part in ids else local.get(part))
+        named = [ids[part]] if isinstance(ids.get(part), str) else list(ids.get(part) or [])
+        where = (" + ".join(f"ir_datasets:{i}" for i in named) if named else local.get(part))
         if where:
             out[key] = where
     if ids:
-        values = sorted(set(ids.values()))
+        values = sorted({v if isinstance(v, str) else " + ".join(v) for v in ids.values()})
         out["ir_datasets"] = values[0] if len(values) == 1 else dict(ids)
     out["files"] = [dict(f) for f in files]
     return out

@@ -142,3 +142,15 @@ def test_compare_trees_leaves_the_commit_out(tmp_path):
     (tmp_path / "b" / "results" / "c" / "x.provenance.json").write_text('{"step": "other"}')
     assert compare_trees.compare(tmp_path / "a", tmp_path / "b")["different"] == [
         "results/c/x.provenance.json"]
+
+
+def test_a_collection_of_several_ir_datasets_subsets_is_named_whole():
+    """The fresh NFCorpus testbed: topics and qrels from two subsets, documents from one."""
+    out = m.test_collection(
+        "nfcorpus-fresh", {"docs": "beir/nfcorpus",
+                           "topics": ["nfcorpus/test/video", "nfcorpus/dev/video"],
+                           "qrels": ["nfcorpus/test/video", "nfcorpus/dev/video"]}, {}, [])
+    assert out["topics"] == "ir_datasets:nfcorpus/test/video + ir_datasets:nfcorpus/dev/video"
+    assert out["documents"] == "ir_datasets:beir/nfcorpus"
+    assert out["ir_datasets"]["topics"] == ["nfcorpus/test/video", "nfcorpus/dev/video"]
+    assert m.dump(out)   # YAML can write it
