@@ -427,11 +427,16 @@ class Study:
 
     def rests_on(self, c: str) -> list[str] | None:
         """[primary plan set, its request-and-thesaurus plan set, primary model] of a
-        collection whose primary effect is decomposed (the summary says what it rests on)."""
+        collection whose primary effect is decomposed, or of Amendment 2's fresh testbed (the
+        summary says what it rests on)."""
         primary = self.key_provenance_plan_set(c)
-        if not primary:
-            return None
-        return [primary, self.derived_roles(c, primary)["thesaurus"], self.primary_condition(c)[1]]
+        if primary:
+            return [primary, self.derived_roles(c, primary)["thesaurus"],
+                    self.primary_condition(c)[1]]
+        fresh = self.fresh_condition()
+        if fresh and fresh[0] == c:
+            return [fresh[1], fresh[2], self.primary_condition(c)[1]]
+        return None
 
     def headline_conditions(self) -> dict[str, tuple[str, str]]:
         """Per probed collection with a decomposed primary effect: (its primary plan set,

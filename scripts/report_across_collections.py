@@ -18,7 +18,17 @@ def main():
                 for c, path in zip(snakemake.params.collections, snakemake.input.testbeds)}
     topics = {c: len(pd.read_csv(path, sep="\t", dtype=str))
               for c, path in zip(snakemake.params.collections, snakemake.input.topics)}
-    write_text(across.markdown(frame, "The four findings across collections") + "\n"
+    rests = ""
+    if snakemake.input.headline:   # the qualified headline's sentences, one per testbed
+        from gradedrel.report.claims import headline_bullets
+
+        text = open(snakemake.input.headline[0], encoding="utf-8").read()
+        rests = "\n".join(["**What each testbed's verdict rests on** (the memory probe and "
+                           "the keys' sources; results/report/headline.md):", "",
+                           *headline_bullets(text), "", ""])
+    body = across.markdown(frame, "The four findings across collections")
+    title, rest = body.split("\n", 1)
+    write_text(f"{title}\n\n{rests}{rest.lstrip()}\n"
                + across.testbeds_markdown(testbeds, topics, paper.requests, paper.recall_base),
                snakemake.output.md)
     figures.save(across.figure(frame, snakemake.params.figures, paper=True), snakemake.output.png,

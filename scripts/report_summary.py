@@ -5,7 +5,7 @@ from gradedrel.core.io import write_text, write_tsv
 from gradedrel.core.steps import run_step
 from gradedrel.plans.plan_sets import input_key
 from gradedrel.core.io import read_tsv
-from gradedrel.report import across, assessment, design, figures
+from gradedrel.report import across, assessment, design, figures, headline
 from gradedrel.report import key_provenance as kp
 
 
@@ -25,7 +25,8 @@ def main():
     rests = ""
     if snakemake.params.rests_on:
         primary, thesaurus, model = snakemake.params.rests_on
-        statement = kp.own_keys_statement(read_tsv(inp.key_sources))
+        statement = kp.own_keys_statement(read_tsv(inp.key_sources)) \
+            if "key_sources" in inp.keys() else ""
         rests = assessment.rests_on(summary, primary, thesaurus, model, statement)
     write_text(assessment.summary_markdown(
         summary, f"The four findings, {w.collection}: every plan set and model", rests),
@@ -34,6 +35,11 @@ def main():
     # value marked
     thesauri = {p: t for p, t in snakemake.params.thesauri}
     frame = summary.assign(thesaurus=[thesauri[p] for p in summary["plan_set"]])
+    if snakemake.input.get("headline"):   # beside them, the verdicts on the probe's subsets
+        primary, _, model = snakemake.params.rests_on
+        frame = pd.concat([frame, headline.forest_rows(read_tsv(inp.headline), w.collection,
+                                                       model, thesauri[primary])],
+                          ignore_index=True)
     style = snakemake.params.figures
     figures.save(across.figure(frame, style, findings=[1, 2, 4], paper=True,
                                label_collection=False), snakemake.output.png,

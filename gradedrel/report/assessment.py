@@ -406,10 +406,11 @@ def verdicts_markdown(title: str, comparisons: pd.DataFrame, findings: pd.DataFr
 
 
 def rests_on(summary: pd.DataFrame, primary: str, thesaurus: str, model: str,
-             own_statement: str) -> str:
-    """What the primary comparison rests on (docs/preregistration.md, Amendment 1): its
+             own_statement: str = "") -> str:
+    """What the primary comparison rests on (docs/preregistration.md, Amendments 1 and 2): its
     verdict, the same comparison with request and thesaurus keys only, and how many of its
-    points come from the curators' own keys; generated from the tables."""
+    points come from the curators' own keys (where the effect is decomposed:
+    ``own_statement``); generated from the tables."""
     def row(plan_set):
         found = summary[(summary["plan_set"] == plan_set) & (summary["model"] == model)
                         & (summary["finding"].astype(int) == 2)]
@@ -422,12 +423,15 @@ def rests_on(summary: pd.DataFrame, primary: str, thesaurus: str, model: str,
     first, second = row(primary), row(thesaurus)
     if first is None or second is None:
         return ""
+    parts = (f"{own_statement} (`key_sources.md`). On the requests the memory probe clears: "
+             "results/report/headline.md (the main job with NFCorpus)." if own_statement else
+             "every request here, remembered or not: Amendment 2's primary comparison, on the "
+             "requests the memory probe clears, and what it rests on are in "
+             "results/report/headline.md.")
     return ("**What the primary comparison rests on** (WSYN/e − SUM/u at level 3, "
-            f"{model}; docs/preregistration.md, Amendment 1): with every key of the "
-            f"{primary} plans it {said(first)}; with request and thesaurus keys only "
-            f"({thesaurus}) it {said(second)}; {own_statement} "
-            "(`key_sources.md`). On the requests the memory probe clears: "
-            "results/report/headline.md (the main job with NFCorpus).")
+            f"{model}; docs/preregistration.md, Amendment{' 1' if own_statement else 's 1 and 2'}): "
+            f"with every key of the {primary} plans it {said(first)}; with request and thesaurus "
+            f"keys only ({thesaurus}) it {said(second)}; {parts}")
 
 
 def summary_markdown(summary: pd.DataFrame, title: str, rests_on_text: str = "") -> str:

@@ -139,6 +139,9 @@ def fresh_sentence(rows: pd.DataFrame, collection: str, pool: int, extension: bo
     else:
         said = (f"{lead} the data cannot tell: WSYN/e − SUM/u = {interval} contains both 0 "
                 f"and the paper's {_fmt(p['published'])} (MDE {_fmt(p['mde'], 1, False)})")
+    full = by["fresh, all keys, requests the probe clears"]
+    said += (f"; with all the curators' keys the same requests give {_fmt(full['estimate'])} "
+             f"[{_fmt(full['low'])}, {_fmt(full['high'])}] ({_verdict(full)})")
     test = by["fresh, request and thesaurus keys, cleared, test split only"]["requests"]
     dev = by["fresh, request and thesaurus keys, cleared, development split only"]["requests"]
     rests = (f"it rests on {n} of the {pool} fresh requests ({test} test, {dev} development; "
@@ -146,9 +149,38 @@ def fresh_sentence(rows: pd.DataFrame, collection: str, pool: int, extension: bo
              f"{p['ceiling']} of them with SUM/u already at AvP 100; on the {remembered['requests']} "
              f"the probe calls remembered the full plans give {_fmt(remembered['estimate'])} "
              f"[{_fmt(remembered['low'])}, {_fmt(remembered['high'])}] "
-             f"({remembered['verdict'] or '–'}); the curation of the 30 drawn requests is blind "
+             f"({_verdict(remembered)}); the curation of the 30 drawn requests is blind "
              f"only for the {curated['requests']} the amended probe clears")
     return f"{said}; {rests}"
+
+
+#: Which requests a headline row takes, for its label in the forest figure (in this order).
+_SUBSETS = (("test split", "cleared, test split"), ("development split", "cleared, dev split"),
+            ("3 or more", "cleared, 3+ level-3 documents"), ("remembered", "remembered by the probe"),
+            ("clears", "cleared by the probe"))
+
+
+def forest_rows(table: pd.DataFrame, collection: str, model: str, thesaurus: str) -> pd.DataFrame:
+    """The headline's rows of ``collection`` on a subset of the requests (cleared, remembered,
+    …) as finding-2 rows of the summary's shape, so that the forest figure shows beside each
+    plan set's verdict on every request what it is on the requests the probe clears."""
+    rows = []
+    for r in table[table["collection"] == collection].to_dict("records"):
+        which = next((label for key, label in _SUBSETS if key in r["row"]), None)
+        if which is None:
+            continue   # every request: the summary's own row
+        verdict = r["verdict"] + (f" ({r['size']})" if r.get("size") else "")
+        rows.append({"finding": 2, "collection": collection,
+                     "plan_set": f"{r['plan_set']}, {which}", "model": model,
+                     "effect": r["estimate"], "low": r["low"], "high": r["high"],
+                     "requests": r["requests"], "verdict": verdict,
+                     "published": r["published"], "p_value": r["p_value"], "why": "",
+                     "thesaurus": thesaurus})
+    return pd.DataFrame(rows)
+
+
+def _verdict(row: Mapping) -> str:
+    return (row["verdict"] + (f", {row['size']}" if row["size"] else "")) or "–"
 
 
 def _fmt(x: float, digits: int = 1, signed: bool = True) -> str:

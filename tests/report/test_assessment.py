@@ -190,3 +190,20 @@ def test_the_design_file_decides_the_constants_and_the_rows():
     assert finding(1, avp)[1].verdict == v.DOES_NOT_HOLD      # 12 points beyond ±5
     _, verdict, reason = finding(1, avp, study=wide)
     assert "level 1: holds" in reason                          # within ±50
+
+
+def test_what_the_primary_rests_on_with_and_without_the_decomposition():
+    """The summary's paragraph: with the own-keys statement where the effect is decomposed
+    (Amendment 1), else the pointer to Amendment 2's primary in the headline (fresh testbed)."""
+    summary = pd.DataFrame(
+        [[2, "c", "P", "InQuery", 7.6, 3.4, 12.1, 151, "holds", 15.1, 0.001, ""],
+         [2, "c", "P-thesaurus", "InQuery", 2.3, -1.3, 5.9, 151, "does not hold", 15.1, 0.2,
+          ""]], columns=a.SUMMARY_COLUMNS)
+    decomposed = a.rests_on(summary, "P", "P-thesaurus", "InQuery", "+1.0 of +7.6 points")
+    assert "Amendment 1)" in decomposed and "+1.0 of +7.6 points (`key_sources.md`)" in decomposed
+    fresh = a.rests_on(summary, "P", "P-thesaurus", "InQuery")
+    assert "Amendments 1 and 2" in fresh and "key_sources.md" not in fresh
+    assert "with every key of the P plans it holds, +7.6 points, 95 % CI [+3.4, +12.1]" in fresh
+    assert "(P-thesaurus) it does not hold, +2.3 points" in fresh
+    assert "results/report/headline.md" in fresh
+    assert a.rests_on(summary, "P", "missing", "InQuery") == ""

@@ -38,7 +38,9 @@ def test_every_number_in_the_region_is_in_the_tables():
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     text = claims.region(readme)
     values = []
-    for collection in ("cranfield", "nfcorpus"):
+    for collection in claims.TESTBEDS:
+        if not (ROOT / "docs" / "results" / collection).is_dir():
+            continue
         for frame in claims.read_snapshot(ROOT / "docs" / "results" / collection):
             for column in frame.columns:
                 for cell in frame[column]:

@@ -86,8 +86,24 @@ def test_fresh_rows_split_the_cleared_requests_and_the_sentence_follows_the_verd
     assert "60 of the 80 fresh requests (20 test, 40 development; the extension pool not " \
            "needed), 1 of them with SUM/u already at AvP 100" in text
     assert "blind only for the 9 the amended probe clears" in text
+    full = by["fresh, all keys, requests the probe clears"]
+    assert f"with all the curators' keys the same requests give {full['estimate']:+.1f}" in text
+    assert "the probe calls remembered the full plans give +30.0 [+30.0, +30.0] (holds, " \
+           "larger than published)" in text
     few = table.copy()
     few.loc[few["row"] == headline.FRESH_PRIMARY, ["requests", "verdict"]] = [12, "inconclusive"]
     assert headline.fresh_sentence(few, "f", 80, True, {"requests": 9}).startswith(
         "On only 12 fresh requests (fewer than the 50 planned; MDE")
     assert "the data cannot tell" in headline.fresh_sentence(few, "f", 80, True, {"requests": 9})
+
+
+def test_the_forest_figure_gets_the_verdicts_on_the_probes_subsets():
+    full = per_topic({f"q{i}": 0.1 * (i % 3) for i in range(12)})
+    rows = pd.DataFrame(headline.headline_rows("t", "P", "P-t", {"P": full, "P-t": full},
+                                               ["q0", "q1", "q2"], PAPER, FAST))
+    forest = headline.forest_rows(rows, "t", "InQuery", "mesh")
+    assert list(forest["plan_set"]) == ["P-t, cleared by the probe", "P, cleared by the probe",
+                                        "P, remembered by the probe"]
+    assert set(forest["finding"]) == {2} and set(forest["thesaurus"]) == {"mesh"}
+    assert forest["requests"].tolist() == [9, 9, 3]
+    assert headline.forest_rows(rows, "other", "InQuery", "mesh").empty

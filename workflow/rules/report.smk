@@ -138,6 +138,13 @@ rule report_summary:
                 else {}
             )
         ),
+        unpack(
+            lambda wc: (
+                {"headline": PATHS.headline("tsv")}
+                if STUDY.memory_probe() and STUDY.rests_on(wc.collection)
+                else {}
+            )
+        ),
         design=design_files,
     output:
         **{
@@ -180,6 +187,10 @@ rule report_across_collections:
         testbeds=[PATHS.collection("testbed.tsv", c) for c in STUDY.collections],
         topics=[PATHS.collection("topics.tsv", c) for c in STUDY.collections],
         published=config_path(REPORT["published"]),
+        # what each testbed's verdict rests on, where the memory probe qualifies it
+        headline=[PATHS.headline("md")]
+        if STUDY.memory_probe() and (STUDY.headline_conditions() or STUDY.fresh_condition())
+        else [],
     output:
         **{
             "page/md": page_of(
@@ -323,7 +334,7 @@ rule report_memory_probe_v2:
     output:
         **{
             "page/md": page_of(
-                PATHS.memory_probe_v2("md"), "memory_probe.rst", "Findings", "Memory probe v2"
+                PATHS.memory_probe_v2("md"), "memory_probe_v2.rst", "Findings", "Memory probe v2"
             )
         },
         per_request=PATHS.memory_probe_v2("tsv"),
