@@ -37,6 +37,9 @@ ONLY = {"nfcorpus": ("summary.tsv", "primary.tsv"),
         "nfcorpus-fresh": ("summary.tsv", "primary.tsv")}
 #: The testbeds the README shows, in order.
 TESTBEDS = ("cranfield", "nfcorpus", "nfcorpus-fresh")
+#: Testbeds whose key-source table the README leaves out: the fresh testbed's one derived
+#: row (request and thesaurus keys) is stated in the headline, on the requests that decide.
+NO_KEY_TABLE = {"nfcorpus-fresh"}
 #: How the primary paragraph of a testbed is introduced, where it is not the pre-registered
 #: primary comparison (the fresh testbed's design primary is its full plans on every fresh
 #: request; Amendment 2's own primary, on the requests the probe clears, heads the README).
@@ -138,8 +141,8 @@ def render(summary: pd.DataFrame, primary: pd.DataFrame, collection: str = "cran
             r = rows[rows["finding"] == finding].iloc[0]
             cells.append(_cell(r, *((2, False) if finding == "4" else (1, True))))
         lines.append(f"| {plan_set} | {model} | " + " | ".join(cells) + " |")
-    parents = [c for c in conditions if any(derived.get(c[0] + suffix) == c[0]
-                                            for suffix, _ in KEY_COLUMNS[1:])]
+    parents = [c for c in conditions if collection not in NO_KEY_TABLE and any(
+        derived.get(c[0] + suffix) == c[0] for suffix, _ in KEY_COLUMNS[1:])]
     if parents:
         lines += ["", "Finding 2 (WSYN/e − SUM/u, AvP at level 3, points) with all of a curated "
                   "plan set's keys and with only some, by where each key came from (derived plan "

@@ -21,7 +21,8 @@ def _logs(project):
 # curated-set and derived-set rules (its plan set is automatic), the memory probe and the
 # headline (not configured for it); `all` has no job.
 NOT_RUN = {"all", "collection_fetch", "terrier_fetch", "thesaurus_fetch", "derive_plan_set",
-           "report_memory_probe", "report_headline", "report_key_provenance", "report_leak"}
+           "report_memory_probe", "report_memory_probe_v2", "report_headline",
+           "report_key_provenance", "report_leak"}
 
 
 def _rules() -> set[str]:
