@@ -490,9 +490,9 @@ def headline_inputs():
     its decomposition and design; and the probe's remembered requests."""
     v2 = (STUDY.memory_probe() or {}).get("v2")
     inputs = {
-        "remembered": PATHS.memory_probe_v2("remembered.tsv")
-        if v2
-        else PATHS.memory_probe("remembered.tsv"),
+        "remembered": (
+            PATHS.memory_probe_v2("remembered.tsv") if v2 else PATHS.memory_probe("remembered.tsv")
+        ),
         "published": config_path(REPORT["published"]),
     }
     for c, (primary, thesaurus) in STUDY.headline_conditions().items():

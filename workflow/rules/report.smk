@@ -188,9 +188,11 @@ rule report_across_collections:
         topics=[PATHS.collection("topics.tsv", c) for c in STUDY.collections],
         published=config_path(REPORT["published"]),
         # what each testbed's verdict rests on, where the memory probe qualifies it
-        headline=[PATHS.headline("md")]
-        if STUDY.memory_probe() and (STUDY.headline_conditions() or STUDY.fresh_condition())
-        else [],
+        headline=(
+            [PATHS.headline("md")]
+            if STUDY.memory_probe() and (STUDY.headline_conditions() or STUDY.fresh_condition())
+            else []
+        ),
     output:
         **{
             "page/md": page_of(
@@ -354,7 +356,10 @@ rule report_memory_probe_v2:
                 source: {
                     "docs": STUDY.collections[c].spec.ir_datasets_id("docs"),
                     "grade_map": config["collections"][c]["grade_map"],
-                    "qrels": (STUDY.memory_probe() or {}).get("v2", {}).get("qrels", {}).get(source),
+                    "qrels": (STUDY.memory_probe() or {})
+                    .get("v2", {})
+                    .get("qrels", {})
+                    .get(source),
                 }
                 for source, c in (STUDY.memory_probe() or {}).get("collections", {}).items()
             }
