@@ -3,8 +3,8 @@ its answers, matches and verdict; the null rates and θ; the rates per source, p
 framing; the remembered requests."""
 import json
 
-from gradedrel.collection.grades import GradeMap
-from gradedrel.collection.spec import use_ir_datasets_home
+from gradedrel.collection.judgements import load_qrels
+from gradedrel.collection.spec import CollectionSpec, use_ir_datasets_home
 from gradedrel.core import terrier
 from gradedrel.core.io import read_tsv, write_text, write_tsv
 from gradedrel.core.steps import run_step
@@ -12,19 +12,16 @@ from gradedrel.plans.key_sources import Terms
 from gradedrel.report import cited_studies as cs, memory_probe as mp
 
 
-def judgements(ids, grade_map: GradeMap) -> dict:
-    """qid -> docno -> level over the ir_datasets ids (a pair judged twice must agree)."""
-    import ir_datasets
-
+def judgements(ids, grade_map) -> dict:
+    """qid -> docno -> level of the judgements of the ir_datasets ids, read as a collection's
+    are (:func:`gradedrel.collection.judgements.load_qrels`: grade map, one judgement per
+    pair, errors naming the record)."""
+    spec = CollectionSpec.from_config("memory probe", {"ir_datasets": {"qrels": list(ids)},
+                                                       "grade_map": grade_map},
+                                      needs=("qrels",))
     levels: dict = {}
-    for dataset in ids:
-        for number, qrel in enumerate(ir_datasets.load(dataset).qrels_iter(), start=1):
-            level = grade_map.level(qrel.relevance, f"ir_datasets:{dataset} qrels", number)
-            mine = levels.setdefault(qrel.query_id, {})
-            if mine.setdefault(qrel.doc_id, level) != level:
-                raise ValueError(f"ir_datasets:{dataset} qrels, record {number}: "
-                                 f"{qrel.query_id} {qrel.doc_id} judged {mine[qrel.doc_id]} "
-                                 f"and {level}")
+    for qid, docno, grade in load_qrels(spec)[["qid", "docno", "grade"]].itertuples(index=False):
+        levels.setdefault(qid, {})[docno] = int(grade)
     return levels
 
 
@@ -42,7 +39,7 @@ def main():
     for source, spec in params.collections.items():
         if terms is None:   # one term pipeline: every index uses the config's
             terms = Terms(terrier.term_pipeline(inp[f"index/{source}"]))
-        levels = judgements(spec["qrels"], GradeMap.from_config(spec["grade_map"]))
+        levels = judgements(spec["qrels"], spec["grade_map"])
         wanted = {d for docs in levels.values() for d in docs}
         titles = mp.document_titles(spec["docs"], wanted, params.ir_datasets_home)
         judged[source] = cs.Judged(levels, {d: frozenset(terms(t)) for d, t in titles.items()})
