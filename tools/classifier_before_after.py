@@ -124,6 +124,7 @@ def main() -> int:
     lines += key_classes(args.before, args.after, derived) + [""]
     for part in (finding_two, decomposition):
         lines += part(args.before, args.after) + [""]
+    lines += ["A hand-checked sample of the corrected classes: docs/classifier-check.md.", ""]
     sys.stdout.write("\n".join(lines))
     return 0
 
