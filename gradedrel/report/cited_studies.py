@@ -141,12 +141,13 @@ def read_answers(paths: Iterable[str | Path], requests: pd.DataFrame,
 
 def v1_answers(requests_v1: pd.DataFrame, answers_v1: Mapping[str, Answer],
                requests: pd.DataFrame) -> list[Given]:
-    """The probe-v1 answers of the requests probed again in v2 (same source and qid), as
-    answers of framing ``v1`` under the v2 probe id."""
+    """The probe-v1 answers of the real NutritionFacts requests probed again in v2 (the 30
+    curated: Amendment 2, B6), as answers of framing ``v1`` under the v2 probe id. Probe v1's
+    Cranfield and placebo answers are not carried over."""
     v2_id = {(r.source, r.qid): r.probe_id for r in requests.itertuples()}
     out = []
     for r in requests_v1.itertuples():
-        if (r.source, r.qid) in v2_id and r.source != PLACEBO and r.probe_id in answers_v1:
+        if (r.source, r.qid) in v2_id and r.source == REAL and r.probe_id in answers_v1:
             out.append(Given(v2_id[r.source, r.qid], V1, 1, answers_v1[r.probe_id]))
     return out
 

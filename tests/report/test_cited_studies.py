@@ -160,3 +160,17 @@ def test_rates_per_source_pool_and_framing(probe):
     assert math.isnan(got.loc[("placebo", "placebo", "claim"), "remembered"])
     text = cs.markdown(table, nulls, got.reset_index(), decisions)
     assert "θ = **0.60**" in text and "Fresh video requests cleared: **1 of 2**" in text
+
+
+def test_only_the_curated_requests_v1_answers_are_carried_over():
+    """B6: the 30 curated NutritionFacts requests keep their v1 answer; probe v1's Cranfield
+    and placebo answers do not count in v2."""
+    requests = pd.DataFrame([("V1", "nfcorpus", "Q1", "curated", "t"),
+                             ("V2", "cranfield", "7", "candidate", "u")],
+                            columns=cs.REQUEST_COLUMNS)
+    v1 = pd.DataFrame([("PR01", "nfcorpus", "Q1", "t"), ("PR02", "cranfield", "7", "u"),
+                       ("PR03", "placebo", "PL", "p")],
+                      columns=["probe_id", "source", "qid", "text"])
+    answers = {p: answer(p, "A title") for p in ("PR01", "PR02", "PR03")}
+    got = cs.v1_answers(v1, answers, requests)
+    assert [(g.probe_id, g.label) for g in got] == [("V1", "v1")]
