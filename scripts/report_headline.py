@@ -41,7 +41,7 @@ def main():
         rows += found
         decisions = json.loads(open(inp.fresh_decisions, encoding="utf-8").read())
         curated = next((r for r in rows if r["row"].startswith("H2q")
-                        and r["collection"] == "nfcorpus"), {"requests": "–"})
+                        and params.sources.get(r["collection"]) == mp.REAL), None)
         sentences[c] = headline.fresh_sentence(
             pd.DataFrame(found), c, int(per_topic[thesaurus]["qid"].nunique()),
             bool(decisions["extension_used"]), curated)

@@ -58,6 +58,8 @@ NULL_BOUND = 0.05
 MIN_SHARED = 2
 DERANGEMENTS = 20
 SEED = 20000724
+#: B3/B8: the extension pool is called in when fewer fresh video requests are cleared.
+FRESH_AIM = 50
 FRAMINGS = ("page", "claim")
 V1 = "v1"
 REQUEST_COLUMNS = ["probe_id", "source", "qid", "pool", "text"]
@@ -315,7 +317,7 @@ def score(requests: pd.DataFrame, given: Sequence[Given], judged: Mapping[str, J
                  "derangements": DERANGEMENTS, "seed": SEED,
                  "fresh_cleared": int((fresh["remembered"] == "no").sum()),
                  "fresh_requests": int(len(fresh)),
-                 "extension_used": bool((fresh["remembered"] == "no").sum() < 50)}
+                 "extension_used": bool((fresh["remembered"] == "no").sum() < FRESH_AIM)}
     return table, pd.DataFrame(null_rows, columns=NULL_COLUMNS), decisions
 
 
@@ -383,8 +385,8 @@ def markdown(table: pd.DataFrame, nulls: pd.DataFrame, by_framing: pd.DataFrame,
              f"{decisions['cranfield_permutation_rate']:.1%}.",
              f"- Fresh video requests cleared: **{decisions['fresh_cleared']} of "
              f"{decisions['fresh_requests']}**; the extension pool "
-             + ("**is** used (fewer than 50 cleared)." if decisions["extension_used"]
-                else "is not used (50 or more cleared)."), ""]
+             + (f"**is** used (fewer than {FRESH_AIM} cleared)." if decisions["extension_used"]
+                else f"is not used ({FRESH_AIM} or more cleared)."), ""]
     lines.append(Table(nulls, "Null rates at every θ",
                        ["Placebo: answers to placebos against the level-3 titles of the real "
                         "request assigned to each; permutation: (request, partner) pairs of 20 "

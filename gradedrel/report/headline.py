@@ -17,6 +17,7 @@ from typing import Mapping, Sequence
 import pandas as pd
 
 from gradedrel.report import assessment
+from gradedrel.report.cited_studies import FRESH_AIM
 from gradedrel.report.design import Design
 
 COLUMNS = ["collection", "row", "plan_set", "requests", "excluded", "estimate", "low", "high",
@@ -87,8 +88,6 @@ FRESH_ROWS = (
     ("fresh, request and thesaurus keys, cleared, 3 or more level-3 documents", "thesaurus",
      "three"),
 )
-#: The amendment's aim (B8): at least this many cleared fresh requests.
-FRESH_AIM = 50
 
 
 def fresh_rows(collection: str, primary: str, thesaurus: str,
@@ -116,11 +115,11 @@ def fresh_rows(collection: str, primary: str, thesaurus: str,
 
 
 def fresh_sentence(rows: pd.DataFrame, collection: str, pool: int, extension: bool,
-                   curated: Mapping[str, object]) -> str:
+                   curated: Mapping[str, object] | None) -> str:
     """Amendment 2's verdict in words (B10), from its rows: the form its verdict takes, then
     what it rests on. ``pool``: the fresh requests curated; ``extension``: whether the
     extension pool was called in; ``curated``: the H2q row of the curated requests,
-    re-scored (``requests``: the cleared ones)."""
+    re-scored (``requests``: the cleared ones, ``excluded``: the remembered; None: none)."""
     by = {r["row"]: r for r in rows.to_dict("records") if r["collection"] == collection}
     p = by[FRESH_PRIMARY]
     remembered = by["fresh, all keys, requests the probe calls remembered"]
@@ -149,8 +148,11 @@ def fresh_sentence(rows: pd.DataFrame, collection: str, pool: int, extension: bo
              f"{p['ceiling']} of them with SUM/u already at AvP 100; on the {remembered['requests']} "
              f"the probe calls remembered the full plans give {_fmt(remembered['estimate'])} "
              f"[{_fmt(remembered['low'])}, {_fmt(remembered['high'])}] "
-             f"({_verdict(remembered)}); the curation of the 30 drawn requests is blind "
-             f"only for the {curated['requests']} the amended probe clears")
+             f"({_verdict(remembered)})")
+    if curated is not None:
+        rests += (f"; the curation of the {curated['requests'] + curated['excluded']} drawn "
+                  f"requests is blind only for the {curated['requests']} the amended probe "
+                  "clears")
     return f"{said}; {rests}"
 
 

@@ -80,21 +80,25 @@ def test_fresh_rows_split_the_cleared_requests_and_the_sentence_follows_the_verd
     assert by["fresh, request and thesaurus keys, cleared, 3 or more level-3 documents"][
         "requests"] == 25
     table = pd.DataFrame(rows)
-    text = headline.fresh_sentence(table, "f", 80, False, {"requests": 9})
+    text = headline.fresh_sentence(table, "f", 80, False, {"requests": 9, "excluded": 21})
     assert text.startswith("On 60 fresh requests the memory probe clears, curated from the "
                            "request and MeSH alone, the J&K effect does not hold")
     assert "60 of the 80 fresh requests (20 test, 40 development; the extension pool not " \
            "needed), 1 of them with SUM/u already at AvP 100" in text
-    assert "blind only for the 9 the amended probe clears" in text
+    assert "the curation of the 30 drawn requests is blind only for the 9 the amended probe " \
+           "clears" in text
     full = by["fresh, all keys, requests the probe clears"]
     assert f"with all the curators' keys the same requests give {full['estimate']:+.1f}" in text
     assert "the probe calls remembered the full plans give +30.0 [+30.0, +30.0] (holds, " \
            "larger than published)" in text
     few = table.copy()
     few.loc[few["row"] == headline.FRESH_PRIMARY, ["requests", "verdict"]] = [12, "inconclusive"]
-    assert headline.fresh_sentence(few, "f", 80, True, {"requests": 9}).startswith(
+    assert headline.fresh_sentence(few, "f", 80, True, {"requests": 9, "excluded": 21}).startswith(
         "On only 12 fresh requests (fewer than the 50 planned; MDE")
-    assert "the data cannot tell" in headline.fresh_sentence(few, "f", 80, True, {"requests": 9})
+    assert "the data cannot tell" in headline.fresh_sentence(few, "f", 80, True,
+                                                            {"requests": 9, "excluded": 21})
+    assert "drawn requests" not in headline.fresh_sentence(few, "f", 80, True, None)
+    assert "drawn requests" not in headline.fresh_sentence(few, "f", 80, True, None)
 
 
 def test_the_forest_figure_gets_the_verdicts_on_the_probes_subsets():
