@@ -45,7 +45,9 @@ def significance_tables(results: list[RunResult], judgements: Judgements,
             test, df = outcome
             friedman_rows.append((measure, len(labels), len(values), test.statistic, df,
                                   test.p_value))
-        pairs = list(combinations(range(len(labels)), 2)) if len(labels) >= 2 else []
+        # post-hoc pairs only after Friedman's test (k >= 3 runs): two runs are one pair,
+        # tested against the baseline below, not a family
+        pairs = list(combinations(range(len(labels)), 2)) if outcome is not None else []
         tests = [significance.wilcoxon(values[:, a], values[:, b]) for a, b in pairs]
         adjusted = significance.adjust(np.array([t.p_value for t in tests]),
                                        settings.correction)
