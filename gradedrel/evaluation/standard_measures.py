@@ -4,17 +4,14 @@ These are today's measures, not the paper's: ``nDCG@10`` here is ir_measures'
 nDCG (gain = grade, discount log2(i+1)), unrelated to Järvelin & Kekäläinen's
 DCG vectors. The qrels given are the normalised ones (grades 0–3).
 
-``nDCG@k``, ``AP``, ``AP(rel=r)``, ``P@k`` and ``P(rel=r)@k`` are computed from the
-evaluation's own judged rankings (:mod:`gradedrel.evaluation.measures.trec_measures`:
-trec_eval's definitions and floats, one vectorised pass per measure); any other name goes
-to ir_measures (pytrec_eval and the rest), imported only then (:class:`Evaluator`).
+Every standard measure is computed by ir_measures (pytrec_eval for trec_eval's measures:
+their floats, trec_eval's single-precision ties and all), through one :class:`Evaluator` set
+up per evaluation; ir_measures is imported only when a standard measure is configured.
 """
 from __future__ import annotations
 
 import numpy as np
 import pandas as pd
-
-from gradedrel.evaluation.measures import trec_measures
 
 
 def parse_measures(names: list[str]) -> list:
@@ -79,10 +76,7 @@ def run_dict(run) -> dict[str, dict[str, float]]:
 
 
 def is_standard(name: str) -> bool:
-    """Whether ``name`` is a standard measure: one :mod:`trec_measures` computes, or any
-    other that ir_measures parses (ir_measures imported only for such a name)."""
-    if trec_measures.parse(name) is not None:
-        return True
+    """Whether ``name`` is a standard measure: one that ir_measures parses."""
     try:
         parse_measures([name])
     except ValueError:
@@ -117,50 +111,15 @@ class StandardMeasure:
 
 
 class StandardMeasures:
-    """The configured standard measures of one evaluation: those
-    :mod:`~gradedrel.evaluation.measures.trec_measures` computes from the judged rankings,
-    the others through one ir_measures :class:`Evaluator` (built, and ir_measures
-    imported, only when there is such a name)."""
+    """The configured standard measures of one evaluation, through one ir_measures
+    :class:`Evaluator` (built, and ir_measures imported, once)."""
 
     def __init__(self, judgements, measure_names: list[str]):
         self.names = list(measure_names)
         self.judgements = judgements
-        self.native = {name: trec_measures.parse(name) for name in self.names}
-        others = [name for name, measure in self.native.items() if measure is None]
-        self._evaluator = Evaluator(judgements.qrels, others) if others else None
+        self._evaluator = Evaluator(judgements.qrels, self.names)
 
     def vectors(self, judged, run) -> dict[str, np.ndarray]:
         """Measure name → values over the evaluated topics (``Judgements.topics``, in
-        order); a topic the run lacks scores 0. ``judged`` is ``run`` joined to the
-        judgements (:func:`~gradedrel.evaluation.measures.judgements.judge`)."""
-        other = {}
-        if self._evaluator is not None:
-            other = self._evaluator.vectors(run_dict(run), list(self.judgements.topics))
-        grade = judged.grade
-        if any(measure is not None for measure in self.native.values()):
-            order = _trec_eval_order(run, self.judgements)
-            if order is not None:
-                grade = grade[order]
-        out = {}
-        for name in self.names:
-            measure = self.native[name]
-            out[name] = other[name] if measure is None else trec_measures.values(
-                measure, judged.topic, judged.position, grade, self.judgements.level_counts)
-        return out
-
-
-def _trec_eval_order(run, judgements):
-    """The order trec_eval gives the judged rows of ``run`` (those of evaluated topics,
-    as :func:`~gradedrel.evaluation.measures.judgements.judge` keeps them), or None when
-    it is theirs already (:func:`trec_measures.float32_order`)."""
-    keep = (pd.Index(judgements.topics).get_indexer(run.topics) >= 0)[run.topic]
-
-    def text_rank():
-        from gradedrel.retrieval.runs import text_order
-
-        rank = np.empty(len(run.vocabulary), dtype=np.int64)
-        rank[text_order(run.vocabulary)] = np.arange(len(run.vocabulary))
-        return rank[run.doc_code[keep]]
-
-    # the run's own topic index: non-decreasing, so sorting by it keeps the rows' groups
-    return trec_measures.float32_order(run.topic[keep], run.score[keep], text_rank)
+        order); a topic the run lacks scores 0."""
+        return self._evaluator.vectors(run_dict(run), list(self.judgements.topics))

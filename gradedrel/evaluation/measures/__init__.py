@@ -17,7 +17,6 @@ The arithmetic they share:
 - :mod:`.stratified` — stratified precision–recall: AvP and interpolated P–R per level;
 - :mod:`.cumulated_gain` — gain vectors, ideal vectors, CG/DCG (J&K's ``i < b`` rule),
   nCG/nDCG, and today's log2(i+1) nDCG under its own name;
-- :mod:`.trec_measures` — trec_eval's ``ndcg_cut``, ``map`` and ``P`` (the standard measures);
 - :mod:`.effort` — the rank at which an averaged curve reaches the ideal's value at k;
 - :mod:`.significance` — Friedman with post-hoc tests, paired tests, bootstrap CIs;
 - :mod:`.ranked_grades` — the judged rankings and recall bases as files, and the gain and
