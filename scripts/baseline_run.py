@@ -7,7 +7,7 @@ from gradedrel.core import provenance, terrier
 from gradedrel.retrieval import baseline
 from gradedrel.core.io import write_text, write_tsv
 from gradedrel.retrieval.runs import write_run
-from gradedrel.core.steps import run_step
+from gradedrel.job import run_step
 
 log = logging.getLogger("gradedrel")
 

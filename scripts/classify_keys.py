@@ -6,7 +6,7 @@ import logging
 from gradedrel import plans, thesaurus
 from gradedrel.core import terrier
 from gradedrel.core.io import read_tsv, write_text, write_tsv
-from gradedrel.core.steps import run_step
+from gradedrel.job import run_step
 from gradedrel.plans import analysis, key_sources
 from gradedrel.report.key_provenance import shares_table
 

@@ -7,7 +7,7 @@ import os
 from gradedrel import collection
 from gradedrel.collection import fetch
 from gradedrel.core.io import write_text
-from gradedrel.core.steps import run_step
+from gradedrel.job import run_step
 
 log = logging.getLogger("gradedrel")
 

@@ -6,7 +6,7 @@ from gradedrel.core import terrier
 from gradedrel.report import curation
 from gradedrel.plans.plan_sets import input_key
 from gradedrel.core.io import read_tsv, write_text, write_tsv
-from gradedrel.core.steps import run_step
+from gradedrel.job import run_step
 from gradedrel.evaluation.measures import names
 
 AVP = [names.avp(level) for level in (1, 2, 3)]

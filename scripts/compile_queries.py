@@ -7,7 +7,7 @@ from gradedrel import plans
 from gradedrel.core import provenance, terrier
 from gradedrel.core.io import read_tsv, sha256_of, write_text, write_tsv
 from gradedrel.queries import matchop, query_files, query_statistics
-from gradedrel.core.steps import run_step
+from gradedrel.job import run_step
 
 log = logging.getLogger("gradedrel")
 

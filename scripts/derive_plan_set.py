@@ -7,7 +7,7 @@ import pandas as pd
 
 from gradedrel import plans
 from gradedrel.core.io import write_text, write_tsv
-from gradedrel.core.steps import run_step
+from gradedrel.job import run_step
 from gradedrel.plans import key_sources, transform
 
 log = logging.getLogger("gradedrel")

@@ -5,9 +5,10 @@ import logging
 from dataclasses import asdict
 
 from gradedrel.collection.readers import read_qrels_tsv
+from gradedrel.collection import spec
 from gradedrel.core import ir_metadata
 from gradedrel.core.io import read_tsv, write_text
-from gradedrel.core.steps import per_model_pages, run_step
+from gradedrel.job import per_model_pages, run_step
 from gradedrel.evaluation.files import evaluate_files
 from gradedrel.evaluation.settings import Settings
 
@@ -45,7 +46,8 @@ def evaluate_model(model, runs, qrels, settings, topics, local, manifest, data):
     evaluated = [{"label": label, "run": ir_metadata.file_record(path)}
                  for label, path in runs.items()]
     write_text(ir_metadata.dump(ir_metadata.evaluation_document(
-        snakemake.wildcards.collection, collection, local, manifest,
+        snakemake.wildcards.collection, spec.ids_of(collection, ("docs", "topics", "qrels")),
+        local, manifest,
         {"mapped": snakemake.input.qrels, "mapped, TREC": snakemake.input.qrels_levels},
         method, evaluated, platform, implementation)), out[f"metadata/{model}"])
 

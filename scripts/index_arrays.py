@@ -4,7 +4,7 @@ from pathlib import Path
 
 from gradedrel.collection import postings
 from gradedrel.core import terrier
-from gradedrel.core.steps import run_step
+from gradedrel.job import run_step
 
 
 def main():

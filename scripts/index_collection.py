@@ -7,7 +7,7 @@ from gradedrel import collection
 from gradedrel.core import terrier, text
 from gradedrel.core.io import write_text
 from gradedrel.core.progress import progress
-from gradedrel.core.steps import run_step
+from gradedrel.job import run_step
 
 log = logging.getLogger("gradedrel")
 

@@ -5,7 +5,7 @@ import logging
 from gradedrel import plans
 from gradedrel.collection.readers import read_topic_list
 from gradedrel.core.io import write_tsv
-from gradedrel.core.steps import run_step
+from gradedrel.job import run_step
 from gradedrel.plans import selection
 
 log = logging.getLogger("gradedrel")

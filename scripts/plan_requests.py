@@ -6,7 +6,7 @@ from gradedrel.collection import matches, postings
 from gradedrel.core import provenance, terrier
 from gradedrel.plans import key_stats, planner
 from gradedrel.core.io import sha256_of, write_text
-from gradedrel.core.steps import run_step
+from gradedrel.job import run_step
 
 
 def main():

@@ -3,7 +3,7 @@ import logging
 
 from gradedrel import collection
 from gradedrel.core.io import write_tsv
-from gradedrel.core.steps import run_step
+from gradedrel.job import run_step
 
 log = logging.getLogger("gradedrel")
 

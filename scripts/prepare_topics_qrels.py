@@ -8,7 +8,7 @@ from gradedrel import collection
 from gradedrel.collection import readers
 from gradedrel.core import text
 from gradedrel.core.io import read_tsv, write_text, write_tsv
-from gradedrel.core.steps import run_step
+from gradedrel.job import run_step
 
 log = logging.getLogger("gradedrel")
 

@@ -2,7 +2,7 @@
 import pandas as pd
 
 from gradedrel.core.io import write_text, write_tsv
-from gradedrel.core.steps import run_step
+from gradedrel.job import run_step
 from gradedrel.report import across, figures, published
 
 

@@ -3,7 +3,7 @@ vectors (CG, DCG, nCG, nDCG) with the ideal vector, and the differences from the
 with their paired bootstrap intervals."""
 import logging
 
-from gradedrel.core.steps import run_step
+from gradedrel.job import run_step
 from gradedrel.report import bootstrap, figures, evaluation_files as report_io
 
 log = logging.getLogger("gradedrel")

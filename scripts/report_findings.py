@@ -7,7 +7,7 @@ import os
 
 from gradedrel.evaluation.measures import ranked_grades
 from gradedrel.core.io import write_text
-from gradedrel.core.steps import per_model_pages, run_step
+from gradedrel.job import per_model_pages, run_step
 from gradedrel.report import evaluation_files as report_io
 from gradedrel.report import design, findings, published, reproducibility, tables
 from gradedrel.report import markdown as report_md

@@ -7,7 +7,7 @@ import json
 import pandas as pd
 
 from gradedrel.core.io import read_tsv, write_text, write_tsv
-from gradedrel.core.steps import run_step
+from gradedrel.job import run_step
 from gradedrel.report import assessment, design, headline, published
 from gradedrel.report import key_provenance as kp, memory_probe as mp
 

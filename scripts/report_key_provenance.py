@@ -2,7 +2,7 @@
 expansion, other-concept and curators' own keys (Amendment 1, A4), and the robustness rows
 (A5): results/{c}/report/key_sources.{md,tsv} and their companions."""
 from gradedrel.core.io import read_tsv, write_text, write_tsv
-from gradedrel.core.steps import run_step
+from gradedrel.job import run_step
 from gradedrel.plans import key_sources
 from gradedrel.plans.plan_sets import input_key
 from gradedrel.report import key_provenance as kp

@@ -7,7 +7,7 @@ import pandas as pd
 
 from gradedrel.collection import postings
 from gradedrel.core.io import read_tsv, write_text, write_tsv
-from gradedrel.core.steps import run_step
+from gradedrel.job import run_step
 from gradedrel.plans import key_sources
 from gradedrel.plans.plan_sets import input_key
 from gradedrel.report import leak

@@ -6,7 +6,7 @@ import json
 from gradedrel.collection import postings
 from gradedrel.core import terrier
 from gradedrel.core.io import read_tsv, write_text, write_tsv
-from gradedrel.core.steps import run_step
+from gradedrel.job import run_step
 from gradedrel.plans.key_sources import Terms
 from gradedrel.report import leak, memory_probe as mp
 

@@ -7,7 +7,7 @@ from gradedrel.collection.judgements import load_qrels
 from gradedrel.collection.spec import CollectionSpec, use_ir_datasets_home
 from gradedrel.core import terrier
 from gradedrel.core.io import read_tsv, write_text, write_tsv
-from gradedrel.core.steps import run_step
+from gradedrel.job import run_step
 from gradedrel.plans.key_sources import Terms
 from gradedrel.report import cited_studies as cs, memory_probe as mp
 

@@ -7,12 +7,13 @@ from pathlib import Path
 
 import pandas as pd
 
+from gradedrel.collection import spec
 from gradedrel.core import ir_metadata, provenance, terrier
 from gradedrel.queries import query_files, query_types
 from gradedrel.retrieval import grid
 from gradedrel.core.io import sha256_of, write_text, write_tsv
 from gradedrel.retrieval.runs import write_run
-from gradedrel.core.steps import per_model_pages, run_step
+from gradedrel.job import per_model_pages, run_step
 
 log = logging.getLogger("gradedrel")
 
@@ -75,7 +76,8 @@ def run_model(model, transformer, context):
     platform, implementation = ir_metadata.gathered(
         "retrieve", "scripts/retrieve.py", context["version"], terrier.java_version())
     write_text(ir_metadata.dump(ir_metadata.run_document(
-        snakemake.wildcards.collection, snakemake.params.collection, context["local"],
+        snakemake.wildcards.collection,
+        spec.ids_of(snakemake.params.collection, ("docs", "topics")), context["local"],
         context["manifest"], method, runs, platform, implementation)),
         out[f"metadata/{model.name}"])
 

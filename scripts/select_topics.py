@@ -5,7 +5,7 @@ import logging
 import pandas as pd
 
 from gradedrel.core.io import read_tsv, write_tsv
-from gradedrel.core.steps import run_step
+from gradedrel.job import run_step
 from gradedrel.plans import selection
 
 log = logging.getLogger("gradedrel")

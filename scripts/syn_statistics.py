@@ -5,7 +5,7 @@ import pandas as pd
 from gradedrel.collection import matches, postings
 from gradedrel.core import terrier
 from gradedrel.core.io import read_tsv, write_tsv
-from gradedrel.core.steps import run_step
+from gradedrel.job import run_step
 from gradedrel.queries import matchop, syn_statistics
 
 

@@ -5,7 +5,7 @@ import logging
 
 from gradedrel.core import terrier
 from gradedrel.core.io import sha256_of, write_text
-from gradedrel.core.steps import run_step
+from gradedrel.job import run_step
 
 log = logging.getLogger("gradedrel")
 

@@ -5,7 +5,7 @@ from pathlib import Path
 
 from gradedrel.core import downloads, provenance
 from gradedrel.core.io import write_text, write_tsv
-from gradedrel.core.steps import run_step
+from gradedrel.job import run_step
 from gradedrel.thesaurus import cache, sources
 
 log = logging.getLogger("gradedrel")

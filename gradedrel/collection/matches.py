@@ -36,6 +36,36 @@ import numpy as np
 
 from gradedrel.collection.postings import PostingArrays
 
+#: A MatchOp term written as it is (else ``#base64(…)``: :func:`term`).
+_PLAIN = re.compile(r"^[a-z0-9]+$")
+
+
+def term(token: str) -> str:
+    """One token as a MatchOp term: as it is if plain ASCII, else ``#base64(…)``."""
+    if _PLAIN.match(token):
+        return token
+    return f"#base64({base64.b64encode(token.encode('utf-8')).decode('ascii')})"
+
+
+def phrase(tokens: tuple[str, ...] | list[str], operator: str = "auto") -> str:
+    """A multi-word key as a Terrier proximity operator.
+
+    ``#1``: ordered, adjacent; ``#uwN``: unordered window of N; ``#uw``: unordered
+    window as wide as the key (its words adjacent, any order); ``auto``: ``#1`` for
+    two words, ``#uw`` for more — Terrier 5.11's ``#1`` over three or more terms
+    matched no document for 37 of the 73 such keys of the Cranfield plans although
+    the phrase occurs (docs/query-types.md).
+    """
+    tokens = [term(t) for t in tokens]
+    if len(tokens) == 1:
+        return tokens[0]
+    if operator == "auto":
+        operator = "#1" if len(tokens) == 2 else "#uw"
+    if operator == "#uw":
+        operator = f"#uw{len(tokens)}"
+    return f"{operator}({' '.join(tokens)})"
+
+
 Pipeline = Callable[[str], "str | None"]
 
 _EMPTY = np.zeros(0, np.int64)

@@ -9,7 +9,7 @@ import os
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Mapping
+from typing import Iterable, Mapping
 
 from gradedrel.core.errors import InputError
 from gradedrel.collection.grades import GradeMap
@@ -192,3 +192,10 @@ def use_ir_datasets_home(home: str | None) -> None:
         raise RuntimeError("ir_datasets was imported before IR_DATASETS_HOME was set to "
                            f"{home}; set it before the first import")
     os.environ["IR_DATASETS_HOME"] = home
+
+
+def ids_of(settings: Mapping, parts: Iterable[str]) -> dict[str, str]:
+    """The ir_datasets id of each of ``parts`` a collection's settings name."""
+    ids = ir_datasets_ids(settings)
+    return {part: list(ids[part]) if isinstance(ids[part], tuple) else ids[part]
+            for part in parts if part in ids}

@@ -5,14 +5,15 @@
 ``gradedrel evaluate --config FILE`` reads its file with :func:`load_file`; both fill the
 defaults as Snakemake's ``validate(config, schema, set_default=True)`` does (the same
 jsonschema validator, extended to set each absent property's ``default``), and both turn a
-violation into one line (:func:`gradedrel.core.preflight.schema_error_line`): where, what
+violation into one line (:func:`schema_error_line`): where, what
 is wrong, and for a misspelled key the closest valid one. The schema is found beside the
 package (the project's ``config/``), never in the working directory.
 """
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Mapping, MutableMapping
+import difflib
+from typing import Any, Callable, Mapping, MutableMapping
 
 from gradedrel.core.errors import InputError
 
@@ -88,7 +89,6 @@ def validate(config: MutableMapping, source: str = "config", *, sections_only: b
     """
     from jsonschema.exceptions import ValidationError
 
-    from gradedrel.core.preflight import schema_error_line
 
     path = Path(schema_path)
     validator = _validator(load_schema(path), path, config if sections_only else None)
@@ -192,3 +192,55 @@ def _line_finder(node):
         return target.start_mark.line + 1
 
     return line_of
+
+
+# --- the config against its schema -------------------------------------------------------
+
+def schema_error_line(error, source: str = "config",
+                      line_of: Callable[..., "int | None"] | None = None) -> str:
+    """One line for a ``jsonschema.ValidationError``: where in the config, and what is
+    wrong; an unknown key with the closest valid one. ``source`` names the config (a file,
+    or ``config`` for the workflow's merged one); ``line_of(path, key=None)`` gives the
+    file line of a value or key (:func:`gradedrel.core.config.load_file`)."""
+    path = tuple(error.absolute_path)
+    where = ".".join(str(p) for p in path) or "the top level"
+
+    def located(key=None) -> str:
+        line = line_of(path, key) if line_of is not None else None
+        return source if line is None else f"{source}:{line}"
+
+    if error.validator == "additionalProperties" and isinstance(error.instance, Mapping):
+        known = list((error.schema.get("properties") or {}).keys())
+        unknown = [k for k in error.instance if k not in known]
+        parts = []
+        for key in unknown:
+            close = difflib.get_close_matches(str(key), known, n=1, cutoff=0.6)
+            hint = f"; did you mean {close[0]!r}?" if close else \
+                f" (valid keys: {', '.join(sorted(known))})"
+            parts.append(f"{located(key)}: unknown key {key!r} at {where}{hint}")
+        if parts:
+            return " | ".join(parts)
+    message = " ".join(str(error.message).split())
+    if len(message) > 240:
+        message = message[:237] + "..."
+    return f"{located()}: {where}: {message}"
+
+
+def validation_error_of(error: BaseException):
+    """The ``jsonschema.ValidationError`` inside Snakemake's ``WorkflowError``, or None."""
+    try:
+        from jsonschema.exceptions import ValidationError
+    except ImportError:  # pragma: no cover - jsonschema comes with Snakemake
+        return None
+    seen: set[int] = set()
+    pending = [error]
+    while pending:
+        current = pending.pop()
+        if id(current) in seen:
+            continue
+        seen.add(id(current))
+        if isinstance(current, ValidationError):
+            return current
+        pending += [a for a in getattr(current, "args", ()) if isinstance(a, BaseException)]
+        pending += [e for e in (current.__cause__, current.__context__) if e is not None]
+    return None

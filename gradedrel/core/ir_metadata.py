@@ -408,15 +408,6 @@ def data_files(local: Mapping[str, str], manifest: Mapping | None = None) -> lis
     return records
 
 
-def ids_of(settings: Mapping, parts: Iterable[str]) -> dict[str, str]:
-    """The ir_datasets id of each of ``parts`` a collection's settings name."""
-    from gradedrel.collection.spec import ir_datasets_ids
-
-    ids = ir_datasets_ids(settings)
-    return {part: list(ids[part]) if isinstance(ids[part], tuple) else ids[part]
-            for part in parts if part in ids}
-
-
 def gathered(rule: str, script: str, terrier: str | None = None,
              java: str | None = None) -> tuple[dict, dict]:
     """``(platform, implementation)`` of this process: the machine, the versions, the
@@ -431,28 +422,29 @@ def gathered(rule: str, script: str, terrier: str | None = None,
     return platform_of(machine(), python, parts), implementation
 
 
-def run_document(collection: str, settings: Mapping, local: Mapping[str, str],
+def run_document(collection: str, ids: Mapping[str, Any], local: Mapping[str, str],
                  manifest: Mapping | None, method: Mapping, runs: list[dict],
                  platform: Mapping, implementation: Mapping) -> dict:
     """A model's runs of one plan set: the documents and topics they were made from (not
     the judgements: a run does not read them, and an edited qrels file re-runs the
     evaluation, not the retrieval; the evaluation's file names them), the method, and
-    each run file (``runs``: tag, query type, file and sha256)."""
+    each run file (``runs``: tag, query type, file and sha256). ``ids``: the ir_datasets
+    ids of its documents and topics (:func:`gradedrel.collection.spec.ids_of`)."""
     data = {"test collection": test_collection(
-        collection, ids_of(settings, ("docs", "topics")), local,
-        data_files(local, manifest))}
+        collection, ids, local, data_files(local, manifest))}
     return document(None, platform, implementation, data, method, runs=runs)
 
 
-def evaluation_document(collection: str, settings: Mapping, local: Mapping[str, str],
+def evaluation_document(collection: str, ids: Mapping[str, Any], local: Mapping[str, str],
                         manifest: Mapping | None, qrels: Mapping[str, str], method: Mapping,
                         runs: list[dict], platform: Mapping, implementation: Mapping) -> dict:
     """An evaluation: the collection (documents, topics, qrels, with the mapped judgements
-    it read, ``qrels``: name → path), the measures and their settings, each run file."""
+    it read, ``qrels``: name → path), the measures and their settings, each run file.
+    ``ids``: the ir_datasets ids of its documents, topics and qrels."""
     files = data_files(local, manifest) + [{"part": f"qrels ({name})"} | file_record(path)
                                            for name, path in qrels.items()]
     data = {"test collection": test_collection(
-        collection, ids_of(settings, ("docs", "topics", "qrels")), local, files)}
+        collection, ids, local, files)}
     return document(None, platform, implementation, data, method, runs=runs)
 
 

@@ -180,23 +180,28 @@ def logged(log_path: str | os.PathLike, wildcards: Mapping[str, object] | None =
 PAGE_PREFIX = "page/"
 
 
+#: Writes the page of one output: ``(output, page, wildcards)``.
+PageWriter = Callable[[str, str, "Mapping[str, object] | None"], None]
+
+
 def write_pages(outputs, wildcards: Mapping[str, object] | None = None,
-                page_wildcards: Callable[[str], Mapping[str, object]] | None = None
-                ) -> list[str]:
+                page_wildcards: Callable[[str], Mapping[str, object]] | None = None,
+                page_writer: PageWriter | None = None) -> list[str]:
     """After a step: the report page of every output that has one (an output named
     ``page/<name>`` renders the output ``<name>``: a TSV as a table, Markdown converted,
-    YAML preformatted; :func:`gradedrel.report.html.write_page`). The job that writes a
+    YAML preformatted, by ``page_writer``: the report's, given by :mod:`gradedrel.job`). The
+    job that writes a
     result writes its page, so no job exists only to render one. A page's title names the
     job's ``wildcards``, or ``page_wildcards(<name>)`` for a job whose outputs are per model
     (``retrieve``: ``not_ranked/BM25``)."""
     names = [k for k in getattr(outputs, "keys", lambda: [])() if k.startswith(PAGE_PREFIX)]
     if not names:
         return []
-    from gradedrel.report.html import write_page
-
+    if page_writer is None:
+        raise ValueError(f"outputs {names} are report pages, but no page writer was given")
     for name in names:
         source = name[len(PAGE_PREFIX):]
-        write_page(outputs[source], outputs[name],
+        page_writer(outputs[source], outputs[name],
                    wildcards if page_wildcards is None else page_wildcards(source))
     return [outputs[name] for name in names]
 
@@ -222,11 +227,12 @@ def process_cpu() -> float:
 def run_step(log_path: str | None, main: Callable[[], None],
              wildcards: Mapping[str, object] | None = None,
              outputs: Iterable[str] = (),
-             page_wildcards: Callable[[str], Mapping[str, object]] | None = None) -> None:
+             page_wildcards: Callable[[str], Mapping[str, object]] | None = None,
+             page_writer: PageWriter | None = None) -> None:
     """Run ``main`` with its output in ``log_path`` (see the module docstring); exit 1
     with one line on bad input, or after writing an unexpected error's traceback.
     The log ends with the time taken and the ``outputs`` written, with their sizes.
-    ``page_wildcards``: see :func:`write_pages`."""
+    ``page_wildcards``, ``page_writer``: see :func:`write_pages`."""
     context = job_context(wildcards)
     output = job_output(log_path) if log_path else contextlib.nullcontext((None, sys.stderr))
     failed = False
@@ -237,7 +243,7 @@ def run_step(log_path: str | None, main: Callable[[], None],
         step.info("started (process %d)", os.getpid())
         try:
             main()
-            write_pages(outputs, wildcards, page_wildcards)
+            write_pages(outputs, wildcards, page_wildcards, page_writer)
             step.info("done in %.1f s (process CPU %.1f s, since its start); wrote %s",
                       time.monotonic() - start, process_cpu(), _outputs(outputs) or "nothing")
         except (InputError, ValueError) as error:

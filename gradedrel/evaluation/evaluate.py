@@ -25,7 +25,6 @@ Measures and conventions: docs/measures.md.
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
 from typing import Mapping, Sequence
 
 import numpy as np
@@ -36,6 +35,7 @@ from gradedrel.evaluation.measures import cumulated_gain as cg
 from gradedrel.evaluation.measures import effort, ranked_grades, stratified
 from gradedrel.evaluation.measures.base import Ranking
 from gradedrel.evaluation.measures.judgements import Judgements, judge
+from gradedrel.evaluation.run_result import RunResult
 from gradedrel.evaluation.settings import Settings
 from gradedrel.retrieval.runs import RankedRun
 
@@ -46,22 +46,6 @@ log = logging.getLogger("gradedrel")
 NOT_RANKED = "run %s: %d evaluated topic(s) not in the run (%s): %s"
 NOT_JUDGED = "run %s: %d topic(s) not in the qrels, ignored: %s"
 TOPIC_WARNINGS = (NOT_RANKED, NOT_JUDGED)
-
-
-@dataclass
-class RunResult:
-    """One run's measures: per-topic values and averaged curves."""
-
-    label: str
-    per_topic: dict[str, np.ndarray]          # measure → (T,), NaN = undefined
-    pr: list[tuple]                            # level, reading, recall, precision, topics
-    pr_topics: dict[tuple[int, str], np.ndarray]  # (level, reading) → (topics, P) defined rows
-    pr_topic_index: dict[tuple[int, str], np.ndarray]  # … and which topics those rows are
-    gain: list[tuple]                          # profile, kind, base, rank, value, ideal
-    gain_topics: dict[tuple[str, str, int], np.ndarray]  # per-topic curves, defined rows
-    effort: list[tuple]
-    coverage: dict
-    ranked_grades: list[str]                   # levels at ranks 1..depth, per topic
 
 
 def evaluate_run(label: str, run: RankedRun, judgements: Judgements, settings: Settings,

@@ -10,7 +10,7 @@ import pandas as pd
 
 from gradedrel.core.progress import progress
 from gradedrel.evaluation.contract import COLUMNS
-from gradedrel.evaluation.evaluate import RunResult
+from gradedrel.evaluation.run_result import RunResult
 from gradedrel.evaluation.measures import jk, significance
 from gradedrel.evaluation.measures.avp import AvP
 from gradedrel.evaluation.measures.judgements import Judgements

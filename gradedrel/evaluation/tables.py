@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 
 from gradedrel.evaluation.contract import COLUMNS
-from gradedrel.evaluation.evaluate import RunResult
+from gradedrel.evaluation.run_result import RunResult
 from gradedrel.evaluation.measures import ranked_grades
 from gradedrel.evaluation.measures.judgements import Judgements
 

@@ -77,7 +77,7 @@ def posting_phrase_df(counter, phrase_operator: str = "auto") -> Callable[[tuple
     posting arrays, which follows Terrier's operators exactly (what
     :func:`terrier_phrase_df` retrieves, without a result row per document).
     """
-    from gradedrel.queries.matchop import phrase
+    from gradedrel.collection.matches import phrase
 
     def df(tokens: tuple[str, ...]) -> int:
         return counter(f"#combine({phrase(tokens, phrase_operator)})")
@@ -95,7 +95,7 @@ def terrier_phrase_df(index, phrase_operator: str = "auto") -> Callable[[tuple[s
     """
     import pyterrier as pt
 
-    from gradedrel.queries.matchop import phrase
+    from gradedrel.collection.matches import phrase
 
     documents = int(index.getCollectionStatistics().getNumberOfDocuments())
     retriever = pt.terrier.Retriever(index, wmodel="Tf", num_results=documents + 1)

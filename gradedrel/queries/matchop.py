@@ -21,44 +21,15 @@ is written as that member.
 """
 from __future__ import annotations
 
-import base64
 import re
 from typing import Callable
 
+from gradedrel.collection.matches import phrase, term  # noqa: F401  (MatchOp's words)
 from gradedrel.queries.query_tree import Key, Node, Sum, Syn, WSum
 
 Pipeline = Callable[[str], "str | None"]
 
 _PHRASE = re.compile(r"^(#1|#uw|#uw[1-9][0-9]*|auto)$")
-_PLAIN = re.compile(r"^[a-z0-9]+$")
-
-
-def term(token: str) -> str:
-    """One token as a MatchOp term: as it is if plain ASCII, else ``#base64(…)``."""
-    if _PLAIN.match(token):
-        return token
-    return f"#base64({base64.b64encode(token.encode('utf-8')).decode('ascii')})"
-
-
-def phrase(tokens: tuple[str, ...] | list[str], operator: str = "auto") -> str:
-    """A multi-word key as a Terrier proximity operator.
-
-    ``#1``: ordered, adjacent; ``#uwN``: unordered window of N; ``#uw``: unordered
-    window as wide as the key (its words adjacent, any order); ``auto``: ``#1`` for
-    two words, ``#uw`` for more — Terrier 5.11's ``#1`` over three or more terms
-    matched no document for 37 of the 73 such keys of the Cranfield plans although
-    the phrase occurs (docs/query-types.md).
-    """
-    tokens = [term(t) for t in tokens]
-    if len(tokens) == 1:
-        return tokens[0]
-    if operator == "auto":
-        operator = "#1" if len(tokens) == 2 else "#uw"
-    if operator == "#uw":
-        operator = f"#uw{len(tokens)}"
-    return f"{operator}({' '.join(tokens)})"
-
-
 def _weight(value: float) -> str:
     text = f"{float(value):.6g}"
     if "e" in text or float(value) <= 0:

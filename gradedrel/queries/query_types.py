@@ -217,6 +217,3 @@ class Wsyn(Structure):
 PAPER = ("SUM", "SSYN-C", "WSYN")
 LABELS = tuple(f"{name}/{e}" for name in PAPER for e in EXPANSIONS)
 SLUGS = tuple(slug(label) for label in LABELS)
-
-# Structures beyond the paper's, each in its own module, registered on import.
-from gradedrel.queries import weighted_concepts  # noqa: E402,F401  (WSYN-C)

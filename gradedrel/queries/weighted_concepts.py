@@ -30,7 +30,7 @@ where WSYN-C ranks as SSYN-C — over Terrier's ``#syn``, whose df is the sum of
 members' dfs rather than their union (docs/query-types.md: an approximation for BM25;
 models that use the collection frequency instead, DirichletLM and DPH, are exact).
 
-Registered on import by :mod:`gradedrel.queries.query_types`; not in the default
+Registered on import by the package (:mod:`gradedrel.queries`); not in the default
 ``query_types.labels`` (the paper's six): add ``WSYN-C/u`` and ``WSYN-C/e`` there to run it.
 """
 from __future__ import annotations

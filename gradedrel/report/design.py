@@ -152,7 +152,7 @@ def _schema_errors(raw: Mapping, path: str) -> None:
     errors = sorted(_validator().iter_errors(raw),
                     key=lambda e: list(e.absolute_path))
     if errors:
-        from gradedrel.core.preflight import schema_error_line
+        from gradedrel.core.config import schema_error_line
 
         line = schema_error_line(errors[0]).replace("config: ", "", 1)
         raise InputError(path, None, "a study design as config/schema/design.schema.yaml "

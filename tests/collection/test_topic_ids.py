@@ -92,7 +92,7 @@ def test_a_bad_topics_header_setting_is_one_clear_error(value):
 
 def test_the_collection_spec_and_the_preflight_take_the_header(tmp_path):
     from gradedrel.collection.spec import CollectionSpec
-    from gradedrel.core import preflight
+    from gradedrel import preflight
 
     topics = tmp_path / "topics.tsv"
     topics.write_text("Number\tRequest\n1\tshells\n")

@@ -10,7 +10,7 @@ import pytest
 from conftest import ROOT
 from gradedrel.collection import trec_qrels_text
 from gradedrel.core import ir_metadata as m
-from gradedrel.core import preflight
+from gradedrel import preflight
 
 #: Key paths as irgroup/ir_metadata's checklists (docs/metadata/*.md, schema 0.1) spell them.
 CHECKLIST = [("platform", "hardware", "cpu", "model"),
@@ -46,7 +46,7 @@ def _document():
     method = m.method_of_run("BM25", "terrier", {"wmodel": "BM25", "controls": {"c": 0.75}},
                              100, census, {"name": "auto", "automatic": True},
                              {"a.run": "SUM/u"})
-    return m.run_document("tiny", {"docs": "d.jsonl"}, {}, None, method,
+    return m.run_document("tiny", {}, {}, None, method,
                           [{"tag": "BM25-SUM-u"}], platform, implementation)
 
 

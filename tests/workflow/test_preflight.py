@@ -8,7 +8,8 @@ import pytest
 import yaml
 
 from conftest import ROOT, TINY, run_snakemake
-from gradedrel.core import preflight
+from gradedrel import preflight
+from gradedrel.core import config as config_module
 from gradedrel.plans import plan_sets
 
 
@@ -68,7 +69,7 @@ def test_a_misspelled_key_is_one_line_with_the_closest_valid_key():
     config["retreival"] = config.pop("retrieval")
     with pytest.raises(Exception) as raised:
         validate(config, str(ROOT / "config" / "schema" / "config.schema.yaml"))
-    line = preflight.schema_error_line(preflight.validation_error_of(raised.value))
+    line = config_module.schema_error_line(config_module.validation_error_of(raised.value))
     assert line == "config: unknown key 'retreival' at the top level; did you mean 'retrieval'?"
 
 

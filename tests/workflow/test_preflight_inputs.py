@@ -1,4 +1,4 @@
-"""The up-front checks issue 21 added (gradedrel.core.preflight): every document of a
+"""The up-front checks issue 21 added (gradedrel.preflight): every document of a
 local file read as the indexer reads it, unless the index was built from that very file;
 the workflow's cached thesauri intact."""
 import json
@@ -8,7 +8,7 @@ import shutil
 import yaml
 
 from conftest import TINY
-from gradedrel.core import preflight
+from gradedrel import preflight
 from gradedrel.thesaurus import cache
 from gradedrel.thesaurus.skos import READER_VERSION, read_skos
 

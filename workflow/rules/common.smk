@@ -21,7 +21,8 @@ CONDA_ENV = "../../environment.yml"
 from gradedrel import collection
 from gradedrel.collection.fetch import needs_fetch as needs_ir_datasets_fetch
 from gradedrel.core import config as config_schema
-from gradedrel.core import downloads, ir_metadata, preflight, resources
+from gradedrel import preflight
+from gradedrel.core import downloads, ir_metadata, resources
 from gradedrel.core.params import canonical
 from gradedrel.core.steps import share_package
 from gradedrel.plans import plan_sets

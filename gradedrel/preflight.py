@@ -30,58 +30,6 @@ def verbose() -> bool:
     return os.environ.get(VERBOSE_ENV, "").strip().lower() not in ("", "0", "false", "no")
 
 
-# --- the config against its schema -------------------------------------------------------
-
-def schema_error_line(error, source: str = "config",
-                      line_of: Callable[..., "int | None"] | None = None) -> str:
-    """One line for a ``jsonschema.ValidationError``: where in the config, and what is
-    wrong; an unknown key with the closest valid one. ``source`` names the config (a file,
-    or ``config`` for the workflow's merged one); ``line_of(path, key=None)`` gives the
-    file line of a value or key (:func:`gradedrel.core.config.load_file`)."""
-    path = tuple(error.absolute_path)
-    where = ".".join(str(p) for p in path) or "the top level"
-
-    def located(key=None) -> str:
-        line = line_of(path, key) if line_of is not None else None
-        return source if line is None else f"{source}:{line}"
-
-    if error.validator == "additionalProperties" and isinstance(error.instance, Mapping):
-        known = list((error.schema.get("properties") or {}).keys())
-        unknown = [k for k in error.instance if k not in known]
-        parts = []
-        for key in unknown:
-            close = difflib.get_close_matches(str(key), known, n=1, cutoff=0.6)
-            hint = f"; did you mean {close[0]!r}?" if close else \
-                f" (valid keys: {', '.join(sorted(known))})"
-            parts.append(f"{located(key)}: unknown key {key!r} at {where}{hint}")
-        if parts:
-            return " | ".join(parts)
-    message = " ".join(str(error.message).split())
-    if len(message) > 240:
-        message = message[:237] + "..."
-    return f"{located()}: {where}: {message}"
-
-
-def validation_error_of(error: BaseException):
-    """The ``jsonschema.ValidationError`` inside Snakemake's ``WorkflowError``, or None."""
-    try:
-        from jsonschema.exceptions import ValidationError
-    except ImportError:  # pragma: no cover - jsonschema comes with Snakemake
-        return None
-    seen: set[int] = set()
-    pending = [error]
-    while pending:
-        current = pending.pop()
-        if id(current) in seen:
-            continue
-        seen.add(id(current))
-        if isinstance(current, ValidationError):
-            return current
-        pending += [a for a in getattr(current, "args", ()) if isinstance(a, BaseException)]
-        pending += [e for e in (current.__cause__, current.__context__) if e is not None]
-    return None
-
-
 # --- the input files named in config -----------------------------------------------------
 
 def grade_map_level_errors(grade_map: Mapping | None, config: Mapping, where: str) -> list[str]:
