@@ -6,3 +6,4 @@ structure is its module plus one line below.
 """
 from gradedrel.queries import query_types  # noqa: F401  the registry and the paper's three
 from gradedrel.queries import weighted_concepts  # noqa: F401  WSYN-C
+from gradedrel.queries import boolean_like  # noqa: F401  BAND (an #and of facets)

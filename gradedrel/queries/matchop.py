@@ -25,18 +25,11 @@ import re
 from typing import Callable
 
 from gradedrel.collection.matches import phrase, term  # noqa: F401  (MatchOp's words)
-from gradedrel.queries.query_tree import Key, Node, Sum, Syn, WSum
+from gradedrel.queries.query_tree import Key, Node, Operator, Syn
 
 Pipeline = Callable[[str], "str | None"]
 
 _PHRASE = re.compile(r"^(#1|#uw|#uw[1-9][0-9]*|auto)$")
-def _weight(value: float) -> str:
-    text = f"{float(value):.6g}"
-    if "e" in text or float(value) <= 0:
-        raise ValueError(f"a weight must be a positive plain number, not {value!r}")
-    return text
-
-
 class MatchOpWriter:
     """Writes query trees in Terrier's MatchOp language (#combine, #syn, #1 or #uwN phrases)."""
 
@@ -83,23 +76,13 @@ class MatchOpWriter:
             if not members:
                 return None
             return members[0] if len(members) == 1 else f"#syn({' '.join(members)})"
-        if isinstance(node, Sum):
-            if all(isinstance(c, Key) for c in node.children):
-                children = self.group_members(node.children)  # a bag: each distinct term once
-            else:
-                children = [c for c in (self.node(c) for c in node.children) if c]
-            return f"#combine({' '.join(children)})" if children else None
-        if isinstance(node, WSum):
-            pairs = [(w, self.node(c)) for w, c in zip(node.weights, node.children)]
-            pairs = [(w, c) for w, c in pairs if c]
-            if not pairs:
-                return None
-            spec = "".join(f":{i}={_weight(w)}" for i, (w, _) in enumerate(pairs))
-            return f"#combine{spec}({' '.join(c for _, c in pairs)})"
+        if isinstance(node, Operator):
+            return node.matchop(self)
         raise TypeError(f"not a query tree node: {node!r}")
 
     def query(self, node: Node) -> str | None:
-        """The MatchOp string for a tree; always a ``#combine`` at the top (None if empty)."""
+        """The MatchOp string for a tree; always a ``#combine`` at the top (None if empty);
+        :class:`~gradedrel.queries.query_tree.NotExpressible` for an operator MatchOp lacks."""
         text = self.node(node)
         if text is None:
             return None

@@ -3,7 +3,9 @@
 ``results/{c}/queries/{planset}/{slug}.jsonl`` holds one JSON object per line:
 ``{"qid", "query_type", "tree", "matchop"}`` — ``tree`` is a
 :func:`gradedrel.queries.query_tree.to_dict` tree (scored by the InQuery back end),
-``matchop`` the same query in Terrier's MatchOp language (run by Terrier models).
+``matchop`` the same query in Terrier's MatchOp language (run by Terrier models), or
+``null`` when the tree holds an operator MatchOp cannot write (such a query type runs on the
+InQuery back end only).
 """
 from __future__ import annotations
 
@@ -35,7 +37,9 @@ def read_query_file(path: str | Path) -> pd.DataFrame:
         if qid in seen:
             raise InputError(path, number, "one query per topic", f"qid {qid} again")
         seen.add(qid)
-        rows.append((qid, record["query_type"], record["tree"], str(record["matchop"])))
+        matchop = record["matchop"]
+        rows.append((qid, record["query_type"], record["tree"],
+                     None if matchop is None else str(matchop)))
     return pd.DataFrame(rows, columns=list(FIELDS))
 
 
@@ -49,6 +53,7 @@ def write_query_files(plans, paths: dict, pipeline, writer, weights) -> tuple[li
 
     from gradedrel.core.io import atomic_open
     from gradedrel.queries import query_statistics, query_tree
+    from gradedrel.queries.query_tree import NotExpressible
     from gradedrel.queries.query_types import compile_plan
 
     rows, excluded = [], []
@@ -56,12 +61,16 @@ def write_query_files(plans, paths: dict, pipeline, writer, weights) -> tuple[li
         with atomic_open(path) as out:
             for plan in plans:
                 tree = compile_plan(plan, label, pipeline, weights)
-                text = None if tree is None else writer.query(tree)
+                try:
+                    text = None if tree is None else writer.query(tree)
+                except NotExpressible:  # the tree only: a key must survive the stopwords
+                    text = "" if any(writer.key(k) for k in query_tree.keys(tree)) else None
                 if text is None:
                     excluded.append((plan.qid, label, NO_KEY))
                     continue
                 rows.append(query_statistics.row(plan.qid, label, tree, len(plan.facets),
                                                  len(plan.concepts())))
                 out.write(json.dumps({"qid": plan.qid, "query_type": label,
-                                      "tree": query_tree.to_dict(tree), "matchop": text}) + "\n")
+                                      "tree": query_tree.to_dict(tree),
+                                      "matchop": text or None}) + "\n")
     return rows, excluded

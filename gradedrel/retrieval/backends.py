@@ -280,4 +280,9 @@ class Terrier(Backend):
         tree = from_dict(query["tree"])
         if not any(pipeline(token) for key in keys(tree) for token in key.tokens):
             return None
+        if query["matchop"] is None:
+            raise ValueError(f"query type {query.get('query_type', '?')}: its tree holds an "
+                             "operator Terrier's MatchOp cannot write (#and, #or, #not, "
+                             "#max): run it with an InQuery model (retrieval.models, "
+                             "engine: inquery)")
         return {"query": query["matchop"]}

@@ -89,7 +89,7 @@ def run_query_type(model: Model, transformer, topics: pd.DataFrame, queries: pd.
         if qid not in by_qid.index:
             not_ranked.append((qid, label, NO_QUERY))
             continue
-        columns = engine.prepare({"tree": by_qid.at[qid, "tree"],
+        columns = engine.prepare({"tree": by_qid.at[qid, "tree"], "query_type": label,
                                   "matchop": by_qid.at[qid, "matchop"]}, pipeline)
         if columns is None:
             not_ranked.append((qid, label, NO_KEYS))

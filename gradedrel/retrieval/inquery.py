@@ -37,7 +37,10 @@ stemmer). A key left with no terms (all stopwords) is removed from the query, as
 InQuery's parser removes stopwords; an operator left with no children goes too.
 A key absent from the index stays, with belief db everywhere.
 
-Because ``#sum`` and ``#wsum`` are linear and every key's belief is
+Operators beyond these (``#and``, ``#or``, ``#not``, ``#max``: registered in
+:mod:`gradedrel.queries.query_tree`, each with its combination) are scored densely: every
+document's belief in each node, combined bottom-up. Because ``#sum`` and ``#wsum`` are
+linear and every key's belief is
 db + (something that is zero off its postings), the belief of the whole tree is
 db + Σ_k c_k · (1 - db) T_k I_k, where c_k is the product of the normalised
 weights on the path to key k; it is scored with one ``bincount`` over the keys'
@@ -55,7 +58,7 @@ from typing import Callable
 import numpy as np
 
 from gradedrel.collection.postings import PostingArrays
-from gradedrel.queries.query_tree import Key, Node, Sum, Syn, WSum
+from gradedrel.queries.query_tree import Key, Node, Operator, Syn
 from gradedrel.retrieval.runs import SCORE_DIGITS, round_scores  # noqa: F401 (the run file's precision)
 
 DEFAULT_BELIEF = 0.4
@@ -91,17 +94,10 @@ def prepare(node: Node, pipeline: Pipeline):
         keys = tuple(dict.fromkeys(k for k in (prepare(k, pipeline) for k in node.keys)
                                    if k is not None))
         return Syn(keys) if keys else None  # type: ignore[arg-type]
-    if isinstance(node, Sum):
-        children = tuple(c for c in (prepare(c, pipeline) for c in node.children) if c is not None)
-        return Sum(children) if children else None
-    if isinstance(node, WSum):
-        kept = [(w, c) for w, c in zip(node.weights, (prepare(c, pipeline) for c in node.children))
-                if c is not None]
-        if any(w < 0 for w, _ in kept):
-            raise ValueError(f"#wsum weights must not be negative: {node.weights}")
-        if not kept or sum(w for w, _ in kept) <= 0:
-            return None
-        return WSum(tuple(w for w, _ in kept), tuple(c for _, c in kept))
+    if isinstance(node, Operator):
+        prepared = [prepare(c, pipeline) for c in node.children]
+        kept = [i for i, c in enumerate(prepared) if c is not None]
+        return node.keep(kept, [prepared[i] for i in kept])
     raise TypeError(f"not a query tree node: {node!r}")
 
 
@@ -155,21 +151,37 @@ class Scorer:
         self._docno_desc = np.empty(arrays.N, np.int64)  # 0 = greatest docno
         self._docno_desc[order] = np.arange(arrays.N)
 
-    def _leaves(self, node, weight: float, out: list) -> None:
-        """Collect (coefficient, docids, tf) for every key or #syn under ``node``."""
+    def _postings(self, node) -> tuple[np.ndarray, np.ndarray]:
+        """``(docids, tf)`` of a key or a #syn."""
         if isinstance(node, TermKey):
-            out.append((weight, *key_postings(self.arrays, node)))
-        elif isinstance(node, Syn):
-            out.append((weight, *syn_postings([key_postings(self.arrays, k) for k in node.keys])))
-        elif isinstance(node, Sum):
-            for child in node.children:
-                self._leaves(child, weight / len(node.children), out)
-        elif isinstance(node, WSum):
-            total = sum(node.weights)
-            for w, child in zip(node.weights, node.children):
-                self._leaves(child, weight * w / total, out)
-        else:
+            return key_postings(self.arrays, node)
+        return syn_postings([key_postings(self.arrays, k) for k in node.keys])
+
+    def _leaves(self, node, weight: float, out: list) -> bool:
+        """Collect (coefficient, docids, tf) for every key or #syn under ``node``; False if
+        an operator under it is not linear (the tree is then scored by :meth:`_beliefs`)."""
+        if isinstance(node, (TermKey, Syn)):
+            out.append((weight, *self._postings(node)))
+            return True
+        if not isinstance(node, Operator):
             raise TypeError(f"not a prepared query node: {node!r}")
+        coefficients = node.linear(weight)
+        if coefficients is None:
+            return False
+        return all([self._leaves(child, c, out) for c, child in zip(coefficients, node.children)])
+
+    def _beliefs(self, node, leaves: list) -> np.ndarray:
+        """Every document's belief in ``node`` (any operator), collecting its keys' postings
+        in ``leaves`` (coefficient 1: which documents contain a key)."""
+        if isinstance(node, (TermKey, Syn)):
+            docids, tf = self._postings(node)
+            leaves.append((1.0, docids, tf))
+            out = np.full(self.arrays.N, self.default_belief)
+            if docids.size:
+                out[docids] = belief(tf, self._dl[docids], self.arrays.avg_dl, docids.size,
+                                     self.arrays.N, self.default_belief)
+            return out
+        return node.combine(np.vstack([self._beliefs(c, leaves) for c in node.children]))
 
     def score(self, tree: Node) -> tuple[np.ndarray, np.ndarray]:
         """``(beliefs, matched)`` over all N documents; matched = contains a key.
@@ -182,7 +194,11 @@ class Scorer:
         if prepared is None:
             return np.full(N, db), np.zeros(N, bool)
         leaves: list = []
-        self._leaves(prepared, 1.0, leaves)
+        if not self._leaves(prepared, 1.0, leaves):
+            leaves = []
+            beliefs = self._beliefs(prepared, leaves)
+            docids = np.concatenate([d for _, d, _ in leaves])
+            return beliefs, np.bincount(docids, minlength=N) > 0
         docids = [d for _, d, _ in leaves]
         values = []
         for coefficient, d, tf in leaves:

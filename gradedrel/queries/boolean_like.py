@@ -1,0 +1,40 @@
+"""BAND: Kekäläinen & Järvelin's Boolean-like structure — an ``#and`` of one ``#syn`` per
+facet — a query structure beyond the paper's three.
+
+Kekäläinen & Järvelin (1998, *The impact of query structure and query expansion on
+retrieval performance*, SIGIR) compared InQuery structures with and without expansion; their
+Boolean-like structure requires every facet, as a Boolean query of facets would, but
+ranks by probabilistic beliefs::
+
+    #and(#syn(keys of facet 1) #syn(keys of facet 2) …)
+
+InQuery's ``#and`` is the product of its children's beliefs (Turtle & Croft 1991; Callan,
+Croft & Harding 1992): a document that misses a facet keeps only the default belief 0.4 for
+it, so it falls far below one that matches every facet, where WSYN's weighted mean lets
+strong evidence for one facet make up for another's absence. Facets are not weighted
+(``#and`` has no weights); a facet left without keys goes.
+
+Terrier's MatchOp has no operator that multiplies its children's scores, so BAND runs on
+the InQuery back end only (an InQuery model in ``retrieval.models``); its
+query files hold the tree with ``matchop: null``. Not in the default ``query_types.labels``:
+add ``BAND/u`` and ``BAND/e`` there to run it.
+"""
+from __future__ import annotations
+
+from gradedrel.queries.query_tree import And, Syn
+from gradedrel.queries.query_types import Structure, keys_of, register
+
+
+@register
+class BooleanLike(Structure):
+    """BAND: ``#and`` over one ``#syn`` per facet (its keys, expansion too if expanded)."""
+
+    name = "BAND"
+    synonym_groups = True
+
+    def compile(self, plan, expanded, pipeline, weights):
+        """#and of one #syn per facet; None without keys."""
+        groups = [keys_of([k for c in facet.concepts for k in c.all_keys(expanded)], pipeline)
+                  for facet in plan.facets]
+        children = tuple(Syn(tuple(g)) for g in groups if g)
+        return And(children) if children else None
