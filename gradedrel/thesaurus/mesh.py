@@ -27,23 +27,16 @@ Mapping (docs/thesaurus.md, "MeSH"):
 - **RT is empty**: this export has no "See Also" (related) relation;
 - no definitions (the export has no scope notes).
 
-The RDS files are read by :func:`read_frame_strings`, a reader of R's XDR
-serialisation for what a data frame of vectors is made of (version 2 or 3; pairlists,
-symbols, references, logical/integer/real/character/list vectors, external pointers
-(data.table's self-reference), compact ALTREP row names). It decodes the needed columns'
-strings straight from the bytes: the MeSH descriptors in 1.4 CPU s, where the ``rdata``
-package's generic parser takes 49.8 s.
-Anything else in a file (an environment, a closure, a long vector …) hands the file
-to ``rdata``'s parser, which reads every R object; tests compare both with
-``rdata.read_rds``.
+The RDS files are read by ``rdata``'s parser (:func:`frame_columns`), which reads every R
+object of the file: 46.5–51.9 s of CPU for the two files (2026-12-02; the hand reader of R's
+serialisation that commit 667b1c0 still had took 1.9–2.3 s; fresh processes, alternating,
+load below 1). Issue 31 set the bar: keep a hand reader only if it saves more than 10 % of
+the NFCorpus main job's CPU. It saved about 47 s of that job's ≈ 985 CPU s (its jobs' logs,
+the same day): 4.8 %. The workflow reads MeSH once (``thesaurus_read``) and caches the model.
 """
 from __future__ import annotations
 
-import bz2
-import gzip
 import logging
-import lzma
-import struct
 import time
 from pathlib import Path
 
@@ -79,14 +72,10 @@ def frame_columns(path: str | Path, columns: tuple[str, ...]) -> dict[str, list]
     path = Path(path)
     if not path.exists():
         raise InputError(path, None, "an RDS file (R data frame)", "no such file")
-    # rdata parses the whole file in one call (half a minute for the MeSH descriptors),
-    # with no progress of its own: a line before and one after, with the rate
+    # rdata parses the whole file in one call (about 45 s for the MeSH descriptors), with
+    # no progress of its own: a line before and one after, with the rate
     log.info("parsing %s (%.1f MB, R serialised data)", path.name, path.stat().st_size / 1e6)
     started = time.monotonic()
-    out = read_frame_strings(path, columns)
-    if out is not None:
-        _parsed(path, out, columns, started)
-        return out
     try:
         parsed = rdata.parser.parse_file(path, extension=".rds")
     except Exception as error:  # rdata raises many types on bad input; one clear line
@@ -120,189 +109,6 @@ def _parsed(path: Path, out: dict, columns: tuple[str, ...], started: float) -> 
     rows = len(out[columns[0]]) if columns else 0
     log.info("parsed %s: %d rows in %.1f s (%.0f rows/s)", path.name, rows, seconds,
              rows / seconds if seconds > 0 else 0.0)
-
-
-class _Unsupported(Exception):
-    """Something :func:`read_frame_strings` does not read: ``rdata``'s parser does."""
-
-
-#: R's SEXP types met in a data frame (R Internals, "Serialization formats").
-_SYM, _LIST, _CHAR, _LGL, _INT, _REAL, _CPLX, _STR, _VEC = 1, 2, 9, 10, 13, 14, 15, 16, 19
-_EXTPTR, _ALTREP, _NILVALUE, _REF = 22, 238, 254, 255
-_WIDTH = {_LGL: 4, _INT: 4, _REAL: 8, _CPLX: 16}
-_INT32 = struct.Struct(">i")
-_TWO_INT32 = struct.Struct(">ii")
-
-
-def _decompressed(path: Path) -> bytes:
-    raw = path.read_bytes()
-    if raw[:2] == b"\x1f\x8b":
-        return gzip.decompress(raw)
-    if raw[:3] == b"BZh":
-        return bz2.decompress(raw)
-    if raw[:6] == b"\xfd7zXZ\x00":
-        return lzma.decompress(raw)
-    return raw
-
-
-def read_frame_strings(path: str | Path, columns: tuple[str, ...]) -> dict[str, list] | None:
-    """The named character columns of the R data frame in the RDS file ``path``, read
-    from the bytes (see the module docstring); None when the file holds anything this
-    reader does not read, or is no data frame with those character columns (the caller
-    then asks ``rdata``, which reads it or says what is wrong)."""
-    try:
-        data = _decompressed(Path(path))
-        frame = _Reader(data).frame()
-    except (_Unsupported, struct.error, IndexError, EOFError, OSError, lzma.LZMAError,
-            UnicodeDecodeError, RecursionError):
-        return None
-    names = frame.get("names")
-    if not isinstance(names, list) or len(names) != len(frame["value"]):
-        return None
-    out = {}
-    for column in columns:
-        if column not in names:
-            return None
-        vector = frame["value"][names.index(column)]
-        if not isinstance(vector, list):  # not a character vector
-            return None
-        out[column] = vector
-    return out
-
-
-class _Reader:
-    """R's XDR serialisation (``X\\n``), for data frames: a character vector reads as a
-    list of str/None; other vectors are skipped (their length kept); a pairlist of
-    attributes reads as a dict by tag."""
-
-    def __init__(self, data: bytes):
-        self.data, self.pos, self.refs = data, 0, []
-
-    def int32(self) -> int:
-        value, = _INT32.unpack_from(self.data, self.pos)
-        self.pos += 4
-        return value
-
-    def length(self) -> int:
-        n = self.int32()
-        if n == -1:  # a long vector: two words
-            upper, lower = _TWO_INT32.unpack_from(self.data, self.pos)
-            self.pos += 8
-            n = (upper << 32) + (lower & 0xFFFFFFFF)
-        return n
-
-    def frame(self) -> dict:
-        if self.data[:2] != b"X\n":
-            raise _Unsupported("not XDR")
-        self.pos = 2
-        version = self.int32()
-        self.pos += 8  # writer's and minimal reader's R versions
-        if version == 3:
-            size = self.int32()  # the native encoding's name
-            self.pos += size
-        elif version != 2:
-            raise _Unsupported(f"version {version}")
-        top = self.item()
-        if not isinstance(top, dict) or top.get("type") != _VEC:
-            raise _Unsupported("not a list")
-        return top
-
-    def item(self):
-        flags = self.int32()
-        kind = flags & 0xFF
-        has_attributes, has_tag = flags & (1 << 9), flags & (1 << 10)
-        if kind == _NILVALUE:
-            return None
-        if kind == _REF:
-            index = flags >> 8 or self.int32()
-            return self.refs[index - 1]
-        if kind == _SYM:
-            symbol = ("symbol", self.item())
-            self.refs.append(symbol)
-            return symbol
-        if kind == _LIST:
-            if has_attributes:
-                self.item()
-            tag = self.item() if has_tag else None
-            value = self.item()
-            rest = self.item()
-            pairs = {tag[1] if isinstance(tag, tuple) else None: value}
-            if isinstance(rest, dict) and rest.get("type") == _LIST:
-                for name, later in rest["pairs"].items():
-                    pairs.setdefault(name, later)  # the first of a tag, as R's getAttrib
-            elif rest is not None:
-                raise _Unsupported("a dotted pairlist")
-            return {"type": _LIST, "pairs": pairs}
-        if kind == _CHAR:
-            return self.char(flags)
-        if kind == _ALTREP:
-            self.item()  # class, package and type
-            self.item()  # state (compact row names: length, start, step)
-            self.item()  # attributes
-            return {"type": _ALTREP}
-        if kind in _WIDTH:
-            n = self.length()
-            self.pos += n * _WIDTH[kind]
-            if self.pos > len(self.data):
-                raise EOFError
-            value = {"type": kind, "length": n}
-        elif kind == _STR:
-            value = {"type": kind, "value": self.strings(self.length())}
-        elif kind == _EXTPTR:  # data.table's .internal.selfref: a reference, then two items
-            value = {"type": kind}
-            self.refs.append(value)
-            self.item()  # protected value
-            self.item()  # tag
-        elif kind == _VEC:
-            n = self.length()
-            value = {"type": kind,
-                     "value": [self._plain(self.item()) for _ in range(n)]}
-        else:
-            raise _Unsupported(f"SEXP type {kind}")
-        if has_attributes:
-            attributes = self.item()
-            if isinstance(attributes, dict) and attributes.get("type") == _LIST:
-                for name, attribute in attributes["pairs"].items():
-                    if name == "names":
-                        value["names"] = self._plain(attribute)
-        return value
-
-    @staticmethod
-    def _plain(obj):
-        """A character vector as its list of strings, anything else as read."""
-        return obj["value"] if isinstance(obj, dict) and obj.get("type") == _STR else obj
-
-    def char(self, flags: int) -> str | None:
-        n = self.int32()
-        if n == -1:
-            return None
-        raw = self.data[self.pos:self.pos + n]
-        if len(raw) != n:
-            raise EOFError
-        self.pos += n
-        gp = (flags >> 12) & 0xFFFF
-        return raw.decode("latin-1" if gp & _LATIN1 and not gp & _UTF8 else "utf-8")
-
-    def strings(self, n: int) -> list:
-        data, pos, out = self.data, self.pos, []
-        unpack, append = _TWO_INT32.unpack_from, out.append
-        for _ in range(n):
-            flags, size = unpack(data, pos)
-            pos += 8
-            if flags & 0xFF != _CHAR:
-                raise _Unsupported("a character vector of other than CHARSXP")
-            if size == -1:
-                append(None)
-                continue
-            gp = (flags >> 12) & 0xFFFF
-            end = pos + size
-            if end > len(data):
-                raise EOFError
-            append(data[pos:end].decode("latin-1" if gp & _LATIN1 and not gp & _UTF8
-                                        else "utf-8"))
-            pos = end
-        self.pos = pos
-        return out
 
 
 def _attribute(obj, name: str):

@@ -12,7 +12,6 @@ from __future__ import annotations
 import gzip
 import hashlib
 import os
-import struct
 import time
 import warnings
 from pathlib import Path
@@ -47,84 +46,6 @@ def test_fixture_columns_equal_rdata_read_rds():
             assert ours[column] == expected
     assert mesh.frame_columns(DESCRIPTORS, ("TermName",))["TermName"][-3] == "Síndrome COVID-19"
     assert None in mesh.frame_columns(DESCRIPTORS, ("LexicalTag",))["LexicalTag"]
-
-
-def test_fixture_read_from_the_bytes_and_by_rdata_alike(monkeypatch):
-    """The fixtures are read by our reader of the serialisation (not handed to rdata), and
-    rdata's parser, when handed a file, gives the same columns."""
-    for path, columns in ((DESCRIPTORS, mesh.DESCRIPTOR_COLUMNS + ("LexicalTag",)),
-                          (TREES, mesh.TREE_COLUMNS)):
-        fast = mesh.read_frame_strings(path, columns)
-        assert fast is not None and len(fast[columns[0]]) > 0
-        monkeypatch.setattr(mesh, "read_frame_strings", lambda *a: None)
-        assert mesh.frame_columns(path, columns) == fast
-        monkeypatch.undo()
-
-
-# R's XDR serialisation by hand (R Internals, "Serialization formats"), for the reader's
-# corner cases: encodings marked per string, NA, a symbol referenced again, an ALTREP,
-# and an object it does not read.
-def _int(*values):
-    return b"".join(v.to_bytes(4, "big", signed=True) for v in values)
-
-
-def _char(text, encoding=None):
-    if text is None:
-        return _int(9, -1)
-    gp = {"latin-1": 1 << 2, "utf-8": 1 << 3, None: 1 << 6}[encoding]
-    raw = text.encode(encoding or "ascii")
-    return _int(9 | gp << 12, len(raw)) + raw
-
-
-def _strings(*chars):
-    return _int(16, len(chars)) + b"".join(chars)
-
-
-def _frame(columns, extra_attribute=b""):
-    """A list (VECSXP, object, with attributes) of character columns; attributes:
-    names, then ``extra_attribute`` (a pairlist cell), then class with its symbol."""
-    names = _strings(*(_char(n) for n in columns))
-    body = b"".join(_strings(*chars) for chars in columns.values())
-    attributes = (_int(2 | 1 << 10) + _int(1) + _char("names") + names + extra_attribute
-                  + _int(2 | 1 << 10) + _int(1) + _char("class")
-                  + _strings(_char("data.frame"))
-                  # row.names as R writes a compact sequence: an ALTREP of an integer
-                  + _int(2 | 1 << 10) + _int(1) + _char("row.names")
-                  + _int(238) + _int(2) + _int(1) + _char("compact_intseq") + _int(2)
-                  + _int(1) + _char("base") + _int(2) + _int(13, 1, 13) + _int(254)
-                  + _int(14, 3) + struct.pack(">3d", len(next(iter(columns.values()))), 1, 1)
-                  + _int(254)
-                  + _int(254))
-    return (b"X\n" + _int(3, 0x40303, 0x30500, 5) + b"UTF-8" + _int(19 | 3 << 8, len(columns))
-            + body + attributes)
-
-
-def test_serialisation_read_by_hand(tmp_path):
-    frame = _frame({"DescriptorUI": [_char("D1"), _char("D2"), _char(None)],
-                    "TermName": [_char("Síndrome", "utf-8"), _char("Säure", "latin-1"),
-                                 _char("plain")]})
-    path = tmp_path / "frame.rds"
-    path.write_bytes(gzip.compress(frame))
-    assert mesh.read_frame_strings(path, ("TermName", "DescriptorUI")) == {
-        "TermName": ["Síndrome", "Säure", "plain"], "DescriptorUI": ["D1", "D2", None]}
-    # a symbol written once ("names"), then referenced (REFSXP, index 1 in the flags) as
-    # the value of another attribute; then a reference with its index in the next word
-    again = (_int(2 | 1 << 10) + _int(1) + _char("label") + _int(255 | 1 << 8)
-             + _int(2 | 1 << 10) + _int(1) + _char("other") + _int(255) + _int(2))
-    path.write_bytes(_frame({"TermName": [_char("x")]}, again))
-    assert mesh.read_frame_strings(path, ("TermName",)) == {"TermName": ["x"]}
-    assert mesh.read_frame_strings(path, ("Absent",)) is None  # rdata names what is missing
-
-
-def test_what_the_reader_does_not_read_goes_to_rdata(tmp_path):
-    """An environment among the attributes: our reader hands the file to rdata's parser,
-    which reads it; the columns are the same."""
-    environment = (_int(2 | 1 << 10) + _int(1) + _char("env")
-                   + _int(4) + _int(0) + _int(253) + _int(254) + _int(254) + _int(254))
-    path = tmp_path / "frame.rds"
-    path.write_bytes(_frame({"TermName": [_char("a"), _char("b")]}, environment))
-    assert mesh.read_frame_strings(path, ("TermName",)) is None
-    assert mesh.frame_columns(path, ("TermName",)) == {"TermName": ["a", "b"]}
 
 
 def test_fixture_descriptors_labels_and_tree_relations():
