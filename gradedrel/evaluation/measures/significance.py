@@ -20,6 +20,7 @@
 """
 from __future__ import annotations
 
+import gc
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -73,7 +74,13 @@ def adjust(p_values: np.ndarray, method: str = "holm") -> np.ndarray:
         return p.copy()
     from statsmodels.stats.multitest import multipletests
 
-    return multipletests(p, method=method)[1]
+    # statsmodels' Holm ends with gc.collect(): over an evaluation's heap 75 ms a call (9
+    # calls, 0.67 of 2.6 s on Cranfield's six runs); frozen objects are not traversed
+    gc.freeze()
+    try:
+        return multipletests(p, method=method)[1]
+    finally:
+        gc.unfreeze()
 
 
 def paired_t(a: np.ndarray, b: np.ndarray) -> TestResult:
