@@ -37,17 +37,25 @@ def parse_grade_map(text: str | None):
     text = text.strip()
     if text.startswith("{"):
         try:
-            raw = json.loads(text)
+            pairs = json.loads(text, object_pairs_hook=list)
         except json.JSONDecodeError as error:
             raise InputError("--grade-map", None, "a JSON object label -> level", str(error)) \
                 from None
+        if not isinstance(pairs, list):
+            raise InputError("--grade-map", None, "a JSON object label -> level", pairs)
     else:
-        raw = {}
+        pairs = []
         for item in text.split(","):
             label, sep, level = item.partition("=")
             if not sep or not level.strip().lstrip("-").isdigit():
                 raise InputError("--grade-map", None, "label=level pairs, comma-separated", item)
-            raw[label.strip()] = int(level)
+            pairs.append((label.strip(), int(level)))
+    raw: dict = {}
+    for label, level in pairs:
+        if label in raw:  # the last would win silently and remap judgements
+            raise InputError("--grade-map", None, "each label once",
+                             f"label {label} twice: ={raw[label]} and ={level}")
+        raw[label] = level
     return GradeMap.from_config(raw, source="--grade-map")
 
 

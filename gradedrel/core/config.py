@@ -30,9 +30,9 @@ class ConfigError(ValueError):
 
 
 def _yaml_loader():
-    import yaml
+    from gradedrel.core.yaml_io import StrictLoader
 
-    return getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml's where there is one
+    return StrictLoader  # libyaml's where there is one; a key given twice is refused
 
 
 def load_schema(path: str | Path = SCHEMA) -> dict:
@@ -118,11 +118,12 @@ def layered(paths, extra: Mapping | None = None, *, validated: bool = True,
     """The config files ``paths`` layered, later over earlier, then ``extra`` over them:
     the configuration the workflow sees for ``--configfile paths...``. ``validated``:
     checked against the schema with its defaults filled in, as the workflow does."""
-    import yaml
+
+    from gradedrel.core import yaml_io
 
     config: dict = {}
     for path in paths:
-        merge(config, yaml.safe_load(Path(path).read_text(encoding="utf-8-sig")) or {})
+        merge(config, yaml_io.load_file(path) or {})
     merge(config, extra or {})
     return dict(validate(config, schema_path=schema_path)) if validated else config
 
@@ -152,9 +153,9 @@ def read_file(path: str | Path) -> tuple[dict, Any]:
         node = yaml.compose(text, Loader=loader)
         data = yaml.load(text, Loader=loader)
     except yaml.YAMLError as error:
-        mark = getattr(error, "problem_mark", None)
-        raise InputError(path, None if mark is None else mark.line + 1, "valid YAML",
-                         str(getattr(error, "problem", error))) from None
+        from gradedrel.core.yaml_io import as_input_error
+
+        raise as_input_error(error, path) from None
     if data is None:
         data = {}
     if not isinstance(data, dict):

@@ -33,6 +33,7 @@ from typing import Iterable, Mapping
 
 import pandas as pd
 
+from gradedrel.core import yaml_io
 from gradedrel.core.errors import InputError
 from gradedrel.plans.key_sources import LISTS, SOURCE_CLASSES
 from gradedrel.plans.model import LITERATURE, Plan
@@ -265,8 +266,6 @@ def run_check(args) -> int:
     """Run ``gradedrel plans check``: parse a plan file as the workflow does, print each request's
     facets, concepts, keys and expansion ratio.
     """
-    import yaml
-
     from gradedrel.core import terrier
     from gradedrel.plans import analysis, key_sources, read_plans
     from gradedrel.thesaurus.lookup import named_thesaurus, project_config
@@ -276,7 +275,7 @@ def run_check(args) -> int:
     requests = request_texts(args.requests)
     _known(plans, requests)  # before the thesaurus and Java are loaded
     config_path = project_config(args.config)
-    config = yaml.safe_load(config_path.read_text(encoding="utf-8"))
+    config = yaml_io.load_file(config_path)
     collection = (config.get("collections") or {}).get(args.collection)
     if collection is None:
         raise ValueError(f"{config_path}: no collection {args.collection!r}")

@@ -53,6 +53,7 @@ from typing import Any, Iterable
 import yaml
 
 from gradedrel.core.errors import InputError
+from gradedrel.core.yaml_io import StrictLoader, as_input_error
 from gradedrel.core.io import write_text
 
 #: ``source`` of a key that no thesaurus concept labels: a term of the literature (a
@@ -211,7 +212,7 @@ class _Lined(dict):
     line: int = 0
 
 
-class _Loader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):
+class _Loader(StrictLoader):
     """The safe loader on libyaml's C parser where PyYAML has it (the same values and
     line marks, 3-4x faster on the curators' plan files), mappings carrying their line."""
 
@@ -359,9 +360,7 @@ def parse_plans(text: str, path: str | Path = "<plans>") -> list[Plan]:
     try:
         data = yaml.load(text, Loader=_Loader)
     except yaml.YAMLError as error:
-        mark = getattr(error, "problem_mark", None)
-        raise InputError(str(path), None if mark is None else mark.line + 1,
-                         "valid YAML", str(getattr(error, "problem", error))) from None
+        raise as_input_error(error, str(path)) from None
     if data is None:
         return []
     data = reader.mapping(data, None, "plan file", {"plans"})

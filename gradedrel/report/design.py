@@ -22,6 +22,7 @@ from typing import Any, Mapping
 import yaml
 
 from gradedrel.core.errors import InputError
+from gradedrel.core.yaml_io import StrictLoader
 
 SCHEMA = Path(__file__).resolve().parents[1] / "schemas" / "design.schema.yaml"
 #: What each test needs besides part/test/deciding.
@@ -122,7 +123,7 @@ class Design:
 
 #: libyaml's parser where PyYAML has it (the same documents, about 10x faster; the workflow
 #: reads the design files for every job it plans); errors come from PyYAML's own parser.
-_FAST_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+_FAST_LOADER = StrictLoader  # libyaml's parser; a key given twice is refused
 
 
 def _parsed(path: Path):
@@ -134,10 +135,7 @@ def _parsed(path: Path):
 
 @functools.lru_cache(maxsize=64)
 def _parsed_text(text: str):
-    try:
-        return yaml.load(text, Loader=_FAST_LOADER)
-    except yaml.YAMLError:
-        return yaml.safe_load(text)  # raises with PyYAML's message and line
+    return yaml.load(text, Loader=_FAST_LOADER)  # raises with the line
 
 
 @functools.lru_cache(maxsize=1)

@@ -53,6 +53,7 @@ import pandas as pd
 import yaml
 
 from gradedrel.core.errors import InputError
+from gradedrel.core.yaml_io import StrictLoader
 from gradedrel.report.leak import Documents, linear_percentile
 
 SOURCES = ("nfcorpus", "placebo", "cranfield")
@@ -139,7 +140,7 @@ class _Lined(dict):
     line: int = 0
 
 
-class _Loader(yaml.SafeLoader):
+class _Loader(StrictLoader):
     pass
 
 

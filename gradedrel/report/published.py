@@ -12,8 +12,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Mapping
 
-import yaml
 
+from gradedrel.core import yaml_io
 from gradedrel.core.errors import InputError
 
 
@@ -107,11 +107,5 @@ def load(path: str | Path) -> Published:
     """The published numbers from a YAML file (config/published/*.yaml); InputError for invalid
     YAML.
     """
-    with open(path, encoding="utf-8") as handle:
-        try:
-            raw = yaml.safe_load(handle)
-        except yaml.YAMLError as error:
-            line = getattr(getattr(error, "problem_mark", None), "line", None)
-            raise InputError(path, None if line is None else line + 1, "valid YAML",
-                             str(error).splitlines()[0]) from None
+    raw = yaml_io.load_file(path)
     return from_mapping(raw or {}, str(path))

@@ -218,10 +218,9 @@ def cached_thesaurus(name: str, spec: dict, root: Path, cache_dir: Path | None =
 def default_thesaurus(config_path: Path) -> str:
     """The thesaurus a lookup without ``--thesaurus`` reads: that of the config's first
     active collection (``collections.<c>.thesaurus``), else the config's only thesaurus."""
-    import yaml
+    from gradedrel.core import yaml_io
 
-    with open(config_path, encoding="utf-8") as handle:
-        config = yaml.safe_load(handle) or {}
+    config = yaml_io.load_file(config_path) or {}
     thesauri = sorted(config.get("thesauri") or {})
     collections = config.get("collections") or {}
     for name in config.get("active_collections") or []:

@@ -27,8 +27,8 @@ import logging
 from pathlib import Path
 from typing import ClassVar, Mapping
 
-import yaml
 
+from gradedrel.core import yaml_io
 from gradedrel.core.downloads import fetch
 
 log = logging.getLogger("gradedrel")
@@ -41,8 +41,7 @@ def project_thesauri(config_path: str | Path | None = None) -> dict:
     """The ``thesauri`` section of ``config_path`` if it exists, else of the project's config."""
     for path in (config_path, PROJECT_CONFIG):
         if path is not None and Path(path).exists():
-            with open(path, encoding="utf-8") as handle:
-                return dict((yaml.safe_load(handle) or {}).get("thesauri") or {})
+            return dict((yaml_io.load_file(path) or {}).get("thesauri") or {})
     return {}
 
 

@@ -22,7 +22,8 @@ from gradedrel import collection
 from gradedrel.collection.fetch import needs_fetch as needs_ir_datasets_fetch
 from gradedrel.core import config as config_schema
 from gradedrel import preflight
-from gradedrel.core import downloads, ir_metadata, resources
+from gradedrel.core import downloads, ir_metadata, resources, yaml_io
+from gradedrel.core.errors import InputError
 from gradedrel.core.params import canonical
 from gradedrel.core.steps import share_package
 from gradedrel.plans import plan_sets
@@ -60,6 +61,15 @@ if workflow.modifier.skip_configfile:
         _defaults = _yaml.safe_load(_handle)
     _update_config(_defaults, dict(config))
     config.update(_defaults)
+
+
+# A key given twice in a config file is refused (PyYAML, and so Snakemake's loader, keeps the
+# last silently): every config file read, read again by the project's loader.
+for _path in dict.fromkeys(str(_p) for _p in workflow.configfiles):
+    try:
+        yaml_io.load_file(_path)
+    except InputError as _error:
+        stop(_error)
 
 
 # The one config loader (gradedrel.core.config, also `gradedrel evaluate --config`): the

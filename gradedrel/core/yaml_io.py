@@ -1,0 +1,80 @@
+"""The project's YAML loader: safe, libyaml's parser where there is one, and strict about
+keys — a mapping that names a key twice is refused with both lines and both values (PyYAML
+keeps the last silently: ``grade_map: {"A": 3, "A": 0}`` would remap judgements).
+
+Every YAML input goes through it (config files, plans, study designs, published numbers,
+probe answers, thesaurus settings); modules with constructors of their own subclass
+:class:`StrictLoader`.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from gradedrel.core.errors import InputError
+
+_BASE = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+_MERGE = "tag:yaml.org,2002:merge"
+
+
+class DuplicateKeyError(yaml.constructor.ConstructorError):
+    """A mapping with a key given twice (``problem_mark``: the second)."""
+
+
+def _shown(node: yaml.Node) -> str:
+    if isinstance(node, yaml.ScalarNode):
+        return repr(node.value)
+    return "a mapping" if isinstance(node, yaml.MappingNode) else "a list"
+
+
+class StrictLoader(_BASE):  # type: ignore[misc, valid-type]
+    """The safe loader, refusing a key given twice in one mapping."""
+
+    def construct_mapping(self, node, deep=False):
+        if isinstance(node, yaml.MappingNode):
+            seen: dict = {}
+            for key_node, value_node in node.value:
+                if key_node.tag == _MERGE:
+                    continue
+                key = self.construct_object(key_node, deep=True)
+                try:
+                    first = seen.setdefault(key, (key_node, value_node))
+                except TypeError:  # an unhashable key: PyYAML says so itself
+                    continue
+                if first[0] is not key_node:
+                    raise DuplicateKeyError(
+                        None, None,
+                        f"key {key!r} twice: line {first[0].start_mark.line + 1} = "
+                        f"{_shown(first[1])}, line {key_node.start_mark.line + 1} = "
+                        f"{_shown(value_node)}",
+                        key_node.start_mark)
+        return super().construct_mapping(node, deep=deep)
+
+
+def load(text: str, source: str | Path = "<yaml>", loader: type = StrictLoader) -> Any:
+    """The YAML document ``text``; one :class:`InputError` naming ``source`` and the line
+    for a key given twice or text that is not YAML."""
+    try:
+        return yaml.load(text, Loader=loader)
+    except yaml.YAMLError as error:
+        raise as_input_error(error, source) from None
+
+
+def load_file(path: str | Path, loader: type = StrictLoader) -> Any:
+    """The YAML document in file ``path`` (UTF-8, a byte-order mark allowed)."""
+    try:
+        text = Path(path).read_text(encoding="utf-8-sig")
+    except FileNotFoundError:
+        raise InputError(path, None, "a YAML file", "no such file") from None
+    return load(text, path, loader)
+
+
+def as_input_error(error: yaml.YAMLError, source: str | Path) -> InputError:
+    """One line for a YAML error: the file, the line, what was wrong."""
+    mark = getattr(error, "problem_mark", None)
+    line = None if mark is None else mark.line + 1
+    if isinstance(error, DuplicateKeyError):
+        return InputError(source, line, "each key once in a mapping", error.problem)
+    return InputError(source, line, "valid YAML", str(getattr(error, "problem", None) or error))
