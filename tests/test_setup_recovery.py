@@ -127,3 +127,29 @@ def test_make_reproduce_recovers_then_reruns_incomplete():
     run = next(i for i, line in enumerate(commands)
                if "snakemake --cores" in line and "--rerun-incomplete" in line)
     assert recover < run
+
+
+def test_recovery_removes_the_part_files_killed_jobs_left(tmp_path):
+    """A job killed inside an atomic write leaves its hidden ``.part`` (a 0-byte
+    ``.nasa.thesaurus.json.gz.<random>.part``, a staging folder): recovery removes them,
+    and nothing else, and says how many."""
+    from gradedrel.core.io import atomic_open
+
+    folder = tmp_path / "results" / "thesauri" / "nasa"
+    folder.mkdir(parents=True)
+    kept = folder / "nasa.thesaurus.json.gz"
+    with atomic_open(kept) as handle:
+        handle.write("finished")
+    part = folder / ".nasa.thesaurus.json.gz.k3j_x9q2.part"
+    part.write_bytes(b"")
+    staging = tmp_path / "figures" / ".cranfield.x8d2kq1a.part"
+    (staging / "inner").mkdir(parents=True)
+    (staging / "inner" / "a.png").write_bytes(b"png")
+    lookalike = folder / "notes.part"  # not an atomic write's name: kept
+    lookalike.write_text("mine")
+    result = _recover(tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert "removed 2 half-written file(s) of killed jobs (.part)" in result.stdout
+    assert not part.exists() and not staging.exists()
+    assert kept.read_text() == "finished" and lookalike.exists()
+    assert [p.name for p in folder.iterdir() if p.name.startswith(".")] == []

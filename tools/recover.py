@@ -7,6 +7,10 @@ it started - is still working in this directory; if one is, it refuses in one li
 exits 1, touching nothing. (Incomplete outputs are then re-run by `--rerun-incomplete`,
 which the Makefile passes.)
 
+It removes what a killed job left half-written: the hidden ``.<name>.<random>.part`` files
+and folders of ``gradedrel.core.io``'s atomic writes under ``results/`` and ``figures/``
+(a finished write renames its part into place, so a part left behind is never an output).
+
 It also gives every workflow script that is unchanged since the last commit (`scripts/`,
 the files of the rules' `script:`) its last commit's time as its modification time.
 Snakemake decides that a rule's code changed when its script file is newer than the
@@ -20,6 +24,8 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -98,6 +104,33 @@ def lock_files(root: Path) -> list[Path]:
 
 
 SCRIPT_FOLDERS = ("scripts",)
+#: Where jobs write (atomically, through ``.part`` files): the outputs' folders.
+OUTPUT_FOLDERS = ("results", "figures")
+_PART = re.compile(r"^\..+\.[A-Za-z0-9_]{6,}\.part$")  # tempfile's ``.<name>.<random>.part``
+
+
+def stray_parts(root: Path) -> list[Path]:
+    """The ``.part`` files and folders under the output folders, outermost only."""
+    found: list[Path] = []
+    for folder in OUTPUT_FOLDERS:
+        for current, dirs, files in os.walk(root / folder):
+            for name in sorted(dirs):
+                if _PART.match(name):
+                    found.append(Path(current) / name)
+            dirs[:] = [d for d in dirs if not _PART.match(d)]
+            found += [Path(current) / name for name in sorted(files) if _PART.match(name)]
+    return found
+
+
+def remove_stray_parts(root: Path) -> int:
+    """Remove what killed jobs left half-written; how many were removed."""
+    parts = stray_parts(root)
+    for path in parts:
+        if path.is_dir() and not path.is_symlink():
+            shutil.rmtree(path)
+        else:
+            path.unlink(missing_ok=True)
+    return len(parts)
 
 
 def _git(root: Path, *args: str) -> str | None:
@@ -144,6 +177,9 @@ def main(argv: list[str] | None = None) -> int:
               "again", file=sys.stderr)
         return 1
     restore_script_times(root)
+    removed = remove_stray_parts(root)
+    if removed:
+        print(f"recover: removed {removed} half-written file(s) of killed jobs (.part)")
     locks = lock_files(root)
     if not locks:
         return 0
