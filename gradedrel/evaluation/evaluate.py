@@ -44,7 +44,7 @@ log = logging.getLogger("gradedrel")
 #: The warnings of a run's topics (label, count, ...): evaluated topics it does not rank,
 #: and its topics that are not evaluated (``gradedrel compare`` reports both itself).
 NOT_RANKED = "run %s: %d evaluated topic(s) not in the run (%s): %s"
-NOT_JUDGED = "run %s: %d topic(s) not in the qrels, ignored: %s"
+NOT_JUDGED = "run %s: %d topic(s) not evaluated (not among the selected, judged topics), ignored: %s"
 TOPIC_WARNINGS = (NOT_RANKED, NOT_JUDGED)
 
 

@@ -231,4 +231,5 @@ def test_the_evaluations_topic_warnings_are_left_out_while_comparing(caplog):
             log.warning("something else")
         log.warning(NOT_JUDGED, "mine", 1, "3")
     assert [r.getMessage() for r in caplog.records] == [
-        "something else", "run mine: 1 topic(s) not in the qrels, ignored: 3"]
+        "something else",
+        "run mine: 1 topic(s) not evaluated (not among the selected, judged topics), ignored: 3"]
