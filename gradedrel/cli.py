@@ -120,11 +120,23 @@ def added_measures(configured: list[str] | None, names: list[str]) -> list[str]:
     return list(registry.DEFAULT_MEASURES if configured is None else configured) + names
 
 
+def check_out_folder(out: str) -> None:
+    """``--out`` can become a folder: not a file, not under a file (checked before any work)."""
+    path = Path(out)
+    for folder in (path, *path.parents):
+        if folder.exists():
+            if not folder.is_dir():
+                raise InputError(folder, None, "--out: a folder, or a path where one can be "
+                                 "made", "a file")
+            return
+
+
 def run_evaluate(args: argparse.Namespace) -> int:
     """Run ``gradedrel evaluate``: read the runs and qrels, evaluate, write the TSVs; the exit
     code.
     """
     one_blas_thread_unless_chosen()
+    check_out_folder(args.out)
     from gradedrel.evaluation.files import evaluate_files
     from gradedrel.evaluation.measures import registry
     from gradedrel.evaluation.settings import Settings
@@ -388,6 +400,12 @@ def main(argv: list[str] | None = None) -> int:
             raise
         # one line, the same for every subcommand: "gradedrel: <file>:<line>: expected …"
         print(f"gradedrel: {error}", file=sys.stderr)
+        return 1
+    except OSError as error:  # a path that is a directory, under a file, read-only, …
+        if args.verbose:
+            raise
+        where = error.filename if error.filename is not None else args.command
+        print(f"gradedrel: {where}: {error.strerror or error}", file=sys.stderr)
         return 1
 
 

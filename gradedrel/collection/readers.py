@@ -222,12 +222,13 @@ def read_topic_list(path: str | Path) -> list[str]:
     """One topic id per line, as written (a TSV's first column; a header line naming the
     column — ``qid``, ``topic``, … as in a topics file — is skipped): a plan set's
     ``topics`` file, ``gradedrel evaluate --topics``."""
-    qids = []
+    qids, seen = [], {}
     with _open_text(path) as handle:
         for number, line in enumerate(handle, start=1):
             field = line.rstrip("\r\n").split("\t")[0].strip()
             if not field or (number == 1 and field.casefold() in TOPIC_ID_HEADERS):
                 continue
+            once(seen, field, path, number, "each topic id once", field)
             qids.append(check_id(field, "topic id", path, number))
     if not qids:
         raise InputError(path, None, "at least one topic id")

@@ -105,6 +105,7 @@ def read_run(path: str | Path) -> RankedRun:
     """
     path = Path(path)
     data = path.read_bytes()
+    check_text(path, data, "a TREC run as UTF-8 text")
     if data.startswith(codecs.BOM_UTF8):  # pandas' reader strips it
         log.warning("%s: a UTF-8 byte-order mark at the start of the file, stripped", path)
     if has_foreign_bytes(data):
@@ -131,6 +132,22 @@ def read_run(path: str | Path) -> RankedRun:
     except InputError:
         locate_run_error(path)
         raise
+
+
+def check_text(path: str | Path, data: bytes, expected: str) -> None:
+    """One :class:`InputError` for a file that is not UTF-8 text: a compressed file, or the
+    line and byte where decoding fails (Latin-1 or another encoding)."""
+    if data[:2] == b"\x1f\x8b" or data[:3] == b"BZh" or data[:6] == b"\xfd7zXZ\x00":
+        raise InputError(path, None, expected, "a compressed file (gzip, bzip2 or xz): "
+                         "decompress it first")
+    if data.isascii():
+        return
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        line = data.count(b"\n", 0, error.start) + 1
+        raise InputError(path, line, expected, f"byte {data[error.start:error.start + 1]!r}, "
+                         "not UTF-8 (Latin-1 or another encoding?)") from None
 
 
 #: Bytes a run file may hold anywhere: printable ASCII, tab, line ends, and every byte of

@@ -29,6 +29,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+from gradedrel.core.errors import InputError
 from gradedrel.core.text import s_stem, tokenise
 from gradedrel.thesaurus.model import Thesaurus, normalise_label
 
@@ -252,9 +253,17 @@ def named_thesaurus(name: str, config_path: Path, cache_dir: Path | None = None)
 def run_lookup(args) -> int:
     """Run ``gradedrel thesaurus lookup``: print the matches of each term; the exit code."""
     if args.path:
+        import lzma
+        import zlib
+
         from gradedrel.thesaurus import load
 
-        thesaurus = load(Path(args.path))
+        try:
+            thesaurus = load(Path(args.path))
+        except (EOFError, zlib.error, lzma.LZMAError) as error:  # a truncated download
+            raise InputError(args.path, None, "a complete thesaurus file (SKOS RDF/XML or "
+                             "its cache, gzip/bzip2 allowed)", f"{error} (truncated?)") \
+                from None
     else:
         # Any source (SKOS, MeSH, WordNet), through the cache; pins from the config.
         config_path = project_config(args.config)

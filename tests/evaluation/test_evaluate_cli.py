@@ -290,3 +290,55 @@ def test_an_unknown_measure_is_one_line_naming_the_closest(evaluated, tmp_path, 
     assert capsys.readouterr().err == ("gradedrel: --measure: unknown measure "
                                        "'JK_DGC(b=2)@10' (the closest registered: 'JK_DCG')\n")
     assert not (tmp_path / "out").exists()
+
+
+def test_user_errors_are_one_line_never_a_traceback(evaluated, tmp_path, capsys):
+    """Issue 33's hostile inputs to the command: each one line naming the file, exit 1."""
+    import gzip
+
+    tmp, _, _, _ = evaluated
+    qrels, run = str(tmp / "qrels.txt"), tmp / "SUM-u.run"
+
+    def fails(*args):
+        code = main(["evaluate", "--qrels", qrels, "--grade-map", GRADE_MAP, *map(str, args)])
+        err = capsys.readouterr().err.strip()
+        errors = [line for line in err.splitlines() if line.startswith("gradedrel:")]
+        assert code == 1 and "Traceback" not in err and len(errors) == 1, err
+        return errors[0]
+
+    topics = tmp_path / "topics.txt"
+    topics.write_text("1\n2\n1\n")
+    assert fails("--topics", topics, "--out", tmp_path / "a", run) == (
+        f"gradedrel: {topics}:3: expected each topic id once; first at line 1; found '1'")
+    existing = tmp_path / "existing"
+    existing.write_text("")
+    refused = (f"gradedrel: {existing}: expected --out: a folder, or a path where one can be "
+               "made; found 'a file'")
+    assert fails("--out", existing, run) == refused
+    assert fails("--out", existing / "under", run) == refused
+    assert fails("--out", tmp_path / "b", f"x={tmp_path}") == \
+        f"gradedrel: {tmp_path}: Is a directory"
+    packed = tmp_path / "packed.run"
+    packed.write_bytes(gzip.compress(run.read_bytes()))
+    assert fails("--out", tmp_path / "c", packed) == (
+        f"gradedrel: {packed}: expected a TREC run as UTF-8 text; found 'a compressed file "
+        "(gzip, bzip2 or xz): decompress it first'")
+    latin = tmp_path / "latin.run"
+    latin.write_bytes(run.read_bytes().split(b"\n", 1)[0] + b"\n1 Q0 caf\xe9 2 0.5 t\n")
+    assert fails("--out", tmp_path / "d", latin) == (
+        f"gradedrel: {latin}:2: expected a TREC run as UTF-8 text; found \"byte b'\\\\xe9', "
+        "not UTF-8 (Latin-1 or another encoding?)\"")
+    assert not any((tmp_path / name).exists() for name in "abcd")
+
+
+def test_a_truncated_thesaurus_file_is_one_line(tmp_path, capsys):
+    import gzip
+
+    truncated = tmp_path / "t.json.gz"  # a download cut short
+    text = "".join(f'<skos:Concept rdf:about="#c{i}"><skos:prefLabel>w{i * 7919 % 10007}'
+                   f"</skos:prefLabel></skos:Concept>\n" for i in range(3000))
+    truncated.write_bytes(gzip.compress(text.encode())[:300])
+    assert main(["thesaurus", "lookup", "wing", "--path", str(truncated)]) == 1
+    err = capsys.readouterr().err.strip()
+    assert err.startswith(f"gradedrel: {truncated}: expected a complete thesaurus file")
+    assert "truncated?" in err and len(err.splitlines()) == 1
