@@ -46,6 +46,30 @@ def read_query_file(path: str | Path) -> pd.DataFrame:
 NO_KEY = "no search key left after stopwords"
 
 
+def void_keys(plan, pipeline) -> list[tuple[str, str]]:
+    """``(facet, key)`` of every key of ``plan`` (expansion keys too) that the index's term
+    pipeline reduces to nothing (stopwords only, punctuation, a word longer than Terrier
+    indexes): each is left out of every query. An :class:`InputError` when a facet that has
+    keys loses them all while others keep theirs: its query would silently lose a facet
+    (WSYN's weights would shift to the rest)."""
+    from gradedrel.queries.query_types import to_key
+
+    void, emptied, kept = [], [], False
+    for facet in plan.facets:
+        keys = [k.key for c in facet.concepts for k in c.all_keys(True)]
+        lost = [k for k in keys if to_key(k, pipeline) is None]
+        void += [(facet.name, k) for k in lost]
+        if keys and len(lost) == len(keys):
+            emptied.append(facet.name)
+        elif keys:
+            kept = True
+    if emptied and kept:
+        raise InputError(f"plan {plan.qid}", None, "every facet with a search key left after "
+                         "the index's term pipeline", f"facet(s) {emptied}: keys "
+                         f"{[k for f, k in void if f in emptied]} reduce to nothing")
+    return void
+
+
 def write_query_files(plans, paths: dict, pipeline, writer, weights) -> tuple[list, list]:
     """Compile every plan into each query type and write one query file per type
     (``paths``: label → file). Returns (statistics rows, excluded ``(qid, label, reason)``)."""
@@ -57,6 +81,10 @@ def write_query_files(plans, paths: dict, pipeline, writer, weights) -> tuple[li
     from gradedrel.queries.query_types import compile_plan
 
     rows, excluded = [], []
+    for plan in plans:
+        excluded += [(plan.qid, "every", f"key {key!r} of facet {facet!r} reduced to nothing by "
+                      "the index's term pipeline, left out") for facet, key in void_keys(plan,
+                                                                                      pipeline)]
     for label, path in paths.items():
         with atomic_open(path) as out:
             for plan in plans:

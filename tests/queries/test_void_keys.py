@@ -1,0 +1,49 @@
+"""A curated key that the index's term pipeline reduces to nothing is reported (a row of
+the exclusions, a warning in the job's log), not dropped silently with its facet; a facet
+left without keys while others keep theirs stops the compilation, naming it."""
+import json
+
+import pytest
+
+from gradedrel import plans
+from gradedrel.core.errors import InputError
+from gradedrel.queries import matchop, query_files
+from tests.conftest import toy_pipeline
+
+
+def plan(qid, facets):
+    c, key = plans.PlanConcept, plans.PlanKey
+    return plans.Plan(qid, "r", [plans.Facet(name, importance, [
+        c(name, None, None, [key(k) for k in keys])]) for name, importance, keys in facets])
+
+
+def compile_all(tmp_path, plan_list):
+    paths = {"WSYN/u": str(tmp_path / "WSYN-u.jsonl"), "SUM/u": str(tmp_path / "SUM-u.jsonl")}
+    return query_files.write_query_files(plan_list, paths, toy_pipeline,
+                                         matchop.MatchOpWriter(toy_pipeline), None)
+
+
+def test_a_void_key_is_a_row_of_the_exclusions_and_the_rest_runs(tmp_path):
+    rows, excluded = compile_all(tmp_path, [plan("1", [("heat", "major", ["heat", "?!"]),
+                                                       ("wings", "minor", ["wings"])])])
+    assert excluded == [("1", "every", "key '?!' of facet 'heat' reduced to nothing by the "
+                                       "index's term pipeline, left out")]
+    assert [r["keys"] for r in rows] == [2, 2]  # heat and wings in both query types
+    tree = json.loads((tmp_path / "WSYN-u.jsonl").read_text())["tree"]
+    assert tree["weights"] == [10.0, 7.0]
+
+
+def test_a_facet_left_without_keys_stops_naming_it(tmp_path):
+    with pytest.raises(InputError, match=r"plan 2: expected every facet with a search key "
+                                         r"left .*facet\(s\) \['wings'\]: keys \['the of', "
+                                         r"'\?!'\] reduce to nothing"):
+        compile_all(tmp_path, [plan("2", [("heat", "major", ["heat"]),
+                                          ("wings", "minor", ["the of", "?!"])])])
+
+
+def test_a_plan_with_no_key_at_all_is_excluded_as_before(tmp_path):
+    rows, excluded = compile_all(tmp_path, [plan("3", [("x", "major", ["the"])])])
+    assert rows == []
+    assert ("3", "WSYN/u", query_files.NO_KEY) in excluded
+    assert ("3", "every", "key 'the' of facet 'x' reduced to nothing by the index's term "
+                          "pipeline, left out") in excluded
