@@ -17,6 +17,7 @@ import argparse
 import contextlib
 import json
 import os
+import re
 import sys
 from pathlib import Path
 from typing import Callable
@@ -47,7 +48,7 @@ def parse_grade_map(text: str | None):
         pairs = []
         for item in text.split(","):
             label, sep, level = item.partition("=")
-            if not sep or not level.strip().lstrip("-").isdigit():
+            if not sep or not re.fullmatch(r"-?[0-9]+", level.strip()):
                 raise InputError("--grade-map", None, "label=level pairs, comma-separated", item)
             pairs.append((label.strip(), int(level)))
     raw: dict = {}

@@ -9,6 +9,13 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import settings as _hypothesis_settings
+
+# Hypothesis' examples per test where a test does not set its own: "ci" (the default, as
+# Hypothesis' own default) or "long" (HYPOTHESIS_PROFILE=long: the fuzzed readers at length).
+_hypothesis_settings.register_profile("ci", max_examples=100)
+_hypothesis_settings.register_profile("long", max_examples=2000)
+_hypothesis_settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 ROOT = Path(__file__).resolve().parents[1]
 TINY = ROOT / "tests" / "fixtures" / "tiny"

@@ -17,7 +17,9 @@ from __future__ import annotations
 
 import codecs
 import gzip
+import zlib
 import html
+import io
 import json
 import logging
 import re
@@ -28,6 +30,7 @@ import numpy as np
 import pandas as pd
 
 from gradedrel.core.errors import InputError, once
+from gradedrel.core.io import check_text
 from gradedrel.core.io import NOT_IN_ID
 from gradedrel.collection.grades import LEVELS, GradeMap
 
@@ -52,13 +55,69 @@ def note_bom(path: str | Path) -> bool:
     return found
 
 
-def _open_text(path: str | Path):
+def _bytes_of(path: str | Path) -> bytes:
+    """A file's bytes (decompressed if it ends in ``.gz``; a damaged gzip file is one
+    :class:`InputError`)."""
+    path = Path(path)
+    if path.suffix != ".gz":
+        return path.read_bytes()
+    try:
+        return gzip.decompress(path.read_bytes())
+    except (EOFError, OSError, zlib.error) as error:
+        raise InputError(path, None, "a complete gzip file", str(error)) from None
+
+
+class _Text:
+    """A text input read line by line; a byte that is not UTF-8, or a compressed file cut
+    short, is an :class:`InputError` naming the file and the line it is on (not Python's
+    ``UnicodeDecodeError`` naming neither)."""
+
+    def __init__(self, path: Path, handle):
+        self.path, self.handle, self.number = path, handle, 0
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.handle.close()
+
+    def _failed(self, error: Exception) -> InputError:
+        if isinstance(error, UnicodeDecodeError):
+            return InputError(self.path, self.number + 1, "UTF-8 text", "a byte that is not "
+                              "UTF-8 (Latin-1 or another encoding?)")
+        return InputError(self.path, None, "a complete gzip file", str(error))
+
+    def __iter__(self):
+        lines = iter(self.handle)
+        while True:
+            try:
+                line = next(lines)
+            except StopIteration:
+                return
+            except (UnicodeDecodeError, EOFError, OSError, zlib.error) as error:
+                raise self._failed(error) from None
+            self.number += 1
+            yield line
+
+    def read(self) -> str:
+        try:
+            return self.handle.read()
+        except (UnicodeDecodeError, EOFError, OSError, zlib.error) as error:
+            raise self._failed(error) from None
+
+
+def _open_text(path: str | Path) -> _Text:
     """A text input, UTF-8, its byte-order mark (if any) stripped and logged."""
     path = Path(path)
-    note_bom(path)
+    try:
+        note_bom(path)
+    except (EOFError, OSError, zlib.error) as error:
+        if isinstance(error, (FileNotFoundError, IsADirectoryError, PermissionError)):
+            raise
+        raise InputError(path, None, "a complete gzip file", str(error)) from None
     if path.suffix == ".gz":
-        return gzip.open(path, "rt", encoding="utf-8-sig")
-    return open(path, encoding="utf-8-sig")
+        return _Text(path, gzip.open(path, "rt", encoding="utf-8-sig"))
+    return _Text(path, open(path, encoding="utf-8-sig"))
 
 
 ID_RULE = "without whitespace or control characters (an id is one field of a TREC run line)"
@@ -109,8 +168,17 @@ def read_qrels_tsv(path: str | Path, grade_map: GradeMap | None = None) -> pd.Da
     a pair judged twice (with the line where it was first judged).
     """
     note_bom(path)  # pandas strips it
-    frame = pd.read_csv(path, sep="\t", dtype=str, keep_default_na=False,
-                        skip_blank_lines=False)
+    data = _bytes_of(path)
+    check_text(path, data, "a graded qrels TSV as UTF-8 text")
+    try:
+        frame = pd.read_csv(io.BytesIO(data), sep="\t", dtype=str, keep_default_na=False,
+                            skip_blank_lines=False)
+    except (pd.errors.ParserError, pd.errors.EmptyDataError, ValueError) as error:
+        found = str(error).strip().splitlines()[-1] if str(error).strip() else "nothing"
+        at = re.search(r"line (\d+)", found)
+        raise InputError(path, int(at.group(1)) if at else None, "a graded qrels TSV: a "
+                         "header line, then its number of tab-separated fields on every "
+                         "line", found) from None
     needed = ["qid", "docno"] + (["label"] if grade_map is not None else ["grade"])
     missing = [c for c in needed if c not in frame.columns]
     if missing:

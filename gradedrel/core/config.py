@@ -16,6 +16,7 @@ import difflib
 from typing import Any, Callable, Mapping, MutableMapping
 
 from gradedrel.core.errors import InputError
+from gradedrel.core.io import read_text
 
 #: The schema of the configuration, in the project the package belongs to.
 #: Inside the package (package data: a plain `pip install` has it too); config/schema/ links
@@ -145,7 +146,7 @@ def read_file(path: str | Path) -> tuple[dict, Any]:
 
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8-sig")
+        text = read_text(path, "a YAML config file as UTF-8 text")
     except FileNotFoundError:
         raise InputError(path, None, "a YAML config file", "no such file") from None
     loader = _yaml_loader()

@@ -9,6 +9,8 @@ import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING, Iterator, TextIO
 
+from gradedrel.core.errors import InputError
+
 if TYPE_CHECKING:  # pandas and numpy are imported where a table is written, not on import
     import pandas as pd
 
@@ -179,3 +181,27 @@ def sha256_of(path: str | Path) -> str:
         for block in iter(lambda: handle.read(1 << 20), b""):
             digest.update(block)
     return digest.hexdigest()
+
+
+def read_text(path: str | Path, expected: str) -> str:
+    """A UTF-8 text file's text (a byte-order mark stripped): one :class:`InputError` for a
+    file that is not UTF-8 text (:func:`check_text`)."""
+    data = Path(path).read_bytes()
+    check_text(path, data, expected)
+    return data.decode("utf-8-sig")
+
+
+def check_text(path: str | Path, data: bytes, expected: str) -> None:
+    """One :class:`InputError` for a file that is not UTF-8 text: a compressed file, or the
+    line and byte where decoding fails (Latin-1 or another encoding)."""
+    if data[:2] == b"\x1f\x8b" or data[:3] == b"BZh" or data[:6] == b"\xfd7zXZ\x00":
+        raise InputError(path, None, expected, "a compressed file (gzip, bzip2 or xz): "
+                         "decompress it first")
+    if data.isascii():
+        return
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        line = data.count(b"\n", 0, error.start) + 1
+        raise InputError(path, line, expected, f"byte {data[error.start:error.start + 1]!r}, "
+                         "not UTF-8 (Latin-1 or another encoding?)") from None

@@ -33,6 +33,7 @@ class StrictLoader(_BASE):  # type: ignore[misc, valid-type]
     """The safe loader, refusing a key given twice in one mapping."""
 
     def construct_mapping(self, node, deep=False):
+        """The mapping of ``node``; :class:`DuplicateKeyError` at a key given twice."""
         if isinstance(node, yaml.MappingNode):
             seen: dict = {}
             for key_node, value_node in node.value:
@@ -64,8 +65,10 @@ def load(text: str, source: str | Path = "<yaml>", loader: type = StrictLoader) 
 
 def load_file(path: str | Path, loader: type = StrictLoader) -> Any:
     """The YAML document in file ``path`` (UTF-8, a byte-order mark allowed)."""
+    from gradedrel.core.io import read_text
+
     try:
-        text = Path(path).read_text(encoding="utf-8-sig")
+        text = read_text(path, "a YAML file as UTF-8 text")
     except FileNotFoundError:
         raise InputError(path, None, "a YAML file", "no such file") from None
     return load(text, path, loader)

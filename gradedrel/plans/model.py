@@ -54,7 +54,7 @@ import yaml
 
 from gradedrel.core.errors import InputError
 from gradedrel.core.yaml_io import StrictLoader, as_input_error
-from gradedrel.core.io import write_text
+from gradedrel.core.io import read_text, write_text
 
 #: ``source`` of a key that no thesaurus concept labels: a term of the literature (a
 #: ``reason`` required). Any other ``source`` is a concept id of the plan set's thesaurus.
@@ -381,7 +381,7 @@ def read_plans(path: str | Path) -> list[Plan]:
     path = Path(path)
     try:
         note_bom(path)
-        text = path.read_text(encoding="utf-8-sig")
+        text = read_text(path, "a plan file as UTF-8 text")
     except FileNotFoundError:
         raise InputError(str(path), None, "a plan file", "no such file") from None
     return parse_plans(text, path)

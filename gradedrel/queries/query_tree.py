@@ -110,12 +110,15 @@ class Sum(Operator):
     op: ClassVar[str] = "sum"
 
     def linear(self, weight):
+        """Each child 1/n of the parent's coefficient."""
         return tuple(weight / len(self.children) for _ in self.children)
 
     def combine(self, beliefs):
+        """The mean of the children's beliefs."""
         return beliefs.mean(axis=0)
 
     def matchop(self, writer):
+        """``#combine`` of the children (a bag of keys: each distinct term once)."""
         if all(isinstance(c, Key) for c in self.children):
             children = writer.group_members(self.children)  # a bag: each distinct term once
         else:
@@ -138,13 +141,16 @@ class WSum(Operator):
             raise ValueError("WSum needs one weight per child")
 
     def fields(self):
+        """The weights, before the children."""
         return {"weights": list(self.weights)}
 
     @classmethod
     def from_fields(cls, data, children):
+        """The weights read as numbers."""
         return cls(tuple(float(w) for w in data["weights"]), children)
 
     def keep(self, kept, children):
+        """The children left with their weights; None when no positive weight is left."""
         pairs = [(self.weights[i], c) for i, c in zip(kept, children)]
         if any(w < 0 for w, _ in pairs):
             raise ValueError(f"#wsum weights must not be negative: {self.weights}")
@@ -153,14 +159,17 @@ class WSum(Operator):
         return WSum(tuple(w for w, _ in pairs), tuple(c for _, c in pairs))
 
     def linear(self, weight):
+        """Each child its weight's share of the parent's coefficient."""
         total = sum(self.weights)
         return tuple(weight * w / total for w in self.weights)
 
     def combine(self, beliefs):
+        """The weighted mean of the children's beliefs."""
         w = np.asarray(self.weights, dtype=np.float64)
         return (w[:, None] * beliefs).sum(axis=0) / w.sum()
 
     def matchop(self, writer):
+        """``#combine:i=w`` of the children with their weights."""
         pairs = [(w, writer.node(c)) for w, c in zip(self.weights, self.children)]
         pairs = [(w, c) for w, c in pairs if c]
         if not pairs:
@@ -180,6 +189,7 @@ class And(Operator):
     op: ClassVar[str] = "and"
 
     def combine(self, beliefs):
+        """The product of the children's beliefs."""
         return beliefs.prod(axis=0)
 
 
@@ -191,6 +201,7 @@ class Or(Operator):
     op: ClassVar[str] = "or"
 
     def combine(self, beliefs):
+        """One minus the product of the children's disbeliefs."""
         return 1.0 - (1.0 - beliefs).prod(axis=0)
 
 
@@ -206,6 +217,7 @@ class Not(Operator):
             raise ValueError("#not takes one child")
 
     def combine(self, beliefs):
+        """One minus the child's belief."""
         return 1.0 - beliefs[0]
 
 
@@ -217,6 +229,7 @@ class Max(Operator):
     op: ClassVar[str] = "max"
 
     def combine(self, beliefs):
+        """The largest of the children's beliefs."""
         return beliefs.max(axis=0)
 
 

@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 
 from gradedrel.core.errors import InputError, once
-from gradedrel.core.io import NOT_IN_ID, atomic_open
+from gradedrel.core.io import NOT_IN_ID, atomic_open, check_text
 
 RUN_COLUMNS = ["qid", "docno", "rank", "score"]
 
@@ -132,22 +132,6 @@ def read_run(path: str | Path) -> RankedRun:
     except InputError:
         locate_run_error(path)
         raise
-
-
-def check_text(path: str | Path, data: bytes, expected: str) -> None:
-    """One :class:`InputError` for a file that is not UTF-8 text: a compressed file, or the
-    line and byte where decoding fails (Latin-1 or another encoding)."""
-    if data[:2] == b"\x1f\x8b" or data[:3] == b"BZh" or data[:6] == b"\xfd7zXZ\x00":
-        raise InputError(path, None, expected, "a compressed file (gzip, bzip2 or xz): "
-                         "decompress it first")
-    if data.isascii():
-        return
-    try:
-        data.decode("utf-8")
-    except UnicodeDecodeError as error:
-        line = data.count(b"\n", 0, error.start) + 1
-        raise InputError(path, line, expected, f"byte {data[error.start:error.start + 1]!r}, "
-                         "not UTF-8 (Latin-1 or another encoding?)") from None
 
 
 #: Bytes a run file may hold anywhere: printable ASCII, tab, line ends, and every byte of
