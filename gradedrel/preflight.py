@@ -49,6 +49,23 @@ def grade_map_level_errors(grade_map: Mapping | None, config: Mapping, where: st
             f"evaluation.levels"]
 
 
+def folder_errors(config: Mapping) -> list[str]:
+    """The folders the workflow writes into (``results_dir``, ``report.figures_dir``): not
+    a file, and not under one (else Snakemake fails at its first output, with a traceback)."""
+    errors = []
+    for key, value in (("results_dir", config.get("results_dir")),
+                       ("report.figures_dir", (config.get("report") or {}).get("figures_dir"))):
+        if not value:
+            continue
+        for folder in (Path(value), *Path(value).parents):
+            if folder.exists():
+                if not folder.is_dir():
+                    errors.append(f"{folder}: expected a folder (config: {key}: {value}); "
+                                  "found a file")
+                break
+    return errors
+
+
 def input_errors(config: Mapping, collections: Iterable[str], plan_sets: Mapping,
                  resolve: Callable[[str], str] = lambda p: p,
                  thesauri: Iterable[str] | None = None) -> list[str]:
@@ -62,6 +79,7 @@ def input_errors(config: Mapping, collections: Iterable[str], plan_sets: Mapping
     from gradedrel.core.errors import InputError
 
     errors: list[str] = ir_datasets_id_errors(config, collections)
+    errors += folder_errors(config)
     used = set()
     with _quiet():  # the readers' notes (a stripped byte-order mark) are the jobs' to log
         for name in collections:

@@ -134,3 +134,12 @@ def test_the_workflow_stops_on_it_before_any_job(tmp_path):
     assert [line for line in result.stderr.splitlines() if "grade_map" in line] == [
         f"gradedrel: {LEVEL_LINE}"]
     assert not (tmp_path / "results").exists()
+
+
+def test_a_results_dir_that_is_a_file_is_one_line(tmp_path):
+    afile = tmp_path / "results"
+    afile.write_text("")
+    config = {"results_dir": str(afile / "sub"), "report": {"figures_dir": str(tmp_path)}}
+    assert preflight.folder_errors(config) == [
+        f"{afile}: expected a folder (config: results_dir: {afile / 'sub'}); found a file"]
+    assert preflight.folder_errors({"results_dir": str(tmp_path / "new")}) == []
