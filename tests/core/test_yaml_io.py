@@ -75,4 +75,3 @@ def test_the_workflow_stops_on_a_config_key_given_twice(tmp_path):
         f"mapping; found \"key 'grade_map' twice: line {line} = a mapping, line {line + 1} "
         "= a mapping\""]
     assert not (tmp_path / "results").exists()
-
