@@ -80,7 +80,8 @@ def read_or_refused(read, path: Path):
     try:
         return read(path)
     except InputError as error:
-        assert error.path is not None and Path(error.path).name == path.name, str(error)
+        # the file, or a member of it (``wordnet.deb!usr/share/wordnet/data.noun``)
+        assert error.path is not None and str(error.path).startswith(str(path)), str(error)
         assert "\n" not in str(error)
         return None
 
@@ -201,3 +202,43 @@ def test_skos_files(changes):
     sample = (Path(__file__).parent / "fixtures" / "thesaurus" / "mini_skos.rdf").read_bytes()
     path = written("mini.rdf", mutated(sample, changes))
     read_or_refused(read_skos, path)
+
+
+FIXTURES = Path(__file__).parent / "fixtures" / "thesauri"
+
+
+@QUIET
+@given(changes=edits, role=st.sampled_from(["descriptors", "trees"]))
+def test_mesh_rds_files(changes, role):
+    import shutil
+
+    from gradedrel.thesaurus import mesh
+
+    folder = Path(tempfile.mkdtemp(prefix="fuzz-"))
+    for name in ("descriptors.rds", "trees.rds"):
+        shutil.copy(FIXTURES / "mesh" / name, folder / name)
+    target = folder / f"{role}.rds"
+    target.write_bytes(mutated(target.read_bytes(), changes))
+    try:
+        mesh.read_mesh(folder / "descriptors.rds", folder / "trees.rds")
+    except InputError as error:
+        assert Path(error.path).parent == folder and "\n" not in str(error), str(error)
+
+
+@QUIET
+@given(changes=edits, pos=st.sampled_from(["noun", "verb", "adj", "adv"]),
+       container=st.booleans())
+def test_wordnet_packages(changes, pos, container):
+    """A data file mutated inside a well-made .deb, or the .deb's own bytes mutated."""
+    from tests.thesaurus.test_thesaurus_wordnet import make_deb
+
+    from gradedrel.thesaurus.wordnet import read_wordnet
+
+    files = {f"data.{p}": (FIXTURES / "wordnet" / f"data.{p}").read_bytes()
+             for p in ("noun", "verb", "adj", "adv")}
+    if not container:
+        files[f"data.{pos}"] = mutated(files[f"data.{pos}"], changes)
+    path = make_deb(Path(tempfile.mkdtemp(prefix="fuzz-")) / "wordnet.deb", files)
+    if container:
+        path.write_bytes(mutated(path.read_bytes(), changes))
+    read_or_refused(read_wordnet, path)
