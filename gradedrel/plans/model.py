@@ -107,6 +107,9 @@ class Facet:
     concepts: list[PlanConcept] = field(default_factory=list)
     specificity: float | None = None
     rationale: str | None = None  # a curator's one line: why this facet, why major/minor
+    #: Whether every key may reduce to nothing under an index's term pipeline (the facet then
+    #: leaves the query, reported); otherwise that stops the compilation (query_files).
+    may_be_empty: bool = False
 
 
 @dataclass
@@ -185,6 +188,8 @@ def plan_to_dict(plan: Plan) -> dict:
             f["specificity"] = round(float(facet.specificity), 3)
         if facet.rationale is not None:
             f["rationale"] = facet.rationale
+        if facet.may_be_empty:
+            f["may_be_empty"] = True
         f["concepts"] = [{"label": c.label, "uri": c.uri, "matched": c.matched,
                           "keys": [_key_dict(k) for k in c.keys],
                           "expansion": [_key_dict(k) for k in c.expansion]}
@@ -314,7 +319,8 @@ class _Reader:
 
     def facet(self, data: Any, parent: Any) -> Facet:
         data = self.mapping(data, parent, "facet",
-                            {"name", "importance", "specificity", "concepts", "rationale"})
+                            {"name", "importance", "specificity", "concepts", "rationale",
+                             "may_be_empty"})
         importance = self.text(data, "importance", "facet", required=False) or "major"
         if importance not in IMPORTANCE:
             self.fail(data, f"importance one of {list(IMPORTANCE)}", importance)
@@ -322,12 +328,15 @@ class _Reader:
         if specificity is not None and (isinstance(specificity, bool)
                                         or not isinstance(specificity, (int, float))):
             self.fail(data, "specificity as a number", specificity)
+        may_be_empty = data.get("may_be_empty", False)
+        if not isinstance(may_be_empty, bool):
+            self.fail(data, "may_be_empty as true or false", may_be_empty)
         concepts = [self.concept(c, data) for c in self.items(data, "concepts", "facet")]
         if not concepts:
             self.fail(data, "a facet with at least one concept")
         return Facet(self.text(data, "name", "facet"), importance, concepts,
                      None if specificity is None else float(specificity),
-                     self.text(data, "rationale", "facet", required=False))
+                     self.text(data, "rationale", "facet", required=False), may_be_empty)
 
     def plan(self, data: Any, parent: Any) -> Plan:
         data = self.mapping(data, parent, "plan",

@@ -51,7 +51,8 @@ def void_keys(plan, pipeline) -> list[tuple[str, str]]:
     pipeline reduces to nothing (stopwords only, punctuation, a word longer than Terrier
     indexes): each is left out of every query. An :class:`InputError` when a facet that has
     keys loses them all while others keep theirs: its query would silently lose a facet
-    (WSYN's weights would shift to the rest)."""
+    (WSYN's weights would shift to the rest) — unless the plan marks the facet
+    ``may_be_empty``."""
     from gradedrel.queries.query_types import to_key
 
     void, emptied, kept = [], [], False
@@ -60,7 +61,8 @@ def void_keys(plan, pipeline) -> list[tuple[str, str]]:
         lost = [k for k in keys if to_key(k, pipeline) is None]
         void += [(facet.name, k) for k in lost]
         if keys and len(lost) == len(keys):
-            emptied.append(facet.name)
+            if not facet.may_be_empty:
+                emptied.append(facet.name)
         elif keys:
             kept = True
     if emptied and kept:

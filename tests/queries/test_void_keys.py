@@ -47,3 +47,16 @@ def test_a_plan_with_no_key_at_all_is_excluded_as_before(tmp_path):
     assert ("3", "WSYN/u", query_files.NO_KEY) in excluded
     assert ("3", "every", "key 'the' of facet 'x' reduced to nothing by the index's term "
                           "pipeline, left out") in excluded
+
+
+def test_unless_the_plan_marks_the_facet_may_be_empty(tmp_path):
+    marked = plan("4", [("heat", "major", ["heat"]), ("wings", "minor", ["the of"])])
+    marked.facets[1].may_be_empty = True
+    rows, excluded = compile_all(tmp_path, [marked])
+    assert [r["keys"] for r in rows] == [1, 1]
+    assert excluded == [("4", "every", "key 'the of' of facet 'wings' reduced to nothing by "
+                                       "the index's term pipeline, left out")]
+    text = plans.dump_plans([marked])
+    assert "may_be_empty: true" in text
+    assert plans.parse_plans(text)[0].facets[1].may_be_empty is True
+    assert "may_be_empty" not in plans.dump_plans([plan("5", [("x", "major", ["heat"])])])
