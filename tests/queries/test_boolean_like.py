@@ -50,9 +50,12 @@ def test_the_query_file_holds_the_tree_and_no_matchop(tmp_path):
     with pytest.raises(query_tree.NotExpressible, match="InQuery"):
         writer.query(tree)
     path = tmp_path / "BAND-e.jsonl"
-    rows, excluded = query_files.write_query_files([plan()], {"BAND/e": str(path)},
+    voided = plan()
+    voided.facets[2].may_be_empty = True  # its one key is stopwords: it leaves the query
+    rows, excluded = query_files.write_query_files([voided], {"BAND/e": str(path)},
                                                    toy_pipeline, writer, None)
-    assert excluded == [] and rows[0]["groups"] == 2 and rows[0]["keys"] == 5
+    assert [label for _, label, _ in excluded] == ["every"]
+    assert rows[0]["groups"] == 2 and rows[0]["keys"] == 5
     record = json.loads(path.read_text())
     assert record["matchop"] is None and record["tree"]["op"] == "and"
     read = query_files.read_query_file(path)

@@ -85,8 +85,15 @@ def test_duplicate_document_ids_fail_before_any_index_is_left(tiny_workdir):
     ("active_collections: [nowhere]\n", "nowhere"),
 ])
 def test_wrong_config_fails_at_start_naming_the_key(tiny_workdir, bad, named):
+    import yaml
+
+    from gradedrel.core.config import merge
+
     config = tiny_workdir / "bad.yaml"
-    config.write_text((tiny_workdir / "fixture" / "config.yaml").read_text() + bad)
+    # laid over the fixture's config (a section given twice in one file is refused as such)
+    layered = yaml.safe_load((tiny_workdir / "fixture" / "config.yaml").read_text())
+    merge(layered, yaml.safe_load(bad))
+    config.write_text(yaml.safe_dump(layered))
     result = run_snakemake(tiny_workdir, "--dry-run", configfile=config)
     assert result.returncode != 0
     assert named in result.stdout + result.stderr
