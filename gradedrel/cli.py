@@ -123,13 +123,12 @@ def added_measures(configured: list[str] | None, names: list[str]) -> list[str]:
 
 def check_out_folder(out: str) -> None:
     """``--out`` can become a folder: not a file, not under a file (checked before any work)."""
-    path = Path(out)
-    for folder in (path, *path.parents):
-        if folder.exists():
-            if not folder.is_dir():
-                raise InputError(folder, None, "--out: a folder, or a path where one can be "
-                                 "made", "a file")
-            return
+    from gradedrel.core.io import file_in_the_way
+
+    blocking = file_in_the_way(out)
+    if blocking is not None:
+        raise InputError(blocking, None, "--out: a folder, or a path where one can be made",
+                         "a file")
 
 
 def run_evaluate(args: argparse.Namespace) -> int:

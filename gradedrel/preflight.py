@@ -52,17 +52,15 @@ def grade_map_level_errors(grade_map: Mapping | None, config: Mapping, where: st
 def folder_errors(config: Mapping) -> list[str]:
     """The folders the workflow writes into (``results_dir``, ``report.figures_dir``): not
     a file, and not under one (else Snakemake fails at its first output, with a traceback)."""
+    from gradedrel.core.io import file_in_the_way
+
     errors = []
     for key, value in (("results_dir", config.get("results_dir")),
                        ("report.figures_dir", (config.get("report") or {}).get("figures_dir"))):
-        if not value:
-            continue
-        for folder in (Path(value), *Path(value).parents):
-            if folder.exists():
-                if not folder.is_dir():
-                    errors.append(f"{folder}: expected a folder (config: {key}: {value}); "
-                                  "found a file")
-                break
+        blocking = file_in_the_way(value) if value else None
+        if blocking is not None:
+            errors.append(f"{blocking}: expected a folder (config: {key}: {value}); "
+                          "found a file")
     return errors
 
 

@@ -183,6 +183,16 @@ def sha256_of(path: str | Path) -> str:
     return digest.hexdigest()
 
 
+def file_in_the_way(path: str | Path) -> Path | None:
+    """The file that keeps ``path`` from being (or becoming) a folder: ``path`` itself or
+    the nearest existing parent, when that is not a folder; None when nothing is in the way."""
+    path = Path(path)
+    for folder in (path, *path.parents):
+        if folder.exists():
+            return None if folder.is_dir() else folder
+    return None
+
+
 def read_text(path: str | Path, expected: str) -> str:
     """A UTF-8 text file's text (a byte-order mark stripped): one :class:`InputError` for a
     file that is not UTF-8 text (:func:`check_text`)."""
