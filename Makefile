@@ -9,7 +9,7 @@ BIN := $(VENV)/bin
 # setuptools prints an informational notice on every editable install; silence only that one.
 QUIET_EDITABLE := PYTHONWARNINGS="ignore:Editable installation"
 
-.PHONY: check setup reproduce reproduce-nfcorpus test test-fast lint format-check clean
+.PHONY: check setup reproduce reproduce-nfcorpus test test-fast lint format-check clean dist
 
 check:
 	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "setup: $(PYTHON) not found: install Python 3.11 or newer (tested: 3.11, 3.12, 3.13) and run make PYTHON=python3.11 (or 3.12, 3.13)" >&2; exit 1; }
@@ -60,3 +60,12 @@ format-check: .venv-format/.installed
 
 clean:
 	rm -rf results/* figures/* .snakemake
+
+# A release's files: the sdist and the wheel in dist/ (python -m build, checked by twine), with
+# the pinned build tools in a venv of their own. Cutting a release: docs/setup.md.
+dist:
+	test -x .venv-release/bin/twine || (python3 -m venv .venv-release && \
+	  .venv-release/bin/python -m pip install --quiet -r requirements-release.txt)
+	rm -rf dist
+	.venv-release/bin/python -m build --outdir dist .
+	.venv-release/bin/twine check --strict dist/*

@@ -104,15 +104,26 @@ _CHILD = textwrap.dedent("""
 """)
 
 
+#: Base dependencies the light commands must not need either: ir_datasets (and its lxml) is
+#: there only for the judgements of a shipped reference evaluation (``compare --against
+#: cranfield``); lxml also reads thesauri. Blocked with the workflow-only packages.
+ALSO_ABSENT = {"ir_datasets", "lxml"}
+
+
+def absent_modules() -> set[str]:
+    """What the simulated install lacks: the workflow-only packages and :data:`ALSO_ABSENT`."""
+    return workflow_only_modules() | ALSO_ABSENT
+
+
 def run_without_workflow_packages(argv: list[str], cwd: Path | None = None,
                                   block: bool = True) -> dict:
-    """``gradedrel <argv>`` in a fresh interpreter where the workflow-only packages are
-    absent (``block=False``: present, as here, and only watched). Returns the exit code,
+    """``gradedrel <argv>`` in a fresh interpreter where the workflow-only packages (and
+    :data:`ALSO_ABSENT`) are absent (``block=False``: present, as here, and only watched). Returns the exit code,
     the imports of workflow-only packages the command attempted, the workflow-only modules
     in ``sys.modules`` at its end (with ``block``, none can be), its stdout and the rest of
     its stderr."""
     result = subprocess.run(
-        [sys.executable, "-c", _CHILD, json.dumps(sorted(workflow_only_modules())),
+        [sys.executable, "-c", _CHILD, json.dumps(sorted(absent_modules())),
          json.dumps(argv), json.dumps(block)], capture_output=True, text=True, cwd=cwd,
         timeout=300)
     *lines, last = result.stderr.rstrip("\n").split("\n") or [""]

@@ -154,10 +154,13 @@ NA_STRINGS = ("", "#N/A", "#N/A N/A", "#NA", "-1.#IND", "-1.#QNAN", "-NaN", "-na
               "null")
 
 
-def read_tsv(path: str | Path, text_columns: tuple[str, ...] = ID_COLUMNS) -> "pd.DataFrame":
+def read_tsv(path: str | Path, text_columns: tuple[str, ...] = ID_COLUMNS,
+             exact_floats: bool = False) -> "pd.DataFrame":
     """A TSV with a header, its id columns (``text_columns``) read as text exactly as
-    written; every other column as pandas reads it by default. The one reader of the
-    workflow's topic, qrels, run-selection and per-topic tables."""
+    written; every other column as pandas reads it by default (``exact_floats``: floats
+    parsed to the double their text names, for values written with ``%.17g``: pandas 3's
+    default parser does, pandas 2 is asked for ``round_trip``). The one reader of the workflow's topic, qrels, run-selection and
+    per-topic tables."""
     import pandas as pd
 
     with open(path, encoding="utf-8") as handle:
@@ -165,7 +168,9 @@ def read_tsv(path: str | Path, text_columns: tuple[str, ...] = ID_COLUMNS) -> "p
     return pd.read_csv(path, sep="\t", dtype={c: str for c in header if c in text_columns},
                        keep_default_na=False,
                        na_values={c: list(NA_STRINGS) for c in header
-                                  if c not in text_columns})
+                                  if c not in text_columns},
+                       **({"float_precision": "round_trip"}
+                          if exact_floats and int(pd.__version__.split(".")[0]) < 3 else {}))
 
 
 def write_text(text: str, path: str | Path) -> None:

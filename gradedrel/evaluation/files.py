@@ -45,8 +45,6 @@ def evaluate_files(run_paths: Mapping[str, str | Path], qrels: pd.DataFrame,
 
     The one code path behind ``gradedrel evaluate`` and the workflow's evaluation rule.
     """
-    from dataclasses import asdict
-
     from gradedrel.core import ir_metadata, provenance
     from gradedrel.core.io import write_text
 
@@ -58,11 +56,8 @@ def evaluate_files(run_paths: Mapping[str, str | Path], qrels: pd.DataFrame,
         warn_if_most_topics_unranked(judgements, runs, settings)
     tables = evaluate(runs, judgements, settings, bootstrap=bootstrap)
     write_tables(tables, out_dir)
-    recorded = asdict(settings)
-    if recorded["measures"] is None:  # the default grid: what the other settings spell out
-        del recorded["measures"]
     record = provenance.record(
-        "evaluate", {"evaluation": plain(recorded)},
+        "evaluate", {"evaluation": plain(recorded_settings(settings))},
         runs={label: {"path": str(path), "sha256": sha256_of(path)}
               for label, path in run_paths.items()},
         topics=judgements.n_topics, source=ir_metadata.source(),
@@ -71,6 +66,18 @@ def evaluate_files(run_paths: Mapping[str, str | Path], qrels: pd.DataFrame,
         **({"data": data} if data is not None else {}))
     write_text(record, Path(out_dir) / "provenance.json")
     return tables
+
+
+def recorded_settings(settings: Settings) -> dict:
+    """The settings as an evaluation records them (``config.evaluation`` of provenance.json;
+    :meth:`Settings.from_record` reads them back): every field, ``measures`` left out when
+    it is the default grid (what the other settings spell out)."""
+    from dataclasses import asdict
+
+    recorded = asdict(settings)
+    if recorded["measures"] is None:
+        del recorded["measures"]
+    return recorded
 
 
 def warn_if_most_topics_unranked(judgements: Judgements, runs: Mapping[str, RankedRun],

@@ -26,17 +26,18 @@ import math
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Mapping, Sequence
+from typing import TYPE_CHECKING, Mapping, Sequence
 
 import pandas as pd
 
 from gradedrel.core.errors import InputError
 from gradedrel.evaluation.settings import Settings
 
+if TYPE_CHECKING:
+    from gradedrel.report.reference import Reference
+
 log = logging.getLogger("gradedrel")
 
-#: The checkout the package lives in (its config/ is the fallback for a project without one).
-PACKAGE_ROOT = Path(__file__).resolve().parents[2]
 PROJECT_CONFIG = "config/config.yaml"
 DEFAULT_DESIGN = "config/design/jk2000.yaml"      # as gradedrel.study.CollectionStudy.design
 HOW = "run the workflow first (make reproduce, or snakemake with your config)"
@@ -95,14 +96,15 @@ class PlanSetRuns:
     plan_set: str
     model: str
     root: Path                      # the project: results/ and config/ beside each other
-    runs: Mapping[str, Path]        # query type -> run file, as the evaluation labelled them
+    runs: Mapping[str, Path | None]  # query type -> run file, as the evaluation labelled them
     topics: Path
-    qrels: Path
+    qrels: Path | None               # None: a reference's, read through ir_datasets
     evaluation: Path                # the finished evaluation's folder
     settings: Settings
     design: Path
     published: Path
     report: Mapping = field(default_factory=dict)   # the config's report section
+    reference: "Reference | None" = None            # a shipped evaluation, not runs
 
     @property
     def where(self) -> str:
@@ -111,9 +113,12 @@ class PlanSetRuns:
 
 
 def _resolve(root: Path, path: str) -> Path:
-    """A path named in config: relative to the project, else to the package's checkout."""
+    """A path named in config: relative to the project, else to the package's own project
+    files (:func:`gradedrel.core.project.project_file`)."""
+    from gradedrel.core.project import project_file
+
     here = root / path
-    return here if here.exists() or Path(path).is_absolute() else PACKAGE_ROOT / path
+    return here if here.exists() or Path(path).is_absolute() else project_file(path)
 
 
 def locate(against: str | Path, configs: Sequence[str | Path] = ()) -> PlanSetRuns:
@@ -122,6 +127,11 @@ def locate(against: str | Path, configs: Sequence[str | Path] = ()) -> PlanSetRu
     make it. ``configs`` are laid over the project's ``config/config.yaml`` as the
     workflow's ``--configfile`` (only the design, published numbers and report settings
     are read from them)."""
+    from gradedrel.report.reference import find
+
+    reference = find(against)
+    if reference is not None:
+        return locate_reference(reference, configs)
     against = Path(against)
     if not against.is_dir():
         found = ""
@@ -131,7 +141,9 @@ def locate(against: str | Path, configs: Sequence[str | Path] = ()) -> PlanSetRu
                           for m in p.iterdir() if m.is_dir())
             found = f" (finished here: {', '.join(done) or 'none'})"
         raise _missing(against, "such folder: expected a finished plan set's runs, "
-                       "results/<collection>/runs/<plan set>/<model>", found)
+                       "results/<collection>/runs/<plan set>/<model>, or a reference "
+                       f"evaluation ({', '.join(packaged_references()) or 'none installed'})",
+                       found)
     against = against.resolve()
     if against.parent.parent.name != "runs":
         raise InputError(against, None, "a plan set's runs folder, "
@@ -161,8 +173,7 @@ def locate(against: str | Path, configs: Sequence[str | Path] = ()) -> PlanSetRu
             raise _missing(paths[name], "plan set's topics" if name == "topics"
                            else "judgements mapped to levels")
     root = results.parent
-    config_files = [root / PROJECT_CONFIG] if (root / PROJECT_CONFIG).exists() else \
-        [PACKAGE_ROOT / PROJECT_CONFIG]
+    config_files = [_resolve(root, PROJECT_CONFIG)]
     config = read_config(config_files + [Path(c) for c in configs])
     # the query types in the config's order (the record's is alphabetical), then any other
     order = list((config.get("query_types") or {}).get("labels") or [])
@@ -183,10 +194,52 @@ def locate(against: str | Path, configs: Sequence[str | Path] = ()) -> PlanSetRu
                        paths["qrels"], paths["evaluation"], settings, design, published, report)
 
 
+def packaged_references() -> list[str]:
+    """The reference evaluations shipped with the package, by name."""
+    from gradedrel.report.reference import packaged
+
+    return packaged()
+
+
+def locate_reference(reference: "Reference", configs: Sequence[str | Path] = ()) -> PlanSetRuns:
+    """A reference evaluation (:mod:`.reference`) as the finished plan set a comparison
+    reads: the settings its evaluation recorded; the design, published numbers and report
+    settings from the package's project files (the config files the reference names, with
+    ``configs`` laid over them)."""
+    from gradedrel.core.project import project_file, project_root
+
+    record_path = reference.folder / "provenance.json"
+    try:
+        record = json.loads(record_path.read_text(encoding="utf-8"))
+        settings = Settings.from_record(record["config"]["evaluation"], str(record_path))
+    except (OSError, json.JSONDecodeError, KeyError, TypeError) as error:
+        raise InputError(record_path, None, "an evaluation's provenance record with "
+                         "config.evaluation", repr(error)) from None
+    config_files = [project_file(f) for f in reference.manifest["config_files"]]
+    config = read_config(config_files + [Path(c) for c in configs])
+    report = dict(config.get("report") or {})
+    collection_config = (config.get("collections") or {}).get(reference.collection) or {}
+    design = project_file(collection_config.get("design", DEFAULT_DESIGN))
+    published = project_file(report.get("published", "config/published/jk2000.yaml"))
+    for path, what in ((design, "study design"), (published, "published numbers")):
+        if not path.exists():
+            raise FileNotFoundError(f"{path}: no {what} (named in {config_files[0]} or "
+                                    "--config)")
+    manifest = reference.manifest
+    return PlanSetRuns(reference.folder, reference.collection, manifest["plan_set"],
+                       manifest["model"], project_root(),
+                       {label: None for label in reference.query_types},
+                       reference.folder / "topics.tsv", None, reference.folder, settings,
+                       design, published, report, reference)
+
+
 def stale_runs(finished: PlanSetRuns) -> list[str]:
-    """The query types whose run file is not the one the evaluation read (its sha256)."""
+    """The query types whose run file is not the one the evaluation read (its sha256); none
+    for a reference (it ships no runs)."""
     from gradedrel.core.io import sha256_of
 
+    if finished.reference is not None:
+        return []
     record = json.loads((finished.evaluation / "provenance.json").read_text(encoding="utf-8"))
     return [label for label, entry in record["runs"].items()
             if entry.get("sha256") and sha256_of(finished.runs[label]) != entry["sha256"]]
@@ -408,7 +461,13 @@ def draw(gain_curves: pd.DataFrame, report: Mapping, query_types: Sequence[str],
 
 def default_out(against: str | Path) -> Path:
     """``compare/<collection>/<plan set>/<model>`` (in the working directory) for
-    ``results/<collection>/runs/<plan set>/<model>``."""
+    ``results/<collection>/runs/<plan set>/<model>`` or a reference evaluation."""
+    from gradedrel.report.reference import find
+
+    reference = find(against)
+    if reference is not None:
+        manifest = reference.manifest
+        return Path("compare", reference.collection, manifest["plan_set"], manifest["model"])
     parts = Path(against).resolve().parts
     return Path("compare", parts[-4], parts[-2], parts[-1])
 
@@ -456,7 +515,8 @@ def compare(runs: Mapping[str, str | Path], against: str | Path, out_dir: str | 
     design = design_model.load(finished.design)
     published = published_model.load(finished.published)
     topics = read_tsv(finished.topics)["qid"].tolist()
-    qrels = read_qrels_tsv(finished.qrels)
+    qrels = read_qrels_tsv(finished.qrels) if finished.reference is None else \
+        finished.reference.judgements(topics)
     ranked = read_runs(runs)    # checked before anything is written
     covered = [coverage(label, runs[label], list(run.topics), topics, finished.topics,
                         settings.missing_topics) for label, run in ranked.items()]
@@ -498,11 +558,16 @@ def write_comparison(finished: PlanSetRuns, runs: Mapping[str, str | Path],
     query_types = list(finished.runs)
     labels = list(runs)
     with topic_warnings_left_out():     # said once per run of yours (:func:`coverage`)
-        tables = evaluate_files({**finished.runs, **runs}, qrels, settings,
-                                out_dir / "evaluation", topics,
-                                qrels_source=str(finished.qrels), bootstrap=False)
+        if finished.reference is None:
+            tables = evaluate_files({**finished.runs, **runs}, qrels, settings,
+                                    out_dir / "evaluation", topics,
+                                    qrels_source=str(finished.qrels), bootstrap=False)
+        else:
+            tables = finished.reference.evaluate_beside(runs, qrels, settings,
+                                                        out_dir / "evaluation", topics)
     means = tables["means"]
-    check_against_workflow(means, finished, query_types)
+    if finished.reference is None:
+        check_against_workflow(means, finished, query_types)
     level = max(settings.levels)
     strong = [q for q in finished.report.get("expanded_strong", []) if q in query_types]
     best = best_expanded_strong(means, strong, level)
@@ -538,7 +603,9 @@ def write_comparison(finished: PlanSetRuns, runs: Mapping[str, str | Path],
         against=str(finished.against),
         inputs={name: {"path": str(path), "sha256": sha256_of(path)} for name, path in
                 (("topics", finished.topics), ("qrels", finished.qrels),
-                 ("design", finished.design), ("published", finished.published))},
+                 ("design", finished.design), ("published", finished.published))
+                if path is not None},
+        **({"reference": dict(finished.reference.manifest)} if finished.reference else {}),
         runs={label: {"path": str(path), "sha256": sha256_of(path)}
               for label, path in runs.items()}), record)
     written += [page, record]

@@ -30,11 +30,13 @@ from typing import ClassVar, Mapping
 
 from gradedrel.core import yaml_io
 from gradedrel.core.downloads import fetch
+from gradedrel.core.project import CONFIG, project_file
 
 log = logging.getLogger("gradedrel")
 
-#: The project's own config, beside the package (used when no other config is given).
-PROJECT_CONFIG = Path(__file__).resolve().parents[2] / "config" / "config.yaml"
+#: The project's own config (a checkout's, or the installed package's copy; used when no
+#: other config is given).
+PROJECT_CONFIG = project_file(CONFIG)
 
 
 def project_thesauri(config_path: str | Path | None = None) -> dict:
