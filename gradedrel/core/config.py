@@ -77,16 +77,19 @@ def _validator(schema: dict, path: Path, root: object | None):
 
 
 def validate(config: MutableMapping, source: str = "config", *, sections_only: bool = False,
-             lines: "Mapping | None" = None, schema_path: str | Path = SCHEMA
-             ) -> MutableMapping:
+             lines: "Mapping | None" = None, files=(), overrides: Mapping | None = None,
+             schema_path: str | Path = SCHEMA) -> MutableMapping:
     """Check ``config`` against the schema and fill in the defaults (in place; returned).
 
     ``sections_only``: a config that holds only some sections (``gradedrel evaluate
     --config``): the sections it has are checked and completed, the others stay absent;
     an unknown section is an error all the same. ``source`` names the config in the
     message (a file, or ``config`` for the workflow's merged one); ``lines``: the file's
-    YAML node (:func:`load_file`), so that the message gives the line too. A violation
-    is one :class:`ConfigError`.
+    YAML node (:func:`load_file`), so that the message gives the line too; ``files``: the
+    config files ``config`` was layered from, earliest first (the workflow's
+    ``--configfile``s), so that the message names the file that set the value and its
+    line (:func:`where_set`; ``overrides``: values given on the command line, layered over
+    them, named ``source``). A violation is one :class:`ConfigError`.
     """
     from jsonschema.exceptions import ValidationError
 
@@ -96,7 +99,9 @@ def validate(config: MutableMapping, source: str = "config", *, sections_only: b
     try:
         validator.validate(config)
     except ValidationError as error:
-        raise ConfigError(schema_error_line(error, source, _line_finder(lines))) from error
+        line_of = where_set(((str(f), read_file(f)[1]) for f in files), overrides) \
+            if files else _line_finder(lines)
+        raise ConfigError(schema_error_line(error, source, line_of)) from error
     return config
 
 
@@ -122,11 +127,14 @@ def layered(paths, extra: Mapping | None = None, *, validated: bool = True,
 
     from gradedrel.core import yaml_io
 
+    paths = list(paths)
     config: dict = {}
     for path in paths:
         merge(config, yaml_io.load_file(path) or {})
     merge(config, extra or {})
-    return dict(validate(config, schema_path=schema_path)) if validated else config
+    if not validated:
+        return config
+    return dict(validate(config, files=paths, overrides=extra, schema_path=schema_path))
 
 
 def load_file(path: str | Path, sections_only: bool = True) -> dict:
@@ -165,33 +173,87 @@ def read_file(path: str | Path) -> tuple[dict, Any]:
     return data, node
 
 
-def _line_finder(node):
-    """``(path, key) -> line`` in a composed YAML document: the line of the value at
-    ``path`` (mapping keys and list indices), or of the key ``key`` in the mapping there;
-    None where it is not found."""
-    if node is None:
-        return None
+def _line_in(node, parts: tuple, key: bool) -> int | None:
+    """The line at which the composed YAML document ``node`` sets the value at ``parts``
+    (mapping keys and list indices; ``key``: the last part is a key, give its line), as
+    :func:`merge` layers files: None where a mapping on the way leaves the key out (an
+    earlier file set it); a list or scalar on the way was set here whole, so the value
+    below came with it: its line (the deepest this file holds)."""
     import yaml
 
-    def child(current, part):
+    current, line, whole = node, None, False
+    for i, part in enumerate(parts):
+        last = i == len(parts) - 1
         if isinstance(current, yaml.MappingNode):
-            for key_node, value_node in current.value:
-                if key_node.value == str(part):
-                    return key_node, value_node
+            found = next(((k, v) for k, v in current.value if k.value == str(part)), None)
+            if found is None:
+                return line if whole else None
+            key_node, current = found
+            line = (key_node if key and last else current).start_mark.line + 1
         elif isinstance(current, yaml.SequenceNode) and isinstance(part, int) \
                 and 0 <= part < len(current.value):
-            return current.value[part], current.value[part]
+            current, whole = current.value[part], True
+            line = current.start_mark.line + 1
+        else:
+            return line if line is not None else current.start_mark.line + 1
+    return line
+
+
+def _sets(mapping: Any, parts: tuple) -> bool:
+    """Whether the plain mapping ``mapping`` (``--config`` values) sets the value at
+    ``parts`` when layered over the files (:func:`merge`)."""
+    current = mapping
+    for part in parts:
+        if not isinstance(current, Mapping):
+            return True  # a value set whole above it
+        if part not in current:
+            return False
+        current = current[part]
+    return True
+
+
+def where_set(layers, overrides: Mapping | None = None
+              ) -> Callable[..., "tuple[str, int] | None"]:
+    """``(path, key=None) -> (file, line)`` for a config layered from ``layers`` (pairs
+    of a file name and its composed YAML node, earliest first, as :func:`merge` and
+    Snakemake's ``--configfile`` layer them): the file that set the value at ``path`` (or
+    the key ``key`` in the mapping there) and its line: the last file that sets it, since
+    later files win. None where no file set it (a default, or ``overrides``: the values
+    given on the command line, layered over every file)."""
+    layers = list(layers)
+
+    def locate(path: tuple, key: Any = None):
+        parts = (*path, *(() if key is None else (key,)))
+        if overrides and _sets(overrides, parts):
+            return None
+        for source, node in reversed(layers):
+            line = None if node is None else _line_in(node, parts, key is not None)
+            if line is not None:
+                return source, line
         return None
 
+    return locate
+
+
+def snakemake_layers(configfiles, given) -> list[str]:
+    """The config files of a Snakemake run, earliest (overridden) first: ``configfiles``
+    is ``workflow.configfiles`` (the ``--configfile`` files ``given``, then those the
+    Snakefile's ``configfile:`` read), and Snakemake merges the ``--configfile`` files
+    over the Snakefile's, in their order (``snakemake.workflow.Workflow.configfile``)."""
+    given = [str(f) for f in given or ()]
+    return [str(f) for f in list(configfiles)[len(given):]] + given
+
+
+def _line_finder(node):
+    """``(path, key) -> line`` in one composed YAML document (:func:`where_set` for one
+    file); None where it is not found or for no document."""
+    if node is None:
+        return None
+    locate = where_set([("", node)])
+
     def line_of(path: tuple, key: Any = None) -> int | None:
-        current = node
-        for part in (*path, *(() if key is None else (key,))):
-            found = child(current, part)
-            if found is None:
-                return None
-            key_node, current = found
-        target = key_node if key is not None else current
-        return target.start_mark.line + 1
+        found = locate(path, key)
+        return None if found is None else found[1]
 
     return line_of
 
@@ -203,13 +265,16 @@ def schema_error_line(error, source: str = "config",
     """One line for a ``jsonschema.ValidationError``: where in the config, and what is
     wrong; an unknown key with the closest valid one. ``source`` names the config (a file,
     or ``config`` for the workflow's merged one); ``line_of(path, key=None)`` gives the
-    file line of a value or key (:func:`gradedrel.core.config.load_file`)."""
+    file line of a value or key (:func:`gradedrel.core.config.load_file`), or the file and
+    line, ``(file, line)``, in a config layered from several (:func:`where_set`)."""
     path = tuple(error.absolute_path)
     where = ".".join(str(p) for p in path) or "the top level"
 
     def located(key=None) -> str:
-        line = line_of(path, key) if line_of is not None else None
-        return source if line is None else f"{source}:{line}"
+        found = line_of(path, key) if line_of is not None else None
+        if isinstance(found, tuple):  # (file, line): a layered config (where_set)
+            return f"{found[0]}:{found[1]}"
+        return source if found is None else f"{source}:{found}"
 
     if error.validator == "additionalProperties" and isinstance(error.instance, Mapping):
         known = list((error.schema.get("properties") or {}).keys())

@@ -78,13 +78,13 @@ def merge_config(base: dict, overlay: Mapping) -> dict:
 def read_config(paths: Sequence[Path]) -> dict:
     """The configs ``paths`` merged in order, then validated with the schema's defaults
     filled, as the workflow's config (:mod:`gradedrel.core.config`; a missing, malformed
-    or invalid file: one line)."""
+    or invalid file: one line naming the file and line that set the value)."""
     from gradedrel.core.config import read_file, validate
 
     config: dict = {}
     for path in paths:
         config = merge_config(config, read_file(path)[0])
-    return dict(validate(config, " + ".join(map(str, paths))))
+    return dict(validate(config, " + ".join(map(str, paths)), files=paths))
 
 
 @dataclass(frozen=True)

@@ -117,3 +117,51 @@ def test_layered_files_merge_as_snakemake_merges_configfiles(tmp_path):
     # validated: the schema's defaults filled in, as the workflow's config
     full = layered([ROOT / "config" / "config.yaml", second])
     assert full["retrieval"]["grid"] == ["BM25"] and "baseline" in full
+
+
+@pytest.mark.parametrize("base, overlay, where", [
+    # the overlay's bad value: the overlay, its line
+    ("evaluation:\n  depth: 50\n", "report: {}\nevaluation:\n  depth: 0\n", ("b", 3)),
+    # the base's bad value, the overlay setting only a sibling: the base, its line
+    ("retrieval: {}\nevaluation:\n\n  depth: deep\n", "evaluation:\n  seed: 3\n", ("a", 4)),
+    # an unknown key in the base: the base, the key's line
+    ("evaluation:\n  seed: 3\n  cutofs: [10]\n", "evaluation:\n  depth: 50\n", ("a", 3)),
+    # a list replaced whole: the item's line in the file that set the list
+    ("evaluation:\n  cutoffs: [10, ten]\n", "\nevaluation:\n  cutoffs:\n  - 5\n  - x\n",
+     ("b", 5)),
+    # a mapping replaced by a scalar in the overlay: the overlay's line
+    ("evaluation:\n  depth: 50\n", "results_dir: r\nevaluation: 7\n", ("b", 2)),
+])
+def test_a_layered_configs_violation_names_the_file_that_set_it_and_its_line(
+        tmp_path, base, overlay, where):
+    """configs layered as the workflow layers its --configfile files: the message names
+    the file the bad value came from (the last that set it) and the line, worked out by
+    hand for each case above."""
+    from gradedrel.core.config import layered
+
+    (tmp_path / "a.yaml").write_text(base)
+    (tmp_path / "b.yaml").write_text(overlay)
+    with pytest.raises(config_schema.ConfigError) as raised:
+        layered([tmp_path / "a.yaml", tmp_path / "b.yaml"])
+    message = str(raised.value)
+    assert message.startswith(f"{tmp_path / where[0]}.yaml:{where[1]}: "), message
+    assert "\n" not in message
+
+
+def test_a_value_given_on_the_command_line_is_named_config_not_a_file(tmp_path):
+    (tmp_path / "a.yaml").write_text("evaluation:\n  depth: 50\n")
+    with pytest.raises(config_schema.ConfigError) as raised:
+        config_schema.layered([tmp_path / "a.yaml"], {"evaluation": {"depth": 0}})
+    assert str(raised.value).startswith("config: evaluation.depth: 0 is less than")
+
+
+def test_snakemakes_configfiles_are_layered_its_own_first_then_the_given_ones_in_order():
+    """workflow.configfiles holds the --configfile files, then the Snakefile's configfile;
+    Snakemake merges the given ones over the Snakefile's (snakemake.workflow.configfile)."""
+    from pathlib import Path
+
+    given = [Path("/p/config/config.yaml"), Path("/p/nf.yaml")]
+    assert config_schema.snakemake_layers([*given, "/p/config/config.yaml"], given) == [
+        "/p/config/config.yaml", "/p/config/config.yaml", "/p/nf.yaml"]
+    assert config_schema.snakemake_layers(["/p/config/config.yaml"], []) == [
+        "/p/config/config.yaml"]

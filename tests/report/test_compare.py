@@ -82,7 +82,8 @@ def test_the_config_is_the_projects_with_the_given_files_laid_over_and_validated
     with pytest.raises(InputError, match=r"bad.yaml:\d+: expected valid YAML"):
         compare.read_config([project, tmp_path / "bad.yaml"])
     (tmp_path / "typo.yaml").write_text("report: {alhpa: 0.1}\n")
-    with pytest.raises(ValueError, match=r"unknown key 'alhpa'.*did you mean 'alpha'"):
+    with pytest.raises(ValueError, match=r"typo\.yaml:1: unknown key 'alhpa'.*did you mean "
+                                         r"'alpha'"):
         compare.read_config([project, tmp_path / "typo.yaml"])
 
 

@@ -319,9 +319,12 @@ def test_a_partial_config_sets_what_it_names_and_the_schema_defaults_the_rest(
 
 def test_the_workflow_names_a_misspelled_evaluation_key_the_same_way(tmp_path):
     work = _workdir(tmp_path)
-    result = run_snakemake(work, "-n", configfile=_config(work, evaluation={"cutofs": [10]}))
+    config = _config(work, evaluation={"cutofs": [10]})
+    result = run_snakemake(work, "-n", configfile=config)
+    line = next(n for n, text in enumerate(config.read_text().splitlines(), 1)
+                if text.strip().startswith("cutofs:"))  # the file and line it came from
     _stops_before_any_job(
-        result, "config: unknown key 'cutofs' at evaluation; did you mean 'cutoffs'?")
+        result, f"{config}:{line}: unknown key 'cutofs' at evaluation; did you mean 'cutoffs'?")
     assert not (work / "results").exists()
 
 

@@ -84,8 +84,11 @@ def test_workflow_stops_before_any_job_with_one_line_per_problem(tmp_path):
     (tmp_path / "bad_key.yaml").write_text(yaml.safe_dump(config))
     result = run_snakemake(tmp_path, "-n", configfile=tmp_path / "bad_key.yaml")
     assert result.returncode == 1
-    assert _gradedrel_lines(result) == [
-        "gradedrel: config: unknown key 'dpth' at baseline; did you mean 'depth'?"]
+    line = next(n for n, text in enumerate(
+        (tmp_path / "bad_key.yaml").read_text().splitlines(), 1) if text.strip() == "dpth: 3")
+    assert _gradedrel_lines(result) == [  # the file and line the bad key came from
+        f"gradedrel: {tmp_path / 'bad_key.yaml'}:{line}: unknown key 'dpth' at baseline; "
+        "did you mean 'depth'?"]
     assert 'File "' not in result.stdout + result.stderr and len(result.stderr.splitlines()) == 1
     del config["baseline"]["dpth"]
     (tmp_path / "missing.yaml").write_text(yaml.safe_dump(config))

@@ -59,6 +59,7 @@ if workflow.modifier.skip_configfile:
 
     with open(os.path.join(PROJECT_ROOT, "config", "config.yaml"), encoding="utf-8") as _handle:
         _defaults = _yaml.safe_load(_handle)
+    _module_config = dict(config)  # named `config` in messages, over config/config.yaml
     _update_config(_defaults, dict(config))
     config.update(_defaults)
 
@@ -74,9 +75,30 @@ for _path in dict.fromkeys(str(_p) for _p in workflow.configfiles):
 
 # The one config loader (gradedrel.core.config, also `gradedrel evaluate --config`): the
 # schema's check and defaults as snakemake.utils.validate, one line on a violation.
+def _config_layers(workflow, project_root):
+    """The files the config was layered from, earliest first, and the values layered over
+    them (named `config`), so that a violation names the file and line that set it: the
+    Snakefile's configfile, then the --configfile files in order (Snakemake layers these
+    over it), then --config values; as a module, config/config.yaml under the module's
+    config."""
+    if workflow.modifier.skip_configfile:
+        return {
+            "files": [os.path.join(project_root, "config", "config.yaml")],
+            "overrides": _module_config,
+        }
+    return {
+        "files": config_schema.snakemake_layers(
+            workflow.configfiles, workflow.overwrite_configfiles
+        ),
+        "overrides": dict(workflow.config_settings.config or {}),
+    }
+
+
 if not workflow.modifier.skip_validation:  # a module's skip_validation, as validate() honours
     try:
-        config_schema.validate(config, schema_path=config_schema.SCHEMA)
+        config_schema.validate(
+            config, schema_path=config_schema.SCHEMA, **_config_layers(workflow, PROJECT_ROOT)
+        )
     except config_schema.ConfigError as _error:
         if preflight.verbose():
             raise
