@@ -237,3 +237,27 @@ def test_the_command_refuses_labels_that_are_no_levels_in_one_line(hand, tmp_pat
     err = capsys.readouterr().err.strip()
     assert err.startswith("gradedrel.irm: <qrels>: expected relevance levels 0-3")
     assert err.endswith("found ['4']") and "\n" not in err
+
+
+@pytest.mark.parametrize("family", sorted(BY_FAMILY))
+def test_a_topic_without_relevant_documents_is_undefined_except_for_cg_and_dcg(hand, family):
+    # docs/measures.md: CG and DCG are defined for every topic; AvP needs a recall base, the
+    # normalised measures an ideal above 0, Q a relevant document
+    qrels, run, _, _, _ = hand
+    q = pd.DataFrame({"query_id": [*qrels["qid"], "5"], "doc_id": [*qrels["docno"], "n"],
+                      "relevance": [*qrels["grade"], 0]})  # topic 5: nothing relevant
+    r = pd.DataFrame({"query_id": [*run["qid"], "5"], "doc_id": [*run["docno"], "n"],
+                      "score": [*run["score"], 1.0]})
+    measure = irm.parse(BY_FAMILY[family][0])
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        values = {m.query_id: m.value for m in ir_measures.iter_calc([measure], q, r)}
+    messages = [str(w.message) for w in caught if w.category is irm.UndefinedTopicsWarning]
+    if family in ("JK_CG", "JK_DCG"):
+        assert values["5"] == 0.0 and messages == []
+    else:
+        assert np.isnan(values["5"])
+        assert messages == [f"{measure} is undefined for 1 of 5 topics "
+                            f"({measure.ours().undefined_when()}): 5; their value is NaN and "
+                            "the mean leaves them out, as gradedrel evaluate does (means.tsv, "
+                            "column topics)"]
