@@ -26,7 +26,8 @@ COMMAND_LANGUAGES = {"bash", "sh", "shell", "console", "python"}
 TESTED = {"evaluate": "test_readme_evaluate_example_prints_the_workflows_numbers",
           "thesaurus-lookup": "test_readme_thesaurus_lookup_runs_from_another_directory",
           "pyterrier": "test_readme_pyterrier_example_runs",
-          "compare": "test_readme_compare_example_prints_the_table_it_shows"}
+          "compare": "test_readme_compare_example_prints_the_table_it_shows",
+          "pyterrier-measures": "test_pyterrier_measures_example_prints_what_it_shows"}
 BLOCK = re.compile(r"(?:<!-- readme-(test|output): (.*?) -->\n)?```(\w*)\n(.*?)```", re.S)
 
 
@@ -142,6 +143,13 @@ def test_readme_pyterrier_example_runs(finished_project, tmp_path, capsys):
         assert column in table.columns
         assert table[column].between(0, 100).all() and table[column].notna().all()
     assert "WSYN/e InQuery" in capsys.readouterr().out
+
+
+def test_pyterrier_measures_example_prints_what_it_shows(capsys):
+    """docs/pyterrier.md's in-memory example (no project, no Java) prints what the page
+    shows: the stop on the undefined topic, then the hand-worked values."""
+    exec(compile(block("test", "pyterrier-measures"), "docs/pyterrier.md", "exec"), {})
+    assert capsys.readouterr().out == block("output", "pyterrier-measures")
 
 
 def test_readme_compare_example_prints_the_table_it_shows(finished_project, tmp_path):

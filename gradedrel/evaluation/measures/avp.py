@@ -32,6 +32,12 @@ class AvPMeasure(Measure):
         return stratified.average_precision(ranking.judged, ranking.judgements,
                                             self["level"], self["reading"])
 
+    def undefined_when(self) -> str:
+        """An empty recall base: no document judged exactly (or at least) the level."""
+        level = self["level"]
+        return (f"no document is judged exactly {level}" if self["reading"] == "exact"
+                else f"no document is judged {level} or higher")
+
     @property
     def interpolated_name(self) -> str:
         """The name of the interpolated precision curve on the same recall base

@@ -169,6 +169,10 @@ class Measure:
         the measure is undefined for a request."""
         raise NotImplementedError
 
+    def undefined_when(self) -> str:
+        """Why a request has no value (NaN), for messages: ``no document is judged exactly 3``."""
+        return "the measure is undefined there (docs/measures.md, 'defined for a topic when')"
+
     def expand(self, settings) -> list["Measure"]:
         """This family entry over the evaluation's values of every grid parameter it does
         not set (in declared order, the first outermost)."""

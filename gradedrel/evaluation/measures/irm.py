@@ -2,21 +2,34 @@
 
 Importing this module registers with ir_measures every family of
 :mod:`gradedrel.evaluation.measures.registry` (``AvP``, ``JK_CG``, ``JK_nCG``, ``JK_DCG``,
-``JK_nDCG``, ``nDCG_log2``, and any family added there), each under its own name and
-parameters, so ``ir_measures.parse_measure("JK_DCG(b=10,profile='3')@10")`` works and the
-objects can be passed to ``ir_measures.calc_aggregate`` or ``pt.Experiment``. Each is a thin
-ir_measures :class:`~ir_measures.measures.Measure` around the family's own measure, which
-names it and computes it (ir_measures' *runtime* provider; ties broken as trec_eval does).
-Qrels relevance must already be a level 0–3 (map raw labels with a grade map first; a
+``JK_nDCG``, ``nDCG_log2``, ``Q``, ``nERR``, and any family added there), each under its own
+name and parameters, so ``ir_measures.parse_measure("JK_DCG(b=10,profile='3')@10")`` works
+and the objects can be passed to ``ir_measures.calc_aggregate`` or ``pt.Experiment``. Each is
+a thin ir_measures :class:`~ir_measures.measures.Measure` around the family's own measure,
+which names it and computes it (ir_measures' *runtime* provider; ties broken as trec_eval
+does). Qrels relevance must already be a level 0–3 (map raw labels with a grade map first; a
 negative label counts as 0); gain profiles are the paper's (``all``, ``2+3``, ``3``).
-Every qrels topic gets a value (a topic the run lacks scores 0, as ir_measures scores it); a
-topic where the measure is undefined (empty recall base, ideal 0) gets NaN, and the
-measures' aggregator leaves NaN out of the mean — never counting it as 0.
-``ir_measures.calc_aggregate`` therefore gives the mean over the topics where the measure is
-defined. ``pt.Experiment`` (PyTerrier 1.1) averages per-topic values itself, so a NaN makes
-its mean NaN: restrict its topics with :func:`defined_topics` (see docs/measures.md).
+
+Every qrels topic gets a value (a topic the run lacks scores 0, as ir_measures and
+``gradedrel evaluate`` score it). A topic where the measure is undefined (AvP at a level
+without a judged document, nCG/nDCG with an ideal of 0) has no value in ``gradedrel
+evaluate`` and is left out of the mean; ir_measures has no way to give a topic no value,
+so here:
+
+- through ir_measures (``calc_aggregate``, ``calc``, ``iter_calc``, the command of
+  :mod:`gradedrel.irm`) such a topic's value is NaN, with an :class:`UndefinedTopicsWarning`
+  naming the topics, and the measure's aggregator leaves it out of the mean: the mean is
+  ``gradedrel evaluate``'s, over the same topics;
+- ``pt.Experiment`` (PyTerrier 1.1) averages per-topic values itself, so a NaN would make
+  its mean NaN: called from PyTerrier, the measure stops instead with :class:`UndefinedTopics`
+  saying which topics and how to restrict them (:func:`defined_topics`);
+- a measure defined for none of the topics stops everywhere (its mean would be NaN): the
+  relevance values are likely not the levels 0–3.
 """
 from __future__ import annotations
+
+import sys
+import warnings
 
 import ir_measures
 import numpy as np
@@ -41,9 +54,11 @@ def _column(frame: pd.DataFrame, name: str) -> pd.Series:
 
 def _inputs(qrels: pd.DataFrame, run: pd.DataFrame):
     relevance = pd.to_numeric(_column(qrels, "relevance"), errors="coerce")
-    if relevance.isna().any() or (relevance > 3).any():
-        raise InputError("<qrels>", None, "relevance levels 0-3 (map raw labels with a grade map)",
-                         sorted(set(_column(qrels, "relevance")[relevance.isna() | (relevance > 3)]))[:5])
+    bad = relevance.isna() | (relevance > 3) | (relevance != relevance.round())
+    if bad.any():
+        raise InputError("<qrels>", None, "relevance levels 0-3, whole numbers (map raw labels "
+                         "with a grade map; a negative label counts as 0)",
+                         sorted(set(_column(qrels, "relevance")[bad].astype(str)))[:5])
     graded = pd.DataFrame({"qid": _column(qrels, "query_id").astype(str),
                            "docno": _column(qrels, "doc_id").astype(str),
                            "grade": relevance.clip(lower=0).astype(int)})
@@ -53,6 +68,70 @@ def _inputs(qrels: pd.DataFrame, run: pd.DataFrame):
                                       "score": _column(run, "score")}))
     judged = judge(ranked, judgements)
     return judgements, judged
+
+
+class UndefinedTopics(ValueError):
+    """The measure is undefined for topics a tool would average as NaN (PyTerrier), or for
+    every topic; the message names the topics and what to do."""
+
+
+class UndefinedTopicsWarning(UserWarning):
+    """Topics where a measure is undefined: NaN per topic, left out of the mean."""
+
+
+def _listed(topics) -> str:
+    shown = ", ".join(str(t) for t in topics[:10])
+    return shown + (f", … ({len(topics) - 10} more)" if len(topics) > 10 else "")
+
+
+def _called_from_pyterrier() -> bool:
+    """Whether PyTerrier is on the call stack (its ``pt.Experiment`` averages per-topic
+    values itself, not through the measure's aggregator)."""
+    frame = sys._getframe(1)
+    while frame is not None:
+        if str(frame.f_globals.get("__name__", "")).partition(".")[0] == "pyterrier":
+            return True
+        frame = frame.f_back
+    return False
+
+
+def _caller_level() -> int:
+    """The ``stacklevel`` of a warning raised here that names the first frame outside this
+    package's measures and ir_measures (the caller's ``ir_measures.calc…`` line)."""
+    frame, level = sys._getframe(1), 1
+    while frame is not None and str(frame.f_globals.get("__name__", "")).startswith(
+            (__name__, "ir_measures")):
+        frame, level = frame.f_back, level + 1
+    return level
+
+
+def check_defined(measure, topics, values, levels, pyterrier: bool) -> None:
+    """Stop or warn about the topics where ``measure`` (ours) is undefined (NaN ``values``):
+    :class:`UndefinedTopics` when it is defined for none of them, or for some but
+    ``pyterrier`` averages every value itself; otherwise an :class:`UndefinedTopicsWarning`
+    (NaN per topic, left out of the mean as ``gradedrel evaluate`` leaves them).
+    ``levels``: the levels the qrels hold."""
+    undefined = [str(t) for t, v in zip(topics, values) if np.isnan(v)]
+    if not undefined:
+        return
+    why = measure.undefined_when()
+    if len(undefined) == len(topics):
+        raise UndefinedTopics(
+            f"{measure} is undefined for all {len(topics)} topics of the qrels ({why}); the "
+            f"qrels hold levels {list(levels)}: are the relevance values the levels 0-3? "
+            "Map raw labels to levels first (gradedrel evaluate --grade-map; docs/measures.md)")
+    if pyterrier:
+        raise UndefinedTopics(
+            f"{measure} is undefined for {len(undefined)} of {len(topics)} topics ({why}): "
+            f"{_listed(undefined)}. gradedrel evaluate leaves such topics out of the mean "
+            "(means.tsv, column topics); pt.Experiment would average them in as NaN. "
+            "Evaluate it over the topics where it is defined: "
+            f"topics[topics['qid'].isin(irm.defined_topics({str(measure)!r}, qrels))]")
+    warnings.warn(
+        f"{measure} is undefined for {len(undefined)} of {len(topics)} topics ({why}): "
+        f"{_listed(undefined)}; their value is NaN and the mean leaves them out, as "
+        "gradedrel evaluate does (means.tsv, column topics)", UndefinedTopicsWarning,
+        stacklevel=_caller_level())
 
 
 class DefinedMeanAgg(MeanAgg):
@@ -88,7 +167,11 @@ class GradedMeasure(ir_measures.measures.Measure):
     def runtime_impl(self, qrels, run):
         """Per-topic values (ir_measures Metric records) of our measure on ``qrels`` and ``run``."""
         judgements, judged = _inputs(qrels, run)
-        values = self.ours().values(Ranking(judged, judgements))
+        ours = self.ours()
+        values = ours.values(Ranking(judged, judgements))
+        levels = [g for g in range(judgements.level_counts.shape[1])
+                  if judgements.level_counts[:, g].any()]
+        check_defined(ours, judgements.topics, values, levels, _called_from_pyterrier())
         for qid, value in zip(judgements.topics, values):
             yield Metric(str(qid), self, float(value))
 

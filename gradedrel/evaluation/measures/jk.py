@@ -69,6 +69,10 @@ class JKMeasure(Measure):
             return actual
         return cg.normalised(actual, ranking.ideal_curve(table, self.base, k)[:, k - 1])
 
+    def undefined_when(self) -> str:
+        """An ideal of 0 (nCG, nDCG): no judged document earns gain under the profile."""
+        return f"no judged document earns gain under profile {self['profile']!r}: an ideal of 0"
+
     @property
     def curve(self) -> tuple[str, int]:
         """The gain curve this measure reads, as ``gain_curves.tsv`` names it: (kind, base),

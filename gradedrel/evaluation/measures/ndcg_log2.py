@@ -30,6 +30,10 @@ class NDCGLog2Measure(Measure):
         """Per-topic nDCG with the log2 discount at this measure's cutoff and gain."""
         return cg.ndcg_log2(ranking.judged, ranking.judgements, self["cutoff"], self["gain"])
 
+    def undefined_when(self) -> str:
+        """An ideal of 0: no judged document has gain."""
+        return "no judged document has gain: an ideal of 0"
+
 
 nDCG_log2 = NDCGLog2Measure()
 MEASURES = (nDCG_log2,)

@@ -60,6 +60,10 @@ class NERRMeasure(Measure):
         with np.errstate(invalid="ignore", divide="ignore"):
             return np.where(ideal > 0, actual / np.where(ideal > 0, ideal, 1.0), np.nan)
 
+    def undefined_when(self) -> str:
+        """An ideal of 0: no judged document has gain."""
+        return "no judged document has gain: an ideal of 0"
+
 
 nERR = NERRMeasure()
 MEASURES = (nERR,)

@@ -63,6 +63,10 @@ class QMeasure(Measure):
         with np.errstate(invalid="ignore", divide="ignore"):
             return np.where(base > 0, total / np.where(base > 0, base, 1.0), np.nan)
 
+    def undefined_when(self) -> str:
+        """No relevant document (R = 0)."""
+        return "no document is judged relevant (level 1 or higher)"
+
 
 Q = QMeasure()
 MEASURES = (Q,)
