@@ -250,8 +250,16 @@ def register_compare(subparsers) -> None:
 
 # --- the command ----------------------------------------------------------------------------
 
+def _needs_workflow_extra() -> None:
+    """Import the ``[workflow]`` extra's thesaurus reader (lxml), which the package itself
+    imports only on use (gradedrel.thesaurus.rdfxml: the rule files are read without it), so a
+    workflow command on an install without the extra is a stand-in naming it."""
+    import lxml  # noqa: F401
+
+
 def register_thesaurus(subparsers) -> None:
     """Add the ``thesaurus`` commands (``thesaurus lookup``) to ``subparsers``."""
+    _needs_workflow_extra()
     from gradedrel.thesaurus import lookup
 
     lookup.add_parser(subparsers)
@@ -259,6 +267,7 @@ def register_thesaurus(subparsers) -> None:
 
 def register_plans(subparsers) -> None:
     """Add the ``plans`` commands (``plans check``) to ``subparsers``."""
+    _needs_workflow_extra()
     from gradedrel.plans import check
 
     check.add_parser(subparsers)

@@ -113,7 +113,10 @@ def ir_datasets_id_errors(config: Mapping, collections: Iterable[str],
     """One line per ir_datasets id of an active collection that ir_datasets does not
     know, naming the config key and the closest valid ids (difflib). ``known`` lists the
     valid ids (default: ir_datasets' registry, offline; imported only when some
-    collection names an id, after ``data.ir_datasets_home`` is set for it)."""
+    collection names an id, after ``data.ir_datasets_home`` is set for it). Where
+    ir_datasets is not installed (``known`` gives None: the workflow read by an
+    environment holding only Snakemake, as `--lint` or the main process of the conda
+    route) no id is checked here; the job that fetches the collection reads them."""
     from gradedrel.collection.spec import PARTS
 
     named = []
@@ -131,7 +134,10 @@ def ir_datasets_id_errors(config: Mapping, collections: Iterable[str],
                                   str(one)))
     if not named:
         return []
-    ids = set(known() if known is not None else registered_ir_datasets(config))
+    registry = known() if known is not None else registered_ir_datasets(config)
+    if registry is None:
+        return []
+    ids = set(registry)
     errors = []
     for key, value in named:
         if value in ids:
@@ -143,9 +149,15 @@ def ir_datasets_id_errors(config: Mapping, collections: Iterable[str],
     return errors
 
 
-def registered_ir_datasets(config: Mapping) -> list[str]:
-    """Every id ir_datasets registers (its registry: no network)."""
+def registered_ir_datasets(config: Mapping) -> list[str] | None:
+    """Every id ir_datasets registers (its registry: no network); None where ir_datasets
+    is not installed."""
+    import importlib.util
+
     from gradedrel.collection.spec import use_ir_datasets_home
+
+    if sys.modules.get("ir_datasets") is None and importlib.util.find_spec("ir_datasets") is None:
+        return None
 
     home = (config.get("data") or {}).get("ir_datasets_home")
     if home and "ir_datasets" not in sys.modules:

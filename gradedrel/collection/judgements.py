@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import pandas as pd
+from gradedrel.core import lazy
+
+pd = lazy.module("pandas")
 
 from gradedrel.collection import readers
 from gradedrel.core.errors import InputError

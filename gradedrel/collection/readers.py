@@ -26,8 +26,10 @@ import re
 from pathlib import Path
 from typing import Iterator
 
-import numpy as np
-import pandas as pd
+from gradedrel.core import lazy
+
+np = lazy.module("numpy")
+pd = lazy.module("pandas")
 
 from gradedrel.core.errors import InputError, once
 from gradedrel.core.io import check_text

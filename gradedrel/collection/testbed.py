@@ -4,7 +4,9 @@ from __future__ import annotations
 from collections import Counter
 from typing import Mapping, Sequence
 
-import pandas as pd
+from gradedrel.core import lazy
+
+pd = lazy.module("pandas")
 
 from gradedrel.collection.grades import LEVEL_NAMES, LEVELS, GradeMap
 

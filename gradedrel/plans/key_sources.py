@@ -53,7 +53,9 @@ import functools
 from dataclasses import dataclass
 from typing import Callable, Iterable, Mapping
 
-import pandas as pd
+from gradedrel.core import lazy
+
+pd = lazy.module("pandas")
 
 from gradedrel.core.errors import InputError
 from gradedrel.core.text import tokenise

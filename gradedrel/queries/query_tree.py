@@ -23,7 +23,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar, Union
 
-import numpy as np
+from gradedrel.core import lazy
+
+np = lazy.module("numpy")
 
 
 @dataclass(frozen=True)

@@ -20,7 +20,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping
 
-import pandas as pd
+from gradedrel.core import lazy
+
+pd = lazy.module("pandas")
 
 from gradedrel.core.progress import progress
 from gradedrel.retrieval import backends

@@ -9,8 +9,10 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-import numpy as np
-import pandas as pd
+from gradedrel.core import lazy
+
+np = lazy.module("numpy")
+pd = lazy.module("pandas")
 
 from gradedrel.core.errors import InputError, once
 from gradedrel.core.io import NOT_IN_ID, atomic_open, check_text

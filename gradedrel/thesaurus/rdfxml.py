@@ -24,7 +24,6 @@ import itertools
 from typing import BinaryIO, Iterable, Iterator, NamedTuple
 from urllib.parse import urljoin
 
-from lxml import etree
 
 RDF = "http://www.w3.org/1999/02/22-rdf-syntax-ns#"
 XML = "http://www.w3.org/XML/1998/namespace"
@@ -173,6 +172,7 @@ class _Reader:
                 self.emit(out, cell, RDF + "rest", obj)
                 obj = cell
         elif parse_type is not None:  # "Literal" and any other value (the spec)
+            from lxml import etree  # on use: the workflow's rule files read without lxml
             # Exclusive canonical XML: only the namespaces each element uses.
             inner = (prop.text or "") + "".join(
                 etree.tostring(c, method="c14n", exclusive=True, with_comments=False
@@ -211,6 +211,8 @@ def triples(source: "BinaryIO | Iterable[bytes]", base: str = "", name: str = "<
     others are still parsed past, not built). Memory is bounded by the largest
     child of ``rdf:RDF``. ``name`` only labels errors.
     """
+    from lxml import etree  # on use: the workflow's rule files read without lxml
+
     reader = _Reader(base, None if predicates is None else frozenset(predicates))
     depth = 0
     root = None
@@ -258,6 +260,8 @@ def _events(source: "BinaryIO | Iterable[bytes]", feed: int = 1 << 16) -> Iterat
     if hasattr(source, "read"):
         stream = source
         source = iter(lambda: stream.read(1 << 20), b"")
+    from lxml import etree
+
     parser = etree.XMLPullParser(events=("start", "end"), huge_tree=True,
                                  resolve_entities=False, no_network=True,
                                  remove_comments=True, remove_pis=True)

@@ -121,6 +121,17 @@ def test_an_unknown_ir_datasets_id_is_one_line_with_the_closest_ids():
     assert preflight.ir_datasets_id_errors(config, ["l"], known) == []
 
 
+def test_without_ir_datasets_no_id_is_checked_at_parse_time(monkeypatch):
+    """An environment holding only Snakemake (--lint, the conda route's main process) reads
+    the rule files: the ids are left to the fetch job, not reported as unknown."""
+    monkeypatch.setitem(sys.modules, "ir_datasets", None)  # as if not installed
+    assert preflight.registered_ir_datasets({}) is None
+    config = {"collections": {"c": {"ir_datasets": "cranfeld"}}}
+    assert preflight.ir_datasets_id_errors(config, ["c"]) == []
+    # the same config with the registry at hand is the error line (the check is not lost)
+    assert preflight.ir_datasets_id_errors(config, ["c"], lambda: ["cranfield"]) != []
+
+
 def test_the_registry_knows_the_studys_ids_offline():
     ids = set(preflight.registered_ir_datasets({}))
     assert {"cranfield", "beir/nfcorpus", "nfcorpus/test/video"} <= ids

@@ -6,17 +6,74 @@ import re
 import sys
 from pathlib import Path
 
-# The project's own folder (where gradedrel/, config/ and scripts/ live): found from this
-# file, not from workflow.basedir, which is the *using* workflow's folder when this one runs
-# as a Snakemake module (docs/module.md).
-PROJECT_ROOT = os.path.normpath(
-    os.path.join(workflow.current_basedir.get_path_or_uri(secret_free=True), "..", "..")
-)
-sys.path.insert(0, PROJECT_ROOT)  # the gradedrel package, without installing it
+# The project's own files are found from this file through Snakemake's source API
+# (workflow.current_basedir, workflow.source_path), not from workflow.basedir, which is the
+# *using* workflow's folder when this one runs as a Snakemake module, and not by joining
+# strings: the module may come from a URL (github(...), http://...), whose files Snakemake
+# fetches into its source cache (docs/module.md).
 # Every job's software, for --software-deployment-method conda: the project's one conda
 # environment (environment.yml, generated from requirements.lock), the same for every rule.
 # A path relative to the files of the rules, as Snakemake reads it (also in a module).
 CONDA_ENV = "../../environment.yml"
+
+
+def _project_root(rules):
+    """The project's folder (where gradedrel/, config/ and scripts/ are) when the rule files
+    are plain local files; None when they come from a URL or a git ref."""
+    from snakemake.sourcecache import LocalSourceFile
+
+    if not isinstance(rules, LocalSourceFile):
+        return None
+    return os.path.normpath(rules.join("../..").get_path_or_uri(secret_free=True))
+
+
+def _module_version():
+    """The version of this workflow's own package (pyproject.toml beside it, fetched like
+    the rule files)."""
+    import tomllib
+
+    with open(workflow.source_path("../../pyproject.toml"), "rb") as handle:
+        return tomllib.load(handle)["project"]["version"]
+
+
+def _wrong_package():
+    """Why the gradedrel that this process imports is not this workflow's own, or None."""
+    if PROJECT_ROOT is not None:
+        import gradedrel
+
+        found = os.path.dirname(os.path.dirname(os.path.abspath(gradedrel.__file__)))
+        if found == PROJECT_ROOT:
+            return None
+        return (
+            f"this workflow ({PROJECT_ROOT}) would run the gradedrel package of {found}, "
+            "imported before it; run it in a fresh Snakemake process (docs/module.md)"
+        )
+    try:
+        import gradedrel
+
+        found = gradedrel.__version__
+    except ImportError:
+        found = "none"
+    wanted = _module_version()
+    if found == wanted:
+        return None
+    return (
+        f"this workflow ({workflow.current_basedir.get_path_or_uri(secret_free=True)}) needs "
+        f"its package, gradedrel {wanted}; found {found}: pip install "
+        f"'gradedrel[workflow]=={wanted}' (docs/module.md)"
+    )
+
+
+PROJECT_ROOT = _project_root(workflow.current_basedir)
+if PROJECT_ROOT is not None:
+    sys.path.insert(0, PROJECT_ROOT)  # its own gradedrel package, without installing it
+# Parsing reads the package (the study, the schema, the checks); the jobs run it. From a
+# local checkout that is the package beside these files (put first on the jobs' PYTHONPATH
+# below); from a URL the package is not fetched, so the installed one must be the module's.
+_problem = _wrong_package()
+if _problem:
+    print(f"gradedrel: {_problem}", file=sys.stderr)
+    sys.exit(1)
 
 from gradedrel import collection
 from gradedrel.collection.fetch import needs_fetch as needs_ir_datasets_fetch
@@ -34,7 +91,8 @@ from gradedrel.retrieval.grid import Model
 from gradedrel.study import BASELINE, T, Study
 from gradedrel.thesaurus import sources as thesaurus_sources
 
-share_package(PROJECT_ROOT)  # the jobs' scripts import the same gradedrel as this file
+if PROJECT_ROOT is not None:
+    share_package(PROJECT_ROOT)  # the jobs' scripts import the same gradedrel as this file
 
 
 def stop(*problems):
@@ -57,7 +115,7 @@ if workflow.modifier.skip_configfile:
     import yaml as _yaml
     from snakemake.utils import update_config as _update_config
 
-    with open(os.path.join(PROJECT_ROOT, "config", "config.yaml"), encoding="utf-8") as _handle:
+    with open(workflow.source_path("../../config/config.yaml"), encoding="utf-8") as _handle:
         _defaults = _yaml.safe_load(_handle)
     _module_config = dict(config)  # named `config` in messages, over config/config.yaml
     _update_config(_defaults, dict(config))
@@ -106,10 +164,11 @@ if not workflow.modifier.skip_validation:  # a module's skip_validation, as vali
 
 
 def config_path(path):
-    """A path named in config: relative to the working directory, else to the workflow's
-    own directory (where config/ lives), so a run in another directory finds config files.
+    """A path named in config: relative to the working directory, else (a local checkout) to
+    the workflow's own directory (where config/ lives), so a run in another directory finds
+    config files; a module from a URL reads them from the using directory (docs/module.md).
     Always relative (never absolute): a project moved with its results re-runs nothing."""
-    if path is None or os.path.isabs(path) or os.path.exists(path):
+    if path is None or os.path.isabs(path) or os.path.exists(path) or PROJECT_ROOT is None:
         return path
     inside = os.path.join(PROJECT_ROOT, path)
     return os.path.relpath(inside) if os.path.exists(inside) else path

@@ -1,0 +1,49 @@
+"""Heavy libraries imported on first use (numpy, pandas), so that reading the
+workflow's rule files needs nothing beyond Snakemake and its own dependencies (PyYAML,
+jsonschema): `snakemake --lint` in an environment holding only Snakemake, as the workflow
+catalog runs it, and the main process of `--software-deployment-method conda`
+(docs/module.md). The modules that need such a library name it at the top as before
+(``np = lazy.module("numpy")``); it is loaded when one of its attributes is first read,
+by the standard library's :class:`importlib.util.LazyLoader`. (lxml, used by one module,
+is imported inside its functions: gradedrel.thesaurus.rdfxml.)
+"""
+from __future__ import annotations
+
+import importlib.util
+import sys
+import types
+
+
+class MissingModule(types.ModuleType):
+    """Stands for a library that is not installed: reading any attribute raises the
+    :class:`ModuleNotFoundError` that importing it would have raised, naming it and the
+    package extra that brings it."""
+
+    def __init__(self, name: str, extra: str):
+        super().__init__(name)
+        self.__dict__["_missing"] = (name, extra)
+
+    def __getattr__(self, attr: str):
+        name, extra = self.__dict__["_missing"]
+        raise ModuleNotFoundError(
+            f"No module named {name!r} (needed here; install gradedrel{extra})", name=name)
+
+
+def module(name: str, extra: str = "") -> types.ModuleType:
+    """Module ``name``: the one already imported, else one that is imported on first
+    attribute access; a :class:`MissingModule` if it is not installed (``extra``: the
+    package extra that brings it, as ``"[workflow]"``, for the message)."""
+    if sys.modules.get(name) is not None:
+        return sys.modules[name]
+    try:
+        spec = importlib.util.find_spec(name)
+    except ModuleNotFoundError:  # a parent package (lxml of lxml.etree) is missing
+        spec = None
+    if spec is None or spec.loader is None:
+        return MissingModule(name, extra)
+    loader = importlib.util.LazyLoader(spec.loader)
+    spec.loader = loader
+    lazy = importlib.util.module_from_spec(spec)
+    sys.modules[name] = lazy
+    loader.exec_module(lazy)
+    return lazy
