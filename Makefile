@@ -9,7 +9,7 @@ BIN := $(VENV)/bin
 # setuptools prints an informational notice on every editable install; silence only that one.
 QUIET_EDITABLE := PYTHONWARNINGS="ignore:Editable installation"
 
-.PHONY: check setup reproduce reproduce-nfcorpus test test-fast lint format-check clean dist
+.PHONY: check setup reproduce reproduce-nfcorpus adopt test test-fast lint format-check clean dist
 
 check:
 	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "setup: $(PYTHON) not found: install Python 3.11 or newer (tested: 3.11, 3.12, 3.13) and run make PYTHON=python3.11 (or 3.12, 3.13)" >&2; exit 1; }
@@ -37,6 +37,15 @@ reproduce-nfcorpus: setup
 	$(BIN)/python tools/recover.py --snakemake $(BIN)/snakemake
 	$(BIN)/snakemake --cores $(CORES) --rerun-incomplete $(NFCORPUS)
 	$(BIN)/snakemake --report results/report.html $(NFCORPUS)
+
+# Results copied into a fresh clone of the same commit: checked against their provenance
+# records, then marked current (tools/adopt.py; docs/setup.md, "Results made elsewhere").
+# CONFIG=nfcorpus: the config files of reproduce-nfcorpus.
+CONFIG ?=
+ADOPT_CONFIG := $(if $(filter nfcorpus,$(CONFIG)),$(NFCORPUS))
+adopt: setup
+	@test -z "$(CONFIG)" -o "$(CONFIG)" = nfcorpus || { echo "adopt: CONFIG=$(CONFIG): expected nothing or CONFIG=nfcorpus" >&2; exit 1; }
+	$(BIN)/python tools/adopt.py --snakemake $(BIN)/snakemake $(ADOPT_CONFIG)
 
 test: setup
 	$(BIN)/python -m pytest

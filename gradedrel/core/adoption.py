@@ -1,0 +1,195 @@
+"""Adopting copied results: does each provenance record match this checkout?
+
+Results copied into a fresh clone (``results/``, ``figures/``) carry their provenance
+records (``provenance.json``, ``<name>.provenance.json``). Before `make adopt` marks them
+current (tools/adopt.py), every record is checked against the clone: the commit it was made
+at, the package versions it was made with, and the sha256 of every file it names (the
+input data, the query files, the runs an evaluation read). Any difference refuses the
+whole adoption; nothing is marked unless everything matches.
+
+The functions here are pure apart from reading the files a record names; the clone's facts
+(commit, versions, where the ir_datasets home is) are passed in.
+"""
+from __future__ import annotations
+
+import csv
+import io
+import json
+import subprocess
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Iterator, Mapping
+
+from gradedrel.core.errors import InputError
+from gradedrel.core.io import sha256_of
+from gradedrel.core.ir_metadata import source
+
+#: The folders of a project that hold results (and their provenance records).
+RESULT_FOLDERS = ("results", "figures")
+#: A provenance record's file name: the folder's record, or the record beside one output.
+RECORD_NAME = "provenance.json"
+RECORD_SUFFIX = ".provenance.json"
+#: The root a record names for files under the ir_datasets home (ir_metadata.data_files).
+IR_DATASETS_ROOT = "ir_datasets home"
+
+
+@dataclass(frozen=True)
+class Clone:
+    """What a record is compared with: this checkout's commit (None outside git), whether
+    its tracked files differ from it, the installed versions, and the roots of the files a
+    record names (the project folder; the ir_datasets home)."""
+
+    root: Path
+    commit: str | None
+    versions: Mapping[str, str]
+    ir_datasets_home: Path | None = None
+    digests: dict = field(default_factory=dict, compare=False)
+
+    def resolve(self, path: str, root: str | None = None) -> Path | None:
+        """Where a recorded ``path`` is in this clone (None for a root it does not know)."""
+        if root is None:
+            return self.root / path
+        if root == IR_DATASETS_ROOT and self.ir_datasets_home is not None:
+            return self.ir_datasets_home / path
+        return None
+
+    def sha256(self, path: Path) -> str:
+        """The file's sha256, each file read once however many records name it."""
+        if path not in self.digests:
+            self.digests[path] = sha256_of(path)
+        return self.digests[path]
+
+
+def record_files(root: Path, folders: tuple[str, ...] = RESULT_FOLDERS) -> list[Path]:
+    """Every provenance record under ``root``'s result folders, sorted."""
+    found = []
+    for folder in folders:
+        base = Path(root) / folder
+        if base.is_dir():
+            found += [p for p in base.rglob("*") if p.is_file()
+                      and (p.name == RECORD_NAME or p.name.endswith(RECORD_SUFFIX))]
+    return sorted(found)
+
+
+def read_record(path: Path) -> dict:
+    """A provenance record's JSON object; a record that is not one names its file and line."""
+    try:
+        value = json.loads(Path(path).read_text(encoding="utf-8"))
+    except UnicodeDecodeError as error:
+        raise InputError(path, None, "a UTF-8 JSON provenance record", str(error)) from None
+    except json.JSONDecodeError as error:
+        raise InputError(path, error.lineno, "a JSON provenance record", error.msg) from None
+    if not isinstance(value, dict):
+        raise InputError(path, 1, "a JSON object (a provenance record)", type(value).__name__)
+    return value
+
+
+def named_files(record: Any) -> Iterator[tuple[str, str | None, str]]:
+    """``(path, root, sha256)`` of every file a record names with its digest, anywhere in
+    it: a ``{path, sha256[, root]}`` file record, or a ``<name>`` path beside its
+    ``<name>_sha256``. Digests without a path (``plans_sha256``) cannot be checked here."""
+    if isinstance(record, Mapping):
+        path, digest = record.get("path"), record.get("sha256")
+        if isinstance(path, str) and isinstance(digest, str):
+            root = record.get("root")
+            yield path, root if isinstance(root, str) else None, digest
+        for key, value in record.items():
+            if key.endswith("_sha256") and isinstance(value, str):
+                named = record.get(key[: -len("_sha256")])
+                if isinstance(named, str):
+                    yield named, None, value
+            elif key != "config":  # the configuration names settings, not files read
+                yield from named_files(value)
+    elif isinstance(record, list):
+        for value in record:
+            yield from named_files(value)
+
+
+def difference(record: Mapping, clone: Clone) -> str | None:
+    """What in ``record`` does not match ``clone`` (the first thing found), or None.
+
+    Checked: the commit (``source``: made at another commit, from uncommitted changes, or
+    at a commit where the clone has none), the versions the clone also has, and every
+    named file's sha256.
+    """
+    source = record.get("source")
+    if isinstance(source, Mapping):
+        made = source.get("commit")
+        if source.get("dirty"):
+            return f"made from uncommitted changes to commit {made}, not from a commit"
+        if made != clone.commit:
+            here = f"this clone is at {clone.commit}" if clone.commit else \
+                "this clone is not a git checkout"
+            return f"made at commit {made}; {here}" if made else \
+                f"made outside a git checkout; {here}"
+    versions = record.get("versions")
+    if isinstance(versions, Mapping):
+        for name in sorted(versions):
+            if name in clone.versions and str(versions[name]) != str(clone.versions[name]):
+                return (f"made with {name} {versions[name]}; this environment has "
+                        f"{clone.versions[name]}")
+    for path, root, digest in named_files(record):
+        where = clone.resolve(path, root)
+        if where is None:
+            return f"names {path} under {root!r}, a root adopt does not know"
+        if not where.is_file():
+            return f"names {path} ({root or 'project'}), missing here"
+        if clone.sha256(where) != digest:
+            return f"names {path} with sha256 {digest[:12]}…; the file here differs"
+    return None
+
+
+def refusals(root: Path, clone: Clone,
+             reader: Callable[[Path], dict] = read_record) -> tuple[int, list[str]]:
+    """(how many records were checked, one line per record that does not match:
+    ``path: what differs``, paths relative to ``root``)."""
+    found = []
+    files = record_files(root)
+    for path in files:
+        name = path.relative_to(root)
+        try:
+            problem = difference(reader(path), clone)
+        except InputError as error:
+            where = f"{name}:{error.line}" if error.line is not None else f"{name}"
+            found.append(f"{where}: expected {error.expected}; found {error.found!r}")
+            continue
+        if problem:
+            found.append(f"{name}: {problem}")
+    return len(files), found
+
+
+@dataclass(frozen=True)
+class Output:
+    """One row of ``snakemake --summary``: an output, its rule, its status and plan."""
+
+    path: str
+    rule: str
+    status: str
+    pending: bool
+
+
+def summary_rows(text: str) -> list[Output]:
+    """The rows of ``snakemake --summary`` output (tab-separated, with a header naming
+    ``output_file``, ``rule``, ``status``, ``plan``)."""
+    lines = text.splitlines()
+    start = next((i for i, line in enumerate(lines) if line.startswith("output_file\t")), None)
+    if start is None:
+        raise InputError("snakemake --summary", None, "a header line starting 'output_file'",
+                         lines[0] if lines else "no output")
+    rows = csv.DictReader(io.StringIO("\n".join(lines[start:])), delimiter="\t",
+                          quoting=csv.QUOTE_NONE)
+    return [Output(row["output_file"], row["rule"], row["status"],
+                   row["plan"] != "no update") for row in rows if row.get("plan")]
+
+
+def git_state(root: Path) -> tuple[str | None, str | None]:
+    """(the commit the project at ``root`` is checked out at, as its records name it
+    (:func:`gradedrel.core.ir_metadata.source`), the first tracked file that differs from
+    that commit); (None, None) outside a git checkout of the project."""
+    made = source(root)
+    if not made["commit"] or not made["dirty"]:
+        return made["commit"], None
+    done = subprocess.run(["git", "-C", str(root), "status", "--porcelain",
+                           "--untracked-files=no"], capture_output=True, text=True)
+    changed = [line[3:] for line in done.stdout.splitlines() if line.strip()]
+    return made["commit"], changed[0] if changed else "(a tracked file)"
