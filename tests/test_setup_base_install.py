@@ -65,8 +65,7 @@ def test_the_base_dependencies_leave_out_the_workflow():
                 "pyjnius"} & base, base
     assert "jsonschema" in base  # evaluate --config checks its file against the schema
     only = workflow_only_distributions()
-    assert {"snakemake", "python-terrier", "pyterrier", "pyjnius", "ir-datasets", "lxml",
-            "rdata"} <= only
+    assert {"snakemake", "pyterrier", "pyjnius", "ir-datasets", "lxml", "rdata"} <= only
     assert WORKFLOW_MODULES <= workflow_only_modules()
 
 
