@@ -9,6 +9,8 @@ from gradedrel.collection import spec
 from gradedrel.core import ir_metadata
 from gradedrel.core.io import read_tsv, write_text
 from gradedrel.job import per_model_pages, run_step
+from gradedrel.queries import query_types
+from gradedrel.thesaurus import sources
 from gradedrel.evaluation.files import evaluate_files
 from gradedrel.evaluation.settings import Settings
 
@@ -41,15 +43,24 @@ def evaluate_model(model, runs, qrels, settings, topics, local, manifest, data):
     collection = snakemake.params.collection
     method = ir_metadata.method_of_evaluation(
         dict.fromkeys(tables["means"]["measure"]), asdict(settings),
-        collection.get("grade_map"), settings.baseline_run)
+        collection.get("grade_map"), settings.baseline_run,
+        snakemake.params.plan_set.get("automatic", True))
     platform, implementation = ir_metadata.gathered("evaluate_runs", "scripts/evaluate_runs.py")
     evaluated = [{"label": label, "run": ir_metadata.file_record(path)}
                  for label, path in runs.items()]
+    # what the record says is read from the configuration, not params: it re-runs nothing
+    thesaurus = snakemake.params.plan_set.get("thesaurus")
+    goal = ir_metadata.research_goal(
+        [f"{model}-{query_types.slug(settings.baseline_run)}"] if settings.baseline_run else [],
+        snakemake.config["standard_measures"], settings.correction)
     write_text(ir_metadata.dump(ir_metadata.evaluation_document(
         snakemake.wildcards.collection, spec.ids_of(collection, ("docs", "topics", "qrels")),
         local, manifest,
         {"mapped": snakemake.input.qrels, "mapped, TREC": snakemake.input.qrels_levels},
-        method, evaluated, platform, implementation)), out[f"metadata/{model}"])
+        method, evaluated, platform, implementation, goal,
+        ir_metadata.other_data(thesaurus, ir_metadata.thesaurus_files(
+            thesaurus, snakemake.config.get("thesauri"), sources.file_specs))
+    )), out[f"metadata/{model}"])
 
 
 run_step(snakemake.log[0], main, snakemake.wildcards, snakemake.output,
