@@ -8,9 +8,7 @@ from gradedrel.collection.readers import read_qrels_tsv
 from gradedrel.collection import spec
 from gradedrel.core import ir_metadata
 from gradedrel.core.io import read_tsv, write_text
-from gradedrel.job import per_model_pages, run_step
-from gradedrel.queries import query_types
-from gradedrel.thesaurus import sources
+from gradedrel.job import ir_metadata_context, per_model_pages, run_step
 from gradedrel.evaluation.files import evaluate_files
 from gradedrel.evaluation.settings import Settings
 
@@ -48,19 +46,12 @@ def evaluate_model(model, runs, qrels, settings, topics, local, manifest, data):
     platform, implementation = ir_metadata.gathered("evaluate_runs", "scripts/evaluate_runs.py")
     evaluated = [{"label": label, "run": ir_metadata.file_record(path)}
                  for label, path in runs.items()]
-    # what the record says is read from the configuration, not params: it re-runs nothing
-    thesaurus = snakemake.params.plan_set.get("thesaurus")
-    goal = ir_metadata.research_goal(
-        [f"{model}-{query_types.slug(settings.baseline_run)}"] if settings.baseline_run else [],
-        snakemake.config["standard_measures"], settings.correction)
+    goal, other = ir_metadata_context(snakemake.config, snakemake.params.plan_set.get("thesaurus"))
     write_text(ir_metadata.dump(ir_metadata.evaluation_document(
         snakemake.wildcards.collection, spec.ids_of(collection, ("docs", "topics", "qrels")),
         local, manifest,
         {"mapped": snakemake.input.qrels, "mapped, TREC": snakemake.input.qrels_levels},
-        method, evaluated, platform, implementation, goal,
-        ir_metadata.other_data(thesaurus, ir_metadata.thesaurus_files(
-            thesaurus, snakemake.config.get("thesauri"), sources.file_specs))
-    )), out[f"metadata/{model}"])
+        method, evaluated, platform, implementation, goal, other)), out[f"metadata/{model}"])
 
 
 run_step(snakemake.log[0], main, snakemake.wildcards, snakemake.output,

@@ -13,9 +13,7 @@ from gradedrel.queries import query_files, query_types
 from gradedrel.retrieval import grid
 from gradedrel.core.io import sha256_of, write_text, write_tsv
 from gradedrel.retrieval.runs import write_run
-from gradedrel.evaluation.settings import Settings
-from gradedrel.thesaurus import sources
-from gradedrel.job import per_model_pages, run_step
+from gradedrel.job import ir_metadata_context, per_model_pages, run_step
 
 log = logging.getLogger("gradedrel")
 
@@ -49,29 +47,11 @@ def main():
         run_model(model, transformer, context)
 
 
-def research_goal(model):
-    """The research goal of a model's runs. Read from the configuration, not from params:
-    what a record says re-runs nothing (as its commit)."""
-    settings = Settings.from_config(snakemake.config["evaluation"],
-                                    snakemake.config["standard_measures"])
-    baseline = settings.baseline_run
-    return ir_metadata.research_goal(
-        [f"{model}-{query_types.slug(baseline)}"] if baseline else [],
-        snakemake.config["standard_measures"], settings.correction)
-
-
-def thesaurus_data():
-    """``data → other``: the plan set's thesaurus, its files as config pins them."""
-    name = snakemake.params.plan_set.get("thesaurus")
-    return ir_metadata.other_data(name, ir_metadata.thesaurus_files(
-        name, snakemake.config.get("thesauri"), sources.file_specs))
-
-
 def run_model(model, transformer, context):
     """One model's runs (each with its ir_metadata header), their provenance, the topics
     it did not rank."""
     out, depth, topics = snakemake.output, snakemake.params.depth, context["topics"]
-    goal, other = research_goal(model.name), thesaurus_data()
+    goal, other = ir_metadata_context(snakemake.config, snakemake.params.plan_set.get("thesaurus"))
     ids = spec.ids_of(snakemake.params.collection, ("docs", "topics"))
     not_ranked = []
     for label, (path, queries, digest) in context["queries"].items():

@@ -1,6 +1,6 @@
 """Issue 20 (items 3, 5, 6) and 32 (item 3) on the fixture: an ir_metadata record heading
-every run file and in every evaluation folder, valid and with true checksums; the TREC level qrels beside qrels.tsv; a wrong
-ir_datasets id stopping the dry run in one line."""
+every run file and in every evaluation folder, valid and with true checksums; the TREC
+level qrels beside qrels.tsv; a wrong ir_datasets id stopping the dry run in one line."""
 import shutil
 
 import ir_measures
@@ -32,11 +32,19 @@ def test_every_run_file_and_evaluation_folder_has_valid_ir_metadata(finished_pro
         assert doc["method"]["retrieval"][0]["name"] == path.parent.name
         assert doc["method"]["indexing"]["stemmer"] == "porter"
         assert doc["method"]["plan set"]["name"] == "auto" and doc["method"]["automatic"]
-        assert doc["research goal"]["evaluation"]["baseline"] == [f"{path.parent.name}-SUM-u"]
+        # the thesaurus: its file's true sha256 (what the workflow checked before reading it)
+        [thesaurus] = doc["data"]["other"]
+        assert thesaurus["sha256"] == sha256_of(finished_project / "fixture" / "thesaurus.rdf")
+        assert doc["research goal"]["evaluation"]["baseline"] == ["InQuery-SUM-u", "BM25-SUM-u"]
         assert [t.split("==")[0] for t in doc["platform"]["software"]["retrieval toolkit"]] \
             == ["terrier", "pyterrier"]
         # a copy of the project outside git: the commit is unknown, said so
         assert doc["implementation"]["source"]["commit"] is None
+    baseline = ir_metadata.load((results / "baseline" / "BM25.run").read_text(encoding="utf-8"))
+    assert ir_metadata.validate(baseline, ir_metadata.RUN_REQUIRED) == []
+    assert baseline["tag"] == "baseline-BM25" and baseline["method"]["automatic"] is True
+    assert baseline["data"]["other"] == []  # no thesaurus
+    assert baseline["research goal"] == doc["research goal"]  # the study's, in every record
     for path in evaluation_files:
         doc = ir_metadata.load(path.read_text(encoding="utf-8"))
         assert ir_metadata.validate(doc, ir_metadata.EVALUATION_REQUIRED) == []

@@ -292,11 +292,23 @@ RUN_DATA_KEYS = ("ir_datasets", "docs", "topics")
 IR_METADATA = ir_metadata.FILE_NAME
 
 
+def run_data_files(wildcards):
+    """The local documents and topics files a run's ir_metadata names, as ``data/<part>``
+    (the plain baseline's rule has a ``topics`` input of its own: the requests)."""
+    files = collection_files(RUN_DATA_KEYS)(wildcards)
+    return {f"data/{part}": path for part, path in files.items()}
+
+
+#: What the plain baseline's ir_metadata says of its "plan set": the raw request text,
+#: no person in the loop, no thesaurus.
+BASELINE_PLAN_SET = {"name": BASELINE, "automatic": True, "thesaurus": None}
+
+
 def evaluation_plan_set(wildcards):
     """What an evaluation's ir_metadata says of its runs' plan set: automatic or not, its
-    thesaurus (the plain baseline: automatic, none)."""
+    thesaurus (the plain baseline's: :data:`BASELINE_PLAN_SET`)."""
     if wildcards.planset == BASELINE:
-        return {"name": BASELINE, "automatic": True, "thesaurus": None}
+        return BASELINE_PLAN_SET
     return canonical(STUDY.plan_set_metadata(wildcards.collection, wildcards.planset))
 
 
