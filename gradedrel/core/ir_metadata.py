@@ -276,7 +276,6 @@ def _sorted(value):
 
 # --- validation -------------------------------------------------------------------------------
 
-_SCALAR = (str, int, float, bool)
 _OPTIONAL = type(None)
 #: Required keys (a path of keys) and the types their values take, after the schema's
 #: checklists (docs/metadata/*.md of irgroup/ir_metadata); None is allowed where a fact
