@@ -21,3 +21,24 @@ def run_step(log_path: str | None, main: Callable[[], None],
              page_wildcards: Callable[[str], Mapping[str, object]] | None = None) -> None:
     """:func:`gradedrel.core.steps.run_step` writing the report's pages."""
     steps.run_step(log_path, main, wildcards, outputs, page_wildcards, write_page)
+
+
+def ir_metadata_context(config: Mapping, thesaurus: str | None) -> tuple[dict, list[dict]]:
+    """``(research goal, data → other)`` of a job's ir_metadata records, from the
+    configuration (read by the script, not passed as params: what a record says re-runs
+    nothing). The research goal is the study's, the same in every record: the paper, the
+    measures reported, the baseline run of every model of the grid
+    (``evaluation.significance.baseline_run``), the significance tests. ``other``: the
+    files of ``thesaurus`` (None: none) with the sha256 config pins."""
+    from gradedrel.core import ir_metadata
+    from gradedrel.evaluation.settings import Settings
+    from gradedrel.queries import query_types
+    from gradedrel.thesaurus import sources
+
+    standard = list(config.get("standard_measures") or [])
+    settings = Settings.from_config(config.get("evaluation"), standard)
+    base = settings.baseline_run
+    tags = [f"{m}-{query_types.slug(base)}" for m in config["retrieval"]["grid"]] if base else []
+    goal = ir_metadata.research_goal(tags, standard, settings.correction)
+    files = ir_metadata.thesaurus_files(thesaurus, config.get("thesauri"), sources.file_specs)
+    return goal, ir_metadata.other_data(thesaurus, files)

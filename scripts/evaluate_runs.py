@@ -8,7 +8,7 @@ from gradedrel.collection.readers import read_qrels_tsv
 from gradedrel.collection import spec
 from gradedrel.core import ir_metadata
 from gradedrel.core.io import read_tsv, write_text
-from gradedrel.job import per_model_pages, run_step
+from gradedrel.job import ir_metadata_context, per_model_pages, run_step
 from gradedrel.evaluation.files import evaluate_files
 from gradedrel.evaluation.settings import Settings
 
@@ -41,15 +41,17 @@ def evaluate_model(model, runs, qrels, settings, topics, local, manifest, data):
     collection = snakemake.params.collection
     method = ir_metadata.method_of_evaluation(
         dict.fromkeys(tables["means"]["measure"]), asdict(settings),
-        collection.get("grade_map"), settings.baseline_run)
+        collection.get("grade_map"), settings.baseline_run,
+        snakemake.params.plan_set.get("automatic", True))
     platform, implementation = ir_metadata.gathered("evaluate_runs", "scripts/evaluate_runs.py")
     evaluated = [{"label": label, "run": ir_metadata.file_record(path)}
                  for label, path in runs.items()]
+    goal, other = ir_metadata_context(snakemake.config, snakemake.params.plan_set.get("thesaurus"))
     write_text(ir_metadata.dump(ir_metadata.evaluation_document(
         snakemake.wildcards.collection, spec.ids_of(collection, ("docs", "topics", "qrels")),
         local, manifest,
         {"mapped": snakemake.input.qrels, "mapped, TREC": snakemake.input.qrels_levels},
-        method, evaluated, platform, implementation)), out[f"metadata/{model}"])
+        method, evaluated, platform, implementation, goal, other)), out[f"metadata/{model}"])
 
 
 run_step(snakemake.log[0], main, snakemake.wildcards, snakemake.output,

@@ -1,6 +1,6 @@
 """Run a plan set's query types through every model of the grid: one JVM (its JIT warmed
-once for all models), the index opened once; each model's runs, their provenance, the
-topics not ranked and the runs' ir_metadata beside them."""
+once for all models), the index opened once; each model's runs (each with its ir_metadata
+record as its header), their provenance, the topics not ranked beside them."""
 import json
 import logging
 from pathlib import Path
@@ -13,7 +13,7 @@ from gradedrel.queries import query_files, query_types
 from gradedrel.retrieval import grid
 from gradedrel.core.io import sha256_of, write_text, write_tsv
 from gradedrel.retrieval.runs import write_run
-from gradedrel.job import per_model_pages, run_step
+from gradedrel.job import ir_metadata_context, per_model_pages, run_step
 
 log = logging.getLogger("gradedrel")
 
@@ -35,9 +35,12 @@ def main():
                        query_files.read_query_file(snakemake.input[f"queries/{label}"]),
                        sha256_of(snakemake.input[f"queries/{label}"]))
                for label in snakemake.params.labels}
+    platform, implementation = ir_metadata.gathered(
+        "retrieve", "scripts/retrieve.py", version, terrier.java_version())
     context = {"version": version, "pipeline": pipeline, "topics": topics, "queries": queries,
                "data": ir_metadata.data_files(local, manifest), "local": local,
-               "manifest": manifest, "census": census, "commit": ir_metadata.source()}
+               "manifest": manifest, "census": census, "commit": ir_metadata.source(),
+               "platform": platform, "implementation": implementation}
     for name, parameters in snakemake.params.models.items():
         model = grid.Model.from_config(name, parameters)
         transformer = grid.retriever(model, index_dir, snakemake.params.depth, index=index)
@@ -45,9 +48,12 @@ def main():
 
 
 def run_model(model, transformer, context):
-    """One model's runs, their provenance, the topics it did not rank, its ir_metadata."""
+    """One model's runs (each with its ir_metadata header), their provenance, the topics
+    it did not rank."""
     out, depth, topics = snakemake.output, snakemake.params.depth, context["topics"]
-    not_ranked, runs = [], []
+    goal, other = ir_metadata_context(snakemake.config, snakemake.params.plan_set.get("thesaurus"))
+    ids = spec.ids_of(snakemake.params.collection, ("docs", "topics"))
+    not_ranked = []
     for label, (path, queries, digest) in context["queries"].items():
         run_path = out[f"run/{model.name}/{label}"]
         run, missing = grid.run_query_type(model, transformer, topics, queries, label,
@@ -56,8 +62,15 @@ def run_model(model, transformer, context):
                  len(topics))
         for reason, count in missing["reason"].value_counts().sort_index().items():
             log.warning("%s %s: %d topic(s) not ranked: %s", model.name, label, count, reason)
-        write_run(run, run_path, tag=f"{model.name}-{query_types.slug(label)}",
-                  topic_order=topics["qid"].tolist())
+        tag = f"{model.name}-{query_types.slug(label)}"
+        method = ir_metadata.method_of_run(
+            model.name, model.backend, dict(model.parameters), depth, context["census"],
+            snakemake.params.plan_set, label, ir_metadata.file_record(path))
+        record = ir_metadata.run_record(
+            tag, snakemake.wildcards.collection, ids, context["local"], context["manifest"],
+            other, method, goal, context["platform"], context["implementation"])
+        write_run(run, run_path, tag=tag, topic_order=topics["qid"].tolist(),
+                  header=ir_metadata.dump(record))
         write_text(provenance.record(
             "retrieve", snakemake.params.config[model.name], context["version"],
             model=model.name, backend=model.backend, parameters=dict(model.parameters),
@@ -66,20 +79,7 @@ def run_model(model, transformer, context):
             data=context["data"], source=context["commit"]),
             out[f"provenance/{model.name}/{label}"])
         not_ranked.append(missing)
-        runs.append({"tag": f"{model.name}-{query_types.slug(label)}", "query type": label,
-                     "run": ir_metadata.file_record(run_path),
-                     "queries": ir_metadata.file_record(path)})
     write_tsv(pd.concat(not_ranked, ignore_index=True), out[f"not_ranked/{model.name}"])
-    method = ir_metadata.method_of_run(
-        model.name, model.backend, dict(model.parameters), depth, context["census"],
-        snakemake.params.plan_set, {r["run"]["path"]: r["query type"] for r in runs})
-    platform, implementation = ir_metadata.gathered(
-        "retrieve", "scripts/retrieve.py", context["version"], terrier.java_version())
-    write_text(ir_metadata.dump(ir_metadata.run_document(
-        snakemake.wildcards.collection,
-        spec.ids_of(snakemake.params.collection, ("docs", "topics")), context["local"],
-        context["manifest"], method, runs, platform, implementation)),
-        out[f"metadata/{model.name}"])
 
 
 run_step(snakemake.log[0], main, snakemake.wildcards, snakemake.output,

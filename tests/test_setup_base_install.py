@@ -66,7 +66,7 @@ def test_the_base_dependencies_leave_out_the_workflow():
     assert "jsonschema" in base  # evaluate --config checks its file against the schema
     assert "ir-datasets" in base  # the judgements of a shipped reference (compare)
     only = workflow_only_distributions()
-    assert {"snakemake", "python-terrier", "pyterrier", "pyjnius", "rdata"} <= only
+    assert {"snakemake", "pyterrier", "pyjnius", "rdata"} <= only
     assert WORKFLOW_MODULES <= absent_modules()
 
 

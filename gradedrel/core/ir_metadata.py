@@ -4,13 +4,23 @@ evaluation's description in PRIMAD terms, as YAML — ``platform``, ``implementa
 hardware → cpu → model``, ``implementation → source → commit``, ``data → test
 collection → ir_datasets``, ``method → retrieval`` as a list of ranking components, …).
 
-The workflow writes ``ir-metadata.yaml`` beside every model's runs
-(``results/<c>/runs/<p>/<m>/``) and every evaluation (``results/<c>/evaluation/<p>/<m>/``).
-The document is built from facts passed in (pure functions, tested); only
-:func:`machine`, :func:`source` and :func:`file_record` look at the machine, the git
-checkout and the files. The file is written between the comment lines
-``# ir_metadata.start`` and ``# ir_metadata.end`` (the markers a run file's header carries,
-as comments: repro_eval's reader finds them, and the file stays plain YAML).
+The workflow writes one record per run file, as the run file's header (where the
+ir_metadata spec and repro_eval's ``MetadataHandler.read_metadata`` look: the first line
+``# ir_metadata.start``, each YAML line behind ``# ``, then ``# ir_metadata.end``; the run
+lines follow), and one per evaluation, ``ir-metadata.yaml`` in
+``results/<c>/evaluation/<p>/<m>/``, in the same form. Every record has every section of
+schema 0.1: ``platform``, ``research goal``, ``implementation``, ``method``, ``actor``,
+``data``, with ``schema-version``, ``run-version`` and ``tag``. The document is built from
+facts passed in (pure functions, tested); only :func:`machine`, :func:`source` and
+:func:`file_record` look at the machine, the git checkout and the files.
+
+Why not repro_eval's ``complete_metadata`` or tirex-tracker (observed with repro_eval 0.5.0
+and tirex-tracker 0.2.24): ``complete_metadata`` lists the installed Python distributions
+without their versions, asks GitPython for ``repo.remote().url`` (an error outside a git
+checkout, or in one without a remote) and walks the working folder for file extensions
+(the whole results tree, in the workflow); tirex-tracker needs IPython, which the lock does
+not hold, and records times and energy, so the same inputs would not give the same bytes.
+repro_eval is the tests' reader of these records (``test`` extra).
 
 What stays the same and what does not: ``platform`` holds only facts of the machine that
 do not change from run to run (CPU model, cores, RAM, kernel, distribution, versions), so
@@ -35,8 +45,24 @@ from gradedrel.core.params import plain
 SCHEMA_VERSION = "0.1"
 FILE_NAME = "ir-metadata.yaml"
 START, END = "# ir_metadata.start", "# ir_metadata.end"
-#: The Python packages named under platform → software → libraries → python.
-LIBRARIES = ("gradedrel", "python-terrier", "ir_datasets", "ir_measures", "pytrec_eval-terrier",
+#: The version of a record's content (the spec's ``run-version``): raised when what a record
+#: says of a run changes.
+RUN_VERSION = "2.0"
+#: ``research goal`` → venue and publication: the paper this project reproduces (the
+#: reference of CITATION.cff; tests/core/test_ir_metadata.py checks the two agree).
+PAPER = {"venue": {"name": "SIGIR", "year": 2000},
+         "publication": {"title": "IR evaluation methods for retrieving highly relevant "
+                                  "documents",
+                         "authors": ["Kalervo Järvelin", "Jaana Kekäläinen"],
+                         "doi": "https://doi.org/10.1145/345508.345545"}}
+#: The paper's measures, as this project names them (docs/measures.md).
+PAPER_MEASURES = ("AvP(level=k)", "P-R(level=k)", "CG", "DCG", "nCG", "nDCG")
+#: ``actor``: who made the runs, in the spec's roles (the project reproduces the paper).
+ACTOR = {"team": "gradedrel", "role": "reproducer"}
+#: The Python distributions named under platform → software → libraries → python
+#: (``pyterrier``: the distribution holding PyTerrier's code; ``python-terrier`` 1.0 is an
+#: empty package that only requires it).
+LIBRARIES = ("gradedrel", "pyterrier", "ir_datasets", "ir_measures", "pytrec_eval-terrier",
              "pandas", "numpy", "scipy", "snakemake", "pyyaml")
 
 
@@ -177,37 +203,60 @@ def test_collection(name: str, ir_datasets: Mapping[str, str], local: Mapping[st
 
 
 def document(tag: str | None, platform: Mapping, implementation: Mapping, data: Mapping,
-             method: Mapping, **extra: Any) -> dict:
-    """The whole document: schema version, tag, the four sections, then ``extra``."""
-    out: dict[str, Any] = {"schema-version": SCHEMA_VERSION}
+             method: Mapping, research_goal: Mapping | None = None,
+             actor: Mapping | None = None, **extra: Any) -> dict:
+    """The whole record in the spec's order: schema version, run version, tag, then
+    platform, research goal, implementation, method, actor, data (the PRIMAD sections
+    repro_eval's analyzer compares), then ``extra``."""
+    out: dict[str, Any] = {"schema-version": SCHEMA_VERSION, "run-version": RUN_VERSION}
     if tag is not None:
         out["tag"] = tag
-    out |= {"platform": dict(platform), "implementation": dict(implementation),
-            "data": dict(data), "method": dict(method)}
+    out |= {"platform": dict(platform),
+            "research goal": dict(research_goal if research_goal is not None else {}),
+            "implementation": dict(implementation), "method": dict(method),
+            "actor": dict(actor if actor is not None else ACTOR), "data": dict(data)}
     out |= extra
     return out
 
 
 # --- text -----------------------------------------------------------------------------------
 
-HEADER = ("# ir_metadata (https://www.ir-metadata.org/, schema {version}). platform: facts of "
-          "the machine that wrote\n# this file (they differ across machines); "
-          "implementation.source.commit: the project's commit.\n")
-
-
 def dump(doc: Mapping) -> str:
-    """The document as YAML between the start and end markers (keys in document order,
-    so the same document gives the same bytes)."""
-    body = yaml.safe_dump(plain(doc), sort_keys=False, allow_unicode=True, width=100,
-                          default_flow_style=False)
-    return f"{START}\n{HEADER.format(version=SCHEMA_VERSION)}{body}{END}\n"
+    """The record as a run file's header: ``# ir_metadata.start``, each line of the YAML
+    behind ``# ``, ``# ir_metadata.end`` — no other line, so repro_eval's reader (which
+    strips the leading ``#`` of each line and parses the rest as YAML) reads exactly
+    ``doc`` (a ``#`` inside a line stays: the space after the marker ends the strip). Keys
+    in document order and no line folding, so the same document gives the same bytes."""
+    body = yaml.safe_dump(plain(doc), sort_keys=False, allow_unicode=True,
+                          width=float("inf"), default_flow_style=False)
+    lines = body.splitlines()
+    return "".join(f"{START}\n" + "".join(f"# {line}\n" for line in lines) + f"{END}\n")
+
+
+def split(text: str) -> tuple[str, str]:
+    """``(header, rest)`` of a run file's text: the lines from ``# ir_metadata.start`` to
+    ``# ir_metadata.end`` (empty when the first line is not the start marker), and the
+    lines after them. A start without an end is a ValueError."""
+    if not text.startswith(START + "\n") and text.rstrip("\r\n") != START:
+        return "", text
+    at = text.find(f"\n{END}\n")
+    if at < 0:
+        if text.endswith(f"\n{END}"):
+            return text, ""
+        raise ValueError(f"ir_metadata: '{START}' without a line '{END}'")
+    cut = at + len(END) + 2
+    return text[:cut], text[cut:]
 
 
 def load(text: str) -> dict:
-    """A document written by :func:`dump` (or any ir_metadata YAML, markers optional)."""
-    lines = [line for line in text.splitlines()
-             if line.strip().lstrip("# ").strip() not in ("ir_metadata.start", "ir_metadata.end")]
-    value = yaml.safe_load("\n".join(lines))
+    """The record at the head of ``text`` (a run file, or an evaluation's file), as
+    :func:`dump` writes it: the lines between the markers, each without its ``# ``."""
+    header, _ = split(text)
+    if not header:
+        raise ValueError(f"ir_metadata: expected '{START}' on the first line")
+    lines = header.splitlines()[1:-1]
+    value = yaml.safe_load("\n".join(line[2:] if line.startswith("# ") else line.lstrip("#")
+                                      for line in lines))
     if not isinstance(value, dict):
         raise ValueError("ir_metadata: expected a mapping at the top level")
     return value
@@ -227,13 +276,13 @@ def _sorted(value):
 
 # --- validation -------------------------------------------------------------------------------
 
-_SCALAR = (str, int, float, bool)
 _OPTIONAL = type(None)
 #: Required keys (a path of keys) and the types their values take, after the schema's
 #: checklists (docs/metadata/*.md of irgroup/ir_metadata); None is allowed where a fact
 #: may be unknown on a machine (a CPU model /proc does not name, a copy outside git).
 REQUIRED: dict[tuple[str, ...], tuple[type, ...]] = {
     ("schema-version",): (str,),
+    ("run-version",): (str,),
     ("platform",): (dict,),
     ("platform", "hardware", "cpu", "model"): (str, _OPTIONAL),
     ("platform", "hardware", "cpu", "architecture"): (str, _OPTIONAL),
@@ -252,6 +301,11 @@ REQUIRED: dict[tuple[str, ...], tuple[type, ...]] = {
     ("data", "test collection", "name"): (str,),
     ("data", "test collection", "files"): (list,),
     ("method",): (dict,),
+    ("research goal", "venue", "name"): (str,),
+    ("research goal", "evaluation", "reported measures"): (list,),
+    ("research goal", "evaluation", "baseline"): (list,),
+    ("actor", "role"): (str,),
+    ("data", "other"): (list,),
 }
 #: Keys of the schema that, where present, take these types.
 OPTIONAL: dict[tuple[str, ...], tuple[type, ...]] = {
@@ -262,7 +316,6 @@ OPTIONAL: dict[tuple[str, ...], tuple[type, ...]] = {
     ("method", "indexing"): (dict,),
     ("method", "retrieval"): (list,),
     ("data", "test collection", "ir_datasets"): (str, dict),
-    ("data", "other"): (list,),
     ("data", "training data"): (list,),
 }
 #: The top-level sections the schema names (PRIMAD).
@@ -327,12 +380,14 @@ def validate(doc: Any, extra_required: Mapping[tuple[str, ...], tuple[type, ...]
     return problems
 
 
-#: What a run folder's file holds beyond the schema's required keys.
-RUN_REQUIRED = {("method", "retrieval"): (list,), ("method", "indexing"): (dict,),
-                ("method", "automatic"): (bool,), ("method", "plan set"): (dict,),
-                ("runs",): (list,)}
-#: What an evaluation folder's file holds beyond them.
-EVALUATION_REQUIRED = {("method", "evaluation", "measures"): (list,),
+#: What a run file's record holds beyond the schema's required keys.
+RUN_REQUIRED = {("tag",): (str,), ("method", "retrieval"): (list,),
+                ("method", "indexing"): (dict,), ("method", "automatic"): (bool,),
+                ("method", "plan set"): (dict,), ("method", "query type"): (str,),
+                ("method", "queries", "sha256"): (str,)}
+#: What an evaluation's record holds beyond them.
+EVALUATION_REQUIRED = {("method", "automatic"): (bool,),
+                       ("method", "evaluation", "measures"): (list,),
                        ("method", "evaluation", "cutoffs"): (list,),
                        ("method", "evaluation", "gains"): (dict,),
                        ("method", "evaluation", "relevance levels"): (list,),
@@ -341,17 +396,50 @@ EVALUATION_REQUIRED = {("method", "evaluation", "measures"): (list,),
 
 # --- the two documents the workflow writes -----------------------------------------------------
 
+def thesaurus_files(thesaurus: str | None, thesauri: Mapping | None,
+                    file_specs: Callable[[Mapping], Mapping]) -> dict:
+    """The files of ``thesaurus`` by role, from the configuration's ``thesauri``
+    (``file_specs``: :func:`gradedrel.thesaurus.sources.file_specs`); empty without one."""
+    spec = (thesauri or {}).get(thesaurus) if thesaurus else None
+    return dict(file_specs(spec)) if spec else {}
+
+
 def software(terrier: str | None = None, java: str | None = None,
              versions: Callable[[str], str] = package_version) -> dict:
-    """``platform → software`` parts: Python libraries, retrieval toolkits, Java's."""
+    """``platform → software`` parts: Python libraries, retrieval toolkits (PyTerrier, as
+    the ``pyterrier`` distribution; Terrier), Java's."""
     libraries = {name: versions(name) for name in LIBRARIES}
-    toolkits = {"python-terrier": libraries.pop("python-terrier")}
+    toolkits = {"pyterrier": libraries.pop("pyterrier")}
     if terrier:
         toolkits = {"terrier": terrier} | toolkits
     java_libs = {"java": java} if java else {}
     if java and terrier:
         java_libs["terrier-core"] = terrier
     return {"libraries": libraries, "toolkits": toolkits, "java": java_libs}
+
+
+def research_goal(baseline_tags: Iterable[str], standard_measures: Iterable[str],
+                  correction: str | None) -> dict:
+    """``research goal``: the paper's venue and publication, the measures reported (the
+    paper's, then the standard ones), the baseline run's tag(s) and the significance
+    tests (a paired t-test and a randomisation test per measure, ``correction`` over the
+    comparisons)."""
+    tests = [{"name": name, "correction method": correction}
+             for name in ("paired t-test", "randomisation test")]
+    return PAPER | {"evaluation": {"reported measures": [*PAPER_MEASURES, *standard_measures],
+                                   "baseline": list(baseline_tags),
+                                   "significance test": tests}}
+
+
+def other_data(thesaurus: str | None, files: Mapping[str, Mapping] | None) -> list[dict]:
+    """``data → other``: the thesaurus a plan set's plans come from, one entry per file
+    (``files``: role → its ``url`` and ``sha256`` as config pins them, what the workflow
+    verifies before reading it; :func:`gradedrel.thesaurus.sources.file_specs`)."""
+    if not thesaurus or not files:
+        return []
+    return [{"name": f"{thesaurus} thesaurus" + ("" if role == "file" else f" ({role})"),
+             "source": f["url"], "sha256": str(f["sha256"]).lower()}
+            for role, f in files.items()]
 
 
 def platform_of(facts: Mapping, python: str, software_parts: Mapping) -> dict:
@@ -361,10 +449,11 @@ def platform_of(facts: Mapping, python: str, software_parts: Mapping) -> dict:
 
 
 def method_of_run(model: str, backend: str, parameters: Mapping, depth: int,
-                  census: Mapping, plan_set: Mapping, query_types: Mapping[str, str]) -> dict:
-    """``method`` of a model's runs: automatic (no person in the loop: plans not curated),
-    score ties, the index's settings, the ranking component (the model, its parameters),
-    the plan set and the query type of each run file."""
+                  census: Mapping, plan_set: Mapping, query_type: str,
+                  queries: Mapping) -> dict:
+    """``method`` of one run: automatic (no person in the loop: the plan set's plans not
+    curated), score ties, the index's settings, the ranking component (the model, its
+    parameters), the plan set, the run's query type and its query file (path, sha256)."""
     options = census.get("options") or {}
     params = {k: v for k, v in parameters.items() if k != "wmodel"}
     wmodel = parameters.get("wmodel")
@@ -378,12 +467,14 @@ def method_of_run(model: str, backend: str, parameters: Mapping, depth: int,
                            "method": f"{backend}:{wmodel}" if wmodel else backend,
                            "params": _sorted(params), "depth": depth}],
             "plan set": dict(plan_set),
-            "query types": dict(query_types)}
+            "query type": query_type,
+            "queries": dict(queries)}
 
 
 def method_of_evaluation(measures: Iterable[str], settings: Mapping, grade_map: Mapping | None,
-                         baseline: str | None) -> dict:
-    """``method`` of an evaluation: the measures computed and their settings."""
+                         baseline: str | None, automatic: bool) -> dict:
+    """``method`` of an evaluation: whether the runs evaluated are automatic (their plan
+    set's), the measures computed and their settings."""
     evaluation = {"measures": list(measures),
                   "cutoffs": list(settings.get("cutoffs") or []),
                   "gains": {str(k): v for k, v in (settings.get("gains") or {}).items()},
@@ -394,7 +485,7 @@ def method_of_evaluation(measures: Iterable[str], settings: Mapping, grade_map: 
                   "baseline run": baseline}
     if grade_map:
         evaluation["grade map"] = {str(k): v for k, v in grade_map.items()}
-    return {"automatic": True, "evaluation": evaluation}
+    return {"automatic": bool(automatic), "evaluation": evaluation}
 
 
 def data_files(local: Mapping[str, str], manifest: Mapping | None = None) -> list[dict]:
@@ -422,30 +513,32 @@ def gathered(rule: str, script: str, terrier: str | None = None,
     return platform_of(machine(), python, parts), implementation
 
 
-def run_document(collection: str, ids: Mapping[str, Any], local: Mapping[str, str],
-                 manifest: Mapping | None, method: Mapping, runs: list[dict],
-                 platform: Mapping, implementation: Mapping) -> dict:
-    """A model's runs of one plan set: the documents and topics they were made from (not
-    the judgements: a run does not read them, and an edited qrels file re-runs the
-    evaluation, not the retrieval; the evaluation's file names them), the method, and
-    each run file (``runs``: tag, query type, file and sha256). ``ids``: the ir_datasets
-    ids of its documents and topics (:func:`gradedrel.collection.spec.ids_of`)."""
+def run_record(tag: str, collection: str, ids: Mapping[str, Any], local: Mapping[str, str],
+               manifest: Mapping | None, other: list[dict], method: Mapping,
+               goal: Mapping, platform: Mapping, implementation: Mapping) -> dict:
+    """One run's record: the documents and topics it was made from (not the judgements:
+    a run does not read them, and an edited qrels file re-runs the evaluation, not the
+    retrieval; the evaluation's record names them), the thesaurus (``other``), the method.
+    ``ids``: the ir_datasets ids of its documents and topics
+    (:func:`gradedrel.collection.spec.ids_of`)."""
     data = {"test collection": test_collection(
-        collection, ids, local, data_files(local, manifest))}
-    return document(None, platform, implementation, data, method, runs=runs)
+        collection, ids, local, data_files(local, manifest)), "other": list(other)}
+    return document(tag, platform, implementation, data, method, goal)
 
 
 def evaluation_document(collection: str, ids: Mapping[str, Any], local: Mapping[str, str],
                         manifest: Mapping | None, qrels: Mapping[str, str], method: Mapping,
-                        runs: list[dict], platform: Mapping, implementation: Mapping) -> dict:
+                        runs: list[dict], platform: Mapping, implementation: Mapping,
+                        goal: Mapping, other: list[dict] = ()) -> dict:
     """An evaluation: the collection (documents, topics, qrels, with the mapped judgements
-    it read, ``qrels``: name → path), the measures and their settings, each run file.
-    ``ids``: the ir_datasets ids of its documents, topics and qrels."""
+    it read, ``qrels``: name → path), the thesaurus of its runs (``other``), the measures
+    and their settings, each run file (``runs``: label, file, sha256). ``ids``: the
+    ir_datasets ids of its documents, topics and qrels."""
     files = data_files(local, manifest) + [{"part": f"qrels ({name})"} | file_record(path)
                                            for name, path in qrels.items()]
-    data = {"test collection": test_collection(
-        collection, ids, local, files)}
-    return document(None, platform, implementation, data, method, runs=runs)
+    data = {"test collection": test_collection(collection, ids, local, files),
+            "other": list(other)}
+    return document(None, platform, implementation, data, method, goal, runs=runs)
 
 
 def read_manifest(path) -> dict | None:

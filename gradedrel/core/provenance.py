@@ -11,7 +11,7 @@ import platform
 from importlib import metadata
 from typing import Any, Mapping
 
-PACKAGES = ("python-terrier", "pyterrier", "ir_datasets", "ir_measures", "pytrec_eval-terrier",
+PACKAGES = ("pyterrier", "ir_datasets", "ir_measures", "pytrec_eval-terrier",
             "pandas", "numpy", "scipy", "matplotlib", "snakemake", "gradedrel")
 
 

@@ -32,10 +32,13 @@ FOREIGN_BYTES = re.compile(rb"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]|\xc2[\x80-\xa0]|\
                            rb"\xe2\x80[\x80-\x8a\xa8\xa9\xaf]|\xe2\x81\x9f|\xe3\x80\x80")
 
 
-def write_run(run: pd.DataFrame, path: str | Path, tag: str, topic_order: list[str]) -> None:
+def write_run(run: pd.DataFrame, path: str | Path, tag: str, topic_order: list[str],
+              header: str = "") -> None:
     """Write ``qid, docno, rank, score`` as a TREC run, topics in ``topic_order``, ranks 1..n.
 
     Scores are written with 10 significant digits, so equal inputs give equal bytes.
+    ``header``: the run's ir_metadata record (:func:`gradedrel.core.ir_metadata.dump`),
+    written before the run lines.
     """
     order = {qid: i for i, qid in enumerate(topic_order)}
     unknown = sorted(set(run["qid"].tolist()) - set(order))
@@ -52,6 +55,7 @@ def write_run(run: pd.DataFrame, path: str | Path, tag: str, topic_order: list[s
     rows = zip(run["qid"].tolist(), run["docno"].tolist(), run["rank"].tolist(),
                run["score"].tolist())
     with atomic_open(path) as handle:
+        handle.write(header)
         handle.writelines(f"{qid} Q0 {docno} {int(rank)} {score:.10g} {tag}\n"
                           for qid, docno, rank, score in rows)
 
@@ -103,11 +107,13 @@ def read_run(path: str | Path) -> RankedRun:
     violation is an :class:`InputError` naming the file and line (and, for a
     duplicate, the document and the line where it first appeared).
     The fast path parses with pandas' C reader; only when it finds something
-    wrong is the file re-read line by line to name the offending line.
+    wrong is the file re-read line by line to name the offending line. An ir_metadata
+    header (``# ir_metadata.start`` on the first line to ``# ir_metadata.end``) is skipped.
     """
     path = Path(path)
     data = path.read_bytes()
     check_text(path, data, "a TREC run as UTF-8 text")
+    data = data[header_bytes(path, data):]
     if data.startswith(codecs.BOM_UTF8):  # pandas' reader strips it
         log.warning("%s: a UTF-8 byte-order mark at the start of the file, stripped", path)
     if has_foreign_bytes(data):
@@ -278,12 +284,37 @@ def _trec_eval_order(topic: np.ndarray, score: np.ndarray, text_rank: np.ndarray
     return np.argsort(key, kind="stable")
 
 
+def header_bytes(path: str | Path, data: bytes) -> int:
+    """How many bytes at the start of a run file's ``data`` are its ir_metadata header
+    (``# ir_metadata.start`` on the first line, through the line ``# ir_metadata.end``);
+    0 when the first line is not the start marker. A start without an end is an
+    :class:`InputError` naming the file and the start's line."""
+    from gradedrel.core.ir_metadata import END, START
+
+    start = START.encode()
+    if not (data.startswith(start + b"\n") or data.startswith(start + b"\r\n")):
+        return 0
+    for end in (b"\n" + END.encode() + b"\n", b"\n" + END.encode() + b"\r\n"):
+        at = data.find(end)
+        if at >= 0:
+            return at + len(end)
+    if data.rstrip(b"\r\n").endswith(b"\n" + END.encode()):
+        return len(data)
+    raise InputError(path, 1, f"an ir_metadata header closed by a line '{END}'",
+                     f"'{START}' without it")
+
+
 def locate_run_error(path: str | Path) -> None:
-    """Re-read a run line by line and raise :class:`InputError` at the first bad line."""
+    """Re-read a run line by line and raise :class:`InputError` at the first bad line
+    (the lines of an ir_metadata header skipped, counted)."""
     seen: dict[tuple[str, str], int] = {}
     lines = 0
+    header = Path(path).read_bytes()
+    header = header[:header_bytes(path, header)].count(b"\n")
     with open(path, encoding="utf-8-sig") as handle:
         for number, line in enumerate(handle, start=1):
+            if number <= header:
+                continue
             foreign = FOREIGN.search(line.rstrip("\r\n"))
             if foreign:
                 raise InputError(path, number, "a TREC run line of fields separated by spaces "

@@ -11,6 +11,7 @@ from conftest import ROOT
 from gradedrel.collection import trec_qrels_text
 from gradedrel.core import ir_metadata as m
 from gradedrel import preflight
+from gradedrel.thesaurus import sources
 
 #: Key paths as irgroup/ir_metadata's checklists (docs/metadata/*.md, schema 0.1) spell them.
 CHECKLIST = [("platform", "hardware", "cpu", "model"),
@@ -29,7 +30,17 @@ CHECKLIST = [("platform", "hardware", "cpu", "model"),
              ("data", "test collection", "name"),
              ("method", "automatic"), ("method", "score ties"),
              ("method", "indexing", "tokenizer"), ("method", "indexing", "stemmer"),
-             ("method", "indexing", "stopwords"), ("method", "retrieval")]
+             ("method", "indexing", "stopwords"), ("method", "retrieval"),
+             ("research goal", "venue", "name"), ("research goal", "venue", "year"),
+             ("research goal", "publication", "doi"),
+             ("research goal", "evaluation", "reported measures"),
+             ("research goal", "evaluation", "baseline"),
+             ("research goal", "evaluation", "significance test"),
+             ("actor", "role"), ("data", "other")]
+#: The NASA Thesaurus as config/config.yaml pins it (url and sha256, copied by hand).
+NASA = {"source": "skos", "url": "https://example.org/NASA_Thesaurus_Alpha_SKOS.xml.bz2",
+        "sha256": "D0C979AA8CE75344E5D6D2459E5E4E4CBEC473B30EFF4281133BEA54772D9102",
+        "path": ".data/thesauri/nasa/x.xml.bz2"}
 
 
 def _document():
@@ -44,10 +55,12 @@ def _document():
     census = {"options": {"blocks": True, "stemmer": "porter", "stopwords": "terrier"},
               "terrier": "5.11", "tokeniser": "UTFTokeniser"}
     method = m.method_of_run("BM25", "terrier", {"wmodel": "BM25", "controls": {"c": 0.75}},
-                             100, census, {"name": "auto", "automatic": True},
-                             {"a.run": "SUM/u"})
-    return m.run_document("tiny", {}, {}, None, method,
-                          [{"tag": "BM25-SUM-u"}], platform, implementation)
+                             100, census, {"name": "auto", "automatic": True}, "SUM/u",
+                             {"path": "q.tsv", "sha256": "0" * 64, "bytes": 1})
+    goal = m.research_goal(["BM25-SUM-u"], ["nDCG@10"], "holm")
+    nasa = m.thesaurus_files("nasa", {"nasa": NASA}, sources.file_specs)
+    return m.run_record("BM25-SUM-u", "tiny", {}, {}, None, m.other_data("nasa", nasa), method,
+                        goal, platform, implementation)
 
 
 def test_the_machine_facts_are_parsed_from_proc_and_os_release():
@@ -58,14 +71,59 @@ def test_the_machine_facts_are_parsed_from_proc_and_os_release():
     assert doc["platform"]["software"]["libraries"]["java"] == ["java==17.0.2",
                                                                 "terrier-core==5.11"]
     assert doc["platform"]["software"]["retrieval toolkit"] == ["terrier==5.11",
-                                                                "python-terrier==1.0"]
+                                                                "pyterrier==1.0"]
+
+
+def test_a_run_record_has_every_primad_section_in_the_specs_order():
+    doc = _document()
+    assert list(doc) == ["schema-version", "run-version", "tag", "platform", "research goal",
+                         "implementation", "method", "actor", "data"]
+    assert doc["tag"] == "BM25-SUM-u" and doc["method"]["query type"] == "SUM/u"
+    assert doc["actor"]["role"] == "reproducer"
+    goal = doc["research goal"]["evaluation"]
+    assert goal["baseline"] == ["BM25-SUM-u"] and goal["reported measures"][-1] == "nDCG@10"
+    assert {t["correction method"] for t in goal["significance test"]} == {"holm"}
+    # the thesaurus's file as config pins it, its sha256 in lower case
+    assert doc["data"]["other"] == [{
+        "name": "nasa thesaurus", "source": NASA["url"],
+        "sha256": "d0c979aa8ce75344e5d6d2459e5e4e4cbec473b30eff4281133bea54772d9102"}]
+    assert m.other_data(None, None) == [] == m.other_data(
+        None, m.thesaurus_files(None, {"nasa": NASA}, sources.file_specs))
+
+
+def test_a_thesaurus_of_several_files_is_one_entry_per_file():
+    mesh = {"source": "mesh", "files": {
+        "descriptors": {"url": "u1", "sha256": "a" * 64, "path": "p1"},
+        "trees": {"url": "u2", "sha256": "b" * 64, "path": "p2"}}}
+    files = m.thesaurus_files("mesh", {"mesh": mesh}, sources.file_specs)
+    assert m.other_data("mesh", files) == [
+        {"name": "mesh thesaurus (descriptors)", "source": "u1", "sha256": "a" * 64},
+        {"name": "mesh thesaurus (trees)", "source": "u2", "sha256": "b" * 64}]
+
+
+def test_the_paper_is_the_reference_citation_cff_names():
+    import yaml
+
+    reference = yaml.safe_load((ROOT / "CITATION.cff").read_text(encoding="utf-8"))
+    paper = reference["references"][0]
+    assert m.PAPER["publication"]["doi"] == f"https://doi.org/{paper['doi']}"
+    assert m.PAPER["publication"]["title"] == paper["title"]
+    assert m.PAPER["venue"] == {"name": paper["conference"]["name"].split()[0],
+                                "year": paper["year"]}
+    assert m.PAPER["publication"]["authors"] == [
+        f"{a['given-names']} {a['family-names']}" for a in paper["authors"]]
+
+
+def test_an_evaluation_of_manual_runs_is_not_automatic():
+    assert m.method_of_evaluation([], {}, None, None, automatic=False)["automatic"] is False
+    assert m.method_of_evaluation([], {}, None, None, automatic=True)["automatic"] is True
 
 
 def test_a_run_document_follows_the_checklists_key_names_and_validates():
     doc = _document()
     for path in CHECKLIST:
         m._at(doc, path)  # KeyError names the missing key
-    assert set(doc) - {"schema-version", "runs"} <= set(m.SECTIONS)
+    assert set(doc) - {"schema-version", "run-version", "tag"} == set(m.SECTIONS)
     assert m.validate(doc, m.RUN_REQUIRED) == []
     assert doc["method"]["retrieval"] == [{"name": "BM25", "method": "terrier:BM25",
                                            "params": {"controls": {"c": 0.75}}, "depth": 100}]
@@ -86,12 +144,18 @@ def test_the_validator_names_each_missing_key_and_wrong_type():
     assert m.validate([]) == ["ir_metadata: expected a mapping at the top level"]
 
 
-def test_the_text_is_yaml_between_the_markers_and_reads_back():
+def test_the_text_is_commented_yaml_between_the_markers_and_reads_back():
     doc = _document()
+    doc["method"]["plan set"]["note"] = "a # inside, and one at the end #"
     text = m.dump(doc)
-    assert text.startswith("# ir_metadata.start\n") and text.endswith("# ir_metadata.end\n")
+    lines = text.splitlines()
+    assert lines[0] == "# ir_metadata.start" and lines[-1] == "# ir_metadata.end"
+    assert all(line.startswith("# ") for line in lines[1:-1])  # no line but the record's
     assert m.load(text) == json.loads(json.dumps(doc))
+    assert m.load(text + "1 Q0 d1 1 2.5 BM25-SUM-u\n") == m.load(text)
     assert m.dump(doc) == text
+    with pytest.raises(ValueError, match="ir_metadata.end"):
+        m.split(text.replace("# ir_metadata.end\n", ""))
 
 
 def test_source_is_unknown_outside_a_checkout(tmp_path):
@@ -147,12 +211,15 @@ def test_compare_trees_leaves_the_commit_out(tmp_path):
         doc = _document()
         doc["implementation"]["source"]["commit"] = commit
         (folder / m.FILE_NAME).write_text(m.dump(doc))
+        (folder / "SUM-u.run").write_text(m.dump(doc) + "1 Q0 d1 1 2.5 BM25-SUM-u\n")
         (folder / "x.provenance.json").write_text(
             json.dumps({"step": "retrieve", "source": {"commit": commit, "dirty": False}}))
     assert compare_trees.compare(tmp_path / "a", tmp_path / "b")["different"] == []
     (tmp_path / "b" / "results" / "c" / "x.provenance.json").write_text('{"step": "other"}')
+    run = tmp_path / "b" / "results" / "c" / "SUM-u.run"
+    run.write_text(run.read_text().replace("2.5", "2.4"))
     assert compare_trees.compare(tmp_path / "a", tmp_path / "b")["different"] == [
-        "results/c/x.provenance.json"]
+        "results/c/SUM-u.run", "results/c/x.provenance.json"]
 
 
 def test_a_collection_of_several_ir_datasets_subsets_is_named_whole():

@@ -128,3 +128,26 @@ def test_one_long_document_id_does_not_blow_up_memory():
         tracemalloc.stop()
     assert peak < 5_000_000, f"peak {peak / 1e6:.1f} MB"
     assert list(ranked.docno) == sorted(docno, reverse=True)
+
+
+HEADER = "# ir_metadata.start\n# schema-version: '0.1'\n# tag: t\n# ir_metadata.end\n"
+
+
+def test_an_ir_metadata_header_is_skipped_and_its_lines_are_counted(tmp_path):
+    run = read_run(_write(tmp_path, HEADER + "q1 Q0 b 1 2.0 t\nq1 Q0 a 2 3.0 t\n"))
+    assert run.to_frame()["docno"].tolist() == ["a", "b"]
+    # a bad run line is named by its line in the file: 4 header lines, then line 6
+    with pytest.raises(InputError) as error:
+        read_run(_write(tmp_path, HEADER + "q1 Q0 b 1 2.0 t\nq1 Q0 a 2 x t\n"))
+    assert error.value.line == 6
+    # a comment line anywhere else is no run line
+    with pytest.raises(InputError) as error:
+        read_run(_write(tmp_path, "q1 Q0 b 1 2.0 t\n" + HEADER))
+    assert error.value.line == 2
+
+
+def test_a_header_without_its_end_marker_is_one_error_at_line_1(tmp_path):
+    with pytest.raises(InputError, match="ir_metadata.end") as error:
+        read_run(_write(tmp_path, HEADER.replace("# ir_metadata.end\n", "")
+                        + "q1 Q0 b 1 2.0 t\n"))
+    assert error.value.line == 1

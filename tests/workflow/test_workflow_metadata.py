@@ -1,6 +1,6 @@
-"""Issue 20 (items 3, 5, 6) on the fixture: an ir-metadata.yaml in every run and evaluation
-folder, valid and with true checksums; the TREC level qrels beside qrels.tsv; a wrong
-ir_datasets id stopping the dry run in one line."""
+"""Issue 20 (items 3, 5, 6) and 32 (item 3) on the fixture: an ir_metadata record heading
+every run file and in every evaluation folder, valid and with true checksums; the TREC
+level qrels beside qrels.tsv; a wrong ir_datasets id stopping the dry run in one line."""
 import shutil
 
 import ir_measures
@@ -15,28 +15,40 @@ from gradedrel.core.io import sha256_of
 pytestmark = pytest.mark.workflow
 
 
-def test_every_run_and_evaluation_folder_has_valid_ir_metadata(finished_project):
+def test_every_run_file_and_evaluation_folder_has_valid_ir_metadata(finished_project):
     results = finished_project / "results" / "tiny"
-    run_files = sorted((results / "runs").glob(f"*/*/{ir_metadata.FILE_NAME}"))
+    run_files = sorted((results / "runs" / "auto").glob("*/*.run"))
     evaluation_files = sorted((results / "evaluation").glob(f"*/*/{ir_metadata.FILE_NAME}"))
-    assert [p.parent.name for p in run_files] == ["BM25", "InQuery"]
-    assert len(evaluation_files) == 3  # auto × 2 models, the baseline
+    assert not list((results / "runs").glob(f"*/*/{ir_metadata.FILE_NAME}"))  # one per run
+    assert sorted({p.parent.name for p in run_files}) == ["BM25", "InQuery"]
+    assert len(run_files) == 12 and len(evaluation_files) == 3  # auto × 2 models, the baseline
     for path in run_files:
         doc = ir_metadata.load(path.read_text(encoding="utf-8"))
         assert ir_metadata.validate(doc, ir_metadata.RUN_REQUIRED) == []
-        assert [r["query type"] for r in doc["runs"]] == ["SUM/u", "SUM/e", "SSYN-C/u",
-                                                          "SSYN-C/e", "WSYN/u", "WSYN/e"]
-        for record in [r["run"] for r in doc["runs"]] + [r["queries"] for r in doc["runs"]] \
-                + doc["data"]["test collection"]["files"]:
+        assert doc["tag"] == f"{path.parent.name}-{path.stem}"
+        assert doc["method"]["query type"].replace("/", "-") == path.stem
+        for record in [doc["method"]["queries"]] + doc["data"]["test collection"]["files"]:
             assert sha256_of(finished_project / record["path"]) == record["sha256"]
         assert doc["method"]["retrieval"][0]["name"] == path.parent.name
         assert doc["method"]["indexing"]["stemmer"] == "porter"
         assert doc["method"]["plan set"]["name"] == "auto" and doc["method"]["automatic"]
+        # the thesaurus: its file's true sha256 (what the workflow checked before reading it)
+        [thesaurus] = doc["data"]["other"]
+        assert thesaurus["sha256"] == sha256_of(finished_project / "fixture" / "thesaurus.rdf")
+        assert doc["research goal"]["evaluation"]["baseline"] == ["InQuery-SUM-u", "BM25-SUM-u"]
+        assert [t.split("==")[0] for t in doc["platform"]["software"]["retrieval toolkit"]] \
+            == ["terrier", "pyterrier"]
         # a copy of the project outside git: the commit is unknown, said so
         assert doc["implementation"]["source"]["commit"] is None
+    baseline = ir_metadata.load((results / "baseline" / "BM25.run").read_text(encoding="utf-8"))
+    assert ir_metadata.validate(baseline, ir_metadata.RUN_REQUIRED) == []
+    assert baseline["tag"] == "baseline-BM25" and baseline["method"]["automatic"] is True
+    assert baseline["data"]["other"] == []  # no thesaurus
+    assert baseline["research goal"] == doc["research goal"]  # the study's, in every record
     for path in evaluation_files:
         doc = ir_metadata.load(path.read_text(encoding="utf-8"))
         assert ir_metadata.validate(doc, ir_metadata.EVALUATION_REQUIRED) == []
+        assert doc["method"]["automatic"] is True  # the auto plan set, the baseline
         evaluation = doc["method"]["evaluation"]
         assert evaluation["relevance levels"] == [1, 2, 3]
         assert "AvP(level=3)" in evaluation["measures"]

@@ -59,9 +59,10 @@ def test_retrieve_rules_write_every_cell_with_provenance_and_reasons(tmp_path):
     outputs = sorted(p.relative_to(runs).as_posix() for p in runs.rglob("*") if p.is_file())
     assert outputs == sorted([f"{m}/{s}{ext}" for m in ("InQuery", "BM25") for s in SLUGS
                               for ext in (".run", ".provenance.json")]
-                             + ["BM25/not_ranked.tsv", "InQuery/not_ranked.tsv",
-                                "BM25/ir-metadata.yaml", "InQuery/ir-metadata.yaml"])
-    run = pd.read_csv(runs / "InQuery/WSYN-e.run", sep=" ", header=None, dtype=str)
+                             + ["BM25/not_ranked.tsv", "InQuery/not_ranked.tsv"])
+    # each run headed by its ir_metadata record (comment lines), then the run lines
+    run = pd.read_csv(runs / "InQuery/WSYN-e.run", sep=" ", header=None, dtype=str,
+                      comment="#")
     assert sorted(set(run[0])) == ["1", "2", "3", "4"] and set(run[5]) == {"InQuery-WSYN-e"}
     not_ranked = pd.read_csv(runs / "BM25/not_ranked.tsv", sep="\t", dtype=str)
     assert not_ranked["qid"].tolist() == ["5"] * 6

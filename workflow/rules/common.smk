@@ -368,13 +368,35 @@ def model_parameters(name):
 #: What a run's ir_metadata names of its collection (gradedrel.core.ir_metadata): its
 #: documents and topics, not its judgements (a qrels edit re-runs no retrieval).
 RUN_DATA_KEYS = ("ir_datasets", "docs", "topics")
-#: Every run folder's and evaluation folder's ir_metadata file; no rule reads it.
+#: Every evaluation folder's ir_metadata file (a run's record is the run file's header);
+#: no rule reads it.
 IR_METADATA = ir_metadata.FILE_NAME
 
 
+def run_data_files(wildcards):
+    """The local documents and topics files a run's ir_metadata names, as ``data/<part>``
+    (the plain baseline's rule has a ``topics`` input of its own: the requests)."""
+    files = collection_files(RUN_DATA_KEYS)(wildcards)
+    return {f"data/{part}": path for part, path in files.items()}
+
+
+#: What the plain baseline's ir_metadata says of its "plan set": the raw request text,
+#: no person in the loop, no thesaurus.
+BASELINE_PLAN_SET = {"name": BASELINE, "automatic": True, "thesaurus": None}
+
+
+def evaluation_plan_set(wildcards):
+    """What an evaluation's ir_metadata says of its runs' plan set: automatic or not, its
+    thesaurus (the plain baseline's: :data:`BASELINE_PLAN_SET`)."""
+    if wildcards.planset == BASELINE:
+        return BASELINE_PLAN_SET
+    return canonical(STUDY.plan_set_metadata(wildcards.collection, wildcards.planset))
+
+
 def retrieval_outputs():
-    """Per model of the grid (``BM25``): a run per query type (``run/BM25/SUM/u``), its
-    provenance record, the topics not ranked with their report page, the ir_metadata."""
+    """Per model of the grid (``BM25``): a run per query type (``run/BM25/SUM/u``, its
+    ir_metadata record as its header), its provenance record, the topics not ranked with
+    their report page."""
     out = {}
     for m in STUDY.grid:
         out |= {f"run/{m}/{q}": PATHS.run(q, m=m) for q in QUERY_TYPES}
@@ -387,7 +409,6 @@ def retrieval_outputs():
             "{collection} retrieval",
             f"{{planset}}, {m}",
         )
-        out[f"metadata/{m}"] = PATHS.runs(IR_METADATA, m=m)
         out[f"not_ranked/{m}"] = PATHS.runs("not_ranked.tsv", m=m)
     return out
 

@@ -100,5 +100,6 @@ for _name, _planset, _models in (
             evaluation=canonical(config["evaluation"]),
             standard_measures=config["standard_measures"],
             collection=collection_settings(EVALUATION_DATA_KEYS),
+            plan_set=evaluation_plan_set,
         script:
             "../../scripts/evaluate_runs.py"

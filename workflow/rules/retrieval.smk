@@ -5,8 +5,12 @@
 rule baseline_run:
     """Run the plain baseline (a Terrier model over the raw request text)."""
     input:
+        # for the run's ir_metadata: the data files' digests, the index's settings
+        unpack(run_data_files),
         index=rules.index_collection.output.index,
         topics=rules.prepare_requests.output.requests,
+        census=rules.index_collection.output.census,
+        downloads=collection_downloads,
     output:
         run=PATHS.baseline("run"),
         excluded=PATHS.baseline("excluded.tsv"),
@@ -21,6 +25,8 @@ rule baseline_run:
         depth=config["baseline"]["depth"],
         terrier=canonical(config["terrier"]),
         config=canonical({"terrier": config["terrier"], "baseline": config["baseline"]}),
+        collection=collection_settings(RUN_DATA_KEYS),
+        plan_set=BASELINE_PLAN_SET,
     script:
         "../../scripts/baseline_run.py"
 
