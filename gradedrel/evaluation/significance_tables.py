@@ -19,9 +19,18 @@ from gradedrel.evaluation.settings import Settings
 log = logging.getLogger("gradedrel")
 
 
-def _paired(results: list[RunResult], measure: str) -> np.ndarray:
-    """``(topics, runs)`` values of ``measure`` over the topics where every run has one."""
-    matrix = np.vstack([r.per_topic[measure] for r in results]).T
+def topic_order(judgements: Judgements) -> np.ndarray:
+    """The order the tests take the topics in: by id as text (as the findings' per-request
+    matrices have them, :func:`gradedrel.report.assessment.avp_matrix`). The randomisation
+    test's sign flips are drawn per position, so one comparison gets one p whichever table
+    reports it."""
+    return np.argsort(np.asarray(judgements.topics, dtype=str), kind="stable")
+
+
+def _paired(results: list[RunResult], measure: str, order: np.ndarray) -> np.ndarray:
+    """``(topics, runs)`` values of ``measure`` over the topics where every run has one, in
+    ``order``."""
+    matrix = np.vstack([r.per_topic[measure] for r in results]).T[order]
     return matrix[~np.isnan(matrix).any(axis=1)]
 
 
@@ -38,8 +47,9 @@ def significance_tables(results: list[RunResult], judgements: Judgements,
         raise ValueError(f"config: evaluation.significance.measures: not computed: {unknown}")
     labels = [r.label for r in results]
     friedman_rows, posthoc_rows, baseline_rows = [], [], []
+    order = topic_order(judgements)
     for measure in measures:
-        values = _paired(results, measure)
+        values = _paired(results, measure, order)
         outcome = significance.friedman(values)
         if outcome is not None:
             test, df = outcome

@@ -1,5 +1,6 @@
 """The findings assessed under the pre-registered rules, on constructed data whose verdicts
 are known in advance."""
+import math
 import numpy as np
 import pandas as pd
 import pytest
@@ -207,3 +208,36 @@ def test_what_the_primary_rests_on_with_and_without_the_decomposition():
     assert "(P-thesaurus) it does not hold, +2.3 points" in fresh
     assert "results/report/headline.md" in fresh
     assert a.rests_on(summary, "P", "missing", "InQuery") == ""
+
+
+def test_one_comparison_has_one_p_in_the_evaluation_and_the_findings():
+    """The evaluation's test against the baseline (significance_vs_baseline.tsv) and the
+    findings' row of the same pair take the topics in the same order, so the randomisation
+    test draws the same sign flips for them: one p (issue 31, item 3). The topics here are
+    in an order that is not the text order the findings use (qrels order: 10, 2, 1, ...)."""
+    from gradedrel.evaluation.measures.judgements import Judgements
+    from gradedrel.evaluation.run_result import RunResult
+    from gradedrel.evaluation.settings import Settings
+    from gradedrel.evaluation.significance_tables import significance_tables
+    from gradedrel.report.assessment import _row, avp_matrix
+    from gradedrel.report.design import Constants
+
+    rng = np.random.default_rng(7)
+    topics = ["10", "2", "1", "33", "4", "25", "7", "100", "8", "19", "3", "50"]
+    qrels = pd.DataFrame({"qid": topics, "docno": "d", "grade": 3})
+    judgements = Judgements.from_qrels(qrels, topics)
+    values = {run: rng.random(len(topics)) for run in ("SUM/u", "WSYN/e")}
+    values["WSYN/e"] += 0.08
+    measure = "AvP(level=3)"
+    results = [RunResult(run, {measure: v}, [], {}, {}, [], {}, [], {}, [])
+               for run, v in values.items()]
+    settings = Settings(levels=(3,), randomisation_trials=2000, seed=5)
+    vs = significance_tables(results, judgements, settings)["significance_vs_baseline"]
+    per_topic = pd.DataFrame([(run, q, v[i], measure) for run, v in values.items()
+                              for i, q in enumerate(topics)],
+                             columns=["run", "qid", "value", "measure"])
+    matrix = avp_matrix(per_topic, 3, ["SUM/u", "WSYN/e"])
+    row = _row(2, "", "WSYN/e - SUM/u", measure, matrix["WSYN/e"], matrix["SUM/u"], math.nan,
+               Constants(trials=2000, seed=5), False)
+    assert vs.loc[0, "randomisation_p_value"] == row["p_value"]
+    assert 0 < row["p_value"] < 1
