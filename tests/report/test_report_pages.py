@@ -51,16 +51,21 @@ def test_page_title_names_the_wildcards():
 
 
 @pytest.mark.parametrize("caption", CAPTIONS, ids=lambda p: p.name)
-def test_every_caption_is_valid_rst(caption):
+def test_every_caption_is_valid_rst(caption, tmp_path):
     """Rendered as Snakemake renders it (Jinja with the job's wildcards, then docutils):
-    no warning, no "System Message" in the HTML."""
+    no warning, no "System Message" in the HTML. The workflow description includes the
+    landing page from the results folder (config results_dir)."""
     class Wildcards(dict):
         __getattr__ = dict.__getitem__
+
+    (tmp_path / "report").mkdir()
+    (tmp_path / "report" / "landing.html").write_text("<p>the answer</p>", encoding="utf-8")
 
     class Snakemake:
         wildcards = Wildcards(collection="cranfield", planset="auto", model="BM25",
                               thesaurus="nasa")
         params = Wildcards(models={"InQuery": {}, "BM25": {}})  # the retrieve job's
+        config = {"results_dir": str(tmp_path)}
 
     text = jinja2.Template(caption.read_text(encoding="utf-8")).render(snakemake=Snakemake)
     warnings = io.StringIO()
