@@ -15,9 +15,10 @@ from gradedrel.core.io import write_text
 
 _CSS = ("body{font-family:sans-serif;max-width:75em;margin:1em auto;padding:0 .5em;"
         "line-height:1.4}"
-        # tables fit the report's pane (1,400 px window): cells wrap, long tokens too
-        "table{border-collapse:collapse;margin:.5em 0;max-width:100%}"
-        "td,th{border:1px solid #bbb;padding:.2em .5em;overflow-wrap:anywhere;"
+        # tables fit the report's pane (1,400 px window, workflow/report/report.css): a
+        # smaller type, cells that wrap (a token longer than its column breaks too)
+        "table{border-collapse:collapse;margin:.5em 0;max-width:100%;font-size:.9em}"
+        "td,th{border:1px solid #bbb;padding:.2em .4em;overflow-wrap:break-word;"
         "vertical-align:top}"
         "td.n{text-align:right;font-variant-numeric:tabular-nums}th{background:#eee}")
 

@@ -96,7 +96,7 @@ def test_captions_of_per_condition_results_name_collection_plan_set_and_model():
 def test_report_check_fails_on_a_broken_caption_a_download_and_a_category_without_collection():
     check = _check_report()
     good = {"caption": "<p><strong>cranfield</strong>, plan set auto</p>",
-            "mime_type": "text/html"}
+            "mime_type": "text/html", "labels": {"item": "AvP per relevance level"}}
     results = {
         "results/cranfield/report/auto/BM25/tables/avp.html": good,
         "results/cranfield/report/auto/BM25/tables/effort.html": {
@@ -110,6 +110,7 @@ def test_report_check_fails_on_a_broken_caption_a_download_and_a_category_withou
     assert any("effort.html: broken caption" in p for p in problems)
     assert any("means.tsv: shown only as a download" in p for p in problems)
     assert any("category 'Tables' does not name its collection" in p for p in problems)
+    assert any("means.tsv: no label" in p for p in problems)
     assert not any("avp.html" in p for p in problems)
     fixed = {"cranfield tables": {"auto, BM25": list(results)[:1]}}
     assert check.static_problems({k: results[k] for k in list(results)[:1]}, fixed) == []
@@ -125,3 +126,15 @@ def test_report_check_reads_the_report_data():
     assert check.collection_of("figures/cranfield/auto/BM25/cg.png") == "cranfield"
     assert check.collection_of("results/report/across_collections/cranfield.md") is None
     assert check.collection_of("figures/across_collections/cranfield+nfcorpus.png") is None
+    assert check.collection_of("results/report_pages/figures/cranfield/auto/BM25/cg.png") == \
+        "cranfield"
+    assert check.collection_of(
+        "results/report_pages/figures/across_collections/cranfield+nfcorpus.png") is None
+
+
+def test_report_check_limits_the_report_to_20_mb():
+    check = _check_report()
+    assert check.size_problems(20_000_000) == []
+    assert check.size_problems(93_154_134) == [
+        "the report weighs 93.2 MB (at most 20 MB: embed fewer or smaller items, "
+        "gradedrel.report.items)"]
