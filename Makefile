@@ -25,7 +25,8 @@ $(VENV)/.installed: requirements.lock pyproject.toml | check
 	touch $@
 
 # The report's own style additions: job parameters out of an item's pane, a narrower pane
-# so that tables fit 1,400 px (workflow/report/report.css).
+# so that tables fit 1,400 px (workflow/report/report.css). Before it is made, the pages of
+# results written by an older gradedrel are rewritten (tools/refresh_report_pages.py).
 REPORT_STYLE := --report-stylesheet workflow/report/report.css
 
 # Resumes an interrupted run: tools/recover.py clears the stale lock of a dead run (never
@@ -33,6 +34,7 @@ REPORT_STYLE := --report-stylesheet workflow/report/report.css
 reproduce: setup
 	$(BIN)/python tools/recover.py --snakemake $(BIN)/snakemake
 	$(BIN)/snakemake --cores $(CORES) --rerun-incomplete
+	$(BIN)/python tools/refresh_report_pages.py results
 	$(BIN)/snakemake --report results/report.html $(REPORT_STYLE)
 
 # The main job with the second testbed, NFCorpus (MeSH and WordNet), beside Cranfield.
@@ -40,6 +42,7 @@ NFCORPUS := --configfile config/config.yaml config/nfcorpus/testbed.yaml
 reproduce-nfcorpus: setup
 	$(BIN)/python tools/recover.py --snakemake $(BIN)/snakemake
 	$(BIN)/snakemake --cores $(CORES) --rerun-incomplete $(NFCORPUS)
+	$(BIN)/python tools/refresh_report_pages.py results
 	$(BIN)/snakemake --report results/report.html $(REPORT_STYLE) $(NFCORPUS)
 
 test: setup

@@ -187,3 +187,31 @@ def write_page(source: str, target: str, wildcards=None) -> None:
     """Write the HTML page of result file ``source`` to ``target`` (atomically)."""
     text = Path(source).read_text(encoding="utf-8")
     write_text(page(text, source, page_title(source, wildcards)), target)
+
+
+def refresh_page(page_path: str | Path, source: str | Path) -> bool:
+    """Rewrite the report page ``page_path`` of result file ``source`` as this version of
+    :func:`page` writes it, keeping its title, if it differs (a page written before a change
+    of the page's layout, whose job need not run again). True if it was rewritten."""
+    old = Path(page_path).read_text(encoding="utf-8")
+    found = re.search(r"<title>(.*?)</title>", old, re.S)
+    if not found:
+        raise ValueError(f"{page_path}: expected a report page (an HTML file with a <title>)")
+    new = page(Path(source).read_text(encoding="utf-8"), str(source), html.unescape(found[1]))
+    if new == old:
+        return False
+    write_text(new, page_path)  # atomically: a new file, never the old one rewritten in place
+    return True
+
+
+def refresh_pages(results: str) -> list[str]:
+    """:func:`refresh_page` for every page under ``<results>/report_pages`` whose result file
+    exists (``report_pages/<path>.html`` is the page of ``<results>/<path>``); the pages
+    rewritten."""
+    root = Path(results) / "report_pages"
+    done = []
+    for page_path in sorted(root.rglob("*.html")):
+        source = f"{results}/{page_path.relative_to(root).as_posix()[:-len('.html')]}"
+        if Path(source).is_file() and refresh_page(page_path, source):
+            done.append(str(page_path))
+    return done

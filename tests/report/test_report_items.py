@@ -135,3 +135,35 @@ def test_text_page_shows_the_first_lines_and_says_where_the_rest_are():
     assert "The first 3 of 10 lines" in page and "<code>results/c/plans.yaml</code>" in page
     assert "line 3\n</pre>" in page and "line 4" not in page
     assert "The first" not in html.text_to_html(text, "t", "s", lines_shown=10)
+
+
+def test_refresh_pages_rewrites_an_old_page_keeping_its_title_and_only_once(tmp_path):
+    results = tmp_path / "results"
+    source = results / "c" / "evaluation" / "per_topic.tsv"
+    source.parent.mkdir(parents=True)
+    source.write_text("qid\tavp\n" + "".join(f"{i}\t0.5\n" for i in range(1, 151)),
+                      encoding="utf-8")
+    page_path = results / "report_pages" / "c" / "evaluation" / "per_topic.tsv.html"
+    page_path.parent.mkdir(parents=True)
+    source_name = f"{results}/c/evaluation/per_topic.tsv"
+    old = html.tsv_to_html(source.read_text(encoding="utf-8"), "per_topic.tsv: collection c",
+                           source_name, rows_shown=1000)  # as written before the cap
+    page_path.write_text(old, encoding="utf-8")
+    kept = tmp_path / "hard_link.html"
+    kept.hardlink_to(page_path)
+    orphan = results / "report_pages" / "c" / "gone.tsv.html"  # its result was deleted
+    orphan.write_text("<title>x</title>", encoding="utf-8")
+    assert html.refresh_pages(str(results)) == [str(page_path)]
+    new = page_path.read_text(encoding="utf-8")
+    assert "<title>per_topic.tsv: collection c</title>" in new
+    assert f"The first {html.PAGE_ROWS} rows; all 150" in new and "<td class=\"n\">150</td>" \
+        not in new
+    assert kept.read_text(encoding="utf-8") == old  # a new file: a hard link keeps the old
+    assert html.refresh_pages(str(results)) == []
+
+
+def test_refresh_page_refuses_a_file_that_is_not_a_page(tmp_path):
+    (tmp_path / "a.tsv").write_text("x\n1\n", encoding="utf-8")
+    (tmp_path / "a.tsv.html").write_text("no title here", encoding="utf-8")
+    with pytest.raises(ValueError, match=r"a\.tsv\.html: expected a report page"):
+        html.refresh_page(tmp_path / "a.tsv.html", tmp_path / "a.tsv")
