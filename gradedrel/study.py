@@ -147,6 +147,18 @@ class Layout:
             else source
         return f"{self.results}/report_pages/{relative}.html"
 
+    def screen(self, figure: str) -> str:
+        """The Snakemake report's screen-resolution copy of a figure (a path under
+        ``figures``; the print-quality PNG and PDF stay there)."""
+        relative = figure[len(self.figures) + 1:] if figure.startswith(self.figures + "/") \
+            else figure
+        return f"{self.results}/report_pages/figures/{relative}"
+
+    def landing(self) -> str:
+        """The Snakemake report's landing page: the answer first (workflow/report/workflow.rst
+        includes it)."""
+        return f"{self.results}/report/landing.html"
+
     def log(self, name: str) -> str:
         """A rule's log file."""
         return f"{self.results}/logs/{name}.log"
@@ -460,6 +472,26 @@ class Study:
         thesaurus = self.derived_roles(c, primary).get("thesaurus")
         return (c, primary, thesaurus) if thesaurus else None
 
+    def report_figure_conditions(self) -> list[tuple[str, str, str]]:
+        """The (collection, plan set, model) whose figures the Snakemake report embeds: each
+        collection's primary condition, where it is run and draws figures (the others'
+        figures are in ``figures/`` only, so that the report stays small)."""
+        out = []
+        for c, cs in self.collections.items():
+            p, m = self.primary_condition(c)
+            if p in cs.plan_sets and m in self.report_models and self.draws_figures(c, p):
+                out.append((c, p, m))
+        return out
+
+    def screen_figures(self) -> list[str]:
+        """The screen copies the report embeds: each collection's forest plot and its primary
+        condition's figures (:meth:`report_figure_conditions`)."""
+        paths = self.paths
+        out = [paths.screen(paths.collection_figure("forest", "png", c)) for c in self.collections]
+        for c, p, m in self.report_figure_conditions():
+            out += [paths.screen(paths.figure(n, "png", c, p, m)) for n in self.figure_names()]
+        return out
+
     def targets(self) -> list[str]:
         """Every file the main job makes that nothing downstream reads (and the pages of the
         Snakemake report), so that a deleted one is made again."""
@@ -509,7 +541,9 @@ class Study:
                         paths.page(paths.collection_report("leak.md", c))]
         across = list(self.collections)
         out += [paths.across("md", across), paths.across("png", across),
-                paths.page(paths.across("md", across))]
+                paths.page(paths.across("md", across)), paths.landing(),
+                paths.screen(paths.across("png", across))]
+        out += self.screen_figures()
         if self.memory_probe():
             out += [paths.memory_probe("md"), paths.page(paths.memory_probe("md"))]
             if self.memory_probe().get("v2"):

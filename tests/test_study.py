@@ -95,7 +95,13 @@ def test_targets_cover_every_reported_file_once(project):
     assert "results/report_pages/cranfield/evaluation/baseline/BM25/effort.tsv.html" in targets
     assert sum(t.endswith("findings.md") for t in targets) == 27
     # figures for the 3 plan sets that are not derived (report.derived_figures: false)
-    assert sum(t.endswith(".png") for t in targets) == 9 * 9 + 2  # forest, across collections
+    # and the report's screen copies: the primary condition's 9 (expert, InQuery: the
+    # design's), the forest plot and the one across collections
+    assert sum(t.endswith(".png") for t in targets) == 9 * 9 + 2 + 9 + 2
+    assert sum(t.startswith("results/report_pages/figures/") for t in targets) == 9 + 2
+    assert "results/report_pages/figures/cranfield/expert/InQuery/diff_cg.png" in targets
+    assert "results/report_pages/figures/cranfield/forest.png" in targets
+    assert "results/report/landing.html" in targets
     assert "figures/cranfield/forest.png" in targets
     assert "results/cranfield/report/key_sources.md" in targets
     assert "results/cranfield/report/leak.md" in targets
@@ -150,7 +156,8 @@ def test_each_set_of_collections_has_its_own_summary_across_collections(project)
     together = {t for t in both.targets() if "across_collections" in t}
     assert alone == {"results/report/across_collections/cranfield.md",
                      "figures/across_collections/cranfield.png",
-                     "results/report_pages/report/across_collections/cranfield.md.html"}
+                     "results/report_pages/report/across_collections/cranfield.md.html",
+                     "results/report_pages/figures/across_collections/cranfield.png"}
     assert not alone & together  # the Cranfield main job never rewrites the joint summary
     joint = "+".join(both.collections)
     assert joint.startswith("cranfield+nfcorpus")

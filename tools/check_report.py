@@ -2,15 +2,18 @@
 
     python tools/check_report.py results/report.html [--screenshots DIR]
 
-1. From the report's own data (``var results``/``var categories``): every item has a
+1. From the report's own data (``var results``/``var categories``): the report is at most
+   20 MB (it embeds every item), every item has a label (not only its path) and a
    caption, no caption holds a docutils "System Message" (broken reStructuredText), every
    item is shown inline (an image or HTML: a TSV or Markdown item would only be a
    download), and every category of a collection's results names the collection.
-2. In chromium (``--headless``): the landing page, and for every category one item shown
-   with its caption (the report's own ``app.setView``, driven by a script added
-   to a temporary copy of the report): the rendered page must show the caption and no
-   "System Message". A screenshot of each view is written to DIR (default: beside the
-   report, ``report-screenshots/``), to look at.
+2. In chromium (``--headless``): the landing page, which must open within a minute and
+   show the answer (the landing page the workflow writes, results/report/landing.html),
+   and for every category one item shown with its caption (the report's own
+   ``app.setView``, driven by a script added to a temporary copy of the report): the
+   rendered page must show the caption and no "System Message". A screenshot of each
+   view is written to DIR (default: beside the report, ``report-screenshots/``), to look
+   at.
 
 Prints one line per problem and exits 1 if there is any; exits 2 if chromium is missing
 (Debian: ``apt-get install chromium``).
@@ -25,11 +28,17 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 BROKEN = ("System Message", "system-message")
 INLINE = ("text/html", "image/png", "image/svg+xml", "image/jpeg", "application/pdf")
 WINDOW = "1400,1000"
+#: The most the report may weigh (bytes) and take to open in chromium (seconds).
+SIZE_LIMIT = 20_000_000
+LOAD_LIMIT = 60
+#: The mark of the landing page's answer (gradedrel.report.items.landing_html).
+LANDING_MARK = "gradedrel-landing"
 
 # Added to a copy of the report: shows the view named in the URL's fragment (JSON).
 NAVIGATE = """
@@ -71,6 +80,8 @@ def static_problems(results: dict, categories: dict) -> list[str]:
         caption = entry.get("caption") or ""
         if not caption.strip():
             problems.append(f"{path}: no caption")
+        if not entry.get("labels"):
+            problems.append(f"{path}: no label (the report lists it by its path)")
         if any(mark in caption for mark in BROKEN):
             text = re.sub(r"<[^>]+>", " ", caption)
             problems.append(f"{path}: broken caption (docutils System Message): "
@@ -85,6 +96,14 @@ def static_problems(results: dict, categories: dict) -> list[str]:
             problems.append(f"category {category!r} does not name its collection "
                             f"({', '.join(sorted(owners))})")
     return problems
+
+
+def size_problems(size: int) -> list[str]:
+    """The report weighs at most SIZE_LIMIT bytes (one HTML file that embeds every item)."""
+    if size <= SIZE_LIMIT:
+        return []
+    return [f"the report weighs {size / 1e6:.1f} MB (at most {SIZE_LIMIT / 1e6:.0f} MB: "
+            "embed fewer or smaller items, gradedrel.report.items)"]
 
 
 def views(categories: dict) -> list[tuple[str, dict]]:
@@ -120,7 +139,14 @@ def browser_problems(report: Path, results: dict, categories: dict, binary: str,
         copy.write_text(text[:end] + NAVIGATE + text[end:], encoding="utf-8")
         for name, view in views(categories):
             url = copy.resolve().as_uri() + "#" + json.dumps(view)
+            started = time.monotonic()
             dom = chromium(binary, url, "--dump-dom")
+            took = time.monotonic() - started
+            if took > LOAD_LIMIT:
+                problems.append(f"{name}: took {took:.0f} s to open (at most {LOAD_LIMIT} s)")
+            if name == "landing" and LANDING_MARK not in dom:
+                problems.append("landing: the landing page does not show the answer (no "
+                                f"{LANDING_MARK!r}: is results/report/landing.html included?)")
             chromium(binary, url, f"--screenshot={screenshots / (name + '.png')}")
             visible = re.sub(r"<script.*?</script>", "", dom, flags=re.S)
             if any(mark in visible for mark in BROKEN):
@@ -145,7 +171,9 @@ def collection_of(path: str) -> str | None:
     thesaurus, which collections share, and for ``results/report/`` and
     ``figures/across_collections/``, across collections)."""
     parts = Path(path).parts
-    if parts[:2] == ("results", "report_pages"):
+    if parts[:3] == ("results", "report_pages", "figures"):  # a figure's screen copy
+        parts = parts[2:]
+    elif parts[:2] == ("results", "report_pages"):
         parts = parts[1:]
     if len(parts) > 2 and parts[0] in ("results", "report_pages", "figures") \
             and parts[1] not in ("thesauri", "report", "across_collections"):
@@ -161,7 +189,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     text = args.report.read_text(encoding="utf-8")
     results, categories = embedded(text, "results"), embedded(text, "categories")
-    problems = static_problems(results, categories)
+    problems = size_problems(args.report.stat().st_size) + static_problems(results, categories)
     binary = args.chromium or shutil.which("chromium") or shutil.which("chromium-browser")
     if not binary:
         print("check_report: chromium not found (Debian: apt-get install chromium)",

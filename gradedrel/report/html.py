@@ -13,9 +13,13 @@ from pathlib import Path
 
 from gradedrel.core.io import write_text
 
-_CSS = ("body{font-family:sans-serif;max-width:75em;margin:1em auto;line-height:1.4}"
-        "table{border-collapse:collapse;margin:.5em 0}"
-        "td,th{border:1px solid #bbb;padding:.2em .5em}"
+_CSS = ("body{font-family:sans-serif;max-width:75em;margin:1em auto;padding:0 .5em;"
+        "line-height:1.4}"
+        # tables fit the report's pane (1,400 px window, workflow/report/report.css): a
+        # smaller type, cells that wrap (a token longer than its column breaks too)
+        "table{border-collapse:collapse;margin:.5em 0;max-width:100%;font-size:.9em}"
+        "td,th{border:1px solid #bbb;padding:.2em .4em;overflow-wrap:break-word;"
+        "vertical-align:top}"
         "td.n{text-align:right;font-variant-numeric:tabular-nums}th{background:#eee}")
 
 
@@ -99,9 +103,15 @@ def _is_number(text: str) -> bool:
     return True
 
 
-def tsv_to_html(text: str, title: str, source: str = "") -> str:
+#: The rows of a TSV file a report page shows (the report embeds every page: a per-topic or
+#: per-key file of thousands of rows made it 5 MB a page); the page names the whole file.
+PAGE_ROWS = 100
+
+
+def tsv_to_html(text: str, title: str, source: str = "", rows_shown: int = PAGE_ROWS) -> str:
     """A TSV file (header row, then data rows) as an HTML table, cells exactly as written;
-    a column whose non-empty cells are all numbers is right-aligned."""
+    a column whose non-empty cells are all numbers is right-aligned. Only the first
+    ``rows_shown`` data rows are shown; the page says so and names the file."""
     rows = [line.split("\t") for line in text.splitlines()]
     header, body = (rows[0], rows[1:]) if rows else ([], [])
     numeric = [bool(cells) and all(_is_number(c) for c in cells)
@@ -109,9 +119,12 @@ def tsv_to_html(text: str, title: str, source: str = "") -> str:
                              for i in range(len(header)))]
     out = _head(title, source)
     out.append(f"<p>{len(body)} rows × {len(header)} columns</p>")
+    if len(body) > rows_shown:
+        out.append(f"<p>The first {rows_shown} rows; all {len(body)} are in the file"
+                   + (f" <code>{html.escape(source)}</code>" if source else "") + ".</p>")
     out.append("<table>")
     out.append("<tr>" + "".join(f"<th>{html.escape(h)}</th>" for h in header) + "</tr>")
-    for row in body:
+    for row in body[:rows_shown]:
         out.append("<tr>" + "".join(
             f'<td class="n">{html.escape(c)}</td>' if i < len(numeric) and numeric[i]
             else f"<td>{html.escape(c)}</td>" for i, c in enumerate(row)) + "</tr>")
@@ -119,9 +132,19 @@ def tsv_to_html(text: str, title: str, source: str = "") -> str:
     return "\n".join(out) + "\n"
 
 
-def text_to_html(text: str, title: str, source: str = "") -> str:
-    """A text file (YAML and the like) as preformatted HTML."""
+#: The lines of a text file (YAML: the query plans) a report page shows.
+PAGE_LINES = 300
+
+
+def text_to_html(text: str, title: str, source: str = "", lines_shown: int = PAGE_LINES) -> str:
+    """A text file (YAML and the like) as preformatted HTML: its first ``lines_shown``
+    lines; when there are more, the page says so and names the file."""
+    lines = text.splitlines()
     out = _head(title, source)
+    if len(lines) > lines_shown:
+        out.append(f"<p>The first {lines_shown} of {len(lines)} lines; all are in the file"
+                   + (f" <code>{html.escape(source)}</code>" if source else "") + ".</p>")
+        text = "\n".join(lines[:lines_shown]) + "\n"
     out += [f"<pre>{html.escape(text)}</pre>", "</body></html>"]
     return "\n".join(out) + "\n"
 
@@ -164,3 +187,31 @@ def write_page(source: str, target: str, wildcards=None) -> None:
     """Write the HTML page of result file ``source`` to ``target`` (atomically)."""
     text = Path(source).read_text(encoding="utf-8")
     write_text(page(text, source, page_title(source, wildcards)), target)
+
+
+def refresh_page(page_path: str | Path, source: str | Path) -> bool:
+    """Rewrite the report page ``page_path`` of result file ``source`` as this version of
+    :func:`page` writes it, keeping its title, if it differs (a page written before a change
+    of the page's layout, whose job need not run again). True if it was rewritten."""
+    old = Path(page_path).read_text(encoding="utf-8")
+    found = re.search(r"<title>(.*?)</title>", old, re.S)
+    if not found:
+        raise ValueError(f"{page_path}: expected a report page (an HTML file with a <title>)")
+    new = page(Path(source).read_text(encoding="utf-8"), str(source), html.unescape(found[1]))
+    if new == old:
+        return False
+    write_text(new, page_path)  # atomically: a new file, never the old one rewritten in place
+    return True
+
+
+def refresh_pages(results: str) -> list[str]:
+    """:func:`refresh_page` for every page under ``<results>/report_pages`` whose result file
+    exists (``report_pages/<path>.html`` is the page of ``<results>/<path>``); the pages
+    rewritten."""
+    root = Path(results) / "report_pages"
+    done = []
+    for page_path in sorted(root.rglob("*.html")):
+        source = f"{results}/{page_path.relative_to(root).as_posix()[:-len('.html')]}"
+        if Path(source).is_file() and refresh_page(page_path, source):
+            done.append(str(page_path))
+    return done

@@ -51,16 +51,21 @@ def test_page_title_names_the_wildcards():
 
 
 @pytest.mark.parametrize("caption", CAPTIONS, ids=lambda p: p.name)
-def test_every_caption_is_valid_rst(caption):
+def test_every_caption_is_valid_rst(caption, tmp_path):
     """Rendered as Snakemake renders it (Jinja with the job's wildcards, then docutils):
-    no warning, no "System Message" in the HTML."""
+    no warning, no "System Message" in the HTML. The workflow description includes the
+    landing page from the results folder (config results_dir)."""
     class Wildcards(dict):
         __getattr__ = dict.__getitem__
+
+    (tmp_path / "report").mkdir()
+    (tmp_path / "report" / "landing.html").write_text("<p>the answer</p>", encoding="utf-8")
 
     class Snakemake:
         wildcards = Wildcards(collection="cranfield", planset="auto", model="BM25",
                               thesaurus="nasa")
         params = Wildcards(models={"InQuery": {}, "BM25": {}})  # the retrieve job's
+        config = {"results_dir": str(tmp_path)}
 
     text = jinja2.Template(caption.read_text(encoding="utf-8")).render(snakemake=Snakemake)
     warnings = io.StringIO()
@@ -91,7 +96,7 @@ def test_captions_of_per_condition_results_name_collection_plan_set_and_model():
 def test_report_check_fails_on_a_broken_caption_a_download_and_a_category_without_collection():
     check = _check_report()
     good = {"caption": "<p><strong>cranfield</strong>, plan set auto</p>",
-            "mime_type": "text/html"}
+            "mime_type": "text/html", "labels": {"item": "AvP per relevance level"}}
     results = {
         "results/cranfield/report/auto/BM25/tables/avp.html": good,
         "results/cranfield/report/auto/BM25/tables/effort.html": {
@@ -105,6 +110,7 @@ def test_report_check_fails_on_a_broken_caption_a_download_and_a_category_withou
     assert any("effort.html: broken caption" in p for p in problems)
     assert any("means.tsv: shown only as a download" in p for p in problems)
     assert any("category 'Tables' does not name its collection" in p for p in problems)
+    assert any("means.tsv: no label" in p for p in problems)
     assert not any("avp.html" in p for p in problems)
     fixed = {"cranfield tables": {"auto, BM25": list(results)[:1]}}
     assert check.static_problems({k: results[k] for k in list(results)[:1]}, fixed) == []
@@ -120,3 +126,15 @@ def test_report_check_reads_the_report_data():
     assert check.collection_of("figures/cranfield/auto/BM25/cg.png") == "cranfield"
     assert check.collection_of("results/report/across_collections/cranfield.md") is None
     assert check.collection_of("figures/across_collections/cranfield+nfcorpus.png") is None
+    assert check.collection_of("results/report_pages/figures/cranfield/auto/BM25/cg.png") == \
+        "cranfield"
+    assert check.collection_of(
+        "results/report_pages/figures/across_collections/cranfield+nfcorpus.png") is None
+
+
+def test_report_check_limits_the_report_to_20_mb():
+    check = _check_report()
+    assert check.size_problems(20_000_000) == []
+    assert check.size_problems(93_154_134) == [
+        "the report weighs 93.2 MB (at most 20 MB: embed fewer or smaller items, "
+        "gradedrel.report.items)"]

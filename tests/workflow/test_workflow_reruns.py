@@ -27,8 +27,10 @@ EVALUATION = {"evaluate_runs", "compare_plan_sets"}
 # the plain baseline's evaluation: after its run (the index, the requests) or the judgements
 BASELINE_EVALUATION = {"evaluate_baseline"}
 # the findings (and tables) of each plan set and model, the summary over them, and across
-# collections
-FINDINGS = {"report_findings", "report_summary", "report_across_collections"}
+# collections; the Snakemake report's copy of the summary's forest plot and its landing page
+# (the fixture runs no primary condition, so no copy of a plan set's figures)
+SCREEN = {"report_screen_forest", "report_landing"}
+FINDINGS = {"report_findings", "report_summary", "report_across_collections"} | SCREEN
 FIGURES = {"report_figures"}
 REPORT = FINDINGS | FIGURES
 ALL = {"all"}
@@ -94,7 +96,7 @@ def test_an_edited_thesaurus_copy_rereads_it(project):
     # a figure setting: the figures, the summary (it draws each testbed's forest plot) and
     # the across-collections figure; no table or findings job
     ({"report": {"figures": {"dpi": 150}}},
-     FIGURES | {"report_summary", "report_across_collections"} | ALL),
+     FIGURES | {"report_summary", "report_across_collections"} | SCREEN | ALL),
     # a collection's own analysis setting: its plans and everything after them
     ({"collections": {"tiny": {"analysis": {"major_share": 0.6}}}},
      PLANS | PLAN_SET | SELECTION | RETRIEVAL | EVALUATION | REPORT | ALL),

@@ -463,12 +463,16 @@ def page_of(source, caption, category, subcategory=None):
     """A rule's output ``page/<name>``: the Snakemake report's HTML page of its output
     ``<name>`` (path ``source``), captioned and filed under its collection. The job that
     writes a result writes its page too (gradedrel.core.steps.write_pages): the report
-    shows images and HTML inline but other files only as downloads."""
+    shows images and HTML inline but other files only as downloads. Its label names it
+    (gradedrel.report.items.LABELS), not its path."""
+    from gradedrel.report.items import label
+
     return report(
         PATHS.page(source),
         caption=f"../report/{caption}",
         category=category,
         subcategory=subcategory,
+        labels={"item": label(caption)},
     )
 
 
@@ -488,9 +492,18 @@ TABLE_CAPTIONS = {
 }
 
 
+#: The tables the Snakemake report leaves out, to stay small (with every plan set and model,
+#: the significance tables were a quarter of its bytes); each is still written in every
+#: format, and the verdicts give the deciding tests' p-values.
+TABLES_NOT_IN_REPORT = ("significance_friedman", "significance_posthoc", "significance_vs_baseline")
+
+
 def report_tables(m):
     """The outputs ``{table}/{format}/{m}`` of the findings job: every table of model ``m``
-    in CSV, Markdown, LaTeX and HTML (the HTML one an item of the Snakemake report)."""
+    in CSV, Markdown, LaTeX and HTML (the HTML one an item of the Snakemake report, but for
+    TABLES_NOT_IN_REPORT)."""
+    from gradedrel.report.items import label
+
     out = {}
     for table in STUDY.REPORT_TABLES:
         caption = TABLE_CAPTIONS[table]
@@ -498,13 +511,16 @@ def report_tables(m):
         out |= {
             f"{table}/{fmt}/{m}": PATHS.report(f"tables/{table}.{fmt}", m=m)
             for fmt in STUDY.TABLE_FORMATS
-            if fmt != "html"
+            if fmt != "html" or table in TABLES_NOT_IN_REPORT
         }
+        if table in TABLES_NOT_IN_REPORT:
+            continue
         out[f"{table}/html/{m}"] = report(
             PATHS.report(f"tables/{table}.html", m=m),
             caption=f"../report/{caption}",
             category=category,
             subcategory=f"{{planset}}, {m}",
+            labels={"item": label(caption)},
         )
     return out
 
@@ -513,6 +529,8 @@ def findings_outputs(models):
     """Per model (``md/BM25``): the tables, the findings report (Markdown; HTML, an item of
     the Snakemake report), the verdicts with their page, the findings and the primary
     comparisons."""
+    from gradedrel.report.items import label as report_label
+
     out = {}
     for m in models:
         out |= report_tables(m)
@@ -528,6 +546,7 @@ def findings_outputs(models):
             caption="../report/findings.rst",
             category="{collection} findings",
             subcategory=f"{{planset}}, {m}",
+            labels={"item": report_label("findings.rst")},
         )
         for name in ("verdicts", "findings", "primary"):
             out[f"{name}/{m}"] = PATHS.report(f"{name}.tsv", m=m)
@@ -541,15 +560,11 @@ def figure_caption(name):
 
 
 def report_figures():
-    """The outputs ``{figure}/png`` (an item of the Snakemake report) and ``{figure}/pdf``."""
+    """The outputs ``{figure}/png`` and ``{figure}/pdf`` (print quality; the Snakemake report
+    embeds screen copies of the primary condition's, rule report_screen_figures)."""
     out = {}
     for name in STUDY.figure_names():
-        out[f"{name}/png"] = report(
-            PATHS.figure(name),
-            caption=f"../report/{figure_caption(name)}",
-            category="{collection} figures",
-            subcategory="{planset}, {model}",
-        )
+        out[f"{name}/png"] = PATHS.figure(name)
         out[f"{name}/pdf"] = PATHS.figure(name, "pdf")
     return out
 

@@ -20,6 +20,8 @@ FINDINGS_EVALUATION_FILES = {
     "evaluated_recall_base": "recall_base",
     **{name: SIGNIFICANCE_FILES[name] for name in ("friedman", "posthoc", "vs_baseline")},
 }
+from gradedrel.report.items import figure_label, label as report_label
+
 FIGURE_PARAMS = (
     "query_types",
     "levels",
@@ -157,12 +159,7 @@ rule report_summary:
         },
         tsv=PATHS.collection_report("summary.tsv"),
         md=PATHS.collection_report("summary.md"),
-        png=report(
-            PATHS.collection_figure("forest", "png"),
-            caption="../report/forest.rst",
-            category="{collection} findings",
-            subcategory="all plan sets and models",
-        ),
+        png=PATHS.collection_figure("forest", "png"),
         pdf=PATHS.collection_figure("forest", "pdf"),
     log:
         log_of("{collection}/report_summary"),
@@ -204,12 +201,7 @@ rule report_across_collections:
         },
         tsv=PATHS.across("tsv", STUDY.collections),
         md=PATHS.across("md", STUDY.collections),
-        png=report(
-            PATHS.across("png", STUDY.collections),
-            caption="../report/across_collections.rst",
-            category="Findings",
-            subcategory="Across collections",
-        ),
+        png=PATHS.across("png", STUDY.collections),
         pdf=PATHS.across("pdf", STUDY.collections),
     log:
         log_of("report_across_collections"),
@@ -396,3 +388,95 @@ rule report_headline:
         fresh=canonical(list(STUDY.fresh_condition() or [])),
     script:
         "../../scripts/report_headline.py"
+
+
+# --- what the Snakemake report embeds --------------------------------------------------------
+# Screen-resolution copies (gradedrel.report.items.SCREEN_DPI) of each collection's forest plot
+# and of its primary condition's figures; the print-quality PNG and PDF stay in figures/.
+
+
+rule report_screen_figures:
+    """The report's copies of one plan set's and model's figures, at screen resolution (the
+    primary condition of each collection: Study.report_figure_conditions)."""
+    input:
+        **{name: PATHS.figure(name) for name in STUDY.figure_names()},
+    output:
+        **{
+            name: report(
+                PATHS.screen(PATHS.figure(name)),
+                caption=f"../report/{figure_caption(name)}",
+                category="{collection} figures",
+                subcategory="{planset}, {model} (the primary condition)",
+                labels={"figure": figure_label(name)},
+            )
+            for name in STUDY.figure_names()
+        },
+    log:
+        log_of("{collection}/{planset}/report_screen_figures_{model}"),
+    conda:
+        CONDA_ENV
+    params:
+        dpi=REPORT["figures"]["dpi"],
+    script:
+        "../../scripts/report_screen.py"
+
+
+rule report_screen_forest:
+    """The report's copy of a collection's forest plot, at screen resolution."""
+    input:
+        forest=PATHS.collection_figure("forest", "png"),
+    output:
+        forest=report(
+            PATHS.screen(PATHS.collection_figure("forest", "png")),
+            caption="../report/forest.rst",
+            category="{collection} findings",
+            subcategory="all plan sets and models",
+            labels={"item": report_label("forest.rst")},
+        ),
+    log:
+        log_of("{collection}/report_screen_forest"),
+    conda:
+        CONDA_ENV
+    params:
+        dpi=REPORT["figures"]["dpi"],
+    script:
+        "../../scripts/report_screen.py"
+
+
+rule report_landing:
+    """The report's landing page (workflow/report/workflow.rst includes it): the qualified
+    headline and the table of what each verdict rests on (or, without the memory probe, the
+    verdicts across collections), then the forest plot across collections."""
+    input:
+        answer=(
+            PATHS.headline("md")
+            if STUDY.memory_probe() and (STUDY.headline_conditions() or STUDY.fresh_condition())
+            else PATHS.across("md", STUDY.collections)
+        ),
+        figure=PATHS.across("png", STUDY.collections),
+    output:
+        landing=PATHS.landing(),
+        figure=report(
+            PATHS.screen(PATHS.across("png", STUDY.collections)),
+            caption="../report/across_collections.rst",
+            category="Findings",
+            subcategory="Across collections",
+            labels={"item": report_label("across_collections.rst")},
+        ),
+    log:
+        log_of("report_landing"),
+    conda:
+        CONDA_ENV
+    params:
+        dpi=REPORT["figures"]["dpi"],
+        links=[
+            ["every figure at print quality (PNG and PDF)", PATHS.figures],
+            ["the verdicts across collections", PATHS.across("md", STUDY.collections)],
+            ["the findings of each plan set and model", PATHS.report("findings.md")],
+            [
+                "the significance tables of each plan set and model",
+                PATHS.report("tables/significance_*.md"),
+            ],
+        ],
+    script:
+        "../../scripts/report_landing.py"
