@@ -29,5 +29,5 @@ def test_without_a_configured_home_the_environments_then_the_users(project, monk
     monkeypatch.setenv("IR_DATASETS_HOME", "/elsewhere/ird")
     assert adopt.ir_datasets_home(project, []) == Path("/elsewhere/ird")
     monkeypatch.delenv("IR_DATASETS_HOME")
-    monkeypatch.setenv("HOME", "/home/someone")
-    assert adopt.ir_datasets_home(project, []) == Path("/home/someone/.ir_datasets")
+    monkeypatch.setenv("HOME", "/users/someone")
+    assert adopt.ir_datasets_home(project, []) == Path("/users/someone/.ir_datasets")

@@ -267,6 +267,8 @@ def run_check(args) -> int:
     facets, concepts, keys and expansion ratio.
     """
     from gradedrel.core import terrier
+    from gradedrel.core.config import layered
+    from gradedrel.core.project import CONFIG, project_file
     from gradedrel.plans import analysis, key_sources, read_plans
     from gradedrel.thesaurus.lookup import named_thesaurus, project_config
 
@@ -275,7 +277,10 @@ def run_check(args) -> int:
     requests = request_texts(args.requests)
     _known(plans, requests)  # before the thesaurus and Java are loaded
     config_path = project_config(args.config)
-    config = yaml_io.load_file(config_path)
+    # laid over the package's own config, as the workflow lays --configfile over it: the
+    # defaults (Terrier's pins, the analysis rules) come with it
+    base = project_file(CONFIG)
+    config = layered([base] if config_path.resolve() == base.resolve() else [base, config_path])
     collection = (config.get("collections") or {}).get(args.collection)
     if collection is None:
         raise ValueError(f"{config_path}: no collection {args.collection!r}")

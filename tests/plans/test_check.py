@@ -1,4 +1,5 @@
 """The curators' plan checker: source-class shares per request (issue 22, item 10)."""
+import yaml
 import pytest
 
 from gradedrel.core.errors import InputError
@@ -6,7 +7,7 @@ from gradedrel.core.errors import InputError
 from gradedrel import cli
 from gradedrel.plans import check, key_sources
 from gradedrel.plans.model import parse_plans
-from tests.conftest import toy_pipeline
+from tests.conftest import ROOT, toy_pipeline
 from tests.key_source_cases import PLANS, REQUESTS, wing_thesaurus
 
 
@@ -193,3 +194,26 @@ def test_the_command_reads_the_header_and_honours_strict(tmp_path, monkeypatch, 
     assert "recalled keys (2)" in out
     assert cli.main(["plans", "check", str(plans_file), str(requests_file), "--strict"]) == 1
     assert capsys.readouterr().out.endswith("--strict: 4 warnings\n")
+
+
+def test_a_config_given_is_laid_over_the_packages_own(tmp_path, monkeypatch, capsys):
+    """`--config` with only a collection (no terrier pins, no analysis rules): the defaults
+    come from the package's config, as the workflow lays --configfile over it (it was a
+    KeyError: 'terrier' from an installed wheel)."""
+    from gradedrel.core import terrier
+    from gradedrel.thesaurus import lookup
+    started = []
+    monkeypatch.setattr(terrier, "start", lambda *a, **k: started.append(a))
+    monkeypatch.setattr(terrier, "named_pipeline", lambda: toy_pipeline)
+    monkeypatch.setattr(lookup, "named_thesaurus", lambda name, config: wing_thesaurus())
+    config = tmp_path / "mine.yaml"
+    config.write_text("collections:\n  mine:\n    ir_datasets: cranfield\n"
+                      "    grade_map: {'1': 3}\n    thesaurus: nasa\n")
+    plans_file, requests_file = tmp_path / "plans.yaml", tmp_path / "requests.tsv"
+    plans_file.write_text(PROTOCOL)
+    requests_file.write_text("qid\tquery\n3\tflutter of swept wings\n")
+    assert cli.main(["plans", "check", str(plans_file), str(requests_file), "--config",
+                     str(config), "--collection", "mine"]) == 0
+    pins = yaml.safe_load((ROOT / "config/config.yaml").read_text())["terrier"]
+    assert started == [(pins["version"], pins["helper_version"])]
+    assert "recalled keys (2)" in capsys.readouterr().out
