@@ -41,3 +41,11 @@ include: "workflow/rules/retrieval.smk"
 include: "workflow/rules/evaluation.smk"
 include: "workflow/rules/report.smk"
 include: "workflow/rules/cluster.smk"
+
+
+# The libraries the package left to first use while the rule files were read (numpy and
+# pandas: gradedrel.core.lazy) are loaded now, in this thread, before Snakemake's job threads
+# start (Python 3.11's lazy modules are not thread-safe on their first use).
+from gradedrel.core import lazy as _lazy
+
+_lazy.realise()

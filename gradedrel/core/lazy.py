@@ -13,6 +13,9 @@ import importlib.util
 import sys
 import types
 
+#: The names :func:`module` made lazy, in order.
+_LAZY: list[str] = []
+
 
 class MissingModule(types.ModuleType):
     """Stands for a library that is not installed: reading any attribute raises the
@@ -46,4 +49,21 @@ def module(name: str, extra: str = "") -> types.ModuleType:
     lazy = importlib.util.module_from_spec(spec)
     sys.modules[name] = lazy
     loader.exec_module(lazy)
+    _LAZY.append(name)
     return lazy
+
+
+def realise() -> list[str]:
+    """Load now every library :func:`module` left to first use, in this thread. Python
+    3.11's LazyLoader is not thread-safe on the first attribute read (another thread can see
+    the module empty: ``module 'pandas' has no attribute 'DataFrame'``), so the workflow
+    calls this at the end of parsing, before Snakemake's scheduler threads start. Returns
+    the names loaded."""
+    loaded = []
+    for name in _LAZY:
+        found = sys.modules.get(name)
+        if found is not None:
+            getattr(found, "__name__")  # any attribute read executes the module
+            loaded.append(name)
+    _LAZY.clear()
+    return loaded

@@ -21,10 +21,13 @@ QUERY_TYPES = ["SUM/u", "SUM/e", "SSYN-C/u", "SSYN-C/e", "WSYN/u", "WSYN/e"]
 
 
 def shuffled_copy(source, target, seed=3):
-    """The run's lines in another order: trec_eval ranks by score, so it ranks the same."""
+    """The run's lines in another order (its ir_metadata header, the '#' lines, kept first):
+    trec_eval ranks by score, so it ranks the same."""
     lines = source.read_text().splitlines(keepends=True)
-    random.Random(seed).shuffle(lines)
-    target.write_text("".join(lines))
+    header = [line for line in lines if line.startswith("#")]
+    body = [line for line in lines if not line.startswith("#")]
+    random.Random(seed).shuffle(body)
+    target.write_text("".join(header + body))
     return target
 
 

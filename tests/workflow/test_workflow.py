@@ -17,7 +17,8 @@ def test_fixture_workflow_runs_end_to_end_and_reruns_as_a_no_op(finished_project
     assert topics["qid"].tolist() == ["1", "2", "3", "4", "5"]
     qrels = pd.read_csv(results / "qrels.tsv", sep="\t", dtype={"qid": str})
     assert sorted(qrels["grade"].unique()) == [0, 1, 2, 3]
-    run = pd.read_csv(results / "baseline" / "BM25.run", sep=" ", header=None, dtype={0: str})
+    run = pd.read_csv(results / "baseline" / "BM25.run", sep=" ", header=None, dtype={0: str},
+                      comment="#")  # its ir_metadata header
     assert set(run[0]) == {"1", "2", "3", "4"}
     excluded = pd.read_csv(results / "baseline" / "BM25.excluded.tsv", sep="\t", dtype=str)
     assert excluded.values.tolist() == [
@@ -41,7 +42,7 @@ def test_fixture_workflow_runs_end_to_end_and_reruns_as_a_no_op(finished_project
     for model in ("InQuery", "BM25"):
         for slug in ("SUM-u", "SUM-e", "SSYN-C-u", "SSYN-C-e", "WSYN-u", "WSYN-e"):
             run = results / "runs" / "auto" / model / f"{slug}.run"
-            ranked = set(pd.read_csv(run, sep=" ", header=None, dtype={0: str})[0])
+            ranked = set(pd.read_csv(run, sep=" ", header=None, dtype={0: str}, comment="#")[0])
             assert set(chosen) <= ranked <= set(runnable)
         means = pd.read_csv(results / "evaluation" / "auto" / model / "means.tsv", sep="\t")
         assert set(means["run"]) == {"SUM/u", "SUM/e", "SSYN-C/u", "SSYN-C/e", "WSYN/u",

@@ -84,7 +84,7 @@ def test_a_new_structure_and_a_new_weighting_model_run_from_config(tmp_path):
                                      controls={"c": "1.0"}, num_results=100)
     run = pd.read_csv(results / "runs" / "auto" / "PL2" / "WSYN-C-e.run", sep=" ",
                       header=None, names=["qid", "q0", "docno", "rank", "score", "tag"],
-                      dtype={"qid": str})
+                      dtype={"qid": str}, comment="#")  # its ir_metadata header
     for line in (queries / "WSYN-C-e.jsonl").read_text().splitlines():
         query = json.loads(line)
         found = retriever.search(query["matchop"]).set_index("docno")["score"]

@@ -133,15 +133,16 @@ for _path in dict.fromkeys(str(_p) for _p in workflow.configfiles):
 
 # The one config loader (gradedrel.core.config, also `gradedrel evaluate --config`): the
 # schema's check and defaults as snakemake.utils.validate, one line on a violation.
-def _config_layers(workflow, project_root):
+def _config_layers(workflow):
     """The files the config was layered from, earliest first, and the values layered over
     them (named `config`), so that a violation names the file and line that set it: the
     Snakefile's configfile, then the --configfile files in order (Snakemake layers these
     over it), then --config values; as a module, config/config.yaml under the module's
     config."""
     if workflow.modifier.skip_configfile:
+        # the module's defaults, where Snakemake keeps them (a local copy of a URL's file)
         return {
-            "files": [os.path.join(project_root, "config", "config.yaml")],
+            "files": [workflow.source_path("../../config/config.yaml")],
             "overrides": _module_config,
         }
     return {
@@ -154,9 +155,7 @@ def _config_layers(workflow, project_root):
 
 if not workflow.modifier.skip_validation:  # a module's skip_validation, as validate() honours
     try:
-        config_schema.validate(
-            config, schema_path=config_schema.SCHEMA, **_config_layers(workflow, PROJECT_ROOT)
-        )
+        config_schema.validate(config, schema_path=config_schema.SCHEMA, **_config_layers(workflow))
     except config_schema.ConfigError as _error:
         if preflight.verbose():
             raise
@@ -375,7 +374,7 @@ IR_METADATA = ir_metadata.FILE_NAME
 
 def run_data_files(wildcards):
     """The local documents and topics files a run's ir_metadata names, as ``data/<part>``
-    (the plain baseline's rule has a ``topics`` input of its own: the requests)."""
+    (the plain baseline's rule has its own ``topics`` input, the requests)."""
     files = collection_files(RUN_DATA_KEYS)(wildcards)
     return {f"data/{part}": path for part, path in files.items()}
 
