@@ -49,3 +49,17 @@ def test_a_library_made_unimportable_is_missing(monkeypatch):
     monkeypatch.setitem(sys.modules, "json_blocked_for_test", None)  # as `import` refuses it
     with pytest.raises(ModuleNotFoundError):
         lazy.module("json_blocked_for_test").loads
+
+
+def test_realise_runs_every_library_left_to_first_use_now(a_library):
+    """The workflow calls realise() at the end of parsing: the library runs then, in this
+    thread, not on a job thread's first attribute read (where Python 3.11's LazyLoader
+    races)."""
+    name, mark = a_library
+    module = lazy.module(name)
+    assert not mark.exists()
+    assert name in lazy.realise()
+    assert mark.read_text() == "run\n"
+    assert type(module).__name__ == "module" and module.ANSWER == 42
+    assert lazy.realise() == []          # nothing left
+    assert mark.read_text() == "run\n"
