@@ -121,6 +121,21 @@ def _resolve(root: Path, path: str) -> Path:
     return here if here.exists() or Path(path).is_absolute() else project_file(path)
 
 
+def study_files(config: Mapping, collection: str, root: Path,
+                named_in: Path) -> tuple[dict, Path, Path]:
+    """The config's report section, and the study design and published numbers it names for
+    ``collection`` (relative to ``root``, else the package's own files: :func:`_resolve`);
+    a missing one is one line naming the config file (``named_in``)."""
+    report = dict(config.get("report") or {})
+    collection_config = (config.get("collections") or {}).get(collection) or {}
+    design = _resolve(root, collection_config.get("design", DEFAULT_DESIGN))
+    published = _resolve(root, report.get("published", "config/published/jk2000.yaml"))
+    for path, what in ((design, "study design"), (published, "published numbers")):
+        if not path.exists():
+            raise FileNotFoundError(f"{path}: no {what} (named in {named_in} or --config)")
+    return report, design, published
+
+
 def locate(against: str | Path, configs: Sequence[str | Path] = ()) -> PlanSetRuns:
     """The finished plan set whose runs are in ``against`` (``results/<c>/runs/<p>/<model>``)
     and the project around it; a missing piece is one line saying what it is and how to
@@ -179,14 +194,7 @@ def locate(against: str | Path, configs: Sequence[str | Path] = ()) -> PlanSetRu
     order = list((config.get("query_types") or {}).get("labels") or [])
     runs = {label: runs[label] for label in [*[q for q in order if q in runs],
                                              *[q for q in runs if q not in order]]}
-    report = dict(config.get("report") or {})
-    collection_config = (config.get("collections") or {}).get(collection) or {}
-    design = _resolve(root, collection_config.get("design", DEFAULT_DESIGN))
-    published = _resolve(root, report.get("published", "config/published/jk2000.yaml"))
-    for path, what in ((design, "study design"), (published, "published numbers")):
-        if not path.exists():
-            raise FileNotFoundError(f"{path}: no {what} (named in {config_files[0]} or "
-                                    "--config)")
+    report, design, published = study_files(config, collection, root, config_files[0])
     if settings.baseline_run not in runs:
         raise InputError(record_path, None, f"the baseline {settings.baseline_run!r} among "
                          "the evaluated runs", sorted(runs))
@@ -217,14 +225,8 @@ def locate_reference(reference: "Reference", configs: Sequence[str | Path] = ())
                          "config.evaluation", repr(error)) from None
     config_files = [project_file(f) for f in reference.manifest["config_files"]]
     config = read_config(config_files + [Path(c) for c in configs])
-    report = dict(config.get("report") or {})
-    collection_config = (config.get("collections") or {}).get(reference.collection) or {}
-    design = project_file(collection_config.get("design", DEFAULT_DESIGN))
-    published = project_file(report.get("published", "config/published/jk2000.yaml"))
-    for path, what in ((design, "study design"), (published, "published numbers")):
-        if not path.exists():
-            raise FileNotFoundError(f"{path}: no {what} (named in {config_files[0]} or "
-                                    "--config)")
+    report, design, published = study_files(config, reference.collection, project_root(),
+                                            config_files[0])
     manifest = reference.manifest
     return PlanSetRuns(reference.folder, reference.collection, manifest["plan_set"],
                        manifest["model"], project_root(),
