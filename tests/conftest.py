@@ -92,18 +92,24 @@ def copy_project(source: Path, target: Path) -> Path:
     return target
 
 
+def copy_checkout_files(names, target: Path) -> Path:
+    """The checkout's files and folders ``names`` copied into a new folder ``target``
+    (folders without their ``__pycache__``)."""
+    target.mkdir()
+    for name in names:
+        source = ROOT / name
+        if source.is_dir():
+            shutil.copytree(source, target / name, ignore=shutil.ignore_patterns("__pycache__"))
+        else:
+            shutil.copy2(source, target / name)
+    return target
+
+
 @pytest.fixture(scope="session")
 def finished_project(tmp_path_factory) -> Path:
     """A copy of this project with the tiny fixture collection, the whole workflow run
     once (with a fifth topic that has no query terms); tests copy it, never change it."""
-    project = tmp_path_factory.mktemp("finished") / "project"
-    project.mkdir()
-    for name in PROJECT_FILES:
-        source = ROOT / name
-        if source.is_dir():
-            shutil.copytree(source, project / name, ignore=shutil.ignore_patterns("__pycache__"))
-        else:
-            shutil.copy2(source, project / name)
+    project = copy_checkout_files(PROJECT_FILES, tmp_path_factory.mktemp("finished") / "project")
     shutil.copytree(TINY, project / "fixture")
     with open(project / "fixture" / "topics.tsv", "a") as handle:
         handle.write("5\twhat are the ... of it?\n")

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ROOT, TINY, planned_rules, run_snakemake
+from conftest import ROOT, TINY, copy_checkout_files, planned_rules, run_snakemake
 
 pytestmark = pytest.mark.workflow
 
@@ -51,13 +51,7 @@ def _serve(tree: Path):
 
 def _tree(where: Path, version: str | None = None) -> Path:
     """A copy of the project's served files (``version``: another one in its pyproject)."""
-    where.mkdir()
-    for name in SERVED:
-        source = ROOT / name
-        if source.is_dir():
-            shutil.copytree(source, where / name, ignore=shutil.ignore_patterns("__pycache__"))
-        else:
-            shutil.copy2(source, where / name)
+    copy_checkout_files(SERVED, where)
     if version is not None:
         pyproject = where / "pyproject.toml"
         text, n = re.subn(r'(?m)^version = "[^"]*"$', f'version = "{version}"',
