@@ -95,9 +95,9 @@ def read_answers(paths: Iterable[str | Path], requests: pd.DataFrame,
     """Every v2 answer file (named ``<framing>-<sample>-<batch>.yaml``): an id outside the
     file's batch, a second answer of one sample, or a text of ``batches`` without its answer
     is an error naming the file."""
-    wanted = {(r.framing, int(r.sample), r.batch): set() for r in batches.itertuples()}
+    wanted: dict[tuple[str, int, str], set] = {}
     for r in batches.itertuples():
-        wanted[r.framing, int(r.sample), r.batch].add(r.probe_id)
+        wanted.setdefault((r.framing, int(r.sample), r.batch), set()).add(r.probe_id)
     known = set(requests["probe_id"])
     out: list[Given] = []
     seen: dict[tuple[str, str, int], str] = {}
