@@ -10,7 +10,7 @@ from gradedrel.core.io import read_tsv, write_text, write_tsv
 from gradedrel.job import run_step
 from gradedrel.plans import key_sources
 from gradedrel.plans.plan_sets import input_key
-from gradedrel.report import leak
+from gradedrel.report import design, leak
 
 log = logging.getLogger("gradedrel")
 
@@ -19,6 +19,7 @@ def main():
     inp, out, params = snakemake.input, snakemake.output, snakemake.params
     documents = leak.Documents(postings.checked(inp.index, inp.postings))
     qrels = read_tsv(inp.qrels)
+    rules = design.load(inp.design).constants
     tables, pair_tables, lines = [], [], [
         f"# Leak diagnostic: {snakemake.wildcards.collection}", ""]
     for plan_set in params.plan_sets:
@@ -28,10 +29,10 @@ def main():
                  "%d requests without a level-3 document", plan_set, len(pairs),
                  left["keys_without_terms"], left["pairs_without_level3"],
                  len(left["requests_without_level3"]))
-        table = leak.diagnostic(pairs, documents.N)
+        table = leak.diagnostic(pairs, documents.N, rules)
         tables.append(table.assign(plan_set=plan_set))
         pair_tables.append(pairs.assign(plan_set=plan_set))
-        lines.append(leak.leak_table(table, plan_set, left).to_markdown())
+        lines.append(leak.leak_table(table, plan_set, rules, left).to_markdown())
     columns = ["plan_set", *leak.LEAK_COLUMNS]
     write_tsv(pd.concat(tables, ignore_index=True)[columns], out.tsv)
     write_tsv(pd.concat(pair_tables, ignore_index=True)[["plan_set", *leak.PAIR_COLUMNS]],

@@ -8,7 +8,7 @@ from gradedrel.core import terrier
 from gradedrel.core.io import read_tsv, write_text, write_tsv
 from gradedrel.job import run_step
 from gradedrel.plans.key_sources import Terms
-from gradedrel.report import leak, memory_probe as mp
+from gradedrel.report import design, leak, memory_probe as mp
 
 
 def main():
@@ -26,7 +26,8 @@ def main():
             Terms(terrier.term_pipeline(index)),
             leak.Documents(postings.checked(index, inp[f"postings/{name}"])), level3,
             mp.document_titles(params.docs[name], wanted, params.ir_datasets_home))
-    table, decisions = mp.score(requests, answers, collections)
+    seed = design.load(inp.design).constants.seed
+    table, decisions = mp.score(requests, answers, collections, seed)
     sources = mp.per_source(table)
     write_tsv(table, out.per_request)
     write_tsv(sources, out.per_source)

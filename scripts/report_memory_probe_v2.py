@@ -9,7 +9,7 @@ from gradedrel.core import terrier
 from gradedrel.core.io import read_tsv, write_text, write_tsv
 from gradedrel.job import run_step
 from gradedrel.plans.key_sources import Terms
-from gradedrel.report import cited_studies as cs, memory_probe as mp
+from gradedrel.report import cited_studies as cs, design, memory_probe as mp
 
 
 def judgements(ids, grade_map) -> dict:
@@ -43,8 +43,9 @@ def main():
         wanted = {d for docs in levels.values() for d in docs}
         titles = mp.document_titles(spec["docs"], wanted, params.ir_datasets_home)
         judged[source] = cs.Judged(levels, {d: frozenset(terms(t)) for d, t in titles.items()})
-    table, nulls, decisions = cs.score(requests, given, judged, terms)
-    by_framing = cs.rates(table, given, requests, judged, terms, decisions["theta"])
+    seed = design.load(inp.design).constants.seed
+    table, nulls, decisions = cs.score(requests, given, judged, terms, seed)
+    by_framing = cs.rates(table, given, requests, judged, terms, decisions["theta"], seed)
     write_tsv(table, out.per_request)
     write_tsv(nulls, out.nulls)
     write_tsv(by_framing, out.rates)

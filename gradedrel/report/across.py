@@ -50,9 +50,6 @@ def combine(summaries: Sequence[pd.DataFrame], thesauri: Mapping[tuple[str, str]
     if missing:
         raise ValueError(f"no thesaurus known for (collection, plan set) {missing}")
     frame["thesaurus"] = [thesauri[(c, p)] for c, p in zip(frame["collection"], frame["plan_set"])]
-    for column in ("published", "p_value", "why"):   # a summary written before they existed
-        if column not in frame.columns:
-            frame[column] = math.nan if column != "why" else ""
     return frame.sort_values("finding", kind="stable")[COLUMNS].reset_index(drop=True)
 
 

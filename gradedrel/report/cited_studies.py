@@ -13,9 +13,9 @@ index's term pipeline (stopwords out, Porter stemming), as sets.
   least two terms with it; it matches at θ when the best similarity reaches θ.
 - **θ** is the smallest value of :data:`THETAS` at which both null rates are at most 5 %:
   the *placebo rate* — the share of placebos whose answers match a level-3 title of the real
-  request assigned to them (:func:`gradedrel.report.memory_probe.placebo_assignment`, seed
-  20000724) — and the *permutation rate* — over :data:`DERANGEMENTS` seeded derangements of
-  the real NutritionFacts requests, the share of (request, partner) pairs in which the
+  request assigned to them (:func:`gradedrel.report.memory_probe.placebo_assignment`, the
+  study design's seed) — and the *permutation rate* — over :data:`DERANGEMENTS` seeded
+  derangements of the real NutritionFacts requests, the share of (request, partner) pairs in which the
   request's answers match a level-3 title of its partner, leaving out the documents judged (at
   any level) for the request itself. If none does, θ = 1.00.
 - A real request is **remembered** if its answers match one of its own level-3 titles at θ;
@@ -32,7 +32,8 @@ Choices where the amendment is silent (reported with the code):
   the v1 answers of the curated requests count for their own verdicts only;
 - a (request, partner) pair whose partner has no level-3 document left after the request's
   own judged documents are left out is not counted (it cannot match);
-- a derangement is drawn as ``numpy.random.default_rng(seed).permutation(n)``, drawn again
+- a derangement is drawn as ``numpy.random.default_rng(seed).permutation(n)`` (seed: the
+  study design's ``constants.seed``), drawn again
   until no request is its own partner; the placebos' real requests and the real requests'
   partners are in probe-id order;
 - a claimed title without a term, or with fewer than two, matches nothing.
@@ -49,7 +50,8 @@ import numpy as np
 import pandas as pd
 
 from gradedrel.core.errors import InputError
-from gradedrel.report.memory_probe import (CLAIMS, PLACEBO, REAL, REFERENCE, Answer,
+from gradedrel.report import memory_probe
+from gradedrel.report.memory_probe import (CLAIMS, PLACEBO, REAL, REFERENCE, Answer, dice,
                                            parse_answers, placebo_assignment)
 
 #: The grid θ is chosen from (Amendment 2, B5).
@@ -57,7 +59,6 @@ THETAS = (0.60, 0.65, 0.70, 0.75, 0.80, 0.85, 0.90, 0.95, 1.00)
 NULL_BOUND = 0.05
 MIN_SHARED = 2
 DERANGEMENTS = 20
-SEED = 20000724
 #: B3/B8: the extension pool is called in when fewer fresh video requests are cleared.
 FRESH_AIM = 50
 FRAMINGS = ("page", "claim")
@@ -69,19 +70,9 @@ _FILE = re.compile(r"^(page|claim)-(\d+)-([A-Za-z0-9]+)\.ya?ml$")
 # ---------------------------------------------------------------- reading
 
 def read_requests(path: str | Path) -> pd.DataFrame:
-    """``config/probe/v2/requests.tsv``, checked: columns, sources, unique probe ids."""
-    frame = pd.read_csv(path, sep="\t", dtype=str, keep_default_na=False)
-    missing = [c for c in REQUEST_COLUMNS if c not in frame.columns]
-    if missing:
-        raise InputError(path, 1, f"a header with columns {REQUEST_COLUMNS}", list(frame.columns))
-    for line, (probe_id, source) in enumerate(zip(frame["probe_id"], frame["source"]), start=2):
-        if source not in (REAL, PLACEBO, REFERENCE):
-            raise InputError(path, line, f"source one of {[REAL, PLACEBO, REFERENCE]}", source)
-    duplicated = frame["probe_id"].duplicated()
-    if duplicated.any():
-        line = int(duplicated.to_numpy().nonzero()[0][0]) + 2
-        raise InputError(path, line, "one row per probe id", frame["probe_id"][duplicated].iloc[0])
-    return frame[REQUEST_COLUMNS].sort_values("probe_id").reset_index(drop=True)
+    """``config/probe/v2/requests.tsv``, checked as v1's are, in probe-id order."""
+    frame = memory_probe.read_requests(path, REQUEST_COLUMNS)
+    return frame.sort_values("probe_id").reset_index(drop=True)
 
 
 @dataclass(frozen=True)
@@ -104,9 +95,9 @@ def read_answers(paths: Iterable[str | Path], requests: pd.DataFrame,
     """Every v2 answer file (named ``<framing>-<sample>-<batch>.yaml``): an id outside the
     file's batch, a second answer of one sample, or a text of ``batches`` without its answer
     is an error naming the file."""
-    wanted = {(r.framing, int(r.sample), r.batch): set() for r in batches.itertuples()}
+    wanted: dict[tuple[str, int, str], set] = {}
     for r in batches.itertuples():
-        wanted[r.framing, int(r.sample), r.batch].add(r.probe_id)
+        wanted.setdefault((r.framing, int(r.sample), r.batch), set()).add(r.probe_id)
     known = set(requests["probe_id"])
     out: list[Given] = []
     seen: dict[tuple[str, str, int], str] = {}
@@ -156,11 +147,6 @@ def v1_answers(requests_v1: pd.DataFrame, answers_v1: Mapping[str, Answer],
 
 # ---------------------------------------------------------------- matching
 
-def dice(a: frozenset, b: frozenset) -> float:
-    """Dice similarity of two term sets (0.0 for two empty sets)."""
-    return 2 * len(a & b) / (len(a) + len(b)) if a or b else 0.0
-
-
 def best_similarity(claimed: Sequence[frozenset], title: frozenset,
                     min_shared: int = MIN_SHARED) -> float:
     """The highest Dice of ``title`` with a claimed title sharing at least ``min_shared``
@@ -187,7 +173,7 @@ def similarities(claimed: Sequence[frozenset], docnos: Iterable[str],
     return {d: best_similarity(claimed, judged.titles[d]) for d in docnos}
 
 
-def derangements(n: int, count: int = DERANGEMENTS, seed: int = SEED) -> list[np.ndarray]:
+def derangements(n: int, count: int, seed: int) -> list[np.ndarray]:
     """``count`` seeded permutations of range(n) without a fixed point (module docstring)."""
     if n < 2:
         return []
@@ -201,8 +187,8 @@ def derangements(n: int, count: int = DERANGEMENTS, seed: int = SEED) -> list[np
 
 
 def permutation_best(claimed: Mapping[str, Sequence[frozenset]], qids: Mapping[str, str],
-                     order: Sequence[str], judged: Judged,
-                     count: int = DERANGEMENTS, seed: int = SEED) -> list[float]:
+                     order: Sequence[str], judged: Judged, seed: int,
+                     count: int = DERANGEMENTS) -> list[float]:
     """Per (request, partner) pair of ``count`` derangements of ``order`` (probe ids): the
     best similarity of the request's claimed titles to the partner's level-3 titles, less the
     documents judged for the request itself; pairs with nothing left are not counted."""
@@ -242,10 +228,12 @@ NULL_COLUMNS = ["theta", "placebo_rate", "placebos", "permutation_rate", "permut
 
 
 def score(requests: pd.DataFrame, given: Sequence[Given], judged: Mapping[str, Judged],
-          terms: Callable[[str], tuple[str, ...]]) -> tuple[pd.DataFrame, pd.DataFrame, dict]:
+          terms: Callable[[str], tuple[str, ...]],
+          seed: int) -> tuple[pd.DataFrame, pd.DataFrame, dict]:
     """Per real request its answers, matches and verdict; the null rates at every θ; the
     decisions (θ and its rates). ``judged`` maps ``nfcorpus`` and ``cranfield`` to their
-    judgements (a placebo is scored against a real NutritionFacts request's)."""
+    judgements (a placebo is scored against a real NutritionFacts request's); ``seed``: the
+    study design's."""
     by_id = {r.probe_id: r for r in requests.itertuples(index=False)}
     titles_of: dict[str, list[frozenset]] = {p: [] for p in by_id}
     v2_titles: dict[str, list[frozenset]] = {p: [] for p in by_id}
@@ -264,11 +252,12 @@ def score(requests: pd.DataFrame, given: Sequence[Given], judged: Mapping[str, J
     qids = {p: by_id[p].qid for p in by_id}
     nf, cran = judged.get(REAL), judged.get(REFERENCE)
 
-    assigned = placebo_assignment(placebos, real, SEED)
+    assigned = placebo_assignment(placebos, real, seed)
     placebo_best = [max(similarities(v2_titles[p], nf.at(qids[assigned[p]], 3), nf).values(),
                         default=0.0) for p in placebos]
-    permutation = permutation_best(v2_titles, qids, real, nf) if nf else []
-    cranfield_permutation = permutation_best(v2_titles, qids, reference, cran) if cran else []
+    permutation = permutation_best(v2_titles, qids, real, nf, seed) if nf else []
+    cranfield_permutation = permutation_best(v2_titles, qids, reference, cran, seed) if cran \
+        else []
 
     rows, level1_best = [], []
     for p in real + reference:
@@ -314,7 +303,7 @@ def score(requests: pd.DataFrame, given: Sequence[Given], judged: Mapping[str, J
                  "permutation_rate": at["permutation_rate"],
                  "cranfield_permutation_rate": at["cranfield_permutation_rate"],
                  "null_bound": NULL_BOUND, "min_shared_terms": MIN_SHARED,
-                 "derangements": DERANGEMENTS, "seed": SEED,
+                 "derangements": DERANGEMENTS, "seed": seed,
                  "fresh_cleared": int((fresh["remembered"] == "no").sum()),
                  "fresh_requests": int(len(fresh)),
                  "extension_used": bool((fresh["remembered"] == "no").sum() < FRESH_AIM)}
@@ -327,16 +316,17 @@ RATE_COLUMNS = ["source", "pool", "framing", "requests", "answers", *(f"known_{c
 
 def rates(table: pd.DataFrame, given: Sequence[Given], requests: pd.DataFrame,
           judged: Mapping[str, Judged], terms: Callable[[str], tuple[str, ...]],
-          theta: float) -> pd.DataFrame:
+          theta: float, seed: int) -> pd.DataFrame:
     """Per source, pool and framing: the ``known`` answers (shares of answers), titles named
     per answer, the share of requests that framing's answers match at θ (own level-3 titles),
-    and the share remembered (any framing); placebos: against their assigned request."""
+    and the share remembered (any framing); placebos: against their assigned request
+    (``seed``: the study design's)."""
     pool_of = dict(zip(requests["probe_id"], requests["pool"]))
     source_of = dict(zip(requests["probe_id"], requests["source"]))
     qid_of = dict(zip(requests["probe_id"], requests["qid"]))
     real = sorted(p for p, s in source_of.items() if s == REAL)
     assigned = placebo_assignment(sorted(p for p, s in source_of.items() if s == PLACEBO),
-                                  real, SEED)
+                                  real, seed)
     remembered = dict(zip(table["probe_id"], table["remembered"]))
     groups: dict[tuple[str, str, str], list[Given]] = {}
     for g in given:
@@ -389,9 +379,9 @@ def markdown(table: pd.DataFrame, nulls: pd.DataFrame, by_framing: pd.DataFrame,
                 else f"is not used ({FRESH_AIM} or more cleared)."), ""]
     lines.append(Table(nulls, "Null rates at every θ",
                        ["Placebo: answers to placebos against the level-3 titles of the real "
-                        "request assigned to each; permutation: (request, partner) pairs of 20 "
-                        "derangements; level 1: requests whose answers match a title of their "
-                        "own level-1 documents (a topical hit)."],
+                        "request assigned to each; permutation: (request, partner) pairs of "
+                        f"{decisions['derangements']} derangements; level 1: requests whose "
+                        "answers match a title of their own level-1 documents (a topical hit)."],
                        {c: 3 for c in NULL_COLUMNS if c.endswith("rate")} | {"theta": 2}
                        ).to_markdown())
     lines.append(Table(by_framing, "Answers and matches per source, pool and framing",

@@ -103,11 +103,10 @@ def avp_between(first: pd.DataFrame, second: pd.DataFrame, qids: Iterable[str],
                                suffixes=("_first", "_second"))
     merged["diff"] = merged["value_first"] - merged["value_second"]
     merged["absdiff"] = merged["diff"].abs()
-    table = merged.groupby(["run", "measure"], sort=False).agg(
+    return merged.groupby(["run", "measure"], sort=False).agg(
         topics=("qid", "nunique"), mean_first=("value_first", "mean"),
         mean_second=("value_second", "mean"), mean_diff=("diff", "mean"),
         mean_abs_diff=("absdiff", "mean")).reset_index()
-    return table
 
 
 def summary_markdown(profiles: pd.DataFrame, agreement: pd.DataFrame | None = None,

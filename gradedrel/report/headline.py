@@ -140,7 +140,7 @@ def fresh_sentence(rows: pd.DataFrame, collection: str, pool: int, extension: bo
                 f"and the paper's {_fmt(p['published'])} (MDE {_fmt(p['mde'], 1, False)})")
     full = by["fresh, all keys, requests the probe clears"]
     said += (f"; with all the curators' keys the same requests give {_fmt(full['estimate'])} "
-             f"[{_fmt(full['low'])}, {_fmt(full['high'])}] ({_verdict(full)})")
+             f"[{_fmt(full['low'])}, {_fmt(full['high'])}] ({_said(full, ', {}') or '–'})")
     test = by["fresh, request and thesaurus keys, cleared, test split only"]["requests"]
     dev = by["fresh, request and thesaurus keys, cleared, development split only"]["requests"]
     rests = (f"it rests on {n} of the {pool} fresh requests ({test} test, {dev} development; "
@@ -148,7 +148,7 @@ def fresh_sentence(rows: pd.DataFrame, collection: str, pool: int, extension: bo
              f"{p['ceiling']} of them with SUM/u already at AvP 100; on the {remembered['requests']} "
              f"the probe calls remembered the full plans give {_fmt(remembered['estimate'])} "
              f"[{_fmt(remembered['low'])}, {_fmt(remembered['high'])}] "
-             f"({_verdict(remembered)})")
+             f"({_said(remembered, ', {}') or '–'})")
     if curated is not None:
         rests += (f"; the curation of the {curated['requests'] + curated['excluded']} drawn "
                   f"requests is blind only for the {curated['requests']} the amended probe "
@@ -171,18 +171,17 @@ def forest_rows(table: pd.DataFrame, collection: str, model: str, thesaurus: str
         which = next((label for key, label in _SUBSETS if key in r["row"]), None)
         if which is None:
             continue   # every request: the summary's own row
-        verdict = r["verdict"] + (f" ({r['size']})" if r.get("size") else "")
         rows.append({"finding": 2, "collection": collection,
                      "plan_set": f"{r['plan_set']}, {which}", "model": model,
                      "effect": r["estimate"], "low": r["low"], "high": r["high"],
-                     "requests": r["requests"], "verdict": verdict,
+                     "requests": r["requests"], "verdict": _said(r),
                      "published": r["published"], "p_value": r["p_value"], "why": "",
                      "thesaurus": thesaurus})
     return pd.DataFrame(rows)
 
 
-def _verdict(row: Mapping) -> str:
-    return (row["verdict"] + (f", {row['size']}" if row["size"] else "")) or "–"
+def _said(row: Mapping, size: str = " ({})") -> str:
+    return row["verdict"] + (size.format(row["size"]) if row.get("size") else "")
 
 
 def _fmt(x: float, digits: int = 1, signed: bool = True) -> str:
@@ -196,15 +195,14 @@ def sentence(rows: pd.DataFrame, own_statement: str, collection: str) -> str:
     by = {r["row"]: r for r in rows.to_dict("records") if r["collection"] == collection}
     primary = by["primary (pre-registered), every request"]
     h2q = by["H2q: request and thesaurus keys, requests the probe clears"]
-    verdict = lambda r: r["verdict"] + (f" ({r['size']})" if r["size"] else "")
     blind = (f"the probe clears all {h2q['requests']} requests" if not h2q["excluded"] else
              f"the probe calls {h2q['excluded']} of {h2q['requests'] + h2q['excluded']} "
              "requests remembered; the curation is blind only for the other "
              f"{h2q['requests']}")
-    return (f"{collection}: the primary comparison {verdict(primary)} "
+    return (f"{collection}: the primary comparison {_said(primary)} "
             f"({_fmt(primary['estimate'])} points, 95 % CI [{_fmt(primary['low'])}, "
             f"{_fmt(primary['high'])}], n = {primary['requests']}); with request and thesaurus "
-            f"keys only, on the requests the probe clears, it {verdict(h2q)} "
+            f"keys only, on the requests the probe clears, it {_said(h2q)} "
             f"({_fmt(h2q['estimate'])} [{_fmt(h2q['low'])}, {_fmt(h2q['high'])}], "
             f"n = {h2q['requests']}); {own_statement}; {blind}")
 
@@ -223,10 +221,9 @@ def markdown(rows: pd.DataFrame, sentences: Mapping[str, str]) -> str:
     lines += ["", "| collection | row | plan set | requests | left out | effect | 95 % CI | "
               "paper | p | verdict |", "|---|---|---|---:|---:|---:|---|---:|---:|---|"]
     for r in rows.to_dict("records"):
-        verdict = r["verdict"] + (f" ({r['size']})" if r["size"] else "")
         p = "–" if isinstance(r["p_value"], float) and math.isnan(r["p_value"]) \
             else f"{r['p_value']:.4f}"
         lines.append(f"| {r['collection']} | {r['row']} | {r['plan_set']} | {r['requests']} | "
                      f"{r['excluded']} | {_fmt(r['estimate'])} | [{_fmt(r['low'])}, "
-                     f"{_fmt(r['high'])}] | {_fmt(r['published'])} | {p} | {verdict or '–'} |")
+                     f"{_fmt(r['high'])}] | {_fmt(r['published'])} | {p} | {_said(r) or '–'} |")
     return "\n".join(lines) + "\n"

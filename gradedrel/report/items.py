@@ -141,22 +141,14 @@ def landing_html(answer_html: str, figure: bytes | None, figure_alt: str,
     return "\n".join(out) + "\n"
 
 
-def markdown_body(page: str) -> str:
-    """The body of a standalone page written by :func:`gradedrel.report.html.markdown_to_html`
-    (what lies between ``<body>`` and ``</body>``), to place inside another page."""
-    start, end = page.find("<body>"), page.rfind("</body>")
-    if start < 0 or end < start:
-        raise ValueError("expected a page with <body> ... </body>")
-    return page[start + len("<body>"):end].strip()
-
-
 def write_landing(answer_markdown: str, screen_figure: str | None, figure_alt: str,
                   links: list[tuple[str, str]], target: str) -> None:
     """Write the landing page to ``target``: ``answer_markdown`` converted, the PNG
     ``screen_figure`` (already at screen resolution) embedded, the links."""
     from gradedrel.report.html import markdown_to_html
 
-    answer = markdown_body(markdown_to_html(answer_markdown, "answer"))
+    page = markdown_to_html(answer_markdown, "answer")   # its body, inside the landing page
+    answer = page[page.find("<body>") + len("<body>"):page.rfind("</body>")].strip()
     data = Path(screen_figure).read_bytes() if screen_figure else None
     write_text(landing_html(answer, data, figure_alt, links), target)
 

@@ -10,9 +10,10 @@ request's documents judged exactly 3 and exactly 2, and N the collection:
     level-3/2 selectivity = Σ df_L3(k)/|L3| ÷  Σ df_L2(k)/|L2|
 
 (the pairs of requests without level-2 documents are left out of the selectivity). Intervals:
-the requests of the group are resampled with replacement (a request with all its keys),
-10,000 resamples, seed 20000724 (:func:`gradedrel.evaluation.measures.significance.resample_counts`,
-the evaluation's resamples), 95 % percentile intervals of both ratios. A group is **flagged**
+the requests of the group are resampled with replacement (a request with all its keys), the
+study design's resamples and seed (its ``constants``;
+:func:`gradedrel.evaluation.measures.significance.resample_counts`, the evaluation's
+resamples), 95 % percentile intervals of both ratios. A group is **flagged**
 when its selectivity interval lies entirely above that of the same plan set's ``thesaurus``
 class.
 
@@ -57,14 +58,9 @@ class Documents:
     """Docno → internal id of the posting arrays, and the documents containing a key."""
 
     def __init__(self, arrays: PostingArrays):
-        self.arrays = arrays
+        self.arrays, self.N = arrays, arrays.N   # N: the number of documents in the index
         self.ids = {str(d): i for i, d in enumerate(arrays.docnos.tolist())}
         self._cache: dict[tuple[str, ...], np.ndarray] = {}
-
-    @property
-    def N(self) -> int:
-        """Number of documents in the index."""
-        return self.arrays.N
 
     def containing(self, terms: tuple[str, ...]) -> np.ndarray:
         """Ids of the documents holding every term of ``terms`` (memoised)."""
@@ -85,14 +81,6 @@ def judged(qrels: pd.DataFrame, grade: int) -> dict[str, list[str]]:
     """qid → the docnos judged exactly ``grade`` (columns qid, docno, grade)."""
     chosen = qrels[pd.to_numeric(qrels["grade"]) == grade]
     return {q: list(g["docno"]) for q, g in chosen.groupby("qid", sort=False)}
-
-
-def key_frequencies(terms: tuple[str, ...], documents: Documents, l3: np.ndarray,
-                    l2: np.ndarray) -> tuple[int, int, int]:
-    """(df_N, df_L3, df_L2) of one key."""
-    found = documents.containing(terms)
-    return (int(len(found)), int(np.isin(found, l3, assume_unique=True).sum()),
-            int(np.isin(found, l2, assume_unique=True).sum()))
 
 
 def pairs(key_sources: pd.DataFrame, documents: Documents,
@@ -118,9 +106,11 @@ def pairs(key_sources: pd.DataFrame, documents: Documents,
             continue
         l3_ids = documents.id_set(l3, f"request {row.qid}")
         l2_ids = documents.id_set(l2s.get(row.qid, []), f"request {row.qid}")
-        df_n, df_3, df_2 = key_frequencies(terms, documents, l3_ids, l2_ids)
+        found = documents.containing(terms)
         rows.append({"qid": row.qid, "terms": " ".join(terms), "source_class": row.source_class,
-                     "curator": row.curator, "df_N": df_n, "df_L3": df_3, "df_L2": df_2,
+                     "curator": row.curator, "df_N": len(found),
+                     "df_L3": int(np.isin(found, l3_ids, assume_unique=True).sum()),
+                     "df_L2": int(np.isin(found, l2_ids, assume_unique=True).sum()),
                      "n_L3": len(l3_ids), "n_L2": len(l2_ids)})
     left["requests_without_level3"] = sorted(left["requests_without_level3"])
     return pd.DataFrame(rows, columns=PAIR_COLUMNS), left
@@ -151,9 +141,6 @@ def _percentiles(values: np.ndarray, confidence: float) -> tuple[float, float]:
     if values.size == 0:
         return math.nan, math.nan
     tail = (1.0 - confidence) / 2.0 * 100.0
-    if np.all(np.isfinite(values)):
-        low, high = np.percentile(values, [tail, 100.0 - tail])
-        return float(low), float(high)
     return linear_percentile(values, tail), linear_percentile(values, 100.0 - tail)
 
 
@@ -179,11 +166,11 @@ def _bootstrap(numerator: np.ndarray, denominator: np.ndarray, rules: Constants,
     return float(estimate), low, high, int(np.isnan(resampled).sum())
 
 
-def pooled(group: pd.DataFrame, N: int, rules: Constants = Constants(),
-           confidence: float = 0.95) -> dict:
+def pooled(group: pd.DataFrame, N: int, rules: Constants, confidence: float = 0.95) -> dict:
     """Lift and selectivity of one group's pairs, with their bootstrap intervals: the lift
     over the group's requests, the selectivity over those of them with level-2 documents
-    (each resampled on its own, the evaluation's resamples for that number of requests)."""
+    (each resampled on its own, the evaluation's resamples for that number of requests);
+    ``rules``: the study design's constants (resamples, seed)."""
     per = group.assign(a=group["df_L3"] / group["n_L3"], b=group["df_N"] / N,
                        c=group["df_L2"] / group["n_L2"].where(group["n_L2"] > 0))
     sums = per.groupby("qid", sort=True).agg(a=("a", "sum"), b=("b", "sum"),
@@ -200,7 +187,7 @@ def pooled(group: pd.DataFrame, N: int, rules: Constants = Constants(),
             "undefined_selectivity": selectivity[3]}
 
 
-def diagnostic(pair_table: pd.DataFrame, N: int, rules: Constants = Constants(),
+def diagnostic(pair_table: pd.DataFrame, N: int, rules: Constants,
                confidence: float = 0.95) -> pd.DataFrame:
     """One row per source class and per curator (and one over all pairs), flagged when the
     selectivity interval lies entirely above the ``thesaurus`` class's (A6)."""
@@ -225,17 +212,19 @@ def diagnostic(pair_table: pd.DataFrame, N: int, rules: Constants = Constants(),
     return pd.DataFrame(rows, columns=LEAK_COLUMNS)
 
 
-def leak_table(table: pd.DataFrame, title: str, left_out: Mapping | None = None) -> Table:
-    """The level-3 lift and selectivity table by key class, as a report table."""
+def leak_table(table: pd.DataFrame, title: str, rules: Constants,
+               left_out: Mapping | None = None) -> Table:
+    """The level-3 lift and selectivity table by key class, as a report table (``rules``: the
+    constants :func:`diagnostic` drew with)."""
     shown = table.rename(columns={"group_by": "by", "selectivity_requests": "requests (L2)",
                                   "undefined_lift": "undefined (lift)",
                                   "undefined_selectivity": "undefined (sel.)"})
     notes = ["Level-3 lift = Σ df_L3/|L3| ÷ Σ df_N/N and level-3/level-2 selectivity = "
              "Σ df_L3/|L3| ÷ Σ df_L2/|L2| over the group's (request, key) pairs; a document "
              "contains a key when it holds every term of it. 95 % intervals: requests "
-             "resampled, 10,000 resamples, seed 20000724. Flagged: the selectivity interval "
-             "lies entirely above the thesaurus class's (Amendment 1, A6): a flag, not a "
-             "verdict."]
+             f"resampled, {rules.resamples:,} resamples, seed {rules.seed}. Flagged: the "
+             "selectivity interval lies entirely above the thesaurus class's (Amendment 1, "
+             "A6): a flag, not a verdict."]
     if left_out:
         notes.append(f"Left out: {left_out.get('keys_without_terms', 0)} keys without an "
                      f"indexed term; {left_out.get('pairs_without_level3', 0)} pairs of "

@@ -60,5 +60,3 @@ def findings_markdown(title: str, model: str, comparisons: pd.DataFrame,
         lines += [f"- [{name}]({path})" for name, path in links.items()]
         lines.append("")
     return "\n".join(lines)
-
-

@@ -32,8 +32,9 @@ Choices where the protocol is silent (reported to the lead):
 
 - placebos and real NFCorpus requests are each taken in probe-id order; the i-th placebo is
   scored against the real request at position ``p[i mod n]`` of a permutation ``p`` drawn by
-  ``numpy.random.default_rng(20000724).permutation(n)`` (n real requests; a further
-  permutation from the same generator for every further n placebos);
+  ``numpy.random.default_rng(seed).permutation(n)`` (n real requests; seed: the study
+  design's ``constants.seed``; a further permutation from the same generator for every
+  further n placebos);
 - a key set counts each term set once; keys without an indexed term are left out;
 - the verdict rules are applied to every probed request (placebos: their false claims;
   Cranfield: the reference's own tail), with the same thresholds; the NFCorpus verdicts
@@ -53,7 +54,7 @@ import pandas as pd
 import yaml
 
 from gradedrel.core.errors import InputError
-from gradedrel.core.yaml_io import StrictLoader
+from gradedrel.core import yaml_io
 from gradedrel.report.leak import Documents, linear_percentile
 
 SOURCES = ("nfcorpus", "placebo", "cranfield")
@@ -71,7 +72,6 @@ class Thresholds:
     placebo_false_match: float = 0.10
     key_ratio: float = 1.5
     percentile: float = 95.0
-    seed: int = 20000724
 
 
 @dataclass(frozen=True)
@@ -86,8 +86,7 @@ class Study:
 @dataclass(frozen=True)
 class Answer:
     """A model's answer to a memory probe: what it remembers of the page, its cited studies and
-    keys.
-    """
+    keys."""
 
     probe_id: str
     derived_keys: tuple[str, ...]
@@ -117,12 +116,12 @@ class Collection:
 
 # ---------------------------------------------------------------- reading
 
-def read_requests(path: str | Path) -> pd.DataFrame:
-    """``config/probe/requests.tsv``, checked: columns, sources, unique probe ids."""
+def read_requests(path: str | Path, columns: Sequence[str] = REQUEST_COLUMNS) -> pd.DataFrame:
+    """``config/probe/requests.tsv`` (probe v2: its ``columns``), checked: columns, sources,
+    unique probe ids."""
     frame = pd.read_csv(path, sep="\t", dtype=str, keep_default_na=False)
-    missing = [c for c in REQUEST_COLUMNS if c not in frame.columns]
-    if missing:
-        raise InputError(path, 1, f"a header with columns {REQUEST_COLUMNS}", list(frame.columns))
+    if any(c not in frame.columns for c in columns):
+        raise InputError(path, 1, f"a header with columns {list(columns)}", list(frame.columns))
     seen: dict = {}
     for line, (probe_id, source) in enumerate(zip(frame["probe_id"], frame["source"]), start=2):
         if source not in SOURCES:
@@ -133,14 +132,14 @@ def read_requests(path: str | Path) -> pd.DataFrame:
             raise InputError(path, line, f"one row per probe id (first at line {seen[probe_id]})",
                              probe_id)
         seen[probe_id] = line
-    return frame[REQUEST_COLUMNS]
+    return frame[list(columns)]
 
 
 class _Lined(dict):
     line: int = 0
 
 
-class _Loader(StrictLoader):
+class _Loader(yaml_io.StrictLoader):
     pass
 
 
@@ -179,27 +178,16 @@ ANSWER_FIELDS = {
 }
 
 
-def _load_list(text: str, path) -> list:
-    try:
-        data = yaml.load(text, Loader=_Loader)
-    except yaml.YAMLError as error:
-        mark = getattr(error, "problem_mark", None)
-        raise InputError(path, None if mark is None else mark.line + 1, "valid YAML",
-                         str(getattr(error, "problem", error))) from None
-    if data is None:
-        return []
-    if not isinstance(data, list):
-        raise InputError(path, getattr(data, "line", 1), "a list of answers")
-    return data
-
-
 def parse_answers(text: str, path: str | Path = "<answers>", version: int = 1) -> list[Answer]:
     """One batch file of answers of probe ``version`` (1 or 2: :data:`ANSWER_FIELDS`); any
     error names the file and line. A v2 answer has no keys and no summary (empty)."""
     names = ANSWER_FIELDS[version]
     claim_field, studies_field = names["claim"], names["studies"]
     answers = []
-    for item in _load_list(text, path):
+    items = yaml_io.load(text, path, _Loader)
+    if not isinstance(items, (list, type(None))):
+        raise InputError(path, getattr(items, "line", 1), "a list of answers")
+    for item in items or []:
         line = getattr(item, "line", None)
         if not isinstance(item, dict):
             raise InputError(path, line, "an answer as a mapping", item)
@@ -320,8 +308,9 @@ def key_lift(keys: Sequence[str], request_terms: set, collection: Collection,
 
 
 def placebo_assignment(placebos: Sequence[str], real: Sequence[str],
-                       seed: int = Thresholds.seed) -> dict[str, str]:
-    """placebo probe id → real probe id (module docstring); both in probe-id order."""
+                       seed: int) -> dict[str, str]:
+    """placebo probe id → real probe id (module docstring); both in probe-id order; ``seed``:
+    the study design's."""
     placebos, real = sorted(placebos), sorted(real)
     if placebos and not real:
         raise ValueError("memory probe: placebos but no real request to score them against")
@@ -350,14 +339,14 @@ PER_REQUEST_COLUMNS = ["probe_id", "source", "qid", "scored_against", "remembers
 
 
 def score(requests: pd.DataFrame, answers: Mapping[str, Answer],
-          collections: Mapping[str, Collection],
+          collections: Mapping[str, Collection], seed: int,
           thresholds: Thresholds = Thresholds()) -> tuple[pd.DataFrame, dict]:
     """Per probed request its scores and verdict, and the decisions (placebo rate, matches
-    needed, Cranfield percentile) in the protocol's order."""
+    needed, Cranfield percentile) in the protocol's order; ``seed``: the study design's."""
     frame = requests.sort_values("probe_id").reset_index(drop=True)
     by_id = {r.probe_id: r for r in frame.itertuples(index=False)}
     assigned = placebo_assignment(frame.loc[frame["source"] == PLACEBO, "probe_id"],
-                                  frame.loc[frame["source"] == REAL, "probe_id"], thresholds.seed)
+                                  frame.loc[frame["source"] == REAL, "probe_id"], seed)
     rows = []
     for r in frame.itertuples(index=False):
         target = by_id[assigned[r.probe_id]] if r.source == PLACEBO else r
@@ -447,10 +436,9 @@ def markdown(table: pd.DataFrame, sources: pd.DataFrame, decisions: Mapping) -> 
              f"{decisions['cranfield_answers_defined']} defined Cranfield answers is "
              f"{decisions['cranfield_p95']:.3f}; the key rule needs more than it and more than "
              f"log 1.5 = {decisions['log_floor']:.3f}.", ""]
-    shown = sources.copy()
-    lines.append(Table(shown, "Rates per source", ["Shares of the requests of each source; "
-                                                   "median_log_ratio over the defined ones."],
-                       {c: 3 for c in SOURCE_COLUMNS[2:] if c not in ("statistic_defined",)}
+    lines.append(Table(sources, "Rates per source", ["Shares of the requests of each source; "
+                                                     "median_log_ratio over the defined ones."],
+                       {c: 3 for c in SOURCE_COLUMNS[2:] if c != "statistic_defined"}
                        ).to_markdown())
     called = remembered(table)
     real = called[called["source"] == REAL]

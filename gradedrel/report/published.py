@@ -2,8 +2,8 @@
 
 The file (``config/published/jk2000.yaml``) holds the AvP table of Järvelin &
 Kekäläinen (SIGIR 2000), the effort numbers of finding 4, the DCG advantage at
-rank 50, the testbed and the paper's setting. :func:`load` checks its shape and
-names the file and key on any problem.
+rank 50 (not read: no report shows it), the testbed and the paper's setting.
+:func:`load` checks the shape of what it reads and names the file and key on any problem.
 """
 from __future__ import annotations
 
@@ -11,7 +11,6 @@ import math
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Mapping
-
 
 from gradedrel.core import yaml_io
 from gradedrel.core.errors import InputError
@@ -32,9 +31,7 @@ class EffortSpec:
 
 @dataclass(frozen=True)
 class Published:
-    """The paper's published numbers: setting, requests, recall bases, AvP, effort and the CG
-    advantage.
-    """
+    """The paper's published numbers: setting, requests, recall bases, AvP and effort."""
 
     source: str
     setting: Mapping[str, str]
@@ -42,10 +39,6 @@ class Published:
     recall_base: Mapping[int, int]
     avp: Mapping[int, Mapping[str, float]]   # level -> query type -> AvP in 0..1
     effort: tuple[EffortSpec, ...]
-    advantage_profile: str
-    advantage_rank: int
-    advantage_points: Mapping[int, float]    # base b -> gain points
-    advantage_percent: Mapping[int, float]
 
     def avp_of(self, level: int, query_type: str) -> float:
         """The published AvP (0..1); NaN for a query type the paper did not run."""
@@ -86,26 +79,16 @@ def from_mapping(raw: Mapping, path: str = "<published>") -> Published:
             strong=_number(_need(item, "strong", path, where), path, where + "strong"),
             others=_number(_need(item, "others", path, where), path, where + "others")))
     testbed = _need(raw, "testbed", path, "")
-    adv = _need(raw, "dcg_advantage", path, "")
     return Published(
         source=str(_need(raw, "source", path, "")),
         setting={str(k): str(v) for k, v in _need(raw, "setting", path, "").items()},
         requests=int(_need(testbed, "requests", path, "testbed.")),
         recall_base={int(k): int(v)
                      for k, v in _need(testbed, "recall_base", path, "testbed.").items()},
-        avp=avp, effort=tuple(effort),
-        advantage_profile=str(_need(adv, "profile", path, "dcg_advantage.")),
-        advantage_rank=int(_need(adv, "rank", path, "dcg_advantage.")),
-        advantage_points={int(k): float(v)
-                          for k, v in _need(adv, "points", path, "dcg_advantage.").items()},
-        advantage_percent={int(k): float(v)
-                           for k, v in _need(adv, "percent", path, "dcg_advantage.").items()},
-    )
+        avp=avp, effort=tuple(effort))
 
 
 def load(path: str | Path) -> Published:
     """The published numbers from a YAML file (config/published/*.yaml); InputError for invalid
-    YAML.
-    """
-    raw = yaml_io.load_file(path)
-    return from_mapping(raw or {}, str(path))
+    YAML."""
+    return from_mapping(yaml_io.load_file(path) or {}, str(path))

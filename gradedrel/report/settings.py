@@ -2,6 +2,8 @@
 evaluation, read from the one place each is configured (no duplicate keys)."""
 from __future__ import annotations
 
+import functools
+import operator
 from typing import Mapping
 
 #: Report settings that are the evaluation's: name in the report -> where config holds it.
@@ -17,29 +19,17 @@ SHARED = {
 }
 
 
-def _bootstrap(config: Mapping) -> dict:
-    """The difference figures' bootstrap: the evaluation's resamples, confidence and seed."""
-    boot = config["evaluation"]["bootstrap"]
-    return {"resamples": boot["resamples"], "confidence": boot["confidence"],
-            "seed": config["evaluation"]["seed"]}
-
-
-def _get(config: Mapping, path: tuple[str, ...]):
-    value = config
-    for key in path:
-        value = value[key]
-    return value
-
-
 def report_settings(config: Mapping, *keys: str) -> dict:
     """Only the report settings ``keys`` (so that changing others does not re-run a
     rule): from ``report``, or for the shared ones from the evaluation's keys."""
     out = {}
     for key in keys:
-        if key == "bootstrap":
-            out[key] = _bootstrap(config)
+        if key == "bootstrap":  # the difference figures': the evaluation's, with its seed
+            boot = config["evaluation"]["bootstrap"]
+            out[key] = {"resamples": boot["resamples"], "confidence": boot["confidence"],
+                        "seed": config["evaluation"]["seed"]}
         elif key in SHARED:
-            value = _get(config, SHARED[key])
+            value = functools.reduce(operator.getitem, SHARED[key], config)
             if value is None:
                 raise ValueError(f"config: {'.'.join(SHARED[key])} is needed by the report")
             out[key] = value

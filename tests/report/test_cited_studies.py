@@ -10,6 +10,7 @@ from gradedrel.core.errors import InputError
 from gradedrel.report import cited_studies as cs
 from gradedrel.report.memory_probe import Answer, Study
 
+SEED = 20000724   # a seed, as a study design gives it
 STOP = {"and", "of", "the", "in", "a", "on", "for", "with"}
 
 
@@ -51,7 +52,7 @@ def test_derangements_are_seeded_and_have_no_fixed_point():
     first, again = cs.derangements(5, 20, 7), cs.derangements(5, 20, 7)
     assert len(first) == 20 and all((a == b).all() for a, b in zip(first, again))
     assert not any((d == np.arange(5)).any() for d in first)
-    assert cs.derangements(1) == []
+    assert cs.derangements(1, 20, SEED) == []
 
 
 def test_permutation_leaves_out_the_requests_own_judged_documents():
@@ -61,7 +62,8 @@ def test_permutation_leaves_out_the_requests_own_judged_documents():
                         "x": frozenset({"black", "pepper", "piperine"})})
     claimed = {"P1": [frozenset({"green", "tea", "catechins"})],
                "P2": [frozenset({"black", "pepper", "piperine"})]}
-    got = cs.permutation_best(claimed, {"P1": "q1", "P2": "q2"}, ["P1", "P2"], judged, count=1)
+    got = cs.permutation_best(claimed, {"P1": "q1", "P2": "q2"}, ["P1", "P2"], judged, SEED,
+                              count=1)
     # P1 -> q2: q2's only level-3 document d is judged for q1 too: the pair is not counted;
     # P2 -> q1: targets d and x, P2 names x exactly
     assert got == [1.0]
@@ -103,7 +105,7 @@ def probe():
 
 def test_score_verdicts_nulls_and_decisions(probe):
     requests, given, judged = probe
-    table, nulls, decisions = cs.score(requests, given, judged, terms)
+    table, nulls, decisions = cs.score(requests, given, judged, terms, SEED)
     by = table.set_index("qid")
     assert decisions["theta"] == pytest.approx(0.60)
     assert list(by["remembered"]) == ["yes", "no", "yes", "yes"]       # Q1 Q2 Q3 7
@@ -148,8 +150,8 @@ def test_read_answers_checks_batches_and_ids(tmp_path):
 
 def test_rates_per_source_pool_and_framing(probe):
     requests, given, judged = probe
-    table, nulls, decisions = cs.score(requests, given, judged, terms)
-    got = cs.rates(table, given, requests, judged, terms, decisions["theta"]).set_index(
+    table, nulls, decisions = cs.score(requests, given, judged, terms, SEED)
+    got = cs.rates(table, given, requests, judged, terms, decisions["theta"], SEED).set_index(
         ["source", "pool", "framing"])
     assert got.loc[("nfcorpus", "fresh", "claim"), "with_match"] == 1.0     # Q1's claim
     assert got.loc[("nfcorpus", "fresh", "page"), "with_match"] == 0.0

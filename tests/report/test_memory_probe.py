@@ -13,6 +13,7 @@ from gradedrel.report.leak import Documents
 from tests.conftest import toy_pipeline
 
 TERMS = Terms(toy_pipeline)
+SEED = 20000724   # a seed, as a study design gives it
 
 NF_TITLES = {"MED-1": "Homocysteine lowering with vitamin supplements in vegans",
              "MED-2": "Cobalamin deficiency among vegetarians",
@@ -117,15 +118,15 @@ def test_title_matching_needs_dice_and_two_terms_beyond_the_request():
 def test_placebos_are_assigned_by_the_seeded_permutation():
     real = ["PR09", "PR01", "PR05"]
     placebos = ["PR02", "PR07", "PR03", "PR04"]
-    got = mp.placebo_assignment(placebos, real, 20000724)
-    rng = np.random.default_rng(20000724)
+    got = mp.placebo_assignment(placebos, real, SEED)
+    rng = np.random.default_rng(SEED)
     order = rng.permutation(3).tolist() + rng.permutation(3).tolist()
     assert got == {p: sorted(real)[order[i]] for i, p in enumerate(sorted(placebos))}
     assert set(list(got.values())[:3]) == set(real)
 
 
 def test_scores_rules_and_verdicts(answers):
-    table, decisions = mp.score(REQUESTS, answers, collections())
+    table, decisions = mp.score(REQUESTS, answers, collections(), SEED)
     rows = table.set_index("probe_id")
     # PR03 matches one level-3 document of whichever real request it is scored against
     assert rows.loc["PR03", "matched"] == 1 and rows.loc["PR04", "matched"] == 0
@@ -157,7 +158,7 @@ def test_scores_rules_and_verdicts(answers):
 def test_without_placebo_matches_one_matched_study_calls_a_request_remembered(answers):
     changed = dict(answers)
     changed["PR03"] = mp.Answer("PR03", ("tea",), "unsure", "", (), ())
-    table, decisions = mp.score(REQUESTS, changed, collections())
+    table, decisions = mp.score(REQUESTS, changed, collections(), SEED)
     assert decisions["placebo_false_match_rate"] == 0 and decisions["matches_needed"] == 1
     b = table.set_index("probe_id").loc["PR02"]
     assert (b["cited_rule"], b["remembered"]) == ("yes", "yes")
@@ -165,12 +166,12 @@ def test_without_placebo_matches_one_matched_study_calls_a_request_remembered(an
 
 def test_a_key_statistic_above_the_cranfield_percentile_but_below_log_15_does_not_flag(answers):
     thresholds = mp.Thresholds(key_ratio=2.5)     # log 2.5 > log 2
-    table, _ = mp.score(REQUESTS, answers, collections(), thresholds)
+    table, _ = mp.score(REQUESTS, answers, collections(), SEED, thresholds)
     assert table.set_index("probe_id").loc["PR01", "keys_rule"] == "no"
 
 
 def test_rates_per_source(answers):
-    table, decisions = mp.score(REQUESTS, answers, collections())
+    table, decisions = mp.score(REQUESTS, answers, collections(), SEED)
     rates = mp.per_source(table).set_index("source")
     assert rates.loc["nfcorpus", ["requests", "claims_yes", "claims_no", "remembered"]].tolist() \
         == [2, 0.5, 0.5, 0.5]

@@ -3,8 +3,8 @@ import math
 
 import pytest
 
-from gradedrel.report.reproducibility import (delta_ri, effect_ratio, relative_improvement,
-                                       reproduction_table)
+from gradedrel.report.reproducibility import (effect_ratio, relative_improvement,
+                                              reproduction_table)
 from report_helpers import QTS, published
 
 
@@ -13,7 +13,11 @@ def test_effect_ratio_and_delta_ri_by_hand():
     # Ours 0.30 vs 0.25: improvement 0.05 -> ER = 0.05 / 0.151; RI' = 0.2.
     assert effect_ratio(0.30, 0.25, 0.410, 0.259) == pytest.approx(0.05 / 0.151)
     assert relative_improvement(0.410, 0.259) == pytest.approx(0.583011583)
-    assert delta_ri(0.30, 0.25, 0.410, 0.259) == pytest.approx(0.583011583 - 0.2)
+    row = reproduction_table({(3, "SUM/u"): 0.25, (3, "WSYN/e"): 0.30},
+                             {(3, "SUM/u"): 0.259, (3, "WSYN/e"): 0.410}, "SUM/u",
+                             ["SUM/u", "WSYN/e"], [3]).iloc[0]
+    assert row["ΔRI"] == pytest.approx(0.583011583 - 0.2)
+    assert row["ER"] == pytest.approx(0.05 / 0.151)
 
 
 def test_reversed_improvement_gives_negative_ratio_and_undefined_cases_nan():

@@ -605,6 +605,8 @@ def leak_inputs(wildcards):
         "index": PATHS.index(c),
         "postings": PATHS.postings(c),
         "qrels": PATHS.collection("qrels.tsv", c),
+        "design": STUDY.collections[c].design,
+        "designs": design.files(STUDY.collections[c].design),
     }
     for p in STUDY.curated_plan_sets(c):
         inputs[plan_sets.input_key("key_sources", p)] = PATHS.plan_set("key_sources.tsv", c, p)
@@ -656,10 +658,18 @@ def memory_probe_v2_inputs():
         "answers": sorted(str(p) for p in Path(config_path(v2["answers"])).glob("*.yaml")),
         "requests_v1": config_path(probe["requests"]),
         "answers_v1": sorted(str(p) for p in Path(config_path(probe["answers"])).glob("*.yaml")),
+        **probe_design_inputs(probe),
     }
     for source, c in probe["collections"].items():
         inputs[f"index/{source}"] = PATHS.index(c)
     return inputs
+
+
+def probe_design_inputs(probe):
+    """The study design whose seed the probe's scorers draw with: the design of the collection
+    the probe's real (NutritionFacts) requests come from, and the files it amends."""
+    d = STUDY.collections[probe["collections"]["nfcorpus"]].design
+    return {"design": d, "designs": design.files(d)}
 
 
 def memory_probe_inputs():
@@ -669,7 +679,11 @@ def memory_probe_inputs():
     if not probe:
         return {}
     answers = sorted(str(p) for p in Path(config_path(probe["answers"])).glob("*.yaml"))
-    inputs = {"requests": config_path(probe["requests"]), "answers": answers}
+    inputs = {
+        "requests": config_path(probe["requests"]),
+        "answers": answers,
+        **probe_design_inputs(probe),
+    }
     for source, c in probe["collections"].items():
         inputs |= {
             f"index/{source}": PATHS.index(c),
