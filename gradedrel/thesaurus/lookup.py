@@ -192,26 +192,23 @@ def cached_thesaurus(name: str, spec: dict, root: Path, cache_dir: Path | None =
     (``<root>/results/thesauri/<name>/<name>.thesaurus.json.gz``). Freshness is checked
     against the config's pins (sha256, reader version, base): no source file is touched."""
     from gradedrel.thesaurus import cache as _cache
-    from gradedrel.thesaurus.sources import cache_header
+    from gradedrel.thesaurus.sources import source_of
 
-    header = cache_header(spec)
-    target = cache_dir if cache_dir is not None else _cache.default_cache_dir()
-    candidates = [target / _cache.cache_name(header["source_sha256"], header["reader_version"],
-                                             header["base"]),
+    header = source_of(spec).cache_header()
+    candidates = [_cache.path_for(header, cache_dir),
                   root / "results" / "thesauri" / name / f"{name}{_cache.SUFFIX}"]
     for path in candidates:
         if not path.is_file():
             continue
         try:
-            found, thesaurus = _cache.read_header_and_concepts(path)
+            thesaurus = _cache.fresh(path, header)
         except ValueError as error:
             # a corrupt cache, passed over: the workflow's said in one line (the user
             # cache is reported and rebuilt by the source's reader, which comes next)
             if path != candidates[0]:
                 log.warning("%s", error)
             continue
-        if _cache.is_fresh(found, header["source_sha256"], header["reader_version"],
-                           header["base"]):
+        if thesaurus is not None:
             return thesaurus
     return None
 

@@ -51,8 +51,6 @@ READER_VERSION = 2
 PREFIX = "mesh:"
 DESCRIPTOR_COLUMNS = ("DescriptorUI", "DescriptorName", "TermName", "IsPermutedTermYN")
 TREE_COLUMNS = ("DescriptorUI", "tree_location", "tree1", "mesh1")
-#: The files the source is made of (roles in the config's ``files``).
-ROLES = ("descriptors", "trees")
 
 _UTF8, _LATIN1 = 1 << 3, 1 << 2  # R's CHARSXP encoding flags (gp bits)
 
