@@ -263,9 +263,7 @@ def check(plans: list[Plan], requests: Mapping[str, str], sources, strict: bool 
 
 
 def run_check(args) -> int:
-    """Run ``gradedrel plans check``: parse a plan file as the workflow does, print each request's
-    facets, concepts, keys and expansion ratio.
-    """
+    """Run ``gradedrel plans check`` (module docstring); the exit status."""
     from gradedrel.core import terrier
     from gradedrel.core.config import layered
     from gradedrel.core.project import CONFIG, project_file
