@@ -132,12 +132,12 @@ def _read_header_and_concepts(path: str | Path) -> tuple[dict, Thesaurus]:
     # checked (a uri and nine lists, as :func:`encode` writes them); gzip's CRC has
     # already shown the bytes to be those written.
     new = object.__new__
-    for row in rows:
-        if type(row) is not list or len(row) != len(FIELDS):
-            raise _bad_row(path, rows, row)
+    for number, row in enumerate(rows, start=1):
+        if type(row) is not list or len(row) != len(FIELDS) or type(row[0]) is not str \
+                or any(type(v) is not list for v in row[1:]):
+            raise CorruptCache(path, f"concept {number} is not [uri, {len(FIELDS) - 1} lists]",
+                               WHAT)
         uri, pref, alt, broader, narrower, related, defs, use, used_for, permuted = row
-        if type(uri) is not str or any(type(v) is not list for v in row[1:]):
-            raise _bad_row(path, rows, row)
         concept = new(Concept)
         concept.__dict__.update(
             uri=uri, pref_label=pref[0] if pref else "", alt_labels=tuple(alt),
@@ -146,11 +146,6 @@ def _read_header_and_concepts(path: str | Path) -> tuple[dict, Thesaurus]:
             pref_labels=tuple(pref), definitions=tuple(defs), permuted=tuple(permuted))
         concepts[uri] = concept
     return document, Thesaurus(concepts)
-
-
-def _bad_row(path, rows: list, row) -> CorruptCache:
-    number = next(i for i, r in enumerate(rows, start=1) if r is row)
-    return CorruptCache(path, f"concept {number} is not [uri, {len(FIELDS) - 1} lists]", WHAT)
 
 
 def read(path: str | Path) -> Thesaurus:

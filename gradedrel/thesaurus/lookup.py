@@ -58,9 +58,7 @@ def _level(term: str, words: list[str], label: str) -> str | None:
 
 @dataclass(frozen=True)
 class Match:
-    """A concept a term matched: how (label, stem or prefix), by which label, through which entry
-    term.
-    """
+    """A concept a term matched: how, by which label, through which entry term."""
 
     uri: str          # the preferred concept shown
     level: str        # label | stem | prefix
@@ -69,10 +67,8 @@ class Match:
 
 
 def find(thesaurus: Thesaurus, term: str, levels: tuple[str, ...] = LEVELS) -> list[Match]:
-    """Concepts whose labels match ``term``; best level first, then by label.
-
-    A concept is listed once, at its best level.
-    """
+    """Concepts whose labels match ``term``, each once at its best level; best level first,
+    then by label."""
     key, words = normalise_label(term), _words(term)
     # A label can match at any level only if it contains this text: the first word's
     # S-stem less its last letter is a prefix of every word with the same S-stem and
@@ -128,9 +124,7 @@ def format_match(thesaurus: Thesaurus, match: Match) -> str:
 
 def lookup_text(thesaurus: Thesaurus, term: str, levels: tuple[str, ...] = LEVELS,
                 limit: int | None = None) -> str:
-    """What ``gradedrel thesaurus lookup`` prints for ``term``: each matching concept with UF, BT,
-    NT, RT.
-    """
+    """What ``gradedrel thesaurus lookup`` prints for ``term`` (:func:`format_match` each)."""
     matches = find(thesaurus, term, levels)
     if not matches:
         return f"no concept matches {term!r}\n"
