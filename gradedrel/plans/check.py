@@ -33,7 +33,6 @@ from typing import Iterable, Mapping
 
 import pandas as pd
 
-from gradedrel.core import yaml_io
 from gradedrel.core.errors import InputError
 from gradedrel.plans.key_sources import LISTS, SOURCE_CLASSES
 from gradedrel.plans.model import LITERATURE, Plan

@@ -21,15 +21,10 @@ __all__ = ["Concept", "Thesaurus", "load", "load_named", "normalise_label"]
 
 def load(path: str | Path, *, use_cache: bool = True, cache_dir: str | Path | None = None,
          base: str = "") -> Thesaurus:
-    """Read the thesaurus at ``path`` into the model.
-
-    - ``path`` ending in ``.thesaurus.json.gz`` is read as a cache file directly.
-    - Otherwise the source is hashed (sha256); if ``use_cache`` and a fresh cache
-      exists in ``cache_dir`` (default :func:`.cache.default_cache_dir`) it is
-      read, else the source is parsed and the cache written (a cache directory
-      that cannot be written is only logged).
-    - ``base`` resolves relative URIs; the default ``""`` keeps them as written
-      (NASA concepts are ``#43163``), independent of where the file lies.
+    """Read the thesaurus at ``path`` into the model: a ``*.thesaurus.json.gz`` cache file
+    directly, else (with ``use_cache``) through the cache in ``cache_dir`` keyed by the
+    source's sha256 (:func:`.cache.load_or_build`). ``base`` resolves relative URIs; the
+    default ``""`` keeps them as written (NASA concepts are ``#43163``), wherever the file lies.
     """
     path = Path(path)
     if path.name.endswith(_cache.SUFFIX):

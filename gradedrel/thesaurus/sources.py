@@ -275,13 +275,9 @@ def read(name: str, config: Mapping | None = None, root: str | Path = "."):
 
 def load(name: str, config: Mapping | None = None, root: str | Path = ".", *,
          use_cache: bool = True, cache_dir: str | Path | None = None):
-    """Thesaurus ``name`` in the model, from the cache when fresh.
-
-    The files are verified (sha256) and downloaded when absent; then the cache in
-    ``cache_dir`` (default :func:`.cache.default_cache_dir`), keyed by the source's
-    ``cache_key()`` and reader version, is read if fresh, else the source is parsed and
-    the cache written (:func:`.cache.load_or_build`).
-    """
+    """Thesaurus ``name`` in the model: its files verified (sha256; downloaded when absent),
+    then read through the cache keyed by the source's ``cache_key()`` and reader version
+    (:func:`.cache.load_or_build`)."""
     from . import cache as _cache
 
     source = source_of(entry(name, config))
