@@ -334,13 +334,12 @@ class _Reader:
         source = self.text(data, "source", "plan", required=False) or "curated"
         if source not in SOURCES:
             self.fail(data, f"source one of {list(SOURCES)}", source)
-        # a plan may have no facet (a request of stopwords only): it compiles to no
-        # query and is reported as excluded, never silently dropped
         facets = [self.facet(f, data) for f in self.items(data, "facets", "plan")]
         if not facets and source not in ("auto", "derived"):
-            # an automatic plan of a request with no content words has no facet (and is
-            # left out by topic selection, with that reason), a derived plan none when no
-            # key of its parent was kept (it runs as no query); a curated plan must have one
+            # without a facet, a plan compiles to no query and is reported as excluded, never
+            # dropped: an automatic plan of a request with no content words (left out by topic
+            # selection, with that reason), a derived plan none of whose parent's keys was kept;
+            # a curated plan must have one
             self.fail(data, "a plan with at least one facet")
         version = data.get("version")
         if version is not None and (not isinstance(version, int) or isinstance(version, bool)
