@@ -36,9 +36,7 @@ class GradeMap:
 
     @classmethod
     def from_config(cls, raw: Mapping[object, object], source: str = "config") -> "GradeMap":
-        """A grade map from the config's {label: level}; InputError for a level not in LEVELS or an
-        empty map.
-        """
+        """A grade map from config's {label: level}; a level not in LEVELS or no label: InputError."""
         mapping: dict[str, int] = {}
         for label, level in raw.items():
             if not isinstance(level, int) or isinstance(level, bool) or level not in LEVELS:

@@ -89,12 +89,7 @@ def _occurrence_codes(arrays: PostingArrays, term: str, docids: np.ndarray,
 def every_term_documents(arrays: PostingArrays, terms: tuple[str, ...]) -> np.ndarray:
     """Internal ids (sorted) of the documents holding every one of ``terms`` (index terms,
     after the pipeline), anywhere and in any order: the documents that *contain a key*
-    (Amendment 1, A6). No terms: no document."""
-    return _candidates(arrays, tuple(terms))
-
-
-def _candidates(arrays: PostingArrays, terms: tuple[str, ...]) -> np.ndarray:
-    """Documents holding every term (sorted), the only ones a proximity operator can match."""
+    (Amendment 1, A6), the only ones a proximity operator can match. No terms: no document."""
     common = None
     for term in sorted(set(terms), key=lambda t: len(arrays.postings(t)[0])):
         docids = arrays.postings(term)[0]
@@ -111,7 +106,7 @@ def _stride(arrays: PostingArrays, docids: np.ndarray, width: int) -> np.int64:
 
 def ordered_documents(arrays: PostingArrays, terms: tuple[str, ...]) -> np.ndarray:
     """Documents where ``terms`` occur in this order at adjacent positions."""
-    common = _candidates(arrays, terms)
+    common = every_term_documents(arrays, terms)
     if common.size == 0 or len(terms) == 1:
         return common
     stride = _stride(arrays, common, len(terms))
@@ -127,7 +122,7 @@ def ordered_documents(arrays: PostingArrays, terms: tuple[str, ...]) -> np.ndarr
 def window_documents(arrays: PostingArrays, terms: tuple[str, ...], window: int) -> np.ndarray:
     """Documents with a window of ``max(window, len(terms))`` positions holding every term
     (a term written k times at k positions)."""
-    common = _candidates(arrays, terms)
+    common = every_term_documents(arrays, terms)
     if common.size == 0 or len(terms) == 1:
         return common
     width = max(window, len(terms))

@@ -29,6 +29,7 @@ arrays are rebuilt if the index changed.
 """
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import logging
@@ -80,20 +81,10 @@ class PostingArrays:
         lo, hi = self.term_offsets[i], self.term_offsets[i + 1]
         return self.docids[lo:hi], self.tfs[lo:hi]
 
-    def occurrences(self, term: str) -> tuple[np.ndarray, np.ndarray]:
-        """``(docids, positions)``: one row per occurrence of ``term``."""
-        i = self.term_id(term)
-        if i is None:
-            return np.zeros(0, np.int32), np.zeros(0, np.int32)
-        lo, hi = self.term_offsets[i], self.term_offsets[i + 1]
-        plo, phi = self.position_offsets[lo], self.position_offsets[hi]
-        counts = np.diff(self.position_offsets[lo:hi + 1])
-        return np.repeat(self.docids[lo:hi], counts), self.positions[plo:phi]
-
-
     def occurrences_in(self, term: str, docids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """:meth:`occurrences` restricted to ``docids`` (sorted, unique): gathers only their
-        positions, so a phrase over frequent words costs what its rarest word's documents cost."""
+        """``(docids, positions)``, one row per occurrence of ``term`` in ``docids`` (sorted,
+        unique): gathers only their positions, so a phrase over frequent words costs what its
+        rarest word's documents cost."""
         i = self.term_id(term)
         if i is None:
             return np.zeros(0, np.int32), np.zeros(0, np.int32)
@@ -148,11 +139,7 @@ def build(index_dir: str | Path, out_dir: str | Path, signature: str,
 
     system = autoclass("java.lang.System")
     java = Path(system.getProperty("java.home")) / "bin" / "java"
-    out_dir = Path(out_dir)
-    staging = out_dir.with_name(out_dir.name + ".part")
-    shutil.rmtree(staging, ignore_errors=True)
-    staging.mkdir(parents=True)
-    try:
+    with _staging(out_dir, signature) as staging:
         command = [str(java), *java_options, "-cp", system.getProperty("java.class.path"),
                    str(WRITER), str(Path(index_dir).resolve()), str(staging.resolve())]
         with subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
@@ -184,12 +171,24 @@ def build(index_dir: str | Path, out_dir: str | Path, signature: str,
         summary = {"postings": len(arrays.docids), "positions": len(arrays.positions),
                    "terms": len(arrays.terms), "documents": arrays.N}
         del arrays
+    return summary
+
+
+@contextlib.contextmanager
+def _staging(out_dir: str | Path, signature: str):
+    """A fresh directory beside ``out_dir`` to write the arrays into, moved into place with
+    its signature when the block completes (removed if it fails)."""
+    out_dir = Path(out_dir)
+    staging = out_dir.with_name(out_dir.name + ".part")
+    shutil.rmtree(staging, ignore_errors=True)
+    staging.mkdir(parents=True)
+    try:
+        yield staging
         (staging / SIGNATURE_FILE).write_text(json.dumps({"signature": signature}) + "\n")
         shutil.rmtree(out_dir, ignore_errors=True)
         staging.rename(out_dir)
     finally:
         shutil.rmtree(staging, ignore_errors=True)
-    return summary
 
 
 def _reorder(terms, term_offsets, docids, tfs, positions, order):
@@ -217,15 +216,9 @@ def _ranges(starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
 
 def save(arrays: PostingArrays, out_dir: str | Path, signature: str) -> None:
     """Write arrays held in memory as ``out_dir`` (one ``.npy`` each; tests, small cases)."""
-    out_dir = Path(out_dir)
-    staging = out_dir.with_name(out_dir.name + ".part")
-    shutil.rmtree(staging, ignore_errors=True)
-    staging.mkdir(parents=True)
-    for name in PostingArrays.__dataclass_fields__:
-        np.save(staging / f"{name}.npy", getattr(arrays, name))
-    (staging / SIGNATURE_FILE).write_text(json.dumps({"signature": signature}) + "\n")
-    shutil.rmtree(out_dir, ignore_errors=True)
-    staging.rename(out_dir)
+    with _staging(out_dir, signature) as staging:
+        for name in PostingArrays.__dataclass_fields__:
+            np.save(staging / f"{name}.npy", getattr(arrays, name))
 
 
 def _open(out_dir: Path) -> tuple[PostingArrays, Path]:

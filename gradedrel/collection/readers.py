@@ -134,10 +134,8 @@ def check_id(value: str, what: str, path, line: int | None) -> str:
 
 
 def read_qrels(path: str | Path, grade_map: GradeMap) -> pd.DataFrame:
-    """TREC qrels → ``qid, docno, label, grade`` (grade = the paper's level 0–3).
-
-    A qrels pair judged twice is an error: its grade would be ambiguous.
-    """
+    """TREC qrels → ``qid, docno, label, grade`` (grade = the paper's level 0–3); a pair
+    judged twice is an error (its grade would be ambiguous)."""
     rows = []
     seen: dict[tuple[str, str], int] = {}
     with _open_text(path) as handle:
@@ -311,10 +309,8 @@ _TREC_TOPIC_PREFIX = {"num": r"^\s*Number:\s*", "desc": r"^\s*Description:\s*",
 
 
 def read_topics_trec(path: str | Path, field: str = "title") -> pd.DataFrame:
-    """A TREC topic file → ``qid, query`` from one field (title, desc or narr).
-
-    Tags may be closed or not (old TREC files leave them open).
-    """
+    """A TREC topic file → ``qid, query`` from one field (title, desc or narr); tags may be
+    closed or not (old TREC files leave them open)."""
     if field not in _TREC_TOPIC_FIELDS:
         raise InputError(path, None, f"a TREC topic field in {_TREC_TOPIC_FIELDS}", field)
     with _open_text(path) as handle:

@@ -63,16 +63,6 @@ def dropped_text_lines(what: str, dropped: Mapping[str, Mapping[str, int]],
             f"in {texts} of {len(dropped)}: {items}{more}"]
 
 
-def byte_order_mark_lines(files: Sequence[str]) -> list[str]:
-    """One line naming the input files whose byte-order mark the readers stripped (none
-    when no file had one, so that a testbed read from files without one, or from
-    ir_datasets, is described as before)."""
-    if not files:
-        return []
-    return [f"- UTF-8 byte-order marks stripped from the start of {len(files)} input "
-            f"file(s): {', '.join(files)}"]
-
-
 def testbed_markdown(name: str, summary: pd.DataFrame, n_topics: int, n_documents: int,
                      n_empty_documents: int, exclusions: pd.DataFrame,
                      grade_map: GradeMap, dropped: Sequence[str] = (),
@@ -80,13 +70,16 @@ def testbed_markdown(name: str, summary: pd.DataFrame, n_topics: int, n_document
                      byte_order_marks: Sequence[str] = ()) -> str:
     """The testbed report. ``dropped``: lines from :func:`dropped_text_lines`;
     ``licences``: what -> licence text (the collection, its thesauri);
-    ``byte_order_marks``: the input files that started with one (stripped)."""
+    ``byte_order_marks``: the input files that started with one (stripped; a line only
+    when there is one)."""
+    marks = [f"- UTF-8 byte-order marks stripped from the start of {len(byte_order_marks)} "
+             f"input file(s): {', '.join(byte_order_marks)}"] if byte_order_marks else []
     lines = [f"# Testbed: {name}", "",
              f"- documents: {n_documents} ({n_empty_documents} empty, kept in the index)",
              f"- topics with judgements: {n_topics}",
              f"- judgements of documents not among the documents: {missing_documents(exclusions)}"
              " (excluded, listed in exclusions.tsv)",
-             *dropped, *byte_order_mark_lines(byte_order_marks), "",
+             *dropped, *marks, "",
              "| level | judged (total) | per topic (mean) | min | max | topics with any |",
              "|---|---:|---:|---:|---:|---:|"]
     for row in summary.itertuples():

@@ -115,9 +115,7 @@ class TokenNormaliser:
 
 @dataclass(frozen=True)
 class LabelEntry:
-    """A thesaurus label in the lexicon: its concept, wording, kind (prefLabel or altLabel) and
-    tokens.
-    """
+    """A thesaurus label in the lexicon: its concept, wording, kind and tokens."""
 
     uri: str
     label: str          # the label as written in the thesaurus
@@ -146,9 +144,7 @@ class Lexicon:
 
 def build_lexicon(thesaurus: Thesaurus, normalise: TokenNormaliser,
                   allowed_qualifiers: frozenset[str] | None = None) -> Lexicon:
-    """A lexicon of every concept's labels, normalised as the index normalises, for matching
-    request text.
-    """
+    """A lexicon of every concept's labels, normalised as the index normalises."""
     lexicon = Lexicon()
     for concept in thesaurus.concepts.values():
         labels = [(concept.pref_label, "prefLabel")] + [(a, "altLabel") for a in concept.alt_labels]

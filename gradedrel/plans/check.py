@@ -33,7 +33,6 @@ from typing import Iterable, Mapping
 
 import pandas as pd
 
-from gradedrel.core import yaml_io
 from gradedrel.core.errors import InputError
 from gradedrel.plans.key_sources import LISTS, SOURCE_CLASSES
 from gradedrel.plans.model import LITERATURE, Plan
@@ -263,9 +262,7 @@ def check(plans: list[Plan], requests: Mapping[str, str], sources, strict: bool 
 
 
 def run_check(args) -> int:
-    """Run ``gradedrel plans check``: parse a plan file as the workflow does, print each request's
-    facets, concepts, keys and expansion ratio.
-    """
+    """Run ``gradedrel plans check`` (module docstring); the exit status."""
     from gradedrel.core import terrier
     from gradedrel.core.config import layered
     from gradedrel.core.project import CONFIG, project_file

@@ -113,9 +113,7 @@ class Path:
     concept: str
 
     def order(self) -> tuple:
-        """Sort key: shallower first, then by the relations stepped, the seed's rank and the
-        concept.
-        """
+        """Sort key: depth, the relations stepped, the seed's rank, the concept."""
         return (self.depth, tuple(_RANK[r] for r in self.chain), self.seed_rank, self.concept)
 
     @property
@@ -187,9 +185,7 @@ class KeySources:
         return out
 
     def neighbours(self, uri: str, attribute: str) -> list[str]:
-        """The preferred concepts ``uri`` reaches by the relation ``attribute`` (broader, narrower,
-        related), each once, in order.
-        """
+        """The preferred concepts ``uri`` reaches by ``attribute`` (broader, narrower, related)."""
         out = []
         for target in getattr(self.thesaurus.concepts[uri], attribute):
             for preferred in self.preferred(target):

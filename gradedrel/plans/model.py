@@ -68,9 +68,7 @@ SOURCES = ("auto", "curated", "expert", "derived")
 
 @dataclass(frozen=True)
 class PlanKey:
-    """A search key of a concept: its text, the relation and depth it came by, and from which
-    concept.
-    """
+    """A search key of a concept: its text, the relation and depth it came by, and via what."""
 
     key: str
     relation: str = "request"
@@ -83,9 +81,7 @@ class PlanKey:
 
 @dataclass
 class PlanConcept:
-    """A concept of a facet: its label, thesaurus URI (None: not in the thesaurus), its keys and
-    expansion keys.
-    """
+    """A concept of a facet: label, thesaurus URI (None: not in it), keys and expansion keys."""
 
     label: str
     uri: str | None = None
@@ -114,8 +110,7 @@ class Facet:
 
 @dataclass
 class Plan:
-    """A request's query plan: its facets, where it came from (auto or curated) and who curated it.
-    """
+    """A request's query plan: its facets, where it came from and who curated it."""
 
     qid: str
     request: str
@@ -159,16 +154,10 @@ _Dumper.add_representer(str, _represent_text)
 
 def _key_dict(key: PlanKey) -> _Flow:
     out = _Flow(key=key.key, relation=key.relation)
-    if key.depth:
-        out["depth"] = key.depth
-    if key.via is not None:
-        out["via"] = key.via
-    if key.reason is not None:
-        out["reason"] = key.reason
-    if key.source is not None:
-        out["source"] = key.source
-    if key.recalled:
-        out["recalled"] = True
+    for name in ("depth", "via", "reason", "source", "recalled"):  # written when set
+        value = getattr(key, name)
+        if value is not None and value is not False and value != 0:
+            out[name] = value
     return out
 
 
@@ -345,13 +334,12 @@ class _Reader:
         source = self.text(data, "source", "plan", required=False) or "curated"
         if source not in SOURCES:
             self.fail(data, f"source one of {list(SOURCES)}", source)
-        # a plan may have no facet (a request of stopwords only): it compiles to no
-        # query and is reported as excluded, never silently dropped
         facets = [self.facet(f, data) for f in self.items(data, "facets", "plan")]
         if not facets and source not in ("auto", "derived"):
-            # an automatic plan of a request with no content words has no facet (and is
-            # left out by topic selection, with that reason), a derived plan none when no
-            # key of its parent was kept (it runs as no query); a curated plan must have one
+            # without a facet, a plan compiles to no query and is reported as excluded, never
+            # dropped: an automatic plan of a request with no content words (left out by topic
+            # selection, with that reason), a derived plan none of whose parent's keys was kept;
+            # a curated plan must have one
             self.fail(data, "a plan with at least one facet")
         version = data.get("version")
         if version is not None and (not isinstance(version, int) or isinstance(version, bool)
@@ -412,11 +400,8 @@ def read_curated(paths: Iterable[str | Path]) -> list[Plan]:
 
 def merge_curated(auto: list[Plan], curated: list[Plan], path: str | Path = "<curated>",
                   known_qids: Iterable[str] | None = None) -> list[Plan]:
-    """Automatic plans with curated ones in their place (curated plans win).
-
-    A curated plan for a topic that the collection does not have is an error,
-    not silently ignored.
-    """
+    """Automatic plans with curated ones in their place; a curated plan for a topic the
+    collection does not have is an error."""
     known = set(known_qids) if known_qids is not None else {p.qid for p in auto}
     by_qid = {p.qid: p for p in curated}
     unknown = sorted(set(by_qid) - known)

@@ -1,10 +1,10 @@
 """Plan sets: the experiment's conditions (``collections.<c>.plan_sets`` in config).
 
 A plan set is the automatic plans, overridden by curated plan files (one or several,
-e.g. one per curator) for the topics they name, evaluated on its topics: the expandable requests (``topics: selected``),
-the topics of its curated file (``curated``) or those a file names (a path). Each
-has its own plans, queries, runs, evaluation and report. Read from config with
-:func:`read` (validated, paths resolved); asked for the files its steps read.
+e.g. one per curator) for the topics they name, evaluated on its topics: the expandable
+requests (``topics: selected``), the topics of its curated file (``curated``) or those a
+file names (a path). Each has its own plans, queries, runs, evaluation and report. Read
+from config with :func:`read` (validated, paths resolved); asked for the files its steps read.
 
 A *derived* plan set (``derived_from: expert``, Amendment 1 of docs/preregistration.md) is
 another plan set's plans with only some of their keys: those of the source classes it
@@ -25,9 +25,7 @@ TOPIC_RULES = ("selected", "curated")
 
 @dataclass(frozen=True)
 class PlanSet:
-    """A plan set of a collection: its curated files, its topics, its thesaurus, or the plan set it
-    is derived from.
-    """
+    """A plan set of a collection: its curated files, topics and thesaurus, or its parent."""
 
     name: str
     curated: tuple[str, ...] = ()     # curated plan files (YAML), one per curator; may be empty
@@ -73,16 +71,8 @@ class PlanSet:
         """Files merge_curated_plans reads: the automatic plans, the curated files if any."""
         return {"auto": auto_plans, **({"curated": list(self.curated)} if self.curated else {})}
 
-    def selection_files(self) -> dict:
-        """Files topic selection reads besides the plans and the recall base."""
-        files = {"curated": list(self.curated)} if self.curated else {}
-        if self.topic_list:
-            files["named"] = self.topic_list
-        return files
-
     def files(self) -> list[str]:
-        """The input files the plan set reads: curated plans, topic list, ratings, curators' file.
-        """
+        """The input files it reads: curated plans, topic list, ratings, curators' file."""
         return [*self.curated, *([self.topic_list] if self.topic_list else []),
                 *([f"{self.ratings}/items.tsv"] if self.ratings else []),
                 *([self.curators["file"]] if self.curators else [])]

@@ -18,9 +18,7 @@ from gradedrel.thesaurus import Thesaurus
 
 @dataclass
 class Planner:
-    """Builds automatic plans from request text with a thesaurus, its lexicon and the index's
-    statistics.
-    """
+    """Builds automatic plans with a thesaurus, its lexicon and the index's statistics."""
 
     thesaurus: Thesaurus
     lexicon: analysis.Lexicon
@@ -34,9 +32,7 @@ class Planner:
     @classmethod
     def build(cls, thesaurus: Thesaurus, pipeline, stats: KeyStatistics,
               analysis_config: dict, expansion_config: dict) -> "Planner":
-        """A planner from a thesaurus, the index's pipeline and statistics, and the analysis and
-        expansion config.
-        """
+        """A planner from a thesaurus, the index's pipeline and statistics, and the config."""
         rules = analysis.Rules.from_config(analysis_config)
         normalise = analysis.TokenNormaliser(pipeline, rules.strict_stems)
         lexicon = analysis.build_lexicon(thesaurus, normalise, rules.allowed_qualifiers)
@@ -65,9 +61,7 @@ class Planner:
         return list(found.values()), [spans[i] for i in found]
 
     def plan(self, qid: str, text: str) -> Plan:
-        """The automatic plan of request ``qid``: concepts found in ``text``, expanded, grouped
-        into facets marked major or minor.
-        """
+        """The automatic plan of request ``qid``: its concepts, expanded, grouped into facets."""
         concepts, spans = self.concepts(text)
         for concept in concepts:
             concept.expansion = expansion.expand(concept.uri, [k.key for k in concept.keys],

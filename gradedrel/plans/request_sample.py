@@ -27,12 +27,8 @@ def seeded_sample(qids: list[str], size: int, seed: int) -> list[str]:
     """``size`` of ``qids``, ranked by sha256(f"{seed}:{qid}"); returned in numeric order."""
     if size > len(qids):
         raise ValueError(f"cannot sample {size} requests from {len(qids)} candidates")
-    ranked = sorted(qids, key=lambda q: hashlib.sha256(f"{seed}:{q}".encode()).hexdigest())
-    return sorted(ranked[:size], key=_numeric_first)
-
-
-def _numeric_first(qid: str):
-    return (0, int(qid), qid) if qid.isdigit() else (1, 0, qid)
+    return sorted(seeded_order(qids, seed)[:size],
+                  key=lambda q: (0, int(q), q) if q.isdigit() else (1, 0, q))
 
 
 def seeded_order(qids: list[str], seed: int) -> list[str]:
@@ -41,9 +37,6 @@ def seeded_order(qids: list[str], seed: int) -> list[str]:
 
 
 def deal(qids: list[str], curators: list[str], seed: int) -> dict[str, str]:
-    """Deal requests to curators in turn, in the seeded order: qid -> curator.
-
-    With n requests and k curators each gets n // k or n // k + 1 requests; the batches
-    depend only on the qids, the curators' order and the seed.
-    """
+    """Deal requests to curators in turn, in the seeded order: qid -> curator (each gets
+    n // k or n // k + 1; the batches depend only on qids, curators' order and seed)."""
     return {qid: curators[i % len(curators)] for i, qid in enumerate(seeded_order(qids, seed))}

@@ -24,9 +24,7 @@ from gradedrel.plans.model import Plan
 
 @dataclass(frozen=True)
 class Criteria:
-    """What a request needs to be selected (facets, thesaurus concepts, an expansion, highly
-    relevant documents).
-    """
+    """What a request needs to be selected (module docstring)."""
 
     min_facets: int = 2
     min_thesaurus_concepts: int = 1

@@ -10,7 +10,6 @@ while fresh.
 """
 from __future__ import annotations
 
-import logging
 from pathlib import Path
 
 from gradedrel.thesaurus import cache as _cache
@@ -19,45 +18,22 @@ from gradedrel.thesaurus.skos import READER_VERSION, read_skos
 
 __all__ = ["Concept", "Thesaurus", "load", "load_named", "normalise_label"]
 
-log = logging.getLogger("gradedrel")
-
 
 def load(path: str | Path, *, use_cache: bool = True, cache_dir: str | Path | None = None,
          base: str = "") -> Thesaurus:
-    """Read the thesaurus at ``path`` into the model.
-
-    - ``path`` ending in ``.thesaurus.json.gz`` is read as a cache file directly.
-    - Otherwise the source is hashed (sha256); if ``use_cache`` and a fresh cache
-      exists in ``cache_dir`` (default :func:`.cache.default_cache_dir`) it is
-      read, else the source is parsed and the cache written (a cache directory
-      that cannot be written is only logged).
-    - ``base`` resolves relative URIs; the default ``""`` keeps them as written
-      (NASA concepts are ``#43163``), independent of where the file lies.
+    """Read the thesaurus at ``path`` into the model: a ``*.thesaurus.json.gz`` cache file
+    directly, else (with ``use_cache``) through the cache in ``cache_dir`` keyed by the
+    source's sha256 (:func:`.cache.load_or_build`). ``base`` resolves relative URIs; the
+    default ``""`` keeps them as written (NASA concepts are ``#43163``), wherever the file lies.
     """
     path = Path(path)
     if path.name.endswith(_cache.SUFFIX):
         return _cache.read(path)
-    if not use_cache:
+    if not use_cache or not path.exists():  # a missing file: read_skos's one clear error
         return read_skos(path, base=base)
-    if not path.exists():
-        return read_skos(path, base=base)  # raises the one clear error
-    digest = _cache.sha256_of(path)
-    target = Path(cache_dir) if cache_dir is not None else _cache.default_cache_dir()
-    cached = target / _cache.cache_name(digest, READER_VERSION, base)
-    if cached.exists():
-        try:
-            header, thesaurus = _cache.read_header_and_concepts(cached)
-            if _cache.is_fresh(header, digest, READER_VERSION, base):
-                return thesaurus
-        except ValueError as error:
-            log.warning("thesaurus cache %s unreadable (%s); rebuilding", cached, error)
-    thesaurus = read_skos(path, base=base)
-    try:
-        _cache.write(cached, thesaurus, source_sha256=digest, reader_version=READER_VERSION,
-                     source=path.name, base=base)
-    except OSError as error:
-        log.warning("could not write thesaurus cache %s: %s", cached, error)
-    return thesaurus
+    header = {"source_sha256": _cache.sha256_of(path), "reader_version": READER_VERSION,
+              "source": path.name, "base": base}
+    return _cache.load_or_build(header, lambda: read_skos(path, base=base), cache_dir)
 
 
 def load_named(name: str, config=None, root: str | Path = ".", **options) -> Thesaurus:

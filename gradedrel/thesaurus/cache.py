@@ -21,6 +21,7 @@ import gc
 import gzip
 import hashlib
 import json
+import logging
 import os
 import zlib
 from pathlib import Path
@@ -37,6 +38,7 @@ SUFFIX = ".thesaurus.json.gz"
 FIELDS = ("uri", "pref_labels", "alt_labels", "broader", "narrower", "related",
           "definitions", "use", "used_for", "permuted")
 WHAT = "thesaurus cache"
+log = logging.getLogger("gradedrel")
 
 
 def default_cache_dir() -> Path:
@@ -130,12 +132,12 @@ def _read_header_and_concepts(path: str | Path) -> tuple[dict, Thesaurus]:
     # checked (a uri and nine lists, as :func:`encode` writes them); gzip's CRC has
     # already shown the bytes to be those written.
     new = object.__new__
-    for row in rows:
-        if type(row) is not list or len(row) != len(FIELDS):
-            raise _bad_row(path, rows, row)
+    for number, row in enumerate(rows, start=1):
+        if type(row) is not list or len(row) != len(FIELDS) or type(row[0]) is not str \
+                or any(type(v) is not list for v in row[1:]):
+            raise CorruptCache(path, f"concept {number} is not [uri, {len(FIELDS) - 1} lists]",
+                               WHAT)
         uri, pref, alt, broader, narrower, related, defs, use, used_for, permuted = row
-        if type(uri) is not str or any(type(v) is not list for v in row[1:]):
-            raise _bad_row(path, rows, row)
         concept = new(Concept)
         concept.__dict__.update(
             uri=uri, pref_label=pref[0] if pref else "", alt_labels=tuple(alt),
@@ -146,18 +148,43 @@ def _read_header_and_concepts(path: str | Path) -> tuple[dict, Thesaurus]:
     return document, Thesaurus(concepts)
 
 
-def _bad_row(path, rows: list, row) -> CorruptCache:
-    number = next(i for i, r in enumerate(rows, start=1) if r is row)
-    return CorruptCache(path, f"concept {number} is not [uri, {len(FIELDS) - 1} lists]", WHAT)
-
-
 def read(path: str | Path) -> Thesaurus:
     """The thesaurus of a cache file (CorruptCache if it is damaged)."""
     return read_header_and_concepts(path)[1]
 
 
-def is_fresh(header: dict, source_sha256: str, reader_version: int, base: str = "") -> bool:
-    """Whether a cache header was written from this source, reader version and base."""
-    return (header.get("source_sha256") == source_sha256
-            and header.get("reader_version") == reader_version
-            and header.get("base", "") == base)
+def path_for(header: dict, cache_dir: str | Path | None = None) -> Path:
+    """The cache file for a :func:`encode` ``header`` in ``cache_dir`` (default
+    :func:`default_cache_dir`)."""
+    target = Path(cache_dir) if cache_dir is not None else default_cache_dir()
+    return target / cache_name(header["source_sha256"], header["reader_version"],
+                               header.get("base", ""))
+
+
+def fresh(path: str | Path, header: dict) -> Thesaurus | None:
+    """The thesaurus of cache file ``path`` if it was written from ``header``'s source digest,
+    reader version and base, else None (CorruptCache if it is damaged)."""
+    found, thesaurus = read_header_and_concepts(path)
+    same = (found.get("source_sha256") == header["source_sha256"]
+            and found.get("reader_version") == header["reader_version"]
+            and found.get("base", "") == header.get("base", ""))
+    return thesaurus if same else None
+
+
+def load_or_build(header: dict, build, cache_dir: str | Path | None = None) -> Thesaurus:
+    """The thesaurus from its fresh cache in ``cache_dir``, else ``build()`` with the cache
+    written (an unreadable cache is rebuilt; an unwritable cache directory only logged)."""
+    cached = path_for(header, cache_dir)
+    if cached.exists():
+        try:
+            thesaurus = fresh(cached, header)
+            if thesaurus is not None:
+                return thesaurus
+        except ValueError as error:
+            log.warning("thesaurus cache %s unreadable (%s); rebuilding", cached, error)
+    thesaurus = build()
+    try:
+        write(cached, thesaurus, **header)
+    except OSError as error:
+        log.warning("could not write thesaurus cache %s: %s", cached, error)
+    return thesaurus

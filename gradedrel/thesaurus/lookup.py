@@ -58,9 +58,7 @@ def _level(term: str, words: list[str], label: str) -> str | None:
 
 @dataclass(frozen=True)
 class Match:
-    """A concept a term matched: how (label, stem or prefix), by which label, through which entry
-    term.
-    """
+    """A concept a term matched: how, by which label, through which entry term."""
 
     uri: str          # the preferred concept shown
     level: str        # label | stem | prefix
@@ -69,10 +67,8 @@ class Match:
 
 
 def find(thesaurus: Thesaurus, term: str, levels: tuple[str, ...] = LEVELS) -> list[Match]:
-    """Concepts whose labels match ``term``; best level first, then by label.
-
-    A concept is listed once, at its best level.
-    """
+    """Concepts whose labels match ``term``, each once at its best level; best level first,
+    then by label."""
     key, words = normalise_label(term), _words(term)
     # A label can match at any level only if it contains this text: the first word's
     # S-stem less its last letter is a prefix of every word with the same S-stem and
@@ -128,9 +124,7 @@ def format_match(thesaurus: Thesaurus, match: Match) -> str:
 
 def lookup_text(thesaurus: Thesaurus, term: str, levels: tuple[str, ...] = LEVELS,
                 limit: int | None = None) -> str:
-    """What ``gradedrel thesaurus lookup`` prints for ``term``: each matching concept with UF, BT,
-    NT, RT.
-    """
+    """What ``gradedrel thesaurus lookup`` prints for ``term`` (:func:`format_match` each)."""
     matches = find(thesaurus, term, levels)
     if not matches:
         return f"no concept matches {term!r}\n"
@@ -192,26 +186,23 @@ def cached_thesaurus(name: str, spec: dict, root: Path, cache_dir: Path | None =
     (``<root>/results/thesauri/<name>/<name>.thesaurus.json.gz``). Freshness is checked
     against the config's pins (sha256, reader version, base): no source file is touched."""
     from gradedrel.thesaurus import cache as _cache
-    from gradedrel.thesaurus.sources import cache_header
+    from gradedrel.thesaurus.sources import source_of
 
-    header = cache_header(spec)
-    target = cache_dir if cache_dir is not None else _cache.default_cache_dir()
-    candidates = [target / _cache.cache_name(header["source_sha256"], header["reader_version"],
-                                             header["base"]),
+    header = source_of(spec).cache_header()
+    candidates = [_cache.path_for(header, cache_dir),
                   root / "results" / "thesauri" / name / f"{name}{_cache.SUFFIX}"]
     for path in candidates:
         if not path.is_file():
             continue
         try:
-            found, thesaurus = _cache.read_header_and_concepts(path)
+            thesaurus = _cache.fresh(path, header)
         except ValueError as error:
             # a corrupt cache, passed over: the workflow's said in one line (the user
             # cache is reported and rebuilt by the source's reader, which comes next)
             if path != candidates[0]:
                 log.warning("%s", error)
             continue
-        if _cache.is_fresh(found, header["source_sha256"], header["reader_version"],
-                           header["base"]):
+        if thesaurus is not None:
             return thesaurus
     return None
 

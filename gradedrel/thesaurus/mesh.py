@@ -51,8 +51,6 @@ READER_VERSION = 2
 PREFIX = "mesh:"
 DESCRIPTOR_COLUMNS = ("DescriptorUI", "DescriptorName", "TermName", "IsPermutedTermYN")
 TREE_COLUMNS = ("DescriptorUI", "tree_location", "tree1", "mesh1")
-#: The files the source is made of (roles in the config's ``files``).
-ROLES = ("descriptors", "trees")
 
 _UTF8, _LATIN1 = 1 << 3, 1 << 2  # R's CHARSXP encoding flags (gp bits)
 
@@ -100,15 +98,11 @@ def frame_columns(path: str | Path, columns: tuple[str, ...]) -> dict[str, list]
             raise InputError(path, None, f"column {column!r} of character strings",
                              vector.info.type.name)
         out[column] = [_string(c) for c in vector.value]
-    _parsed(path, out, columns, started)
-    return out
-
-
-def _parsed(path: Path, out: dict, columns: tuple[str, ...], started: float) -> None:
     seconds = time.monotonic() - started
     rows = len(out[columns[0]]) if columns else 0
     log.info("parsed %s: %d rows in %.1f s (%.0f rows/s)", path.name, rows, seconds,
              rows / seconds if seconds > 0 else 0.0)
+    return out
 
 
 def _attribute(obj, name: str):

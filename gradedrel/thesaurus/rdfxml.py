@@ -49,8 +49,6 @@ class Literal(NamedTuple):
     datatype: str | None = None
 
 
-Term = "str | Literal"
-Triple = tuple
 
 
 def _uri(tag: str) -> str:
@@ -203,7 +201,7 @@ class _Reader:
 
 
 def triples(source: "BinaryIO | Iterable[bytes]", base: str = "", name: str = "<stream>",
-            predicates: Iterable[str] | None = None) -> Iterator[Triple]:
+            predicates: Iterable[str] | None = None) -> Iterator[tuple]:
     """Yield ``(subject, predicate, object)`` triples of RDF/XML bytes (a binary
     stream, or an iterable of byte chunks).
 

@@ -59,10 +59,8 @@ _OPENERS = {".bz2": bz2.open, ".gz": gzip.open, ".xz": lzma.open}
 
 
 def concepts_from_triples(triples: Iterable[tuple]) -> Thesaurus:
-    """Merge SKOS triples into concepts (see the module docstring for the rule).
-
-    Literal objects are :class:`rdfxml.Literal`; URIs and blank nodes are ``str``.
-    """
+    """Merge SKOS triples into concepts (module docstring); literal objects are
+    :class:`rdfxml.Literal`, URIs and blank nodes ``str``."""
     slots: dict[str, list[dict]] = {}
     typed: dict[str, None] = {}
     order: dict[str, None] = {}

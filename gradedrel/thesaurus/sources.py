@@ -5,7 +5,7 @@ formats they are read from.
 Each entry names its ``source`` — a format registered here (:data:`SOURCES`): ``skos``
 (the default), ``mesh``, ``wordnet`` — and its file(s): a download URL, its sha256, and
 the local path the project keeps it at (``url``/``sha256``/``path``; MeSH, made of two
-files, has them per role under ``files``). :func:`ensure` / :func:`ensure_files` make
+files, has them per role under ``files``). :func:`ensure_files` makes
 the local copies exist and verify them (:func:`gradedrel.core.downloads.fetch`);
 :func:`read` reads an entry with its source's reader and :func:`load` does the same
 through the cache (:mod:`.cache`), so each source reloads in about a second.
@@ -22,17 +22,14 @@ is checked against :data:`SOURCES` by a test.
 from __future__ import annotations
 
 import hashlib
+import importlib
 import json
-import logging
 from pathlib import Path
 from typing import ClassVar, Mapping
-
 
 from gradedrel.core import yaml_io
 from gradedrel.core.downloads import fetch
 from gradedrel.core.project import CONFIG, project_file
-
-log = logging.getLogger("gradedrel")
 
 #: The project's own config (a checkout's, or the installed package's copy; used when no
 #: other config is given).
@@ -79,9 +76,9 @@ class Source:
     """One thesaurus format, bound to a config entry (``spec``).
 
     Subclasses set :attr:`name`, :attr:`roles` (the files, by role; ``("file",)`` is
-    the entry's own ``url``/``sha256``/``path``) and :attr:`parsers`, and implement
-    :attr:`reader_version` and :meth:`read`; :meth:`options` and :meth:`mapping` are
-    optional.
+    the entry's own ``url``/``sha256``/``path``), :attr:`parsers` and :attr:`reader` (or
+    implement :attr:`reader_version`), and implement :meth:`read`; :meth:`options` and
+    :meth:`mapping` are optional.
     """
 
     #: The name a config entry's ``source`` gives.
@@ -90,14 +87,17 @@ class Source:
     roles: ClassVar[tuple[str, ...]] = ("file",)
     #: The packages its reader parses with (their versions go into provenance.json).
     parsers: ClassVar[tuple[str, ...]] = ()
+    #: Its reader module in this package, imported on use (heavy imports stay out of start-up).
+    reader: ClassVar[str] = ""
 
     def __init__(self, spec: Mapping):
         self.spec = spec
 
     @property
     def reader_version(self) -> int:
-        """The reader's version: bumped when its output can change (it keys the cache)."""
-        raise NotImplementedError
+        """The reader's version: bumped when its output can change (it keys the cache); by
+        default its :attr:`reader` module's ``READER_VERSION``."""
+        return importlib.import_module(f".{self.reader}", __package__).READER_VERSION
 
     def options(self) -> dict:
         """The entry's reader options (they key the cache with the files' digests)."""
@@ -160,11 +160,7 @@ class Skos(Source):
     name = "skos"
     parsers = ("lxml",)
 
-    @property
-    def reader_version(self) -> int:
-        """The SKOS reader's version (part of the cache's key)."""
-        from .skos import READER_VERSION
-        return READER_VERSION
+    reader = "skos"
 
     def options(self) -> dict:
         """The reader options that key the cache: the base URI."""
@@ -189,11 +185,7 @@ class Mesh(Source):
     roles = ("descriptors", "trees")
     parsers = ("rdata",)
 
-    @property
-    def reader_version(self) -> int:
-        """The MeSH reader's version (part of the cache's key)."""
-        from .mesh import READER_VERSION
-        return READER_VERSION
+    reader = "mesh"
 
     def read(self, paths):
         """The thesaurus read from the MeSH descriptor and tree exports."""
@@ -213,11 +205,7 @@ class WordNet(Source):
 
     name = "wordnet"
 
-    @property
-    def reader_version(self) -> int:
-        """The WordNet reader's version (part of the cache's key)."""
-        from .wordnet import READER_VERSION
-        return READER_VERSION
+    reader = "wordnet"
 
     def options(self) -> dict:
         """The reader options that key the cache: the parts of speech read."""
@@ -257,19 +245,6 @@ def _fetch(file: Mapping, root: str | Path) -> Path:
     return fetch(file["url"], path, file["sha256"])
 
 
-def ensure(name: str, config: Mapping | None = None, root: str | Path = ".") -> Path:
-    """The verified local copy of thesaurus ``name``, downloaded if absent.
-
-    A relative ``path`` is taken from ``root`` (the working directory of the run).
-    For a source of several files (MeSH) use :func:`ensure_files`.
-    """
-    spec = entry(name, config)
-    if "files" in spec and "url" not in spec:
-        raise ValueError(f"config: thesaurus {name!r} ({kind(spec)}) has several files "
-                         f"({sorted(spec['files'])}); use ensure_files()")
-    return _fetch(spec, root)
-
-
 def file_specs(spec: Mapping) -> dict[str, Mapping]:
     """The entry's files by role (:meth:`Source.file_specs`): MeSH's ``files``
     (descriptors, trees), else ``file``."""
@@ -283,38 +258,11 @@ def ensure_files(name: str, config: Mapping | None = None,
             for role, file in file_specs(entry(name, config)).items()}
 
 
-def options(spec: Mapping) -> dict:
-    """The entry's reader options (they key the cache with the files' digests)."""
-    return source_of(spec).options()
-
-
-def reader_version(spec: Mapping) -> int:
-    """The reader version of a thesaurus source spec (part of the cache's key)."""
-    return source_of(spec).reader_version
-
-
 def reader_versions(spec: Mapping) -> dict[str, int]:
     """The versions a cached form depends on besides its files: the source's reader and the
     cache format (the workflow re-reads the thesaurus when either changes)."""
     from .cache import FORMAT_VERSION
-    return {"reader": reader_version(spec), "cache_format": FORMAT_VERSION}
-
-
-def cache_key(spec: Mapping) -> str:
-    """What the cache is keyed by, with the reader version: a SKOS file's own sha256
-    (so its cache is the one ``gradedrel.thesaurus.load(path)`` writes); for other
-    sources the sha256 of the source name, every file's sha256 and the options."""
-    return source_of(spec).cache_key()
-
-
-def provenance(spec: Mapping) -> dict | None:
-    """Recorded in the cache header (``None`` for SKOS: the header says it all)."""
-    return source_of(spec).provenance()
-
-
-def cache_header(spec: Mapping) -> dict:
-    """The header :func:`.cache.write` needs for a thesaurus read from ``spec``."""
-    return source_of(spec).cache_header()
+    return {"reader": source_of(spec).reader_version, "cache_format": FORMAT_VERSION}
 
 
 # --- reading -----------------------------------------------------------------------------
@@ -322,46 +270,18 @@ def cache_header(spec: Mapping) -> dict:
 def read(name: str, config: Mapping | None = None, root: str | Path = "."):
     """Read thesaurus ``name`` from its verified file(s) with its source's reader
     (no cache). Returns the :class:`~.model.Thesaurus`."""
-    spec = entry(name, config)
-    paths = ensure_files(name, config, root)
-    return read_spec(spec, paths)
-
-
-def read_spec(spec: Mapping, paths: Mapping[str, Path]):
-    """The thesaurus of entry ``spec`` read from local copies ``paths`` (by role)."""
-    return source_of(spec).read(paths)
+    return source_of(entry(name, config)).read(ensure_files(name, config, root))
 
 
 def load(name: str, config: Mapping | None = None, root: str | Path = ".", *,
          use_cache: bool = True, cache_dir: str | Path | None = None):
-    """Thesaurus ``name`` in the model, from the cache when fresh.
-
-    The files are verified (sha256) and downloaded when absent; then the cache in
-    ``cache_dir`` (default :func:`.cache.default_cache_dir`) keyed by
-    :func:`cache_key` and the reader version is read if fresh, else the source is
-    parsed and the cache written (an unwritable cache dir is only logged).
-    """
+    """Thesaurus ``name`` in the model: its files verified (sha256; downloaded when absent),
+    then read through the cache keyed by the source's ``cache_key()`` and reader version
+    (:func:`.cache.load_or_build`)."""
     from . import cache as _cache
 
-    spec = entry(name, config)
+    source = source_of(entry(name, config))
     paths = ensure_files(name, config, root)
     if not use_cache:
-        return read_spec(spec, paths)
-    header = cache_header(spec)
-    target = Path(cache_dir) if cache_dir is not None else _cache.default_cache_dir()
-    cached = target / _cache.cache_name(header["source_sha256"], header["reader_version"],
-                                        header["base"])
-    if cached.exists():
-        try:
-            found, thesaurus = _cache.read_header_and_concepts(cached)
-            if _cache.is_fresh(found, header["source_sha256"], header["reader_version"],
-                               header["base"]):
-                return thesaurus
-        except ValueError as error:
-            log.warning("thesaurus cache %s unreadable (%s); rebuilding", cached, error)
-    thesaurus = read_spec(spec, paths)
-    try:
-        _cache.write(cached, thesaurus, **header)
-    except OSError as error:
-        log.warning("could not write thesaurus cache %s: %s", cached, error)
-    return thesaurus
+        return source.read(paths)
+    return _cache.load_or_build(source.cache_header(), lambda: source.read(paths), cache_dir)

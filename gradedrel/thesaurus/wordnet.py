@@ -134,7 +134,7 @@ def parse_data(text: str, pos: str, keep: frozenset[str], where: str = "<data>")
         try:
             if not bar and not body.rstrip().endswith("|"):
                 raise ValueError("no ' | ' before the gloss")
-            offset, _lexfile, ss_type = fields[0], fields[1], fields[2]
+            offset, ss_type = fields[0], fields[2]
             if len(offset) != 8 or not offset.isdigit():
                 raise ValueError(f"offset {offset!r} is not 8 digits")
             if ss_type not in ("n", "v", "a", "s", "r"):

@@ -25,7 +25,7 @@ def _index(tmp_path, name, docs, blocks_max=None):
 
 def _positions(index_dir, tmp_path, term):
     arrays = postings.cached(index_dir, tmp_path / f"arrays-{index_dir.name}")
-    docids, positions = arrays.occurrences(term)
+    docids, positions = arrays.occurrences_in(term, arrays.postings(term)[0])
     return [int(p) for p in positions]
 
 

@@ -33,7 +33,7 @@ def test_arrays_hold_every_posting_with_positions(tiny):
     expected = expected_postings(pipeline)
     assert sorted(expected) == arrays.terms.tolist()
     for term, by_doc in expected.items():
-        docids, positions = arrays.occurrences(term)
+        docids, positions = arrays.occurrences_in(term, arrays.postings(term)[0])
         got = {}
         for docid, position in zip(docids, positions):
             got.setdefault(str(arrays.docnos[docid]), []).append(int(position))

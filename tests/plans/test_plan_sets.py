@@ -10,7 +10,6 @@ def test_default_is_auto_on_the_selected_topics():
     auto = sets["auto"]
     assert (auto.curated, auto.topic_rule, auto.topic_list) == ((), "selected", None)
     assert auto.merge_inputs("a.yaml") == {"auto": "a.yaml"}
-    assert auto.selection_files() == {}
 
 
 def test_curated_and_named_topics_are_resolved_inputs(tmp_path):
@@ -25,9 +24,7 @@ def test_curated_and_named_topics_are_resolved_inputs(tmp_path):
     assert expert.topic_rule == "curated" and expert.description == "by hand"
     assert expert.merge_inputs("a.yaml") == {"auto": "a.yaml",
                                              "curated": [str(tmp_path / "plans.yaml")]}
-    assert expert.selection_files() == {"curated": [str(tmp_path / "plans.yaml")]}
-    assert named.topic_rule == "named"
-    assert named.selection_files() == {"named": str(tmp_path / "list.tsv")}
+    assert named.topic_rule == "named" and named.topic_list == str(tmp_path / "list.tsv")
 
 
 @pytest.mark.parametrize("raw, named", [

@@ -90,7 +90,7 @@ def test_thesaurus_pins_come_from_config_only(tmp_path):
     with pytest.raises(ValueError, match="no thesaurus named 'agrovoc'"):
         sources.entry("agrovoc", config)
     with pytest.raises(ValueError, match="sha256 mismatch"):
-        sources.ensure("mini", config, root=tmp_path)
+        sources.ensure_files("mini", config, root=tmp_path)
 
 
 def _mini_project(tmp_path):

@@ -135,8 +135,6 @@ def test_config_needs_both_files():
     del config["thesauri"]["m"]["files"]["trees"]
     with pytest.raises(ValueError, match=r"needs files \['descriptors', 'trees'\]"):
         sources.ensure_files("m", config)
-    with pytest.raises(ValueError, match="several files"):
-        sources.ensure("mesh", {"thesauri": sources.project_thesauri()})
 
 
 # --- malformed input ----------------------------------------------------------------

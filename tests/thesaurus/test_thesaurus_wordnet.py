@@ -224,7 +224,7 @@ def real():
                     "GRADEDREL_NO_REAL_DATA=1 to declare the data unavailable")
     start = time.process_time()
     thesaurus = wordnet.read_wordnet(  # sha256 verified
-        sources.ensure("wordnet", {"thesauri": {"wordnet": PINNED}}, root=REPO))
+        sources.ensure_files("wordnet", {"thesauri": {"wordnet": PINNED}}, root=REPO)["file"])
     return thesaurus, time.process_time() - start
 
 
