@@ -428,15 +428,14 @@ def summary_table(frame: pd.DataFrame, title: str, constants):
 
 # --- the figures ----------------------------------------------------------------------------
 
-GAIN_NAMES = {"CG": "Cumulated gain", "DCG": "Discounted cumulated gain"}
+def gain_curves_to_draw(report: Mapping) -> list:
+    """The report's curves (:func:`gradedrel.evaluation.measures.jk.curve`) that have an
+    ideal vector to be read against: CG and DCG, not their normalised forms."""
+    from gradedrel.evaluation.measures import jk
 
-
-def gain_curves_to_draw(report: Mapping) -> list[str]:
-    """The report's curves that have an ideal vector to be read against: CG and DCG."""
-    from gradedrel.report.figures import parse_curve
-
-    curves = report.get("curves") or ["cg", "dcg_b2", "dcg_b10"]
-    return [c for c in curves if parse_curve(c)[0] in GAIN_NAMES]
+    names = report.get("curves") or ["JK_CG", "JK_DCG(b=2)", "JK_DCG(b=10)"]
+    curves = [jk.curve(name, "report.curves") for name in names]
+    return [c for c in curves if not c.NORMALISED]
 
 
 def draw(gain_curves: pd.DataFrame, report: Mapping, query_types: Sequence[str],
@@ -449,11 +448,10 @@ def draw(gain_curves: pd.DataFrame, report: Mapping, query_types: Sequence[str],
     style["style"] = figures.with_runs(style["style"], runs)
     written = []
     for curve in gain_curves_to_draw(report):
-        kind, base = figures.parse_curve(curve)
-        title = GAIN_NAMES[kind] + (f" (b = {base})" if base else "") + f" — {where}"
-        fig = figures.gain_figure(gain_curves, kind, base, report["profiles"],
-                                  [*query_types, *runs], style, title)
-        png, pdf = out_dir / f"{curve}.png", out_dir / f"{curve}.pdf"
+        fig = figures.gain_figure(gain_curves, curve, report["profiles"],
+                                  [*query_types, *runs], style,
+                                  f"{curve.label(long=True)} — {where}")
+        png, pdf = (out_dir / f"{curve.figure_name}.{ext}" for ext in ("png", "pdf"))
         figures.save(fig, str(png), str(pdf), style["dpi"])
         written += [png, pdf]
     return written
