@@ -404,9 +404,13 @@ class Study:
 
     def figure_names(self) -> list[str]:
         """The figures of one plan set and model: P–R, the gain curves, the differences."""
+        from gradedrel.evaluation.measures.jk import curve
+
         report = self.config["report"]
-        return (["pr_levels"] + list(report["curves"])
-                + [f"diff_{curve}" for curve in report["difference_curves"]])
+        return (["pr_levels"]
+                + [curve(name, "report.curves").figure_name for name in report["curves"]]
+                + [f"diff_{curve(name, 'report.difference_curves').figure_name}"
+                   for name in report["difference_curves"]])
 
     def draws_figures(self, c: str, p: str) -> bool:
         """A derived plan set's figures only when ``report.derived_figures`` asks for them."""

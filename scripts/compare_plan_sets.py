@@ -7,9 +7,9 @@ from gradedrel.report import curation
 from gradedrel.plans.plan_sets import input_key
 from gradedrel.core.io import read_tsv, write_text, write_tsv
 from gradedrel.job import run_step
-from gradedrel.evaluation.measures import names
+from gradedrel.evaluation.measures.avp import AvP
 
-AVP = [names.avp(level) for level in (1, 2, 3)]
+AVP = [str(AvP(level=level)) for level in (1, 2, 3)]
 
 
 def main():

@@ -3,12 +3,11 @@ vectors (CG, DCG, nCG, nDCG) with the ideal vector, and the differences from the
 with their paired bootstrap intervals."""
 import logging
 
+from gradedrel.evaluation.measures import jk
 from gradedrel.job import run_step
 from gradedrel.report import bootstrap, figures, evaluation_files as report_io
 
 log = logging.getLogger("gradedrel")
-NAMES = {"CG": "Cumulated gain", "DCG": "Discounted cumulated gain",
-         "nCG": "Normalised cumulated gain", "nDCG": "Normalised discounted cumulated gain"}
 
 
 def save(fig, name, out, style):
@@ -23,31 +22,31 @@ def main():
                            p["pr_reading"], p["query_types"], style,
                            f"P–R curves per relevance level — {where}"), "pr_levels", out, style)
     gain_curves = report_io.read(snakemake.input.gain_curves, "gain_curves")
-    for curve in p["curves"]:
-        kind, base = figures.parse_curve(curve)
-        name = NAMES[kind] + (f" (b = {base})" if base else "")
-        save(figures.gain_figure(gain_curves, kind, base, p["profiles"], p["query_types"],
-                                 style, f"{name} — {where}"), curve, out, style)
+    for name in p["curves"]:
+        curve = jk.curve(name, "report.curves")
+        save(figures.gain_figure(gain_curves, curve, p["profiles"], p["query_types"], style,
+                                 f"{curve.label(long=True)} — {where}"),
+             curve.figure_name, out, style)
     per_topic = report_io.read(snakemake.input.per_topic, "per_topic")
     boot = p["bootstrap"]
-    for curve in p["difference_curves"]:
-        kind, base = figures.parse_curve(curve)
+    for name in p["difference_curves"]:
+        curve = jk.curve(name, "report.difference_curves")
         bands = bootstrap.difference_bands(
-            per_topic, kind, base, p["profiles"], p["baseline"], p["query_types"],
+            per_topic, *curve.curve, p["profiles"], p["baseline"], p["query_types"],
             range(1, style["max_rank"] + 1), boot["resamples"], boot["confidence"], boot["seed"])
         ranks = sorted(set(bands["rank"]))
-        log.info("%s: bootstrap intervals at ranks %s over %s topics", curve, ranks,
+        log.info("%s: bootstrap intervals at ranks %s over %s topics", name, ranks,
                  sorted(set(bands["topics"])))
         if bands.empty:
             log.warning("%s: no per-topic values for %s; drawing without intervals",
-                        snakemake.input.per_topic, curve)
+                        snakemake.input.per_topic, name)
         shown = ", ".join(map(str, ranks)) if len(ranks) <= 5 else f"{ranks[0]}–{ranks[-1]}"
         note = (f"{'bars' if len(ranks) <= 5 else 'shaded'}: {100 * boot['confidence']:g} % "
                 f"paired bootstrap interval of the mean difference over topics (ranks {shown})")
         save(figures.difference_figure(
-            gain_curves, bands, kind, base, p["profiles"], p["baseline"],
+            gain_curves, bands, curve, p["profiles"], p["baseline"],
             p["query_types"], style, f"Difference from {p['baseline']} per rank — {where}", note),
-            f"diff_{curve}", out, style)
+            f"diff_{curve.figure_name}", out, style)
 
 
 run_step(snakemake.log[0], main, snakemake.wildcards, snakemake.output)

@@ -99,6 +99,10 @@ class StandardMeasure:
 
     __repr__ = __str__
 
+    def label(self, long: bool = False) -> str:
+        """The measure as figures and tables name it: ir_measures' name (``nDCG@10``)."""
+        return self.name
+
     def __eq__(self, other) -> bool:
         return isinstance(other, StandardMeasure) and other.name == self.name
 

@@ -19,7 +19,8 @@ import pandas as pd
 
 from gradedrel.report import verdicts as v
 from gradedrel.report.design import Comparison, Constants, Design, Finding
-from gradedrel.evaluation.measures import names
+from gradedrel.evaluation.measures.avp import AvP
+from gradedrel.evaluation.measures import jk
 from gradedrel.evaluation.measures.cumulated_gain import cumulated_gain, discounted_cumulated_gain
 from gradedrel.evaluation.measures.significance import adjust, friedman, randomisation
 
@@ -57,7 +58,7 @@ class Published:
 def avp_matrix(per_topic: pd.DataFrame, level: int, query_types: Sequence[str],
                reading: str = "exact") -> pd.DataFrame:
     """Requests × query types of AvP(level) in points, requests where every type has a value."""
-    name = names.avp(level, reading)
+    name = str(AvP(level=level, reading=reading))
     rows = per_topic[per_topic["measure"] == name]
     wide = rows.pivot(index="qid", columns="run", values="value").astype(float)
     missing = [t for t in query_types if t not in wide.columns]
@@ -104,7 +105,7 @@ def _equivalence(finding, c: Comparison, avp, published, design: Design):
     m = avp[c.level]
     rows, intervals = [], []
     for x, y in design.pairs():
-        row = _row(finding.number, c.part, f"{y} - {x}", names.avp(c.level), m[y], m[x], 0.0,
+        row = _row(finding.number, c.part, f"{y} - {x}", str(AvP(level=c.level)), m[y], m[x], 0.0,
                    design.constants, c.deciding, confidence=c.confidence)
         intervals.append(v.Interval(row["estimate"], row["low"], row["high"], c.confidence))
         rows.append(row)
@@ -125,7 +126,7 @@ def _spread_row(finding, c: Comparison, avp, published, design: Design, large: b
     paper = published.spread(c.level, design.query_types)
     verdict = v.large_spread(spread, p, k.margin, paper, k.alpha) if large else v.Verdict("")
     row = {"finding": finding.number, "part": c.part, "comparison": "spread (max - min)",
-           "measure": names.avp(c.level), "requests": len(m), "estimate": spread.estimate,
+           "measure": str(AvP(level=c.level)), "requests": len(m), "estimate": spread.estimate,
            "low": spread.low, "high": spread.high, "confidence": 0.95, "published": paper,
            "p_value": p, "p_holm": p, "mde": math.nan, "verdict": verdict.verdict, "size": "",
            "deciding": c.deciding}
@@ -134,7 +135,7 @@ def _spread_row(finding, c: Comparison, avp, published, design: Design, large: b
 
 def _directional(finding, c: Comparison, avp, published, design: Design):
     m = avp[c.level]
-    row = _row(finding.number, c.part, f"{c.first} - {c.second}", names.avp(c.level),
+    row = _row(finding.number, c.part, f"{c.first} - {c.second}", str(AvP(level=c.level)),
                m[c.first], m[c.second], published.difference(c.first, c.second, c.level),
                design.constants, c.deciding, confidence=c.confidence)
     return [row], v.Verdict(row["verdict"], row["size"])
@@ -180,7 +181,7 @@ def _dcg_advantage(finding, c: Comparison, curves, design: Design):
     d1 = discounted_cumulated_gain(g1, c.base)[:, rank - 1]
     d2 = discounted_cumulated_gain(g2, c.base)[:, rank - 1]
     row = _row(finding.number, f"{c.part} at rank {rank} (reported)", f"{c.first} - {c.second}",
-               names.cumulated_gain("DCG", c.profile, c.base, rank), d1, d2, 0.0,
+               str(jk.measure("DCG", c.profile, c.base, rank)), d1, d2, 0.0,
                design.constants, c.deciding)
     row["size"] = (f"{row['estimate'] / d2.mean():+.1%} relative" if d2.mean() > 0 else "")
     row["published"] = math.nan

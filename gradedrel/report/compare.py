@@ -324,7 +324,7 @@ def avp_with_runs(means: pd.DataFrame, published, query_types: Sequence[str],
     """The report's AvP table (:func:`.tables.avp_table`: level × u/e rows, ours, the paper's
     and the difference per structure) with a row per level and run of yours after the
     level's rows: the run's label in 'exp.', its AvP (%) in the column 'your run'."""
-    from gradedrel.evaluation.measures import names
+    from gradedrel.evaluation.measures.avp import AvP
     from gradedrel.report.tables import LEVEL_NAMES, avp_table, mean_of
 
     table = avp_table(means, published, query_types, levels, title)
@@ -336,7 +336,7 @@ def avp_with_runs(means: pd.DataFrame, published, query_types: Sequence[str],
         name = f"{level} {LEVEL_NAMES[level]}"
         rows += [r for r in frame.to_dict("records") if r["level"] == name]
         for run in runs:
-            value, topics = mean_of(means, run, names.avp(level))
+            value, topics = mean_of(means, run, str(AvP(level=level)))
             rows.append({"level": name, "exp.": run, YOURS: 100 * value, "topics": str(topics)})
     table.frame = pd.DataFrame(rows, columns=frame.columns)
     table.digits = dict(table.digits, **{YOURS: 1})
@@ -369,13 +369,13 @@ SUMMARY_COLUMNS = ["comparison", "measure", "requests", "effect", "low", "high",
 def best_expanded_strong(means: pd.DataFrame, candidates: Sequence[str], level: int) -> str:
     """The expanded strong query type with the highest mean AvP at ``level`` here (ties: the
     first named)."""
-    from gradedrel.evaluation.measures import names
+    from gradedrel.evaluation.measures.avp import AvP
     from gradedrel.report.tables import mean_of
 
     if not candidates:
         raise ValueError("config: report.expanded_strong: no expanded strong query type "
                          "among the plan set's runs")
-    values = [mean_of(means, q, names.avp(level))[0] for q in candidates]
+    values = [mean_of(means, q, str(AvP(level=level)))[0] for q in candidates]
     return candidates[max(range(len(values)), key=lambda i: (values[i], -i))]
 
 
@@ -389,7 +389,7 @@ def summary(per_topic: pd.DataFrame, runs: Sequence[str], baseline: str, best: s
     with the design's resamples, trials and seed); 'paper' = the paper's value of the same
     difference where it ran both (for a run of yours against the baseline: the paper's best
     type against it, the effect to beat)."""
-    from gradedrel.evaluation.measures import names
+    from gradedrel.evaluation.measures.avp import AvP
     from gradedrel.report.assessment import _row, avp_matrix
 
     matrix = avp_matrix(per_topic, level, [baseline, best, *runs])
@@ -400,7 +400,7 @@ def summary(per_topic: pd.DataFrame, runs: Sequence[str], baseline: str, best: s
                   (run, best, math.nan, "")]
     rows = []
     for first, second, paper, paper_comparison in pairs:
-        row = _row(2, "", f"{first} - {second}", names.avp(level), matrix[first],
+        row = _row(2, "", f"{first} - {second}", str(AvP(level=level)), matrix[first],
                    matrix[second], math.nan, constants, False)
         rows.append((row["comparison"], row["measure"], row["requests"], row["estimate"],
                      row["low"], row["high"], row["confidence"], row["p_value"],
@@ -428,15 +428,14 @@ def summary_table(frame: pd.DataFrame, title: str, constants):
 
 # --- the figures ----------------------------------------------------------------------------
 
-GAIN_NAMES = {"CG": "Cumulated gain", "DCG": "Discounted cumulated gain"}
+def gain_curves_to_draw(report: Mapping) -> list:
+    """The report's curves (:func:`gradedrel.evaluation.measures.jk.curve`) that have an
+    ideal vector to be read against: CG and DCG, not their normalised forms."""
+    from gradedrel.evaluation.measures import jk
 
-
-def gain_curves_to_draw(report: Mapping) -> list[str]:
-    """The report's curves that have an ideal vector to be read against: CG and DCG."""
-    from gradedrel.report.figures import parse_curve
-
-    curves = report.get("curves") or ["cg", "dcg_b2", "dcg_b10"]
-    return [c for c in curves if parse_curve(c)[0] in GAIN_NAMES]
+    names = report.get("curves") or ["JK_CG", "JK_DCG(b=2)", "JK_DCG(b=10)"]
+    curves = [jk.curve(name, "report.curves") for name in names]
+    return [c for c in curves if not c.NORMALISED]
 
 
 def draw(gain_curves: pd.DataFrame, report: Mapping, query_types: Sequence[str],
@@ -449,11 +448,10 @@ def draw(gain_curves: pd.DataFrame, report: Mapping, query_types: Sequence[str],
     style["style"] = figures.with_runs(style["style"], runs)
     written = []
     for curve in gain_curves_to_draw(report):
-        kind, base = figures.parse_curve(curve)
-        title = GAIN_NAMES[kind] + (f" (b = {base})" if base else "") + f" — {where}"
-        fig = figures.gain_figure(gain_curves, kind, base, report["profiles"],
-                                  [*query_types, *runs], style, title)
-        png, pdf = out_dir / f"{curve}.png", out_dir / f"{curve}.pdf"
+        fig = figures.gain_figure(gain_curves, curve, report["profiles"],
+                                  [*query_types, *runs], style,
+                                  f"{curve.label(long=True)} — {where}")
+        png, pdf = (out_dir / f"{curve.figure_name}.{ext}" for ext in ("png", "pdf"))
         figures.save(fig, str(png), str(pdf), style["dpi"])
         written += [png, pdf]
     return written
@@ -649,14 +647,14 @@ def page_markdown(paper_tables: Mapping, figures: Sequence[Path], out_dir: Path)
 def printed(result: Comparison) -> str:
     """What the command prints: AvP per level of every run, the paper's in brackets, each
     run against the baseline at the highest level; the summary lines; the files written."""
-    from gradedrel.evaluation.measures import names
+    from gradedrel.evaluation.measures.avp import AvP
     from gradedrel.report import published as published_model
     from gradedrel.report.tables import mean_of
 
     finished, settings = result.finished, result.finished.settings
     published = published_model.load(finished.published)
     baseline, level = settings.baseline_run, result.level
-    tested = result.vs_baseline[result.vs_baseline["measure"] == names.avp(level)]
+    tested = result.vs_baseline[result.vs_baseline["measure"] == str(AvP(level=level))]
     tested = tested.set_index("run")
     column = (finished.report.get("significance_columns") or {}).get(
         "vs_baseline", "randomisation_p_adjusted")
@@ -666,7 +664,7 @@ def printed(result: Comparison) -> str:
     for run in [*finished.runs, *result.runs]:
         row = [run]
         for lv in settings.levels:
-            value = 100 * mean_of(result.means, run, names.avp(lv))[0]
+            value = 100 * mean_of(result.means, run, str(AvP(level=lv)))[0]
             paper = 100 * published.avp_of(lv, run)
             row.append(f"{value:.1f}" + ("" if math.isnan(paper) else f" ({paper:.1f})"))
         if run in tested.index:

@@ -20,18 +20,7 @@ import pandas as pd  # noqa: E402
 from gradedrel.core.io import atomic_open  # noqa: E402
 
 from gradedrel.collection.grades import LEVEL_SHORT as LEVEL_NAMES  # noqa: E402
-PROFILE_NAMES = {"3": "level 3 only", "2+3": "levels 2+3", "all": "all levels (1–3)"}
-KIND_LABEL = {"CG": "CG", "DCG": "DCG", "nCG": "nCG", "nDCG": "nDCG"}
-
-
-def parse_curve(slug: str) -> tuple[str, int]:
-    """'cg' -> ('CG', 0), 'ndcg_b10' -> ('nDCG', 10): a curve's kind and log base."""
-    kinds = {"cg": "CG", "ncg": "nCG", "dcg": "DCG", "ndcg": "nDCG"}
-    name, _, base = slug.partition("_b")
-    if name not in kinds or (name.endswith("dcg") != bool(base)) or (base and not base.isdigit()):
-        raise ValueError(f"config: report curves: expected cg, ncg, dcg_bB or ndcg_bB; "
-                         f"found {slug!r}")
-    return kinds[name], int(base or 0)
+from gradedrel.evaluation.measures.jk import JKMeasure, profile_label  # noqa: E402
 
 
 def _rc(font_size: float) -> dict:
@@ -142,10 +131,13 @@ def pr_figure(pr_curves: pd.DataFrame, levels: Sequence[int], reading: str,
     return fig
 
 
-def gain_figure(gain_curves: pd.DataFrame, kind: str, base: int, profiles: Sequence[str],
+def gain_figure(gain_curves: pd.DataFrame, curve: JKMeasure, profiles: Sequence[str],
                 query_types: Sequence[str], figures: Mapping, title: str):
-    """Mean gain vectors (CG, DCG with log base b, nCG, nDCG) over ranks 1..max_rank, one
-    panel per gain profile, with the ideal vector (J&K 2000 Method 2; J&K 2002 for nCG)."""
+    """Mean gain vectors of ``curve`` (``JK_CG``, ``JK_DCG(b=B)``, ``JK_nCG``,
+    ``JK_nDCG(b=B)``: :func:`gradedrel.evaluation.measures.jk.curve`) over ranks
+    1..max_rank, one panel per gain profile, with the ideal vector (J&K 2000 Method 2; J&K
+    2002 for nCG)."""
+    kind, base = curve.curve
     fig, axes = _figure(len(profiles), figures)
     max_rank, every = figures["max_rank"], figures["marker_every"]
     ideal_style = figures["ideal"]
@@ -161,7 +153,7 @@ def gain_figure(gain_curves: pd.DataFrame, kind: str, base: int, profiles: Seque
             ax.plot(ideal["rank"], ideal["ideal"], color=ideal_style["colour"],
                     linestyle=ideal_style["linestyle"], linewidth=ideal_style["linewidth"],
                     label="ideal vector")
-            ax.set_title(PROFILE_NAMES.get(str(profile), str(profile)))
+            ax.set_title(profile_label(profile))
             ax.set_xlabel("rank")
             ax.set_xlim(*_rank_limits(max_rank))
             ax.set_xticks(_rank_ticks(max_rank))
@@ -170,7 +162,7 @@ def gain_figure(gain_curves: pd.DataFrame, kind: str, base: int, profiles: Seque
             else:
                 ax.set_ylim(bottom=0)
             ax.grid(alpha=0.3)
-        axes[0].set_ylabel(f"mean {_kind_name(kind, base)}")
+        axes[0].set_ylabel(f"mean {curve.label()}")
         fig.suptitle(title)
     _legend(fig, axes, figures["font_size"], len(query_types) + 1)
     return fig
@@ -191,19 +183,16 @@ def _rank_ticks(max_rank: int, n: int = 5) -> list[int]:
     return [1] + list(range(step, max_rank + 1, step))
 
 
-def _kind_name(kind: str, base: int) -> str:
-    return f"{KIND_LABEL[kind]} (b = {base})" if base else KIND_LABEL[kind]
-
-
-def difference_figure(gain_curves: pd.DataFrame, bands: pd.DataFrame | None, kind: str,
-                      base: int, profiles: Sequence[str], baseline: str,
+def difference_figure(gain_curves: pd.DataFrame, bands: pd.DataFrame | None,
+                      curve: JKMeasure, profiles: Sequence[str], baseline: str,
                       query_types: Sequence[str], figures: Mapping, title: str,
                       band_note: str = "bootstrap confidence interval of the mean difference"):
     """Mean gain of each query type minus the baseline's, per rank, with its bootstrap
     interval (bands: run, profile, kind, base, rank, lo, hi): a shaded band where it is
     given at more than five ranks, error bars at the ranks given otherwise.
     Small multiples: a row per gain profile, a column per query type, shared y per row,
-    so that bands do not overlap each other."""
+    so that bands do not overlap each other. ``curve``: as for :func:`gain_figure`."""
+    kind, base = curve.curve
     others = [q for q in query_types if q != baseline]
     max_rank, every = figures["max_rank"], figures["marker_every"]
     drawn = 0
@@ -243,8 +232,7 @@ def difference_figure(gain_curves: pd.DataFrame, bands: pd.DataFrame | None, kin
                     ax.set_title(f"{qt} − {baseline}")
                 if row == len(profiles) - 1:
                     ax.set_xlabel("rank")
-            grid[row, 0].set_ylabel(f"{PROFILE_NAMES.get(str(profile), profile)}\n"
-                                    f"Δ mean {_kind_name(kind, base)}")
+            grid[row, 0].set_ylabel(f"{profile_label(profile)}\nΔ mean {curve.label()}")
         fig.supxlabel(band_note if drawn else
                       "no bootstrap interval: no per-topic values for this curve",
                       fontsize=figures["font_size"] - 1)

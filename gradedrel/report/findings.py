@@ -12,7 +12,7 @@ from typing import Mapping, Sequence
 import pandas as pd
 
 from gradedrel.core.io import write_tsv
-from gradedrel.evaluation.measures import names
+from gradedrel.evaluation.measures.avp import AvP
 from gradedrel.report import assessment
 from gradedrel.report.design import Design
 from gradedrel.report.published import Published
@@ -21,7 +21,7 @@ from gradedrel.report.tables import mean_of
 def avp_means(means: pd.DataFrame, levels: Sequence[int],
               query_types: Sequence[str]) -> dict[tuple[int, str], float]:
     """Mean AvP (0..1) per (level, query type) from a means.tsv frame."""
-    return {(lv, q): mean_of(means, q, names.avp(lv))[0] for lv in levels for q in query_types}
+    return {(lv, q): mean_of(means, q, str(AvP(level=lv)))[0] for lv in levels for q in query_types}
 
 
 def assess_files(per_topic: pd.DataFrame, ranked_grades: pd.DataFrame,

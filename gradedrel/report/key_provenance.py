@@ -32,7 +32,7 @@ from typing import Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from gradedrel.evaluation.measures import names
+from gradedrel.evaluation.measures.avp import AvP
 from gradedrel.report.assessment import POINTS
 from gradedrel.report.design import Constants
 from gradedrel.report.tables import Table
@@ -62,7 +62,7 @@ def level_avp(per_topic: pd.DataFrame, run: str, level: int = LEVEL) -> pd.Serie
     """qid → AvP(level) of one run, in points (the evaluation's ``per_topic.tsv``), requests
     in the findings' order (sorted by qid as text, as the assessment's matrices are), so
     that the bootstrap resamples the same requests and gives the findings' intervals."""
-    name = names.avp(level)
+    name = str(AvP(level=level))
     rows = per_topic[(per_topic["run"] == run) & (per_topic["measure"] == name)]
     if rows.empty:
         raise ValueError(f"no per-topic {name} of run {run}")

@@ -60,9 +60,9 @@ def judgements_fingerprint(qrels: pd.DataFrame, topics: Sequence[str]) -> str:
 def tested_measures(settings, measures: Sequence[str]) -> list[str]:
     """The measures of ``measures`` a comparison tests: AvP at each level and the
     significance measures, in ``measures``' order."""
-    from gradedrel.evaluation.measures import names
+    from gradedrel.evaluation.measures.avp import AvP
 
-    keep = {names.avp(level) for level in settings.levels}
+    keep = {str(AvP(level=level)) for level in settings.levels}
     keep.update(settings.default_significance_measures())
     return [m for m in measures if m in keep]
 

@@ -19,7 +19,7 @@ import numpy as np
 import pandas as pd
 
 from gradedrel.core.io import write_text
-from gradedrel.evaluation.measures import names
+from gradedrel.evaluation.measures.avp import AvP
 from gradedrel.report.published import EffortSpec, Published
 
 from gradedrel.collection.grades import LEVEL_SHORT as LEVEL_NAMES
@@ -143,7 +143,7 @@ def avp_table(means: pd.DataFrame, published: Published, query_types: Sequence[s
     structures = list(dict.fromkeys(structure_of(q)[0] for q in query_types))
     rows, counts = [], {}
     for level in sorted(levels):
-        measure = names.avp(level)
+        measure = str(AvP(level=level))
         for expansion in ("u", "e"):
             row = {"level": f"{level} {LEVEL_NAMES[level]}", "exp.": expansion}
             for structure in structures:

@@ -7,7 +7,8 @@ import pytest
 import pytrec_eval
 
 from gradedrel.cli import main
-from gradedrel.evaluation.measures import irm, names
+from gradedrel.evaluation.measures import irm
+from gradedrel.evaluation.measures.avp import AvP
 from gradedrel.evaluation.measures.jk import JK_DCG
 
 from helpers_eval import synthetic_collection, write_trec_qrels, write_trec_run
@@ -63,11 +64,11 @@ def test_means_cover_exactly_the_topics_with_a_recall_base(evaluated):
     means = tables["means"].set_index(["run", "measure"])
     for level in (1, 2, 3):
         with_base = qrels[qrels["grade"] == level]["qid"].nunique()
-        assert means.loc[("SUM/u", names.avp(level)), "topics"] == with_base
+        assert means.loc[("SUM/u", str(AvP(level=level))), "topics"] == with_base
         at_least = qrels[qrels["grade"] >= level]["qid"].nunique()
-        assert means.loc[("SUM/u", names.avp(level, "atleast")), "topics"] == at_least
+        assert means.loc[("SUM/u", str(AvP(level=level, reading="atleast"))), "topics"] == at_least
     per_topic = tables["per_topic"]
-    rows = per_topic[(per_topic["run"] == "SUM/u") & (per_topic["measure"] == names.avp(3))]
+    rows = per_topic[(per_topic["run"] == "SUM/u") & (per_topic["measure"] == str(AvP(level=3)))]
     assert len(rows) == qrels[qrels["grade"] == 3]["qid"].nunique()  # no row = no value
 
 
@@ -118,7 +119,7 @@ def test_curves_effort_and_significance_are_complete(evaluated):
     assert (reached["rank_reached"] >= 1).all()
     assert effort.loc[~effort["reached"], "rank_reached"].isna().all()
     friedman = tables["significance_friedman"]
-    assert friedman["measure"].tolist() == [names.avp(level) for level in (1, 2, 3)]
+    assert friedman["measure"].tolist() == [str(AvP(level=level)) for level in (1, 2, 3)]
     assert (friedman["df"] == 2).all()
     assert len(tables["significance_posthoc"]) == 3 * 3
     versus = tables["significance_vs_baseline"]
@@ -274,9 +275,9 @@ def test_measure_option_adds_any_registered_measure_to_the_grid(tmp_path, capsys
     # b = 5: no discount before rank 5; only level 3 earns gain: the 3 at rank 1
     assert means["JK_DCG(b=5,profile='3')@20"] == pytest.approx(3.0)
     assert means["AvP(level=3)"] == pytest.approx((1 / 1) / 2)
-    assert means.index.tolist()[:6] == [names.avp(1), names.avp(1, "atleast"), names.avp(2),
-                                        names.avp(2, "atleast"), names.avp(3),
-                                        names.avp(3, "atleast")]  # the grid, then the added
+    assert means.index.tolist()[:6] == [  # the grid, then the added
+        str(AvP(level=level, reading=reading)) for level in (1, 2, 3)
+        for reading in ("exact", "atleast")]
     assert means.index.tolist()[-1] == "JK_DCG(b=5,profile='3')@20"
     assert "JK_DCG(b=5,profile='3')@20" in printed
 

@@ -59,7 +59,6 @@ def test_names_follow_the_families_declared_spelling():
     assert str(JK_CG(gains={1: 1, 2: 2, 3: 3}) @ 5) == "JK_CG(profile='all')@5"
     assert str(JK_DCG(b=10, profile="3")) == "JK_DCG(b=10,profile='3')"  # the curve itself
     assert AvP(level=1, reading="atleast").interpolated_name == "iPrec(level=1,reading='atleast')"
-    assert (JK_nDCG(b=10) @ 10).curve_label == "nDCG (b = 10)"
 
 
 def test_family_entries_expand_over_what_they_leave_out_listed_twice_kept_once():

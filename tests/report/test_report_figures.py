@@ -3,6 +3,7 @@ tables and figures byte-identical across two runs on the same inputs."""
 import matplotlib.colors as mcolors
 import pytest
 
+from gradedrel.evaluation.measures.jk import JK_CG, JK_DCG
 from gradedrel.report import bootstrap, figures, tables
 import synthetic
 from report_helpers import QTS, published, report_config
@@ -40,8 +41,11 @@ def test_pr_figure(frames):
 
 def test_gain_figure_draws_the_ideal_vector(frames):
     cfg = report_config()
-    fig = figures.gain_figure(frames["gain_curves"], "DCG", 10, ["3", "2+3", "all"], QTS,
+    fig = figures.gain_figure(frames["gain_curves"], JK_DCG(b=10), ["3", "2+3", "all"], QTS,
                               cfg["figures"], "DCG — cranfield, InQuery")
+    assert fig.get_axes()[0].get_ylabel() == "mean DCG (b = 10)"
+    assert [ax.get_title() for ax in fig.get_axes()] == \
+        ["level 3 only", "levels 2+3", "all levels (1–3)"]
     for ax, profile in zip(fig.get_axes(), ["3", "2+3", "all"]):
         lines = ax.get_lines()
         assert [l.get_label() for l in lines] == QTS + ["ideal vector"]
@@ -59,9 +63,10 @@ def test_difference_figure_subtracts_the_baseline(frames):
                                        "SUM/u", QTS, range(1, 101),
                                        200, 0.95, 1)
     assert sorted(set(bands["rank"])) == [10, 50, 100] and len(bands) == 3 * 3 * 5
-    fig = figures.difference_figure(frames["gain_curves"], bands, "CG", 0,
+    fig = figures.difference_figure(frames["gain_curves"], bands, JK_CG,
                                     ["3", "2+3", "all"], "SUM/u", QTS, cfg["figures"], "Δ")
     axes = fig.get_axes()
+    assert axes[5].get_ylabel() == "levels 2+3\nΔ mean CG"
     assert len(axes) == 15 and axes[4].get_title() == "WSYN/e − SUM/u"
     g = frames["gain_curves"].query("profile == '3' and kind == 'CG' and rank == 10")
     want = float(g[g.run == "WSYN/e"]["value"].iloc[0] - g[g.run == "SUM/u"]["value"].iloc[0])
@@ -77,7 +82,7 @@ def _render_all(frames, out):
     (out / "effort.csv").write_text(t.to_csv())
     (out / "effort.md").write_text(t.to_markdown())
     (out / "effort.tex").write_text(t.to_latex())
-    figures.save(figures.gain_figure(frames["gain_curves"], "CG", 0, ["3", "2+3", "all"], QTS,
+    figures.save(figures.gain_figure(frames["gain_curves"], JK_CG, ["3", "2+3", "all"], QTS,
                                      fg, "CG"), str(out / "cg.png"), str(out / "cg.pdf"), 80)
 
 
@@ -101,7 +106,7 @@ def test_the_pdf_keeps_the_png_layout_and_is_drawn_once(frames, tmp_path, monkey
     import matplotlib.pyplot as plt
 
     def figure():
-        return figures.gain_figure(frames["gain_curves"], "CG", 0, ["3", "2+3", "all"], QTS,
+        return figures.gain_figure(frames["gain_curves"], JK_CG, ["3", "2+3", "all"], QTS,
                                    report_config()["figures"], "CG")
 
     draws = []

@@ -116,10 +116,3 @@ def test_html_for_the_snakemake_report_escapes_and_aligns():
     assert '<td class="n">1.5</td>' in page
     assert "<li>✔ done</li>" in page and "<li>✘ not <strong>yet</strong></li>" in page
 
-
-def test_curve_names():
-    from gradedrel.report.figures import parse_curve
-    assert parse_curve("ndcg_b10") == ("nDCG", 10) and parse_curve("cg") == ("CG", 0)
-    for bad in ("dcg", "cg_b2", "ndcg_bx", "map"):
-        with pytest.raises(ValueError, match="expected cg, ncg"):
-            parse_curve(bad)

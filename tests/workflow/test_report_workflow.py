@@ -30,8 +30,8 @@ def _run(base: Path, dry: bool = False, extra: str = "") -> str:
         "--config", f"results_dir={base / 'results'}",
         # one report model: the findings job of a plan set reads each report model's
         # evaluation, and the simulated evaluation is InQuery's
-        f'report={{"figures_dir": "{base / "figures"}", "curves": ["cg"], '
-        f'"difference_curves": ["cg"], "models": ["InQuery"]{extra}}}',
+        f'report={{"figures_dir": "{base / "figures"}", "curves": ["JK_CG"], '
+        f'"difference_curves": ["JK_CG"], "models": ["InQuery"]{extra}}}',
         "--allowed-rules", *RULES, "--"] + _targets(base)
     done = run_snakemake(base, *args, cores=2)
     assert done.returncode == 0, done.stderr[-3000:]

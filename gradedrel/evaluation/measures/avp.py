@@ -38,6 +38,15 @@ class AvPMeasure(Measure):
         return (f"no document is judged exactly {level}" if self["reading"] == "exact"
                 else f"no document is judged {level} or higher")
 
+    def label(self, long: bool = False) -> str:
+        """``AvP, level 3`` (``AvP, level 3 or higher`` for the at-least reading; ``long``:
+        ``Stratified AvP, level 3``); the family entry without a level: ``AvP``."""
+        head = self.PRETTY_NAME if long else self.NAME
+        if "level" not in self.params:
+            return head
+        above = " or higher" if self["reading"] == "atleast" else ""
+        return f"{head}, level {self['level']}{above}"
+
     @property
     def interpolated_name(self) -> str:
         """The name of the interpolated precision curve on the same recall base

@@ -136,7 +136,9 @@ class Measure:
         """Every required parameter is set (an incomplete measure is a family entry)."""
         return all(k in self.params for k, p in self.SUPPORTED_PARAMS.items() if p.required)
 
-    def __str__(self) -> str:
+    def shown_params(self) -> list[tuple[str, Any]]:
+        """The parameters the name shows, in declared order, the cutoff left out: those set
+        to a value other than their default, and those the family always names."""
         shown = []
         for key, spec in self.SUPPORTED_PARAMS.items():
             if key == self.AT_PARAM:
@@ -149,11 +151,30 @@ class Measure:
                 value = spec.default
             else:
                 continue
-            shown.append(f"{key}={spell(value)}")
+            shown.append((key, value))
+        return shown
+
+    def __str__(self) -> str:
+        shown = [f"{key}={spell(value)}" for key, value in self.shown_params()]
         name = f"{self.NAME}({','.join(shown)})" if shown else self.NAME
         if self.AT_PARAM in self.params:
             name += f"@{self.params[self.AT_PARAM]}"
         return name
+
+    def label(self, long: bool = False) -> str:
+        """The measure as a figure legend or table header names it, for people (``str`` is
+        its name for machines): by default the family's name (``long``: its
+        ``PRETTY_NAME``), the parameters the name shows as ``key = value`` in brackets and
+        the cutoff as ``at rank k`` (``Q (beta = 1)``, ``nERR at rank 10``). A family
+        whose figures and tables print it otherwise overrides this."""
+        head = self.PRETTY_NAME if long and self.PRETTY_NAME else self.NAME
+        shown = ", ".join(f"{key} = {value if isinstance(value, str) else spell(value)}"
+                          for key, value in self.shown_params())
+        return head + (f" ({shown})" if shown else "") + self._at_rank()
+
+    def _at_rank(self) -> str:
+        """`` at rank k`` when the cutoff is set, else nothing (for labels)."""
+        return f" at rank {self.params[self.AT_PARAM]}" if self.AT_PARAM in self.params else ""
 
     __repr__ = __str__
 

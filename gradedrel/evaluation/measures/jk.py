@@ -20,7 +20,17 @@ from typing import Mapping, Sequence
 import numpy as np
 
 from gradedrel.evaluation.measures import cumulated_gain as cg
-from gradedrel.evaluation.measures.base import Measure, Param, Ranking
+from gradedrel.evaluation.measures.base import Measure, Param, Ranking, spell
+
+#: How figures name the gain profiles (a panel per profile); a profile not here is named as
+#: configured.
+PROFILE_LABELS = {"3": "level 3 only", "2+3": "levels 2+3", "all": "all levels (1–3)"}
+
+
+def profile_label(profile: str) -> str:
+    """The gain profile as a panel title names it: ``levels 2+3``."""
+    return PROFILE_LABELS.get(str(profile), str(profile))
+
 
 _PROFILE = Param(str, default="all", shown=True, grid="profiles",
                  desc="gain profile: the levels that earn gain (the evaluation's profiles)")
@@ -79,11 +89,24 @@ class JKMeasure(Measure):
         e.g. ``("nDCG", 2)``, ``("CG", 0)``."""
         return ("n" if self.NORMALISED else "") + self.KIND, self.base
 
-    @property
-    def curve_label(self) -> str:
-        """The curve as a legend names it: ``CG``, ``nDCG (b = 2)``."""
+    def label(self, long: bool = False) -> str:
+        """The curve as the figures name it: ``CG``, ``nDCG (b = 2)`` (``long``: the title's
+        ``Normalised discounted cumulated gain (b = 2)``); a measure that sets a cutoff, a
+        gain profile or a gain table says so: ``DCG (b = 2) at rank 10, levels 2+3``."""
         kind, base = self.curve
-        return f"{kind} (b = {base})" if base else kind
+        text = (self.PRETTY_NAME if long else kind) + (f" (b = {base})" if base else "")
+        text += self._at_rank()
+        if "profile" in self.params:
+            text += f", {profile_label(self['profile'])}"
+        if "gains" in dict(self.shown_params()):
+            text += f", gains {spell(self['gains'])}"
+        return text
+
+    @property
+    def figure_name(self) -> str:
+        """The file name (no suffix) of the curve's figure: ``cg``, ``ndcg_b10``."""
+        kind, base = self.curve
+        return kind.lower() + (f"_b{base}" if base else "")
 
     @classmethod
     def grid(cls, entries: Sequence[Measure], settings) -> list[Measure]:
@@ -159,3 +182,26 @@ def measure(kind: str, profile: str, base: int = 0, cutoff: int | None = None,
     if template.KIND == "DCG":
         params["b"] = base
     return template(**params)
+
+
+def curve(name: str, key: str) -> JKMeasure:
+    """The gain curve a figure draws, named in config (``key``) as its measure family:
+    ``JK_CG``, ``JK_nCG``, ``JK_DCG(b=B)``, ``JK_nDCG(b=B)`` (B the log base); the gain
+    profiles are the figure's panels and the ranks its axis, so the name sets neither. Any
+    other name is one ValueError naming ``key``."""
+    from gradedrel.evaluation.measures import registry
+
+    expected = "expected JK_CG, JK_nCG, JK_DCG(b=B) or JK_nDCG(b=B)"
+    try:
+        measure = registry.parse_family(str(name))
+    except ValueError as error:
+        raise ValueError(f"config: {key}: {name!r}: {error}") from None
+    if not isinstance(measure, JKMeasure):
+        raise ValueError(f"config: {key}: {name!r} is not a gain curve: {expected}")
+    extra = sorted(set(measure.params) - {"b"})
+    if extra:
+        raise ValueError(f"config: {key}: {name!r} sets {', '.join(extra)}: a curve is drawn "
+                         f"at every rank for each of report.profiles; {expected}")
+    if measure.KIND == "DCG" and "b" not in measure.params:
+        raise ValueError(f"config: {key}: {name!r}: name the log base, e.g. {measure.NAME}(b=2)")
+    return measure

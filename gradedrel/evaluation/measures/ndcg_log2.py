@@ -30,6 +30,11 @@ class NDCGLog2Measure(Measure):
         """Per-topic nDCG with the log2 discount at this measure's cutoff and gain."""
         return cg.ndcg_log2(ranking.judged, ranking.judgements, self["cutoff"], self["gain"])
 
+    def label(self, long: bool = False) -> str:
+        """``nDCG (log2 discount), linear gain at rank 10`` (``nDCG_log2``'s own name is
+        J&K's nDCG's otherwise)."""
+        return f"{self.PRETTY_NAME}, {self['gain']} gain{self._at_rank()}"
+
     def undefined_when(self) -> str:
         """An ideal of 0: no judged document has gain."""
         return "no judged document has gain: an ideal of 0"
