@@ -99,7 +99,7 @@ def vectors_by_profile(ranked: pd.DataFrame, recall_base: pd.DataFrame,
                        depth: int, runs: Sequence[str] | None = None):
     """Per gain profile, each run's gain vectors and the ideal vectors ``(requests, depth)``
     over the recall base's requests in its order: ``(curves[profile][run], ideal[profile])``,
-    the shape :func:`gradedrel.report.assessment.assess` reads."""
+    the shape :class:`~gradedrel.evaluation.measures.effort.RequestCurves` reads."""
     topics = list(pd.unique(recall_base["qid"]))
     counts = level_counts(recall_base, topics)
     runs = list(pd.unique(ranked["run"])) if runs is None else list(runs)
