@@ -81,7 +81,7 @@ def write_findings(model, inp, out, pub, plan_design):
     where = f"{title}, {model}"
     paper_tables(p, inp, out, pub, means, where)
     per_topic = report_io.read(inp.per_topic, "per_topic")
-    effort = RequestCurves.read(inp.ranked_grades, inp.evaluated_recall_base,
+    effort = RequestCurves.read(inp.ranked_grades, inp.recall_base,
                                 {name: p["gain_profiles"][name] for name in plan_design.profiles()},
                                 {int(k): float(v) for k, v in p["gains"].items()},
                                 int(p["depth"]), plan_design.query_types)

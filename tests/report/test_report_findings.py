@@ -48,6 +48,16 @@ def _evaluated(tmp_path, runs, qrels, topics, depth=20):
     return out
 
 
+def _recall_base(tmp_path, qrels):
+    """The collection's recall_base.tsv of ``qrels`` (the workflow writes it once)."""
+    from gradedrel.collection.testbed import recall_base
+
+    path = tmp_path / "recall_base.tsv"
+    recall_base(qrels, pd.DataFrame({"qid": sorted(set(qrels["qid"]))})).to_csv(
+        path, sep="\t", index=False)
+    return path
+
+
 def _assessed(tmp_path):
     """The findings of the synthetic AvP values and of the runs' evaluation (effort, DCG)."""
     per_topic, runs, qrels, topics = _files(tmp_path)
@@ -55,7 +65,7 @@ def _assessed(tmp_path):
     out = _evaluated(tmp_path, runs, qrels, topics, depth=50)
     evaluated = pd.read_csv(out / "per_topic.tsv", sep="\t", dtype={"qid": str})
     per_topic = pd.concat([per_topic, evaluated[evaluated["measure"].str.startswith("JK_DCG")]])
-    effort = RequestCurves.read(out / "ranked_grades.tsv", out / "recall_base.tsv",
+    effort = RequestCurves.read(out / "ranked_grades.tsv", _recall_base(tmp_path, qrels),
                                 {p: PROFILES[p] for p in DESIGN.profiles()}, {1: 1, 2: 2, 3: 3},
                                 50, DESIGN.query_types)
     return findings.assess_files(per_topic, effort, paper, DESIGN), paper
@@ -71,7 +81,7 @@ def test_the_findings_from_the_evaluation_files_equal_those_from_the_runs(tmp_pa
     from gradedrel.evaluation.measures import ranked_grades
     from gradedrel.evaluation.measures.ranked_grades import vectors_by_profile
     grades = ranked_grades.read(out / "ranked_grades.tsv", "ranked_grades")
-    recall = ranked_grades.read(out / "recall_base.tsv", "recall_base")
+    recall = ranked_grades.read(_recall_base(tmp_path, qrels), "recall_base")
     used = {p: PROFILES[p] for p in DESIGN.profiles()}
     ours = vectors_by_profile(grades, recall, used, {1: 1, 2: 2, 3: 3}, 20, TYPES)
     theirs = gain_vectors_of_runs({t: read_run(runs[t]) for t in TYPES}, qrels,

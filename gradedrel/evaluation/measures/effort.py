@@ -14,7 +14,7 @@ rank (reported as "not reached within N", never as N). Two targets are read:
 
 One definition of "reached" for both: :data:`TOLERANCE`. :class:`RequestCurves` holds the
 per-request CG curves of the runs and of the ideal, rebuilt from the evaluation's
-``ranked_grades.tsv`` and ``recall_base.tsv`` (:mod:`.ranked_grades`), so a reader of the
+``ranked_grades.tsv`` and the collection's ``recall_base.tsv`` (:mod:`.ranked_grades`), so a reader of the
 evaluation's files (the findings report) asks for effort instead of computing it.
 """
 from __future__ import annotations
@@ -127,8 +127,9 @@ class RequestCurves:
     def read(cls, ranked_grades: str | Path, recall_base: str | Path,
              profiles: Mapping[str, Sequence[int]], gains: Mapping[int, float], depth: int,
              runs: Sequence[str]) -> "RequestCurves":
-        """From the evaluation's ``ranked_grades.tsv`` and ``recall_base.tsv``, for the gain
-        ``profiles`` (name → levels) and the gain table the evaluation used."""
+        """From the evaluation's ``ranked_grades.tsv`` and the collection's
+        ``recall_base.tsv``, for the gain ``profiles`` (name → levels) and the gain table the
+        evaluation used."""
         from gradedrel.evaluation.measures import ranked_grades as rg
 
         vectors, ideal = rg.vectors_by_profile(rg.read(ranked_grades, "ranked_grades"),
