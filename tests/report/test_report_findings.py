@@ -44,7 +44,7 @@ def _evaluated(tmp_path, runs, qrels, topics, depth=20):
 
     out = tmp_path / "evaluation"
     evaluate_files(runs, qrels.assign(label=qrels["grade"].astype(str)),
-                   Settings(depth=depth, cutoffs=(10, 50)), out, topics, bootstrap=False)
+                   Settings(depth=depth, cutoffs=(10, depth)), out, topics, bootstrap=False)
     return out
 
 
