@@ -5,7 +5,7 @@ plan set's models: the published numbers and the design read once."""
 import logging
 import os
 
-from gradedrel.evaluation.measures import ranked_grades
+from gradedrel.evaluation.measures.effort import RequestCurves
 from gradedrel.core.io import write_text
 from gradedrel.job import per_model_pages, run_step
 from gradedrel.report import evaluation_files as report_io
@@ -81,11 +81,11 @@ def write_findings(model, inp, out, pub, plan_design):
     where = f"{title}, {model}"
     paper_tables(p, inp, out, pub, means, where)
     per_topic = report_io.read(inp.per_topic, "per_topic")
-    comparisons, verdicts = findings.assess_files(
-        per_topic, ranked_grades.read(inp.ranked_grades, "ranked_grades"),
-        ranked_grades.read(inp.evaluated_recall_base, "recall_base"), pub,
-        {int(k): float(v) for k, v in p["gains"].items()}, p["gain_profiles"], int(p["depth"]),
-        plan_design)
+    effort = RequestCurves.read(inp.ranked_grades, inp.recall_base,
+                                {name: p["gain_profiles"][name] for name in plan_design.profiles()},
+                                {int(k): float(v) for k, v in p["gains"].items()},
+                                int(p["depth"]), plan_design.query_types)
+    comparisons, verdicts = findings.assess_files(per_topic, effort, pub, plan_design)
     findings.write_assessment(comparisons, verdicts, out.verdicts, out.findings, out.primary)
     paper = {(lv, q): pub.avp_of(lv, q) for lv in p["levels"] for q in p["query_types"]}
     repro = report_md.reproduction_table(

@@ -22,14 +22,14 @@ COLUMNS = {
                                  "randomisation_p_adjusted", "trials", "correction"],
     "bootstrap_ci": ["run", "measure", "at", "mean", "low", "high", "confidence",
                      "resamples", "topics"],
-    # what the findings need besides the values: the judged rankings and the recall bases
-    # (gradedrel.evaluation.measures.ranked_grades rebuilds gain and ideal vectors from them)
+    # what the findings' effort needs besides the values: the judged rankings
+    # (gradedrel.evaluation.measures.ranked_grades rebuilds gain and ideal vectors from
+    # them and the collection's recall_base.tsv)
     "ranked_grades": ["run", "qid", "grades"],
-    "recall_base": ["qid", "level", "documents"],
 }
 #: The files written, in order (coverage.tsv: one row per run, columns as evaluated).
 TABLES = ("per_topic", "means", "pr_curves", "pr_per_topic", "gain_curves", "effort",
           "significance_friedman", "significance_posthoc", "significance_vs_baseline",
-          "bootstrap_ci", "coverage", "ranked_grades", "recall_base")
+          "bootstrap_ci", "coverage", "ranked_grades")
 SIGNIFICANCE_TABLES = ("significance_friedman", "significance_posthoc",
                        "significance_vs_baseline")

@@ -14,8 +14,8 @@ that :func:`write_tables` writes to ``results/{c}/evaluation/{planset}/{model}/`
 - ``significance_friedman.tsv``, ``significance_posthoc.tsv``,
   ``significance_vs_baseline.tsv``, ``bootstrap_ci.tsv``;
 - ``coverage.tsv``   what was evaluated, missing or ignored, per run;
-- ``ranked_grades.tsv`` run, qid, grades (the levels at ranks 1..depth as digits);
-- ``recall_base.tsv`` qid, level, documents (judged exactly that level, levels 1–3).
+- ``ranked_grades.tsv`` run, qid, grades (the levels at ranks 1..depth as digits; with the
+  collection's ``recall_base.tsv``, the gain and ideal vectors of :mod:`.measures.effort`).
 
 The per-topic values are those of the evaluation's measure objects
 (:meth:`Settings.measure_list`, each computing its values from the judged run and naming

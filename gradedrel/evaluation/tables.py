@@ -12,8 +12,8 @@ from gradedrel.evaluation.measures.judgements import Judgements
 
 
 def tidy_tables(results: list[RunResult], judgements: Judgements) -> dict[str, pd.DataFrame]:
-    """per_topic, means, pr_curves, gain_curves, effort, coverage, ranked_grades and
-    recall_base tables."""
+    """per_topic, means, pr_curves, gain_curves, effort, coverage and ranked_grades
+    tables."""
     topics = judgements.topics
     per_topic, means = [], []
     for result in results:
@@ -45,8 +45,7 @@ def tidy_tables(results: list[RunResult], judgements: Judgements) -> dict[str, p
             "pr_curves": pr, "pr_per_topic": pr_per_topic_table(results, judgements),
             "gain_curves": gain, "effort": eff, "coverage": coverage,
             "ranked_grades": ranked_grades.ranked_grades_table(
-                [r.label for r in results], [r.ranked_grades for r in results], judgements),
-            "recall_base": ranked_grades.recall_base_table(judgements)}
+                [r.label for r in results], [r.ranked_grades for r in results], judgements)}
 
 
 def pr_per_topic_table(results: list[RunResult], judgements: Judgements) -> pd.DataFrame:

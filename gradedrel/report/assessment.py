@@ -2,9 +2,10 @@
 (:mod:`gradedrel.report.design`; docs/preregistration.md).
 
 The design names every comparison, its test and how the deciding ones combine; this module
-computes them. Input: per-request AvP per level and query type (the evaluation's
-``per_topic.tsv``) and per-request gain vectors of the runs and of the ideal (effort and
-DCG). Output: one row per comparison (effect, interval, raw and Holm-adjusted p, minimum
+computes them. Input: per-request values of each measure the design names, per query type
+(the evaluation's ``per_topic.tsv``), and the evaluation's effort
+(:class:`gradedrel.evaluation.measures.effort.RequestCurves`). Output: one row per
+comparison (effect, interval, raw and Holm-adjusted p of its test of record, minimum
 detectable effect, verdict, whether it decides) and one verdict per finding. Pure functions:
 no files.
 """
@@ -19,9 +20,8 @@ import pandas as pd
 
 from gradedrel.report import verdicts as v
 from gradedrel.report.design import Comparison, Constants, Design, Finding
+from gradedrel.evaluation.measures import registry
 from gradedrel.evaluation.measures.avp import AvP
-from gradedrel.evaluation.measures import jk
-from gradedrel.evaluation.measures.cumulated_gain import cumulated_gain, discounted_cumulated_gain
 from gradedrel.evaluation.measures.significance import adjust, friedman, randomisation
 
 POINTS = 100.0  # AvP in points (percent), as the paper reports it
@@ -30,6 +30,10 @@ COMPARISON_COLUMNS = ["finding", "part", "comparison", "measure", "requests", "e
                       "high", "confidence", "published", "p_value", "p_holm", "mde", "verdict",
                       "size", "deciding"]
 FINDING_COLUMNS = ["finding", "claim", "verdict", "reason", "why"]
+#: The tests of record, in the words of the reports.
+TESTS_OF_RECORD = {"randomisation": "two-sided paired randomisation test",
+                   "wilcoxon": "two-sided Wilcoxon signed-rank test",
+                   "t": "two-sided paired t-test", "friedman": "Friedman"}
 
 
 @dataclass(frozen=True)
@@ -58,25 +62,62 @@ class Published:
 def avp_matrix(per_topic: pd.DataFrame, level: int, query_types: Sequence[str],
                reading: str = "exact") -> pd.DataFrame:
     """Requests × query types of AvP(level) in points, requests where every type has a value."""
-    name = str(AvP(level=level, reading=reading))
+    return measure_matrix(per_topic, str(AvP(level=level, reading=reading)), query_types) * POINTS
+
+
+def measure_matrix(per_topic: pd.DataFrame, name: str, query_types: Sequence[str],
+                   evaluation_order: bool = False) -> pd.DataFrame:
+    """Requests × query types of the measure ``name`` (as per_topic.tsv writes it), requests
+    where every type has a value: sorted by request id, or in the evaluation's order (as
+    per_topic.tsv lists them). The order is the bootstrap's and the randomisation test's
+    pairing of rows with draws: the AvP tests read sorted ids, the other measures the
+    evaluation's order (as each was pre-registered and first run)."""
     rows = per_topic[per_topic["measure"] == name]
     wide = rows.pivot(index="qid", columns="run", values="value").astype(float)
+    if evaluation_order:
+        wide = wide.reindex(pd.unique(rows["qid"]))
     missing = [t for t in query_types if t not in wide.columns]
     if missing:
         raise ValueError(f"per-topic values of {name} lack the query types {missing}")
-    return wide[list(query_types)].dropna() * POINTS
+    return wide[list(query_types)].dropna()
+
+
+def measure_matrices(per_topic: pd.DataFrame, design: Design) -> dict[str, pd.DataFrame]:
+    """Every measure the design names → its requests × query types matrix (AvP in points)."""
+    out = {}
+    for name in design.measures():
+        avp = registry.parse(name).NAME == "AvP"
+        out[name] = measure_matrix(per_topic, name, design.query_types,
+                                   evaluation_order=not avp) * (POINTS if avp else 1.0)
+    return out
 
 
 def _known(x) -> bool:
     return x is not None and not (isinstance(x, float) and math.isnan(x))
 
 
+def p_value(a: np.ndarray, b: np.ndarray, test: str, constants: Constants) -> float:
+    """Two-sided p of the paired test of record ``test`` on ``a`` against ``b`` (NaN for
+    fewer than two pairs, or where the test is undefined: every difference 0 for Wilcoxon)."""
+    if len(a) < 2:
+        return math.nan
+    if test == "randomisation":
+        return randomisation(a, b, constants.trials, constants.seed).p_value
+    from scipy import stats
+
+    try:
+        found = stats.wilcoxon(a, b) if test == "wilcoxon" else stats.ttest_rel(a, b)
+    except ValueError:
+        return math.nan
+    return float(found.pvalue)
+
+
 def _row(finding, part, comparison, measure, a, b, published, constants: Constants, deciding,
-         confidence=0.95):
+         confidence=0.95, test: str | None = None):
     a = np.asarray(a, dtype=np.float64)
     b = np.asarray(b, dtype=np.float64)
     interval = v.paired_difference(a, b, constants.resamples, confidence, constants.seed)
-    p = randomisation(a, b, constants.trials, constants.seed).p_value if len(a) > 1 else math.nan
+    p = p_value(a, b, test or constants.test_of_record, constants)
     sd = float(np.std(a - b, ddof=1)) if len(a) > 1 else math.nan
     verdict = v.directional(interval, published) if _known(published) and published else \
         v.Verdict("")
@@ -99,14 +140,15 @@ def _holm(rows: list[dict]) -> None:
 
 # --- the tests a design names: one function per test, a row (or rows) each ------------------
 
-def _equivalence(finding, c: Comparison, avp, published, design: Design):
+def _equivalence(finding, c: Comparison, values, published, design: Design):
     """Every pair of the design's query types at one level, TOST intervals; the part's
     verdict on every row (Schuirmann 1987; docs/preregistration.md, H1a)."""
-    m = avp[c.level]
+    m = values[c.measure]
     rows, intervals = [], []
     for x, y in design.pairs():
-        row = _row(finding.number, c.part, f"{y} - {x}", str(AvP(level=c.level)), m[y], m[x], 0.0,
-                   design.constants, c.deciding, confidence=c.confidence)
+        row = _row(finding.number, c.part, f"{y} - {x}", c.measure, m[y], m[x], 0.0,
+                   design.constants, c.deciding, confidence=c.confidence,
+                   test=c.test_of_record)
         intervals.append(v.Interval(row["estimate"], row["low"], row["high"], c.confidence))
         rows.append(row)
     verdict = v.equivalence(intervals, design.constants.margin)
@@ -117,8 +159,8 @@ def _equivalence(finding, c: Comparison, avp, published, design: Design):
     return rows, verdict
 
 
-def _spread_row(finding, c: Comparison, avp, published, design: Design, large: bool):
-    m = avp[c.level]
+def _spread_row(finding, c: Comparison, values, published, design: Design, large: bool):
+    m = values[c.measure]
     k = design.constants
     spread = v.spread(m.to_numpy(), k.resamples, 0.95, k.seed)
     test = friedman(m.to_numpy())
@@ -126,64 +168,66 @@ def _spread_row(finding, c: Comparison, avp, published, design: Design, large: b
     paper = published.spread(c.level, design.query_types)
     verdict = v.large_spread(spread, p, k.margin, paper, k.alpha) if large else v.Verdict("")
     row = {"finding": finding.number, "part": c.part, "comparison": "spread (max - min)",
-           "measure": str(AvP(level=c.level)), "requests": len(m), "estimate": spread.estimate,
+           "measure": c.measure, "requests": len(m), "estimate": spread.estimate,
            "low": spread.low, "high": spread.high, "confidence": 0.95, "published": paper,
            "p_value": p, "p_holm": p, "mde": math.nan, "verdict": verdict.verdict, "size": "",
            "deciding": c.deciding}
     return [row], verdict
 
 
-def _directional(finding, c: Comparison, avp, published, design: Design):
-    m = avp[c.level]
-    row = _row(finding.number, c.part, f"{c.first} - {c.second}", str(AvP(level=c.level)),
+def _directional(finding, c: Comparison, values, published, design: Design):
+    m = values[c.measure]
+    row = _row(finding.number, c.part, f"{c.first} - {c.second}", c.measure,
                m[c.first], m[c.second], published.difference(c.first, c.second, c.level),
-               design.constants, c.deciding, confidence=c.confidence)
+               design.constants, c.deciding, confidence=c.confidence, test=c.test_of_record)
     return [row], v.Verdict(row["verdict"], row["size"])
 
 
-def _effort_ratio(finding, c: Comparison, curves, ideal, published, design: Design, notes):
+def _effort_ratio(finding, c: Comparison, effort, published, design: Design, notes):
+    """Proportional effort of two query types, computed by the evaluation (``effort``: a
+    :class:`gradedrel.evaluation.measures.effort.RequestCurves`), judged on the log scale."""
     k = design.constants
-    g1, g2, gi = curves[c.profile][c.first], curves[c.profile][c.second], ideal[c.profile]
-    cg1, cg2, cgi = cumulated_gain(g1), cumulated_gain(g2), cumulated_gain(gi)
-    effort = v.effort_ratio(cg1, cg2, cgi, c.share, k.resamples, 0.95, k.seed)
+    found = effort.ratio(c.profile, c.first, c.second, c.share, k.resamples, 0.95, k.seed)
+    ratio = v.Interval(found.estimate, found.low, found.high, found.confidence)
     paper = published.effort_ratio.get(c.profile)
-    verdict = v.ratio_verdict(effort.ratio, paper) if paper else v.Verdict("")
+    verdict = v.ratio_verdict(ratio, paper) if paper else v.Verdict("")
     row = {"finding": finding.number, "part": c.part,
            "comparison": f"effort {c.first} / effort {c.second}",
-           "measure": f"rank reaching {c.share:.0%} of the ideal's CG@{cgi.shape[1]}",
-           "requests": len(g1), "estimate": effort.ratio.estimate, "low": effort.ratio.low,
-           "high": effort.ratio.high, "confidence": 0.95,
+           "measure": f"rank reaching {c.share:.0%} of the ideal's CG@{effort.depth(c.profile)}",
+           "requests": effort.requests(c.profile), "estimate": ratio.estimate,
+           "low": ratio.low, "high": ratio.high, "confidence": 0.95,
            "published": paper if paper else math.nan, "p_value": math.nan,
            "p_holm": math.nan, "mde": math.nan, "verdict": verdict.verdict,
            "size": verdict.size, "deciding": c.deciding,
-           "ranks": f"{effort.first} vs {effort.second}" + (" (censored)" if effort.censored else "")}
+           "ranks": f"{found.first} vs {found.second}" + (" (censored)" if found.censored else "")}
     reading = finding.effort_reading
     if reading:
-        rank, ideal_mean = int(reading["rank"]), cgi.mean(axis=0)
-        if v.saturated(ideal_mean, rank, float(reading["saturation"])):
+        r = effort.reading(c.profile, c.first, c.second, int(reading["rank"]),
+                           float(reading["saturation"]))
+        if r.saturated:
             notes.append(f"profile {c.profile}: the paper's effort reading is not measurable "
-                         f"(the mean ideal CG at rank {rank} is "
-                         f"{ideal_mean[rank - 1] / ideal_mean[-1]:.0%} of its value "
-                         f"at rank {len(ideal_mean)})")
+                         f"(the mean ideal CG at rank {r.rank} is {r.ideal_share:.0%} of its "
+                         f"value at rank {r.depth})")
         else:
-            target = ideal_mean[rank - 1]
-            r1 = v.effort_rank(cg1.mean(axis=0), target)
-            r2 = v.effort_rank(cg2.mean(axis=0), target)
-            fmt = lambda r: str(r) if r <= len(ideal_mean) else f"not reached by {len(ideal_mean)}"
+            fmt = lambda x: str(x) if x is not None else f"not reached by {r.depth}"
             notes.append(f"profile {c.profile}: the paper's effort reading (reach the ideal's CG "
-                         f"at rank {rank}): {c.first} {fmt(r1)}, {c.second} {fmt(r2)}")
+                         f"at rank {r.rank}): {c.first} {fmt(r.first)}, {c.second} "
+                         f"{fmt(r.second)}")
     return [row], verdict
 
 
-def _dcg_advantage(finding, c: Comparison, curves, design: Design):
-    g1, g2 = curves[c.profile][c.first], curves[c.profile][c.second]
-    rank = min(c.rank, g1.shape[1])   # the curves' depth, if shorter
-    d1 = discounted_cumulated_gain(g1, c.base)[:, rank - 1]
-    d2 = discounted_cumulated_gain(g2, c.base)[:, rank - 1]
-    row = _row(finding.number, f"{c.part} at rank {rank} (reported)", f"{c.first} - {c.second}",
-               str(jk.measure("DCG", c.profile, c.base, rank)), d1, d2, 0.0,
-               design.constants, c.deciding)
-    row["size"] = (f"{row['estimate'] / d2.mean():+.1%} relative" if d2.mean() > 0 else "")
+def _difference(finding, c: Comparison, values, design: Design):
+    """A paired difference of any measure, reported with its size relative to ``second``
+    (the part is labelled with the measure's cutoff, where it has one)."""
+    m = values[c.measure]
+    measure = registry.parse(c.measure)
+    at = getattr(measure, "AT_PARAM", None)
+    cutoff = measure.params.get(at) if at else None
+    part = f"{c.part} at rank {cutoff} (reported)" if cutoff else f"{c.part} (reported)"
+    row = _row(finding.number, part, f"{c.first} - {c.second}", c.measure, m[c.first],
+               m[c.second], 0.0, design.constants, c.deciding, test=c.test_of_record)
+    second = float(m[c.second].mean())
+    row["size"] = (f"{row['estimate'] / second:+.1%} relative" if second > 0 else "")
     row["published"] = math.nan
     return [row], v.Verdict("")
 
@@ -226,25 +270,31 @@ RULES = {"level1_negligible_level3_large": _level1_negligible_level3_large,
          "primary": _primary, "parts_all_of": _parts_all_of, "deciding_row": _deciding_row}
 
 
-def assess_finding(finding: Finding, avp, curves, ideal, published: Published,
+def assess_finding(finding: Finding, values, effort, published: Published,
                    design: Design) -> tuple[list[dict], v.Verdict, str]:
-    """One finding's rows (in the design's order), its verdict and the reason."""
+    """One finding's rows (in the design's order), its verdict and the reason: ``values``
+    maps each measure the design names to its requests × query types matrix
+    (:func:`measure_matrices`), ``effort`` is the evaluation's effort
+    (:class:`~gradedrel.evaluation.measures.effort.RequestCurves`)."""
     rows, parts, notes = [], [], []
     for c in finding.comparisons:
         if c.test == "equivalence":
-            found, verdict = _equivalence(finding, c, avp, published, design)
+            found, verdict = _equivalence(finding, c, values, published, design)
         elif c.test in ("large_spread", "spread"):
-            found, verdict = _spread_row(finding, c, avp, published, design,
+            found, verdict = _spread_row(finding, c, values, published, design,
                                          large=c.test == "large_spread")
         elif c.test == "directional":
-            found, verdict = _directional(finding, c, avp, published, design)
+            found, verdict = _directional(finding, c, values, published, design)
         elif c.test == "effort_ratio":
-            found, verdict = _effort_ratio(finding, c, curves, ideal, published, design, notes)
+            found, verdict = _effort_ratio(finding, c, effort, published, design, notes)
         else:
-            found, verdict = _dcg_advantage(finding, c, curves, design)
+            found, verdict = _difference(finding, c, values, design)
         rows.extend(found)
         parts.append((c, verdict))
-    holm_rows = [r for r, c in zip(rows, _row_comparisons(finding, design)) if c.holm]
+    behind = _row_comparisons(finding, design)
+    for row, c in zip(rows, behind):
+        row["test_of_record"] = c.test_of_record or ""
+    holm_rows = [r for r, c in zip(rows, behind) if c.holm]
     if holm_rows:
         _holm(holm_rows)
     if finding.rule == "deciding_row":
@@ -288,20 +338,22 @@ def _row_comparisons(finding: Finding, design: Design) -> list[Comparison]:
     return out
 
 
-def assess(avp: Mapping[int, pd.DataFrame], curves, ideal, published: Published,
+def assess(values: Mapping[str, pd.DataFrame], effort, published: Published,
            design: Design) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """Every finding of the design: (comparisons, findings) tables."""
+    """Every finding of the design: (comparisons, findings) tables (arguments as
+    :func:`assess_finding`'s); the test of record of each row's p in the last column."""
     rows, findings = [], []
     for finding in design.findings:
-        part_rows, verdict, reason = assess_finding(finding, avp, curves, ideal, published,
+        part_rows, verdict, reason = assess_finding(finding, values, effort, published,
                                                     design)
         rows.extend(part_rows)
         findings.append({"finding": finding.number, "claim": finding.claim,
                          "verdict": str(verdict), "reason": reason,
                          "why": why(finding, part_rows, verdict)})
     comparisons = pd.DataFrame(rows)
-    extra = [c for c in comparisons.columns if c not in COMPARISON_COLUMNS]
-    return comparisons[COMPARISON_COLUMNS + extra], pd.DataFrame(findings, columns=FINDING_COLUMNS)
+    extra = [c for c in comparisons.columns if c not in COMPARISON_COLUMNS + ["test_of_record"]]
+    return (comparisons[COMPARISON_COLUMNS + extra + ["test_of_record"]],
+            pd.DataFrame(findings, columns=FINDING_COLUMNS))
 
 
 # --- from the evaluation's files ----------------------------------------------------------
@@ -399,11 +451,26 @@ def verdicts_markdown(title: str, comparisons: pd.DataFrame, findings: pd.DataFr
         f"## {title}", "",
         "Rules fixed in advance: docs/preregistration.md. Effects in AvP points (finding 4: a "
         "ratio of ranks); intervals are paired bootstrap percentile intervals over requests; "
-        "p = two-sided paired randomisation test (Friedman for the level-3 spread), raw and "
+        f"p = {tests_of_record(comparisons)}, raw and "
         "Holm-adjusted within the finding; MDE = the smallest difference detectable at "
         "α = 0.05 with power 0.8 for this n.", "",
         findings_markdown(findings),
         comparisons_markdown(comparisons)])
+
+
+def tests_of_record(comparisons: pd.DataFrame) -> str:
+    """Whose p the comparisons report, in words, from their ``test_of_record`` column: the
+    paired tests, and Friedman for the deciding spreads' levels."""
+    if "test_of_record" not in comparisons:
+        return "–"
+    tests = [t for t in dict.fromkeys(comparisons["test_of_record"]) if t]
+    paired = " or ".join(TESTS_OF_RECORD[t] for t in tests if t != "friedman")
+    spreads = comparisons[(comparisons["test_of_record"] == "friedman")
+                          & comparisons["deciding"].astype(bool)]
+    levels = [str(registry.parse(m)["level"]) for m in dict.fromkeys(spreads["measure"])]
+    if not levels:
+        return paired
+    return f"{paired} (Friedman for the level-{' and level-'.join(levels)} spread)"
 
 
 def rests_on(summary: pd.DataFrame, primary: str, thesaurus: str, model: str,

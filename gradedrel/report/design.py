@@ -7,8 +7,11 @@ every comparison with its test, whether it decides and how the deciding parts co
 (:mod:`gradedrel.report.assessment` interprets it). A design may ``amends`` another (a
 testbed's pre-registration that applies another's rules with a few changes): its keys replace
 the other's. :func:`load` checks the file against the schema and the facts the schema cannot
-state (a comparison's query types among the design's; the keys each test needs), naming the
-file and the key on any problem.
+state (a comparison's query types among the design's; the keys each test needs; every
+``measure`` a registered measure name, parsed by :mod:`gradedrel.evaluation.measures.registry`),
+naming the file and the key on any problem. A comparison's quantity is its measure's name as
+the evaluation's ``per_topic.tsv`` writes it; its p is its test of record's
+(``constants.test_of_record``, a comparison may override it; a spread's is Friedman's).
 """
 from __future__ import annotations
 
@@ -23,13 +26,18 @@ import yaml
 
 from gradedrel.core.errors import InputError
 from gradedrel.core.yaml_io import StrictLoader
+from gradedrel.evaluation.measures import registry
 
 SCHEMA = Path(__file__).resolve().parents[1] / "schemas" / "design.schema.yaml"
 #: What each test needs besides part/test/deciding.
-NEEDS = {"equivalence": ("level", "pairs"), "large_spread": ("level",), "spread": ("level",),
-         "directional": ("first", "second", "level"),
+NEEDS = {"equivalence": ("measure", "pairs"), "large_spread": ("measure",),
+         "spread": ("measure",), "directional": ("first", "second", "measure"),
          "effort_ratio": ("first", "second", "profile", "share"),
-         "dcg_advantage": ("first", "second", "profile", "base", "rank")}
+         "difference": ("first", "second", "measure")}
+#: The tests on AvP in points (the paper's unit; the margin is in AvP points).
+AVP_TESTS = ("equivalence", "large_spread", "spread", "directional")
+#: The tests whose p is Friedman's (not the paired test of record).
+SPREAD_TESTS = ("large_spread", "spread")
 
 
 @dataclass(frozen=True)
@@ -41,6 +49,7 @@ class Constants:
     seed: int = 20000724
     trials: int = 10_000
     power: float = 0.8
+    test_of_record: str = "randomisation"
 
 
 @dataclass(frozen=True)
@@ -51,19 +60,28 @@ class Comparison:
     deciding: bool
     first: str | None = None
     second: str | None = None
-    level: int | None = None
+    measure: str | None = None      # the registered name, as per_topic.tsv writes it
     pairs: str | None = None
     confidence: float = 0.95
     profile: str | None = None
     share: float | None = None
-    base: int | None = None
-    rank: int | None = None
     holm: bool = False
     headline: bool = False
+    test_of_record: str | None = None   # whose p: the paired test, or "friedman" (spreads)
 
     def query_types(self) -> tuple[str, ...]:
         """The query types the comparison reads (one or two)."""
         return tuple(t for t in (self.first, self.second) if t)
+
+    def parameter(self, name: str):
+        """A parameter of the comparison's measure (``level`` of ``AvP(level=3)``,
+        ``cutoff`` of ``JK_DCG(b=2,profile='2+3')@50``); None without a measure."""
+        return None if self.measure is None else registry.parse(self.measure)[name]
+
+    @property
+    def level(self) -> int | None:
+        """The relevance level of the comparison's AvP measure (None for other tests)."""
+        return self.parameter("level") if self.test in AVP_TESTS else None
 
 
 @dataclass(frozen=True)
@@ -86,8 +104,12 @@ class Finding:
         return sorted({c.level for c in self.comparisons if c.level is not None})
 
     def profiles(self) -> list[str]:
-        """The gain profiles the finding's comparisons read, in order."""
+        """The gain profiles the finding's effort comparisons read, in order."""
         return list(dict.fromkeys(c.profile for c in self.comparisons if c.profile))
+
+    def measures(self) -> list[str]:
+        """The measures the finding's comparisons read, in order."""
+        return list(dict.fromkeys(c.measure for c in self.comparisons if c.measure))
 
 
 @dataclass(frozen=True)
@@ -113,8 +135,12 @@ class Design:
         return sorted({lv for f in self.findings for lv in f.levels()})
 
     def profiles(self) -> list[str]:
-        """Every gain profile a comparison reads (per-request gain vectors needed)."""
+        """Every gain profile an effort comparison reads."""
         return list(dict.fromkeys(p for f in self.findings for p in f.profiles()))
+
+    def measures(self) -> list[str]:
+        """Every measure a comparison reads (its per-topic values needed)."""
+        return list(dict.fromkeys(m for f in self.findings for m in f.measures()))
 
     def pairs(self) -> list[tuple[str, str]]:
         """Every pair of the design's query types, in order (equivalence)."""
@@ -199,6 +225,7 @@ def load(path: str | Path) -> Design:
             raise InputError(where, None, f"key '{key}' (here or in the design it amends)",
                              "missing")
     query_types = tuple(raw["query_types"])
+    constants = Constants(**(raw.get("constants") or {}))
     findings = []
     for i, item in enumerate(raw["findings"]):
         comparisons = []
@@ -213,7 +240,7 @@ def load(path: str | Path) -> Design:
             if unknown:
                 raise InputError(where, None, f"{at}: query types among {list(query_types)}",
                                  unknown)
-            comparisons.append(Comparison(**row))
+            comparisons.append(_comparison(row, where, at, constants))
         headlines = [c for c in comparisons if c.headline]
         if len(headlines) > 1 or (item["rule"] in ("primary", "deciding_row")
                                   and len(headlines) != 1):
@@ -226,5 +253,32 @@ def load(path: str | Path) -> Design:
     return Design(source=where, preregistration=raw["preregistration"],
                   primary_plan_set=raw.get("primary_plan_set"),
                   primary_model=raw.get("primary_model", "InQuery"),
-                  constants=Constants(**(raw.get("constants") or {})),
+                  constants=constants,
                   query_types=query_types, findings=tuple(findings))
+
+
+def _comparison(row: Mapping[str, Any], where: str, at: str, constants: Constants) -> Comparison:
+    """One comparison of a design file: its measure name parsed (and written as the
+    evaluation writes it) and its test of record settled."""
+    row = dict(row)
+    if "measure" in row:
+        try:
+            measure = registry.parse(row["measure"])
+        except ValueError as error:   # UnknownMeasure, or a family's wrong parameters
+            raise InputError(where, None, f"{at}: a registered measure name", str(error)) \
+                from None
+        if not getattr(measure, "complete", False):
+            raise InputError(where, None, f"{at}: one measure with every parameter given",
+                             row["measure"])
+        if row["test"] in AVP_TESTS and measure.NAME != "AvP":
+            raise InputError(where, None, f"{at} ({row['test']}): an AvP measure",
+                             row["measure"])
+        row["measure"] = str(measure)
+    if row["test"] in SPREAD_TESTS:
+        if row.get("test_of_record", "friedman") != "friedman":
+            raise InputError(where, None, f"{at} ({row['test']}): Friedman's test",
+                             row["test_of_record"])
+        row["test_of_record"] = "friedman"
+    elif row["test"] != "effort_ratio":
+        row.setdefault("test_of_record", constants.test_of_record)
+    return Comparison(**row)

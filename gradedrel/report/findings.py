@@ -1,13 +1,13 @@
 """The findings report of one plan set and model: the four findings assessed under the
 pre-registered rules (:mod:`gradedrel.report.assessment`, docs/preregistration.md), from
-the evaluation's per-request values and the runs' gain vectors.
+the evaluation's per-request values and its effort.
 
 :func:`assess_files` reads the files, :func:`write_assessment` writes the three verdict
 tables (every comparison, one verdict per finding, the primary comparison alone).
 """
 from __future__ import annotations
 
-from typing import Mapping, Sequence
+from typing import Sequence
 
 import pandas as pd
 
@@ -24,25 +24,14 @@ def avp_means(means: pd.DataFrame, levels: Sequence[int],
     return {(lv, q): mean_of(means, q, str(AvP(level=lv)))[0] for lv in levels for q in query_types}
 
 
-def assess_files(per_topic: pd.DataFrame, ranked_grades: pd.DataFrame,
-                 recall_base: pd.DataFrame, paper: Published, gains: Mapping[int, float],
-                 profiles: Mapping[str, Sequence[int]], depth: int, design: Design):
+def assess_files(per_topic: pd.DataFrame, effort, paper: Published, design: Design):
     """(comparisons, findings) for one plan set and model under ``design``, from the
-    evaluation's files only: its per-topic values, and its judged rankings and recall bases
-    (``ranked_grades.tsv``, ``recall_base.tsv``: :mod:`gradedrel.evaluation.measures.ranked_grades`),
-    from which the per-request gain vectors are rebuilt exactly as the evaluation built
-    them. ``gains`` and ``profiles`` are the evaluation's (the design names the profiles its
-    effort and DCG comparisons read); the requests are the evaluation's, in its order.
-    """
-    from gradedrel.evaluation.measures.ranked_grades import vectors_by_profile
-
+    evaluation's per-topic values (every measure the design names) and its effort
+    (``effort``: :class:`gradedrel.evaluation.measures.effort.RequestCurves` of the
+    evaluation's requests, for the gain profiles the design's effort comparisons name)."""
     per_topic = per_topic.assign(value=pd.to_numeric(per_topic["value"]))
-    avp = {level: assessment.avp_matrix(per_topic, level, design.query_types)
-           for level in design.levels()}
-    used = {name: profiles[name] for name in design.profiles()}
-    curves, ideal = vectors_by_profile(ranked_grades, recall_base, used, gains, depth,
-                                       runs=design.query_types)
-    return assessment.assess(avp, curves, ideal, assessment.published_from(paper), design)
+    values = assessment.measure_matrices(per_topic, design)
+    return assessment.assess(values, effort, assessment.published_from(paper), design)
 
 
 def write_assessment(comparisons: pd.DataFrame, findings: pd.DataFrame, verdicts: str,

@@ -12,8 +12,9 @@ significance, a test; never on a rank order alone.
   lies inside (−δ, δ) (two one-sided tests at α = 0.05 each; Schuirmann 1987); does not hold
   if any lies entirely outside it; otherwise inconclusive.
 - *Effort*: the first rank at which a mean cumulated-gain curve reaches a share of the mean
-  ideal curve's maximum; the effect is the ratio of two runs' efforts, judged as a
-  directional claim on the log scale.
+  ideal curve's maximum (computed by the evaluation:
+  :mod:`gradedrel.evaluation.measures.effort`); the effect is the ratio of two runs'
+  efforts, judged as a directional claim on the log scale (:func:`ratio_verdict`).
 
 The power analysis uses the normal approximation: the smallest paired difference detectable
 with a two-sided test at α and power 1 − β over n requests is (z_{1−α/2} + z_{1−β}) · SD / √n.
@@ -177,67 +178,7 @@ def _percentiles(values: np.ndarray, confidence: float) -> tuple[float, float]:
     return float(low), float(high)
 
 
-# --- effort --------------------------------------------------------------------------------
-
-def effort_rank(curve: np.ndarray, target: float) -> int:
-    """First rank (1-based) at which ``curve`` reaches ``target``; len(curve) + 1 if never
-    (censored). A relative tolerance of 1e-9 absorbs float summation, as the evaluation's."""
-    curve = np.asarray(curve, dtype=np.float64)
-    reached = np.flatnonzero(curve >= target * (1 - 1e-9))
-    return int(reached[0]) + 1 if reached.size else len(curve) + 1
-
-
-def effort_ranks(curves: np.ndarray, targets: np.ndarray) -> np.ndarray:
-    """``effort_rank`` row by row for a ``(resamples, depth)`` matrix of mean curves."""
-    curves = np.asarray(curves, dtype=np.float64)
-    reached = curves >= np.asarray(targets, dtype=np.float64)[:, None] * (1 - 1e-9)
-    first = reached.argmax(axis=1) + 1
-    return np.where(reached.any(axis=1), first, curves.shape[1] + 1)
-
-
-def saturated(ideal_mean: np.ndarray, rank: int = 10, share: float = 0.95) -> bool:
-    """Whether the mean ideal curve at ``rank`` is already at least ``share`` of its value at
-    the last rank: then the paper's effort reading (reach the ideal's value at ``rank``) has
-    nothing to measure."""
-    ideal_mean = np.asarray(ideal_mean, dtype=np.float64)
-    top = ideal_mean[-1]
-    return bool(top > 0 and ideal_mean[rank - 1] >= share * top)
-
-
-@dataclass(frozen=True)
-class Effort:
-    """Proportional effort of two runs and their ratio ``first / second``."""
-    first: int
-    second: int
-    ratio: Interval
-    censored: bool          # some rank (observed) not reached within the depth
-
-
-def effort_ratio(first: np.ndarray, second: np.ndarray, ideal: np.ndarray, share: float,
-                 resamples: int, confidence: float, seed: int) -> Effort:
-    """Proportional effort of two runs from per-request CG curves ``(requests, depth)``.
-
-    Effort = the first rank at which the run's mean curve reaches ``share`` × the mean ideal
-    curve's value at the last rank; the interval of the ratio comes from resampling requests
-    (curves, target and ranks recomputed in every resample).
-    """
-    first, second, ideal = (np.asarray(m, dtype=np.float64) for m in (first, second, ideal))
-    n = first.shape[0]
-    target = share * ideal.mean(axis=0)[-1]
-    e1 = effort_rank(first.mean(axis=0), target)
-    e2 = effort_rank(second.mean(axis=0), target)
-    depth = first.shape[1]
-    estimate = e1 / e2
-    if n < 2:
-        return Effort(e1, e2, Interval(estimate, math.nan, math.nan, confidence),
-                      max(e1, e2) > depth)
-    counts = resample_counts(n, resamples, seed)
-    targets = share * (counts @ ideal[:, -1]) / n
-    r1 = effort_ranks(counts @ first / n, targets)
-    r2 = effort_ranks(counts @ second / n, targets)
-    low, high = _percentiles(r1 / r2, confidence)
-    return Effort(e1, e2, Interval(estimate, low, high, confidence), max(e1, e2) > depth)
-
+# --- effort (computed by the evaluation: gradedrel.evaluation.measures.effort) ---------
 
 def ratio_verdict(ratio: Interval, published: float) -> Verdict:
     """A claim that a ratio is below 1 (published ratio ``published`` < 1), judged as a

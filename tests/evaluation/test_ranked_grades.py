@@ -1,10 +1,11 @@
-"""ranked_grades.tsv and recall_base.tsv: written by every evaluation, read back, and the
-gain and ideal vectors rebuilt from them equal to those the findings build from the run
-files and the qrels (report.assessment.gain_vectors_of_runs)."""
+"""ranked_grades.tsv: written by every evaluation, read back, and the gain and ideal vectors
+rebuilt from it and the collection's recall_base.tsv equal to those built from the run files
+and the qrels (helpers_eval.gain_vectors_of_runs)."""
 import numpy as np
 import pandas as pd
 import pytest
 
+from gradedrel.collection.testbed import recall_base
 from gradedrel.core.errors import InputError
 from gradedrel.evaluation.files import evaluate_files
 from gradedrel.evaluation.measures import ranked_grades
@@ -36,9 +37,7 @@ def test_hand_worked_rows(tmp_path):
     # topic 1: c (2), x (unjudged: 0), a (3), then b cut at depth 3; topic 2: q, a (1);
     # topic 3: not in the run
     assert text == "run\tqid\tgrades\nR\t1\t203\nR\t2\t01\nR\t3\t\n"
-    base = (tmp_path / "out" / "recall_base.tsv").read_text().splitlines()
-    assert base == ["qid\tlevel\tdocuments", "1\t1\t0", "1\t2\t1", "1\t3\t2", "2\t1\t1",
-                    "2\t2\t0", "2\t3\t0", "3\t1\t0", "3\t2\t1", "3\t3\t0"]
+    assert not (tmp_path / "out" / "recall_base.tsv").exists()   # the collection's, once
     ranked = ranked_grades.read(tmp_path / "out" / "ranked_grades.tsv", "ranked_grades")
     assert ranked["grades"].tolist() == ["203", "01", ""]
     linear = np.array([0.0, 1.0, 2.0, 3.0])
@@ -75,8 +74,11 @@ def test_vectors_from_the_files_equal_those_from_runs_and_qrels(tmp_path, seed, 
     settings = Settings(depth=depth, cutoffs=(10,), gains=gains, profiles=profiles, **QUICK)
     evaluate_files(paths, qrels, settings, tmp_path / "out", topics, bootstrap=False)
     ranked = ranked_grades.read(tmp_path / "out" / "ranked_grades.tsv", "ranked_grades")
-    base = ranked_grades.read(tmp_path / "out" / "recall_base.tsv", "recall_base")
-    assert base["qid"].unique().tolist() == topics
+    assert ranked["qid"].unique().tolist() == topics
+    path = tmp_path / "recall_base.tsv"      # the collection's, over every judged request
+    recall_base(qrels, pd.DataFrame({"qid": sorted(set(qrels["qid"]))})).to_csv(
+        path, sep="\t", index=False)
+    base = ranked_grades.read(path, "recall_base")
     curves, ideal = ranked_grades.vectors_by_profile(ranked, base, profiles, gains, depth)
     runs = {label: read_run(path) for label, path in paths.items()}
     want_curves, want_ideal = gain_vectors_of_runs(runs, qrels, topics, profiles, gains, depth)
@@ -96,8 +98,9 @@ def test_vectors_from_the_files_equal_those_from_runs_and_qrels(tmp_path, seed, 
 @pytest.mark.parametrize("kind, text, line", [
     ("ranked_grades", "run\tqid\tgrades\nR\t1\t301\nR\t2\t3x1\n", 3),
     ("ranked_grades", "run\tqid\tlevels\nR\t1\t301\n", 1),
-    ("recall_base", "qid\tlevel\tdocuments\n1\t1\t2\n1\t4\t2\n", 3),
-    ("recall_base", "qid\tlevel\tdocuments\n1\t1\t-1\n", 2),
+    ("recall_base", "qid\tn_0\tn_1\tn_2\tn_3\n1\t0\t1\t2\t2\n2\t0\tx\t2\t2\n", 3),
+    ("recall_base", "qid\tn_0\tn_1\tn_2\tn_3\n1\t0\t1\t-1\t2\n", 2),
+    ("recall_base", "qid\tlevel\tdocuments\n1\t1\t2\n", 1),
 ])
 def test_a_file_that_is_not_as_written_is_one_error_naming_the_line(tmp_path, kind, text, line):
     path = tmp_path / f"{kind}.tsv"
@@ -108,11 +111,14 @@ def test_a_file_that_is_not_as_written_is_one_error_naming_the_line(tmp_path, ki
 
 
 def test_a_request_missing_from_the_files_is_an_error_not_a_zero():
-    ranked = pd.DataFrame({"run": ["R"], "qid": ["1"], "grades": ["3"]})
-    base = pd.DataFrame({"qid": ["1"] * 3 + ["2"] * 3, "level": [1, 2, 3] * 2,
-                         "documents": [0, 0, 1, 1, 0, 0]})
-    with pytest.raises(ValueError, match=r"run 'R' has no rows for requests \['2'\]"):
+    ranked = pd.DataFrame({"run": ["R", "R", "S"], "qid": ["1", "2", "1"],
+                           "grades": ["3", "", "3"]})
+    base = pd.DataFrame({"qid": ["1", "2"], "n_0": 0, "n_1": [0, 1], "n_2": 0, "n_3": [1, 0]})
+    with pytest.raises(ValueError, match=r"run 'S' has no rows for requests \['2'\]"):
         ranked_grades.vectors_by_profile(ranked, base, {"all": (1, 2, 3)}, {1: 1, 2: 2, 3: 3}, 5)
+    with pytest.raises(ValueError, match=r"recall base: no rows for requests \['2'\]"):
+        ranked_grades.vectors_by_profile(ranked, base[:1], {"all": (1, 2, 3)},
+                                         {1: 1, 2: 2, 3: 3}, 5)
 
 
 def test_rank_frame_and_the_file_agree_on_ties(tmp_path):

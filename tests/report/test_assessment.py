@@ -7,6 +7,7 @@ import pytest
 
 from dataclasses import replace
 
+from gradedrel.evaluation.measures.effort import RequestCurves
 from gradedrel.report import assessment as a
 from gradedrel.report import design
 from gradedrel.report import verdicts as v
@@ -26,9 +27,8 @@ PAPER = a.Published(
 FAST = replace(DESIGN, constants=replace(DESIGN.constants, resamples=2000, trials=2000))
 
 
-def finding(number, avp=None, curves=None, ideal=None, paper=PAPER, study=FAST):
-    return a.assess_finding(study.finding(number), avp or {}, curves or {}, ideal or {},
-                            paper, study)
+def finding(number, values=None, effort=None, paper=PAPER, study=FAST):
+    return a.assess_finding(study.finding(number), values or {}, effort, paper, study)
 
 
 def per_topic(shifts: dict, n=150, seed=0, noise=0.02):
@@ -45,7 +45,7 @@ def per_topic(shifts: dict, n=150, seed=0, noise=0.02):
 
 
 def matrices(frame):
-    return {level: a.avp_matrix(frame, level, TYPES) for level in (1, 2, 3)}
+    return {f"AvP(level={level})": a.avp_matrix(frame, level, TYPES) for level in (1, 2, 3)}
 
 
 def test_paper_like_data_give_holds_for_findings_1_to_3():
@@ -107,26 +107,34 @@ def test_effort_finding_and_saturation_note():
     slow = gains(n, depth, [10, 30, 60, 90], 0)             # reaches 6 at rank 30
     curves = {"3": {"WSYN/e": fast, "SUM/u": slow}, "2+3": {"WSYN/e": fast, "SUM/u": slow}}
     ideals = {"3": ideal, "2+3": ideal}
-    rows, verdict, reason = finding(4, curves=curves, ideal=ideals)
+    # J&K DCG at rank 50, b = 2: hits at 1, 5, 20, 40 vs 10, 30 (60, 90 beyond 50), as the
+    # evaluation's per_topic.tsv would hold them
+    d = np.log(np.arange(1, 101)) / np.log(2)
+    d[0] = 1
+    fast_dcg = sum(3 / d[r - 1] for r in (1, 5, 20, 40))
+    slow_dcg = sum(3 / d[r - 1] for r in (10, 30))
+    dcg = pd.DataFrame({"WSYN/e": np.full(n, fast_dcg), "SUM/u": np.full(n, slow_dcg)})
+    values = {m: dcg for m in FAST.measures() if m.startswith("JK_DCG")}
+    rows, verdict, reason = finding(4, values, RequestCurves.from_gains(curves, ideals))
     effort = rows[0]
     assert effort["estimate"] == pytest.approx(5 / 30)
     assert effort["ranks"] == "5 vs 30"
     assert verdict.verdict == v.HOLDS           # identical requests: a degenerate interval
     assert "not measurable" in reason
-    # J&K DCG at rank 50, b = 2: hits at 1, 5, 20, 40 vs 10, 30 (60, 90 beyond 50)
-    d = np.log(np.arange(1, 101)) / np.log(2)
-    d[0] = 1
-    fast_dcg = sum(3 / d[r - 1] for r in (1, 5, 20, 40))
-    slow_dcg = sum(3 / d[r - 1] for r in (10, 30))
     dcg_row = [r for r in rows if r["measure"].startswith("JK_DCG(b=2")][0]
     assert dcg_row["estimate"] == pytest.approx(fast_dcg - slow_dcg)
+    assert dcg_row["part"] == "DCG advantage at rank 50 (reported)"
+    assert dcg_row["size"] == f"{(fast_dcg - slow_dcg) / slow_dcg:+.1%} relative"
 
 
 def test_assess_tables():
     avp = matrices(per_topic({}, n=40))
     g = gains(40, 100, [3, 8], 0)
     curves = {p: {"WSYN/e": g, "SUM/u": g} for p in ("3", "2+3")}
-    comparisons, findings = a.assess(avp, curves, {"3": g, "2+3": g}, PAPER, FAST)
+    dcg = pd.DataFrame({"WSYN/e": np.ones(len(g)), "SUM/u": np.ones(len(g))})
+    avp.update({m: dcg for m in FAST.measures() if m.startswith("JK_DCG")})
+    effort = RequestCurves.from_gains(curves, {"3": g, "2+3": g})
+    comparisons, findings = a.assess(avp, effort, PAPER, FAST)
     assert list(findings["finding"]) == [1, 2, 3, 4]
     assert set(findings["verdict"].str.split(" \\(").str[0]) <= set(v.VERDICTS)
     assert list(comparisons.columns[:len(a.COMPARISON_COLUMNS)]) == a.COMPARISON_COLUMNS
@@ -159,7 +167,10 @@ def test_markdown_and_summary():
     avp = matrices(per_topic({(3, "WSYN/e"): 0.15}, n=60))
     g = gains(60, 100, [3, 8], 0)
     curves = {p: {"WSYN/e": g, "SUM/u": g} for p in ("3", "2+3")}
-    comparisons, findings = a.assess(avp, curves, {"3": g, "2+3": g}, PAPER, FAST)
+    dcg = pd.DataFrame({"WSYN/e": np.ones(len(g)), "SUM/u": np.ones(len(g))})
+    avp.update({m: dcg for m in FAST.measures() if m.startswith("JK_DCG")})
+    effort = RequestCurves.from_gains(curves, {"3": g, "2+3": g})
+    comparisons, findings = a.assess(avp, effort, PAPER, FAST)
     text = a.comparisons_markdown(comparisons)
     assert text.count("\n") == len(comparisons) + 2
     assert "| 2 | primary | WSYN/e - SUM/u |" in text
@@ -178,8 +189,9 @@ def test_a_query_type_the_paper_did_not_run_is_compared_without_a_verdict():
     rows = [{"run": "BOOL/e", "qid": r["qid"], "measure": r["measure"], "value": r["value"] + 0.2}
             for r in frame[frame["run"] == "WSYN/e"].to_dict("records")]
     frame = pd.concat([frame, pd.DataFrame(rows)], ignore_index=True)
-    avp = {level: a.avp_matrix(frame, level, seventh.query_types) for level in (1, 2, 3)}
-    found, verdict, _ = a.assess_finding(seventh.finding(2), avp, {}, {}, PAPER, seventh)
+    avp = {f"AvP(level={level})": a.avp_matrix(frame, level, seventh.query_types)
+           for level in (1, 2, 3)}
+    found, verdict, _ = a.assess_finding(seventh.finding(2), avp, None, PAPER, seventh)
     assert found[0]["comparison"] == "BOOL/e - SUM/u" and found[0]["estimate"] > 15
     assert np.isnan(found[0]["published"]) and found[0]["verdict"] == ""
     assert verdict.verdict == ""   # nothing published to compare with
@@ -241,3 +253,24 @@ def test_one_comparison_has_one_p_in_the_evaluation_and_the_findings():
                Constants(trials=2000, seed=5), False)
     assert vs.loc[0, "randomisation_p_value"] == row["p_value"]
     assert 0 < row["p_value"] < 1
+
+
+def test_the_test_of_record_gives_each_row_its_p_and_the_caption_says_which():
+    """The design's test of record decides whose p a paired row reports (a comparison may
+    name its own); a spread's p is Friedman's; the verdicts' caption is written from them."""
+    from scipy import stats
+
+    avp = matrices(per_topic({(3, "WSYN/e"): 0.05}, n=40))
+    first = FAST.finding(2)
+    wilcoxon = replace(first, comparisons=(replace(first.headline, test_of_record="wilcoxon"),
+                                           *first.comparisons[1:]))
+    study = replace(FAST, findings=(FAST.finding(1), wilcoxon))
+    rows, _, _ = a.assess_finding(wilcoxon, avp, None, PAPER, study)
+    m = avp["AvP(level=3)"]
+    assert rows[0]["p_value"] == pytest.approx(stats.wilcoxon(m["WSYN/e"], m["SUM/u"]).pvalue)
+    assert rows[1]["test_of_record"] == "randomisation"
+    comparisons, findings = a.assess(avp, None, PAPER, study)
+    assert set(comparisons["test_of_record"]) == {"randomisation", "wilcoxon", "friedman"}
+    caption = a.verdicts_markdown("Verdicts", comparisons, findings)
+    assert ("p = two-sided paired randomisation test or two-sided Wilcoxon signed-rank test "
+            "(Friedman for the level-3 spread)") in caption

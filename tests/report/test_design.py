@@ -21,6 +21,7 @@ def test_the_cranfield_design_is_the_pre_registration():
     primary = study.finding(2).headline
     assert (primary.first, primary.second, primary.level) == ("WSYN/e", "SUM/u", 3)
     assert [c.level for c in study.finding(3).comparisons if c.deciding] == [1, 2, 2, 2, 3, 3, 3]
+    assert primary.measure == "AvP(level=3)" and primary.test_of_record == "randomisation"
     assert study.profiles() == ["3", "2+3"] and study.levels() == [1, 2, 3]
     assert len(study.pairs()) == 15
 
@@ -37,9 +38,18 @@ def test_nfcorpus_amends_the_cranfield_design():
 
 
 @pytest.mark.parametrize("change, named", [
-    (("test: directional, first: \"WSYN/e\", second: \"SUM/u\", level: 3, deciding: true",
-      "test: directionl, first: \"WSYN/e\", second: \"SUM/u\", level: 3, deciding: true"),
+    (("test: directional, first: \"WSYN/e\", second: \"SUM/u\", measure: \"AvP(level=3)\"",
+      "test: directionl, first: \"WSYN/e\", second: \"SUM/u\", measure: \"AvP(level=3)\""),
      "directionl"),
+    # a misspelt measure: one error naming the file, the comparison and the closest name
+    (("measure: \"AvP(level=3)\", deciding: true, holm: true, headline: true",
+      "measure: \"AvPP(level=3)\", deciding: true, holm: true, headline: true"), "AvPP"),
+    (("measure: \"JK_DCG(b=2,profile='2+3')@50\"", "measure: \"JK_DGC(b=2,profile='2+3')@50\""),
+     "JK_DCG"),
+    (("test: large_spread, measure: \"AvP(level=3)\"",
+      "test: large_spread, measure: \"JK_DCG(b=2,profile='3')@50\""), "an AvP measure"),
+    (("test: large_spread, measure: \"AvP(level=3)\"",
+      "test: large_spread, measure: \"AvP\""), "every parameter"),
     (("first: \"SSYN-C/e\", second: \"SUM/e\"", "first: \"XSYN/e\", second: \"SUM/e\""), "XSYN/e"),
     (("test: effort_ratio, first: \"WSYN/e\", second: \"SUM/u\", profile: \"3\", share: 0.5",
       "test: effort_ratio, first: \"WSYN/e\", second: \"SUM/u\", profile: \"3\""), "share"),
@@ -72,3 +82,26 @@ def test_the_fast_parser_reads_every_design_as_pyyaml_does(tmp_path):
     with pytest.raises(InputError) as error:
         design_module.load(broken)
     assert "broken.yaml" in str(error.value) and "valid YAML" in str(error.value)
+
+
+def test_a_measure_is_written_as_the_evaluation_writes_it_and_the_test_of_record_settled(
+        tmp_path):
+    """A measure name spelt with spaces or the cutoff as a parameter is the evaluation's
+    name; a comparison's test of record overrides the constants'; a spread's is Friedman's
+    and no other."""
+    text = (ROOT / "config" / "design" / "jk2000.yaml").read_text(encoding="utf-8")
+    changed = text.replace("measure: \"JK_DCG(b=2,profile='2+3')@50\"",
+                           "measure: \"JK_DCG(profile='2+3', b=2, cutoff=50)\", "
+                           "test_of_record: t", 1)
+    path = tmp_path / "spelt.yaml"
+    path.write_text(changed, encoding="utf-8")
+    found = design.load(path).finding(4).comparisons[2]
+    assert found.measure == "JK_DCG(b=2,profile='2+3')@50" and found.test_of_record == "t"
+    assert found.parameter("cutoff") == 50 and found.level is None
+    spread = design.load(path).finding(1).comparisons[1]
+    assert spread.test_of_record == "friedman" and spread.level == 3
+    path.write_text(text.replace("test: large_spread,", "test: large_spread, "
+                                 "test_of_record: wilcoxon,", 1), encoding="utf-8")
+    with pytest.raises(InputError) as error:
+        design.load(path)
+    assert str(path) in str(error.value) and "Friedman" in str(error.value)

@@ -3,6 +3,7 @@ synthetic evaluation and its Markdown."""
 import numpy as np
 import pandas as pd
 
+from gradedrel.evaluation.measures.effort import RequestCurves
 from gradedrel.report import design, findings, markdown
 from gradedrel.report.published import load
 from gradedrel.report.tables import Table
@@ -35,26 +36,39 @@ def _files(tmp_path, n=12):
             pd.DataFrame(qrels, columns=["qid", "docno", "grade"]), [str(q) for q in range(1, n + 1)])
 
 
-def _evaluated(tmp_path, runs, qrels, topics):
-    """The runs through the evaluation (gradedrel evaluate's one code path): the judged
-    rankings and recall bases the findings read instead of runs and qrels."""
+def _evaluated(tmp_path, runs, qrels, topics, depth=20):
+    """The runs through the evaluation (gradedrel evaluate's one code path): its directory,
+    with the judged rankings and recall bases the findings' effort reads."""
     from gradedrel.evaluation.files import evaluate_files
-    from gradedrel.evaluation.measures import ranked_grades
     from gradedrel.evaluation.settings import Settings
 
     out = tmp_path / "evaluation"
-    evaluate_files(runs, qrels.assign(label=qrels["grade"].astype(str)), Settings(depth=20),
-                   out, topics, bootstrap=False)
-    return (ranked_grades.read(out / "ranked_grades.tsv", "ranked_grades"),
-            ranked_grades.read(out / "recall_base.tsv", "recall_base"))
+    evaluate_files(runs, qrels.assign(label=qrels["grade"].astype(str)),
+                   Settings(depth=depth, cutoffs=(10, depth)), out, topics, bootstrap=False)
+    return out
+
+
+def _recall_base(tmp_path, qrels):
+    """The collection's recall_base.tsv of ``qrels`` (the workflow writes it once)."""
+    from gradedrel.collection.testbed import recall_base
+
+    path = tmp_path / "recall_base.tsv"
+    recall_base(qrels, pd.DataFrame({"qid": sorted(set(qrels["qid"]))})).to_csv(
+        path, sep="\t", index=False)
+    return path
 
 
 def _assessed(tmp_path):
+    """The findings of the synthetic AvP values and of the runs' evaluation (effort, DCG)."""
     per_topic, runs, qrels, topics = _files(tmp_path)
     paper = load(ROOT / "config" / "published" / "jk2000.yaml")
-    grades, recall = _evaluated(tmp_path, runs, qrels, topics)
-    return findings.assess_files(per_topic, grades, recall, paper, {1: 1, 2: 2, 3: 3},
-                                 PROFILES, 20, DESIGN), paper
+    out = _evaluated(tmp_path, runs, qrels, topics, depth=50)
+    evaluated = pd.read_csv(out / "per_topic.tsv", sep="\t", dtype={"qid": str})
+    per_topic = pd.concat([per_topic, evaluated[evaluated["measure"].str.startswith("JK_DCG")]])
+    effort = RequestCurves.read(out / "ranked_grades.tsv", _recall_base(tmp_path, qrels),
+                                {p: PROFILES[p] for p in DESIGN.profiles()}, {1: 1, 2: 2, 3: 3},
+                                50, DESIGN.query_types)
+    return findings.assess_files(per_topic, effort, paper, DESIGN), paper
 
 
 def test_the_findings_from_the_evaluation_files_equal_those_from_the_runs(tmp_path):
@@ -63,8 +77,11 @@ def test_the_findings_from_the_evaluation_files_equal_those_from_the_runs(tmp_pa
     from gradedrel.retrieval.runs import read_run
 
     per_topic, runs, qrels, topics = _files(tmp_path)
-    grades, recall = _evaluated(tmp_path, runs, qrels, topics)
+    out = _evaluated(tmp_path, runs, qrels, topics)
+    from gradedrel.evaluation.measures import ranked_grades
     from gradedrel.evaluation.measures.ranked_grades import vectors_by_profile
+    grades = ranked_grades.read(out / "ranked_grades.tsv", "ranked_grades")
+    recall = ranked_grades.read(_recall_base(tmp_path, qrels), "recall_base")
     used = {p: PROFILES[p] for p in DESIGN.profiles()}
     ours = vectors_by_profile(grades, recall, used, {1: 1, 2: 2, 3: 3}, 20, TYPES)
     theirs = gain_vectors_of_runs({t: read_run(runs[t]) for t in TYPES}, qrels,
@@ -82,6 +99,13 @@ def test_assess_files_and_write(tmp_path):
     # SUM/u fifth: the effort ratio is 1/5 for every request, so its interval is degenerate
     assert effort["ranks"] == "1 vs 5" and effort["estimate"] == 0.2
     assert effort["low"] == effort["high"] == 0.2
+    # the DCG advantage is the evaluation's JK_DCG@50: WSYN/e's 3 at rank 1 (and 2 at 3,
+    # 1 at 4) against SUM/u's 1, 2, 3 at ranks 3, 4, 5 (b = 2: divided by log2 of the rank)
+    dcg = comparisons[comparisons["measure"] == "JK_DCG(b=2,profile='2+3')@50"].iloc[0]
+    wsyn = 3 + 2 / np.log2(3)
+    sum_u = 2 / np.log2(4) + 3 / np.log2(5)
+    assert abs(dcg["estimate"] - (wsyn - sum_u)) < 1e-5
+    assert set(comparisons["test_of_record"]) == {"randomisation", "friedman", ""}
     assert verdicts["verdict"].iloc[3].startswith("holds")
     out = {k: tmp_path / f"{k}.tsv" for k in ("verdicts", "findings", "primary")}
     findings.write_assessment(comparisons, verdicts, out["verdicts"], out["findings"],

@@ -97,31 +97,6 @@ def test_spread():
     assert got.low <= got.estimate <= got.high
 
 
-def test_effort_rank_by_hand():
-    curve = np.array([0, 1, 1, 3, 6, 6], dtype=float)
-    assert v.effort_rank(curve, 3) == 4
-    assert v.effort_rank(curve, 0.5) == 2
-    assert v.effort_rank(curve, 7) == 7            # never: censored at depth + 1
-    assert list(v.effort_ranks(np.vstack([curve, curve * 2]), np.array([3, 2]))) == [4, 2]
-
-
-def test_saturation():
-    assert v.saturated(np.r_[np.arange(1, 10), np.full(91, 9.5)])   # at its maximum by rank 10
-    assert not v.saturated(np.arange(1, 101, dtype=float))
-
-
-def test_effort_ratio_by_hand():
-    # two requests, depth 4; ideal maxima 6 and 2 -> mean 4, target 50 % = 2
-    ideal = np.array([[3, 6, 6, 6], [2, 2, 2, 2]], dtype=float)
-    first = np.array([[3, 3, 6, 6], [0, 2, 2, 2]], dtype=float)    # mean 1.5, 2.5: rank 2
-    second = np.array([[0, 0, 3, 3], [0, 0, 0, 2]], dtype=float)   # mean 0, 0, 1.5, 2.5: rank 4
-    got = v.effort_ratio(first, second, ideal, 0.5, resamples=200, confidence=0.95, seed=1)
-    assert (got.first, got.second) == (2, 4)
-    assert got.ratio.estimate == pytest.approx(0.5)
-    assert got.ratio.low <= 0.5 <= got.ratio.high
-    assert not got.censored
-
-
 def test_ratio_verdict():
     assert v.ratio_verdict(Interval(0.5, 0.3, 0.8, 0.95), 0.55).verdict == v.HOLDS
     assert v.ratio_verdict(Interval(0.9, 0.7, 1.2, 0.95), 0.55).verdict == v.DOES_NOT_HOLD

@@ -95,10 +95,9 @@ def test_readme_evaluate_example_prints_the_workflows_numbers(finished_project, 
     assert [(r[0], r[1]) for r in rows] == list(zip(expected["run"], expected["measure"]))
     for row, mean, topics in zip(rows, expected["mean"], expected["topics"]):
         assert row[2] == ("NaN" if mean != mean else f"{mean:.4f}") and int(row[3]) == topics
-    assert printed[-1] == "wrote 12 tables to out/"
+    assert printed[-1] == "wrote 11 tables to out/"
     assert not (project / "out" / "bootstrap_ci.tsv").exists()
-    for name in ("means", "per_topic", "significance_vs_baseline", "ranked_grades",
-                 "recall_base"):
+    for name in ("means", "per_topic", "significance_vs_baseline", "ranked_grades"):
         assert (project / "out" / f"{name}.tsv").exists()
     assert "in none of the runs" not in done.stderr  # --topics: no topic scores zero unseen
     # What the README shows: the same lines, header and last line as printed here, one row

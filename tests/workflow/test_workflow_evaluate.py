@@ -38,15 +38,15 @@ def test_evaluation_rule_writes_the_tables_the_cli_writes(tmp_path):
                  "--standard-measures", "nDCG@10;AP(rel=1);AP(rel=3);P@10",
                  "--out", str(tmp_path / "cli"), f"BM25={run}"]) == 0
     for name in ("per_topic", "means", "pr_curves", "gain_curves", "effort", "coverage",
-                 "ranked_grades", "recall_base"):
+                 "ranked_grades"):
         assert (out / f"{name}.tsv").read_bytes() == (tmp_path / "cli" / f"{name}.tsv") \
             .read_bytes(), name
 
 
 def test_the_fixture_evaluations_gain_vectors_from_their_files_equal_those_from_the_runs(
         finished_project):
-    """ranked_grades.tsv and recall_base.tsv of every fixture evaluation rebuild the gain and
-    ideal vectors the findings build from the run files and the qrels."""
+    """ranked_grades.tsv of every fixture evaluation, with the collection's recall_base.tsv,
+    rebuilds the gain and ideal vectors of the run files and the qrels."""
     import numpy as np
     import yaml
 
@@ -68,8 +68,8 @@ def test_the_fixture_evaluations_gain_vectors_from_their_files_equal_those_from_
         folder = path.parent
         planset = folder.parent.name
         ranked = ranked_grades.read(path, "ranked_grades")
-        base = ranked_grades.read(folder / "recall_base.tsv", "recall_base")
-        topics = base["qid"].unique().tolist()
+        base = ranked_grades.read(results / "recall_base.tsv", "recall_base")
+        topics = ranked["qid"].unique().tolist()
         if planset != "baseline":
             assert topics == read_tsv(results / "plans" / planset / "topics.tsv")["qid"].tolist()
         runs_dir = results / ("baseline" if planset == "baseline" else

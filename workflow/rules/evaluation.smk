@@ -8,7 +8,6 @@ EVALUATION_FILES = [
     "gain_curves",
     "effort",
     "ranked_grades",
-    "recall_base",
 ]
 SIGNIFICANCE_FILES = {
     "friedman": "significance_friedman",

@@ -13,11 +13,10 @@ TABLE_PARAMS = (
 )
 FINDINGS_PARAMS = ("levels", "query_types", "baseline", "gains", "gain_profiles", "depth")
 #: What the findings job reads of each model's evaluation: input name -> evaluation file
-#: (the names evaluate_runs gives them, workflow/rules/evaluation.smk; its recall base is
-#: ``evaluated_recall_base`` here, beside the collection's ``recall_base``).
+#: (the names evaluate_runs gives them, workflow/rules/evaluation.smk; effort reads
+#: ranked_grades with the collection's ``recall_base``).
 FINDINGS_EVALUATION_FILES = {
     **{name: name for name in ("per_topic", "ranked_grades", "means", "effort")},
-    "evaluated_recall_base": "recall_base",
     **{name: SIGNIFICANCE_FILES[name] for name in ("friedman", "posthoc", "vs_baseline")},
 }
 from gradedrel.report.items import figure_label, label as report_label

@@ -17,8 +17,9 @@ The arithmetic they share:
 - :mod:`.stratified` — stratified precision–recall: AvP and interpolated P–R per level;
 - :mod:`.cumulated_gain` — gain vectors, ideal vectors, CG/DCG (J&K's ``i < b`` rule),
   nCG/nDCG, and today's log2(i+1) nDCG under its own name;
-- :mod:`.effort` — the rank at which an averaged curve reaches the ideal's value at k;
+- :mod:`.effort` — the rank at which an averaged curve reaches a target (the ideal's value
+  at k; a share of its end: proportional effort and the ratio of two runs');
 - :mod:`.significance` — Friedman with post-hoc tests, paired tests, bootstrap CIs;
-- :mod:`.ranked_grades` — the judged rankings and recall bases as files, and the gain and
-  ideal vectors rebuilt from them.
+- :mod:`.ranked_grades` — the judged rankings as a file, and the gain and ideal vectors
+  rebuilt from it and the collection's recall base.
 """

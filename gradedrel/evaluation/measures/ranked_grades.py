@@ -1,13 +1,14 @@
-"""The judged rankings and recall bases as evaluation files, and the gain vectors rebuilt
-from them: what a reader of the evaluation (the report's findings) needs instead of the run
-files and the qrels.
+"""The judged rankings as an evaluation file, and the gain vectors rebuilt from them and the
+collection's recall base: what a reader of the evaluation (the findings' effort,
+:mod:`.effort`) needs instead of the run files and the qrels.
 
-- ``ranked_grades.tsv`` (``run, qid, grades``): per run and evaluated request, in the
-  evaluation's order, the levels (0–3; an unjudged document is 0) of the documents at ranks
-  1..depth as one string of digits (``3002100…``): shorter when the run retrieved fewer,
-  empty when it lacks the request;
-- ``recall_base.tsv`` (``qid, level, documents``): per evaluated request and level 1–3, how
-  many documents are judged exactly that level (the size of the paper's recall base R_r).
+- ``ranked_grades.tsv`` (``run, qid, grades``), written by the evaluation: per run and
+  evaluated request, in the evaluation's order, the levels (0–3; an unjudged document is 0)
+  of the documents at ranks 1..depth as one string of digits (``3002100…``): shorter when
+  the run retrieved fewer, empty when it lacks the request;
+- the collection's ``recall_base.tsv`` (``qid, n_0 … n_3``, written once per collection by
+  :func:`gradedrel.collection.testbed.recall_base`): per request how many documents are
+  judged exactly each level (the size of the paper's recall base R_r).
 
 From these two, :func:`gain_vectors` and :func:`ideal_vectors` give the ``(requests, depth)``
 gain and ideal vectors of a gain table exactly as the evaluation builds them from the run
@@ -27,6 +28,8 @@ from gradedrel.evaluation.measures import cumulated_gain as cg
 from gradedrel.evaluation.measures.judgements import JudgedRun, Judgements, ideal_gains
 
 LEVELS = (1, 2, 3)
+#: The collection's recall base (gradedrel.collection.testbed.recall_base).
+RECALL_BASE_COLUMNS = ["qid", "n_0", "n_1", "n_2", "n_3"]
 _DIGIT = ord("0")
 
 
@@ -48,15 +51,6 @@ def ranked_grades_table(labels: Sequence[str], grades: Sequence[Sequence[str]],
                         columns=COLUMNS["ranked_grades"])
 
 
-def recall_base_table(judgements: Judgements) -> pd.DataFrame:
-    """``qid, level, documents``: per evaluated request, levels 1–3."""
-    counts = judgements.level_counts[:, list(LEVELS)]
-    return pd.DataFrame({"qid": np.repeat(judgements.topics, len(LEVELS)),
-                         "level": np.tile(np.asarray(LEVELS, dtype=np.int64),
-                                          judgements.n_topics),
-                         "documents": counts.reshape(-1).astype(np.int64)})
-
-
 def grades_matrix(grades: Sequence[str], depth: int) -> np.ndarray:
     """``(requests, depth)`` levels from digit strings (0 beyond a string's end)."""
     matrix = np.zeros((len(grades), depth), dtype=np.int8)
@@ -74,17 +68,16 @@ def gain_vectors(grades: Sequence[str], gain_by_grade: np.ndarray, depth: int) -
     return np.asarray(gain_by_grade, dtype=np.float64)[grades_matrix(grades, depth)]
 
 
-def level_counts(documents: pd.DataFrame, topics: Sequence[str]) -> np.ndarray:
+def level_counts(recall_base: pd.DataFrame, topics: Sequence[str]) -> np.ndarray:
     """``(requests, 4)`` counts per level 0–3 (level 0: 0, it earns no gain) of ``topics``
-    from a recall-base table; a request it lacks is a ValueError."""
-    wide = documents.pivot(index="qid", columns="level", values="documents")
+    from the collection's recall base; a request it lacks is a ValueError."""
+    wide = recall_base.set_index("qid")
     missing = [t for t in topics if t not in wide.index]
     if missing:
         raise ValueError(f"recall base: no rows for requests {missing[:5]}")
     counts = np.zeros((len(topics), 4), dtype=np.int64)
     for level in LEVELS:
-        if level in wide.columns:
-            counts[:, level] = wide.loc[list(topics), level].to_numpy(dtype=np.int64)
+        counts[:, level] = wide.loc[list(topics), f"n_{level}"].to_numpy(dtype=np.int64)
     return counts
 
 
@@ -98,9 +91,10 @@ def vectors_by_profile(ranked: pd.DataFrame, recall_base: pd.DataFrame,
                        profiles: Mapping[str, Sequence[int]], gains: Mapping[int, float],
                        depth: int, runs: Sequence[str] | None = None):
     """Per gain profile, each run's gain vectors and the ideal vectors ``(requests, depth)``
-    over the recall base's requests in its order: ``(curves[profile][run], ideal[profile])``,
-    the shape :func:`gradedrel.report.assessment.assess` reads."""
-    topics = list(pd.unique(recall_base["qid"]))
+    over the evaluated requests in the evaluation's order (``ranked``'s), their ideal from the
+    collection's ``recall_base``: ``(curves[profile][run], ideal[profile])``,
+    the shape :class:`~gradedrel.evaluation.measures.effort.RequestCurves` reads."""
+    topics = list(pd.unique(ranked["qid"]))
     counts = level_counts(recall_base, topics)
     runs = list(pd.unique(ranked["run"])) if runs is None else list(runs)
     by_run = {}
@@ -120,23 +114,25 @@ def vectors_by_profile(ranked: pd.DataFrame, recall_base: pd.DataFrame,
 
 
 def read(path: str | Path, kind: str) -> pd.DataFrame:
-    """``ranked_grades.tsv`` or ``recall_base.tsv`` (``kind``), ids and grades as the text
-    written; a wrong header or a value that is no level is one error naming file and line."""
+    """The evaluation's ``ranked_grades.tsv`` or the collection's ``recall_base.tsv``
+    (``kind``), ids and grades as the text written; a wrong header or a value that is no
+    level (no count) is one error naming file and line."""
+    columns = COLUMNS[kind] if kind == "ranked_grades" else RECALL_BASE_COLUMNS
     frame = pd.read_csv(path, sep="\t", dtype={"run": str, "qid": str, "grades": str},
                         keep_default_na=False)
-    if frame.columns.tolist() != COLUMNS[kind]:
-        raise InputError(path, 1, f"the columns {COLUMNS[kind]}", list(frame.columns))
+    if frame.columns.tolist() != columns:
+        raise InputError(path, 1, f"the columns {columns}", list(frame.columns))
     if kind == "ranked_grades":
         bad = ~frame["grades"].str.fullmatch(r"[0-3]*")
     else:
-        frame["documents"] = pd.to_numeric(frame["documents"], errors="coerce")
-        bad = ~frame["level"].isin(LEVELS) | frame["documents"].isna() | \
-            (frame["documents"] < 0)
+        counts = frame[columns[1:]].apply(pd.to_numeric, errors="coerce")
+        bad = (counts.isna() | (counts < 0)).any(axis=1)
+        frame[columns[1:]] = counts
     if bad.any():
         row = int(np.flatnonzero(bad.to_numpy())[0])
-        column = "grades" if kind == "ranked_grades" else "level, documents"
-        raise InputError(path, row + 2, f"{column} as the evaluation writes them",
+        column = "grades" if kind == "ranked_grades" else "counts"
+        raise InputError(path, row + 2, f"{column} as the workflow writes them",
                          "\t".join(map(str, frame.iloc[row].tolist())))
     if kind == "recall_base":
-        frame["documents"] = frame["documents"].astype(np.int64)
+        frame[columns[1:]] = frame[columns[1:]].astype(np.int64)
     return frame
