@@ -174,15 +174,14 @@ class Settings:
 
     def check_standard_measures(self) -> None:
         """A gradedrel measure name under ``standard_measures`` (which holds ir_measures
-        measures only) is a ValueError saying where it belongs."""
-        from gradedrel.evaluation.standard_measures import is_standard
-
+        measures only) is a ValueError saying where it belongs (whether or not
+        :mod:`~gradedrel.evaluation.measures.irm` has handed the family to ir_measures)."""
         for name in self.standard_measures:
             try:
                 ours = registry.parse_family(name)
             except ValueError:  # a registered family with wrong parameters
                 ours = True
-            if ours is not None and not is_standard(name):
+            if ours is not None:
                 raise ValueError(
                     f"config: standard_measures: {name!r} is a gradedrel measure, not an "
                     f"ir_measures one; list it under evaluation.also (added to the paper's "
