@@ -209,7 +209,8 @@ def register_evaluate(subparsers) -> None:
                         help="also compute this measure (repeatable): any registered name, "
                         'e.g. "JK_DCG(b=5,profile=\'3\')@20", or a family (AvP, JK_DCG, '
                         "...) over the configured levels, profiles, bases and cutoffs; added "
-                        "to the config's evaluation.measures (default: the paper's grid)")
+                        "to the config's evaluation.measures (default: the paper's grid), as its "
+                        "evaluation.also is")
     parser.set_defaults(handler=run_evaluate)
 
 
