@@ -112,13 +112,14 @@ def added_measures(configured: list[str] | None, names: list[str]) -> list[str]:
     """The configured measures (None: the paper's grid) with ``--measure`` names added;
     an unknown name is one error naming it and the closest registered one."""
     from gradedrel.evaluation.measures import registry
+    from gradedrel.evaluation.settings import with_also
 
     for name in names:
         try:
             registry.parse(name)
         except ValueError as error:
             raise ValueError(f"--measure: {error}") from None
-    return list(registry.DEFAULT_MEASURES if configured is None else configured) + names
+    return list(with_also(configured, names))
 
 
 def check_out_folder(out: str) -> None:
@@ -208,7 +209,8 @@ def register_evaluate(subparsers) -> None:
                         help="also compute this measure (repeatable): any registered name, "
                         'e.g. "JK_DCG(b=5,profile=\'3\')@20", or a family (AvP, JK_DCG, '
                         "...) over the configured levels, profiles, bases and cutoffs; added "
-                        "to the config's evaluation.measures (default: the paper's grid)")
+                        "to the config's evaluation.measures (default: the paper's grid), as its "
+                        "evaluation.also is")
     parser.set_defaults(handler=run_evaluate)
 
 

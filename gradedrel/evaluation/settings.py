@@ -4,7 +4,9 @@
 full names (``Q(beta=1)``, ``AvP(level=3)``) and family entries (``AvP``, ``JK_DCG``), which
 expand over the other keys (levels, readings, profiles, dcg_bases, cutoffs, gains,
 ndcg_log2); None (the default) is :data:`~gradedrel.evaluation.measures.registry.DEFAULT_MEASURES`,
-the paper's grid. The standard measures follow them.
+the paper's grid. Config's ``also`` adds measures to that list without restating it
+(:func:`with_also`). The standard measures follow them: ir_measures measures, computed by
+ir_measures/pytrec_eval like any ir_measures name listed under ``measures``.
 """
 from __future__ import annotations
 
@@ -24,6 +26,16 @@ def profile_order(profiles: Mapping[str, tuple[int, ...]]) -> dict[str, tuple[in
     files): more levels first, then by their levels, then by name — ``all`` (1, 2, 3),
     ``2+3``, ``3``."""
     return dict(sorted(profiles.items(), key=lambda kv: (-len(kv[1]), tuple(kv[1]), kv[0])))
+
+
+def with_also(measures, also) -> tuple[str, ...] | None:
+    """The measure list ``measures`` (None: the paper's grid,
+    :data:`~gradedrel.evaluation.measures.registry.DEFAULT_MEASURES`) with the names ``also``
+    appended; ``measures`` unchanged when ``also`` is empty."""
+    if not also:
+        return tuple(measures) if measures is not None else None
+    base = registry.DEFAULT_MEASURES if measures is None else measures
+    return (*base, *also)
 
 
 @dataclass(frozen=True)
@@ -57,7 +69,8 @@ class Settings:
     def from_config(cls, section: Mapping | None,
                     standard: list[str] | None = None) -> "Settings":
         """Settings from the config's ``evaluation`` section (absent keys: the defaults) and the
-        standard measure names.
+        standard measure names; the section's ``also`` names are added to ``measures``
+        (:func:`with_also`).
         """
         s = dict(section or {})
         sig = dict(s.get("significance", {}))
@@ -86,7 +99,7 @@ class Settings:
             confidence=float(boot.get("confidence", d.confidence)),
             seed=int(s.get("seed", d.seed)),
             standard_measures=tuple(standard or ()),
-            measures=tuple(s["measures"]) if s.get("measures") is not None else None,
+            measures=with_also(s.get("measures"), s.get("also")),
         )
         settings.check()
         return settings
@@ -148,6 +161,7 @@ class Settings:
         significance.adjust(np.array([0.5]), self.correction)
         if self.measures is not None and not self.measures:
             raise ValueError(f"{where}.measures: an empty list (null = the paper's grid)")
+        self.check_standard_measures()
         try:
             measures = self.measure_list()
         except ValueError as error:
@@ -157,6 +171,21 @@ class Settings:
                     measure["profile"] not in self.profiles:
                 raise ValueError(f"{where}.measures: {measure}: gain profile "
                                  f"{measure['profile']!r} not in {where}.profiles")
+
+    def check_standard_measures(self) -> None:
+        """A gradedrel measure name under ``standard_measures`` (which holds ir_measures
+        measures only) is a ValueError saying where it belongs (whether or not
+        :mod:`~gradedrel.evaluation.measures.irm` has handed the family to ir_measures)."""
+        for name in self.standard_measures:
+            try:
+                ours = registry.parse_family(name)
+            except ValueError:  # a registered family with wrong parameters
+                ours = True
+            if ours is not None:
+                raise ValueError(
+                    f"config: standard_measures: {name!r} is a gradedrel measure, not an "
+                    f"ir_measures one; list it under evaluation.also (added to the paper's "
+                    f"grid) or evaluation.measures")
 
     @property
     def kinds(self) -> list[tuple[str, int]]:
