@@ -28,8 +28,7 @@ def package_versions(names: tuple[str, ...] = PACKAGES) -> dict[str, str]:
 
 def canonical_json(value: Any) -> str:
     """``value`` as compact JSON with sorted keys (non-JSON values as str), for hashing and
-    comparing.
-    """
+    comparing."""
     return json.dumps(value, sort_keys=True, separators=(",", ":"), default=str)
 
 

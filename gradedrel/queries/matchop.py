@@ -47,9 +47,8 @@ class MatchOpWriter:
         return tuple(t for t, _ in kept), tuple(s for _, s in kept)
 
     def key(self, key: Key) -> tuple[str, tuple[str, ...]] | None:
-        """A key as MatchOp text (a phrase for several tokens) with its indexed terms; None if only
-        stopwords.
-        """
+        """A key as MatchOp text (a phrase for several tokens) with its indexed terms; None
+        if only stopwords."""
         tokens, terms = self._terms(key)
         if not tokens:
             return None

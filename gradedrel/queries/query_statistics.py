@@ -11,22 +11,13 @@ from __future__ import annotations
 
 import pandas as pd
 
-from gradedrel.queries.query_tree import Key, Node, Syn, keys
-
-
-def groups(node: Node) -> int:
-    """Number of #syn groups in a query tree."""
-    if isinstance(node, Syn):
-        return 1
-    if isinstance(node, Key):
-        return 0
-    return sum(groups(c) for c in node.children)
+from gradedrel.queries.query_tree import Node, keys, syn_groups
 
 
 def row(qid: str, label: str, tree: Node, facets: int, concepts: int) -> dict:
     """A query's statistics row: facets, concepts, #syn groups and keys."""
     return {"qid": qid, "query_type": label, "facets": facets, "concepts": concepts,
-            "groups": groups(tree), "keys": len(keys(tree))}
+            "groups": len(syn_groups(tree)), "keys": len(keys(tree))}
 
 
 def means(per_topic: pd.DataFrame) -> pd.DataFrame:

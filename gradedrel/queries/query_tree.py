@@ -247,9 +247,8 @@ def weight_text(value: float) -> str:
 
 
 def to_dict(node: Node) -> dict:
-    """A query tree as nested dicts ({'op': 'key'|'syn'|a registered operator, ...}), as the
-    query files hold it.
-    """
+    """A query tree as nested dicts ({'op': 'key'|'syn'|a registered operator, ...}), as the query
+    files hold it."""
     if isinstance(node, Key):
         return {"op": "key", "tokens": list(node.tokens)}
     if isinstance(node, Syn):
@@ -279,3 +278,12 @@ def keys(node: Node) -> list[Key]:
     if isinstance(node, Syn):
         return list(node.keys)
     return [k for child in node.children for k in keys(child)]
+
+
+def syn_groups(node: Node) -> list[Syn]:
+    """Every #syn group of a query tree, in order."""
+    if isinstance(node, Syn):
+        return [node]
+    if isinstance(node, Key):
+        return []
+    return [g for c in node.children for g in syn_groups(c)]

@@ -167,9 +167,8 @@ class SumStructure(Structure):
     name = "SUM"
 
     def compile(self, plan, expanded, pipeline, weights):
-        """#sum of every key of every concept (expansion keys too if ``expanded``); None without
-        keys.
-        """
+        """#sum of every key of every concept (expansion keys too if ``expanded``); None
+        without keys."""
         keys = keys_of([k for c in plan.concepts() for k in c.all_keys(expanded)], pipeline)
         return Sum(tuple(keys)) if keys else None
 
@@ -183,9 +182,8 @@ class SsynC(Structure):
     synonym_groups = True
 
     def compile(self, plan, expanded, pipeline, weights):
-        """#sum of one #syn per concept (its keys, expansion too if ``expanded``); None without
-        keys.
-        """
+        """#sum of one #syn per concept (its keys, expansion too if ``expanded``); None
+        without keys."""
         groups = [keys_of(c.all_keys(expanded), pipeline) for c in plan.concepts()]
         children = tuple(Syn(tuple(g)) for g in groups if g)
         return Sum(children) if children else None

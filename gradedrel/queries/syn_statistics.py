@@ -21,24 +21,13 @@ from typing import Callable
 import pandas as pd
 
 from gradedrel.queries.matchop import MatchOpWriter
-from gradedrel.queries.query_tree import Key, Node, Syn
-
-
-def syn_groups(node: Node) -> list[Syn]:
-    """Every #syn group of a query tree, in order."""
-    if isinstance(node, Syn):
-        return [node]
-    if isinstance(node, Key):
-        return []
-    return [g for c in node.children for g in syn_groups(c)]
+from gradedrel.queries.query_tree import Node, syn_groups
 
 
 def group_rows(qid: str, label: str, tree: Node, writer: MatchOpWriter,
                count: Callable[[str], int], documents: int) -> list[dict]:
-    """One row per #syn group with two or more distinct members.
-
-    ``count(matchop)`` → number of documents the MatchOp query matches.
-    """
+    """One row per #syn group with two or more distinct members (``count(matchop)``: the
+    number of documents a MatchOp query matches)."""
     rows = []
     for index, group in enumerate(syn_groups(tree)):
         members = writer.group_members(group.keys)

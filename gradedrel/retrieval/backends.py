@@ -104,8 +104,7 @@ class InQuery(Backend):
     @classmethod
     def validate(cls, where, spec):
         """The checked parameters of an InQuery model; ValueError for a default_belief
-        outside [0, 1).
-        """
+        outside [0, 1)."""
         own = super().validate(where, spec)
         belief = own.get("default_belief")
         if belief is not None and not (_number(belief) and 0 <= belief < 1):
@@ -190,9 +189,8 @@ WEIGHTING_MODELS: dict[str, WeightingModel] = {}
 
 
 def register_weighting_model(model: WeightingModel) -> WeightingModel:
-    """Add ``model`` to WEIGHTING_MODELS (ValueError for a different one of the same name); returns
-    it.
-    """
+    """Add ``model`` to WEIGHTING_MODELS (ValueError for a different one of the same name);
+    returns it."""
     if model.name in WEIGHTING_MODELS and WEIGHTING_MODELS[model.name] != model:
         raise ValueError(f"weighting model {model.name!r} is registered twice")
     WEIGHTING_MODELS[model.name] = model
@@ -261,9 +259,8 @@ class Terrier(Backend):
         return own
 
     def retriever(self, index_dir, depth, index=None):
-        """A PyTerrier Retriever over the index with this weighting model, ``depth`` results per
-        query.
-        """
+        """A PyTerrier Retriever over the index with this weighting model, ``depth`` results
+        per query."""
         from gradedrel.core.terrier import open_index, retriever
 
         def as_text(key):  # Terrier takes controls and properties as strings

@@ -43,9 +43,8 @@ class QueryType(pt.Transformer):
         self.missing: list[str] = []
 
     def transform(self, topics: pd.DataFrame) -> pd.DataFrame:
-        """``topics`` with this query type's query and tree; topics without one are left out and
-        logged.
-        """
+        """``topics`` with this query type's query and tree; topics without one are left out
+        and logged."""
         qids = topics["qid"].astype(str)
         present = qids.isin(self.queries.index)
         self.missing = qids[~present].tolist()
