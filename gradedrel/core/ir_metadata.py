@@ -38,6 +38,7 @@ from typing import Any, Callable, Iterable, Mapping
 import yaml
 
 from gradedrel.core.params import plain
+from gradedrel.core.provenance import package_version, package_versions
 
 SCHEMA_VERSION = "0.1"
 FILE_NAME = "ir-metadata.yaml"
@@ -130,16 +131,6 @@ def file_record(path: str | Path, name: str | None = None) -> dict:
 
     return {"path": str(name if name is not None else path), "sha256": sha256_of(path),
             "bytes": Path(path).stat().st_size}
-
-
-def package_version(name: str) -> str:
-    """The installed version of distribution ``name``, or ``not installed``."""
-    from importlib import metadata
-
-    try:
-        return metadata.version(name)
-    except metadata.PackageNotFoundError:
-        return "not installed"
 
 
 # --- the sections -------------------------------------------------------------------------
@@ -474,8 +465,6 @@ def gathered(rule: str, script: str, terrier: str | None = None,
              java: str | None = None) -> tuple[dict, dict]:
     """``(platform, implementation)`` of this process: the machine, the versions, the
     project's commit (one function, so every file says the same)."""
-    from gradedrel.core.provenance import package_versions
-
     python = package_versions(())["python"]
     parts = software(terrier, java)
     implementation = implementation_section(
