@@ -1,27 +1,17 @@
 """Retrieval back ends: the engines a model in config names (``retrieval.models.<m>.backend``).
 
 A back end is one :class:`Backend` subclass, registered with :func:`register` under its
-``name``. Its interface:
+``name``: its ``parameters`` (the config keys it keeps: schema validation fills every back
+end's defaults into every model), :meth:`Backend.validate`, :meth:`Backend.retriever` (a
+PyTerrier transformer over an index), :meth:`Backend.prepare` (one query's columns for it,
+or None when no search key is left) and ``index_files`` (files beside the index it reads).
 
-- :attr:`Backend.parameters` — the config keys it takes; :meth:`Backend.validate` checks
-  them and keeps only those (schema validation fills every back end's defaults into every
-  model, so a Terrier model carries ``default_belief`` and an InQuery one ``controls``);
-- :meth:`Backend.retriever` — the PyTerrier transformer it builds over an index, which
-  ranks the columns :meth:`Backend.prepare` gives;
-- :meth:`Backend.prepare` — how it prepares one query of a query file (the tree and the
-  MatchOp string, :mod:`gradedrel.queries.query_files`): the columns its transformer reads,
-  or None when no search key is left after the index's term pipeline;
-- :attr:`Backend.index_files` — files beside the index it reads (declared inputs).
-
-The two back ends: ``inquery`` (InQuery's inference network over the Terrier index,
-:mod:`gradedrel.retrieval.inquery`, scoring the tree) and ``terrier`` (a Terrier weighting
-model through PyTerrier, running the MatchOp string). The Terrier weighting models a
-config can name are registered too (:data:`WEIGHTING_MODELS`), each with what Terrier's
-control ``c`` sets, its valid range and the Terrier properties it reads, so that a
-misspelt model, control or property fails at start-up rather than in Java (Terrier ignores
-an unknown property). Adding a back end or a weighting model: docs/retrieval.md,
-"Adding a back end or a weighting model"; a test keeps the schema's enums equal to the
-registries.
+``inquery`` scores the tree (:mod:`gradedrel.retrieval.inquery`); ``terrier`` runs the
+MatchOp string with a Terrier weighting model. The weighting models are registered too
+(:data:`WEIGHTING_MODELS`: what control ``c`` sets, its range, the properties read), so a
+misspelt model, control or property fails at start-up, not silently in Java. Adding one:
+docs/retrieval.md, "Adding a back end or a weighting model"; a test keeps the schema's
+enums equal to the registries.
 """
 from __future__ import annotations
 
