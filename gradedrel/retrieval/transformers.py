@@ -65,10 +65,8 @@ class QueryType(pt.Transformer):
 
 def structure(query_type: str, expanded: bool | None = None, *,
               queries: str | Path) -> QueryType:
-    """The query type (``"WSYN", expanded=True`` or ``"WSYN/e"``) from its query file.
-
-    ``queries`` is the query-file directory (``results/{c}/queries``) or one ``.jsonl`` file.
-    """
+    """The query type (``"WSYN", expanded=True`` or ``"WSYN/e"``) from its query file;
+    ``queries``: the query-file folder or one ``.jsonl`` file."""
     label = query_files.label(query_type, expanded)
     path = Path(queries)
     if path.is_dir():
@@ -86,13 +84,9 @@ def _index_dir(index) -> Path:
 
 
 class InQuery(pt.Transformer):
-    """InQuery's inference network (:mod:`gradedrel.retrieval.inquery`) as a PyTerrier retriever.
-
-    Input rows need ``qid`` and ``tree`` (a query-tree dict, its JSON, or a node);
-    output is ``qid, docid, docno, score, rank`` (rank from 0, as PyTerrier) plus the
-    input's other columns. Postings come from ``results/{c}/index_arrays/`` (read from
-    the Terrier index on first use; see :mod:`gradedrel.collection.postings`).
-    """
+    """InQuery's inference network (:mod:`gradedrel.retrieval.inquery`) as a PyTerrier
+    retriever: rows with ``qid`` and ``tree`` (a dict, its JSON, or a node) in; ``qid,
+    docid, docno, score, rank`` (rank from 0) and the input's other columns out."""
 
     def __init__(self, index, default_belief: float = inquery.DEFAULT_BELIEF,
                  num_results: int = 1000, cache_dir: str | Path | None = None,
