@@ -158,8 +158,8 @@ class Scorer:
         return syn_postings([key_postings(self.arrays, k) for k in node.keys])
 
     def _leaves(self, node, weight: float, out: list) -> bool:
-        """Collect (coefficient, docids, tf) for every key or #syn under ``node``; False if
-        an operator under it is not linear (the tree is then scored by :meth:`_beliefs`)."""
+        """Collect (coefficient, docids, tf) of every key or #syn under ``node``; False if an
+        operator under it is not linear."""
         if isinstance(node, (TermKey, Syn)):
             out.append((weight, *self._postings(node)))
             return True
@@ -184,11 +184,8 @@ class Scorer:
         return node.combine(np.vstack([self._beliefs(c, leaves) for c in node.children]))
 
     def score(self, tree: Node) -> tuple[np.ndarray, np.ndarray]:
-        """``(beliefs, matched)`` over all N documents; matched = contains a key.
-
-        A tree with no key left after the term pipeline has no beliefs: both
-        arrays are empty-matched (``matched`` all False).
-        """
+        """``(beliefs, matched)`` over all N documents (matched: contains a key; all False
+        for a tree with no key left after the term pipeline)."""
         N, db = self.arrays.N, self.default_belief
         prepared = prepare(tree, self.pipeline)
         if prepared is None:
