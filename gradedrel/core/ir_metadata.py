@@ -4,15 +4,12 @@ evaluation's description in PRIMAD terms, as YAML — ``platform``, ``implementa
 hardware → cpu → model``, ``implementation → source → commit``, ``data → test
 collection → ir_datasets``, ``method → retrieval`` as a list of ranking components, …).
 
-The workflow writes one record per run file, as the run file's header (where the
-ir_metadata spec and repro_eval's ``MetadataHandler.read_metadata`` look: the first line
-``# ir_metadata.start``, each YAML line behind ``# ``, then ``# ir_metadata.end``; the run
-lines follow), and one per evaluation, ``ir-metadata.yaml`` in
-``results/<c>/evaluation/<p>/<m>/``, in the same form. Every record has every section of
-schema 0.1: ``platform``, ``research goal``, ``implementation``, ``method``, ``actor``,
-``data``, with ``schema-version``, ``run-version`` and ``tag``. The document is built from
-facts passed in (pure functions, tested); only :func:`machine`, :func:`source` and
-:func:`file_record` look at the machine, the git checkout and the files.
+The workflow writes one record per run file, as its header (where the spec and
+repro_eval's ``MetadataHandler.read_metadata`` look: ``# ir_metadata.start``, each YAML
+line behind ``# ``, ``# ir_metadata.end``, then the run lines), and one per evaluation,
+``ir-metadata.yaml`` in ``results/<c>/evaluation/<p>/<m>/``, in the same form, each with
+every section of schema 0.1. Records are built from facts passed in; only
+:func:`machine`, :func:`source` and :func:`file_record` look at the machine and files.
 
 Why not repro_eval's ``complete_metadata`` or tirex-tracker (repro_eval 0.5.0,
 tirex-tracker 0.2.24): the former lists Python distributions without versions, asks

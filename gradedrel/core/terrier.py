@@ -1,8 +1,5 @@
-"""Terrier through PyTerrier: the pinned JVM, the index, and the term pipeline.
-
-The Terrier version is pinned in config (``terrier.version``) and set before the
-JVM starts, so every result records the exact engine behind it.
-"""
+"""Terrier through PyTerrier: the pinned JVM (config ``terrier.version``, set before the
+JVM starts, so every result records its engine), the index, and the term pipeline."""
 from __future__ import annotations
 
 import contextlib
