@@ -3,6 +3,7 @@ JVM starts, so every result records its engine), the index, and the term pipelin
 from __future__ import annotations
 
 import contextlib
+import functools
 import io
 import logging
 import shutil
@@ -173,9 +174,6 @@ def open_index(index_dir: str | Path):
     return pt.IndexFactory.of(str(Path(index_dir).resolve() / "data.properties"))
 
 
-_ARRAY_RETRIEVER = None
-
-
 def retriever(index, **settings):
     """``pt.terrier.Retriever(index, **settings)`` that reads each ranking as arrays.
 
@@ -186,12 +184,10 @@ def retriever(index, **settings):
     (tests/core/test_terrier_retriever.py compares them). Token lists and candidate sets to
     re-rank go to PyTerrier's own code.
     """
-    global _ARRAY_RETRIEVER
-    if _ARRAY_RETRIEVER is None:
-        _ARRAY_RETRIEVER = _array_retriever_class()
-    return _ARRAY_RETRIEVER(index, **settings)
+    return _array_retriever_class()(index, **settings)
 
 
+@functools.lru_cache(maxsize=None)
 def _array_retriever_class():
     import jnius
     import pyterrier as pt

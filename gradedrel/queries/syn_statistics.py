@@ -77,15 +77,10 @@ def document_counter(index, documents: int) -> Callable[[str], int]:
     retrieved), cached per query: the independent check of the posting arrays' counts."""
     import pyterrier as pt
 
+    import functools
+
     counter = pt.terrier.Retriever(index, wmodel="Tf", num_results=documents + 1)
-    cache: dict[str, int] = {}
-
-    def count(query: str) -> int:
-        if query not in cache:
-            cache[query] = len(counter.search(query))
-        return cache[query]
-
-    return count
+    return functools.lru_cache(maxsize=None)(lambda query: len(counter.search(query)))
 
 
 def query_file_rows(paths, writer: MatchOpWriter, count: Callable[[str], int],

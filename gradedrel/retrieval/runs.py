@@ -201,17 +201,12 @@ def rank_rows(qid: np.ndarray, docno: np.ndarray, score: np.ndarray,
     doc_code = doc_code.astype(np.int64)
     n_docs = max(len(vocabulary), 1)
     key = topic * n_docs + doc_code
-    sorted_key = np.sort(key)
-    if len(key) and (sorted_key[1:] == sorted_key[:-1]).any():
-        repeated = sorted_key[1:][sorted_key[1:] == sorted_key[:-1]]
-        rows = np.flatnonzero(np.isin(key, repeated))
-        seen: dict[int, int] = {}
-        for row in rows:  # the first pair that repeats, in file order
-            if key[row] in seen:
-                raise InputError(source, int(row) + 1,
-                                 f"each document once per topic; first at row {seen[key[row]] + 1}",
-                                 f"topic {qid[row]} document {docno[row]}")
-            seen[key[row]] = int(row)
+    repeated = pd.Series(key).duplicated().to_numpy()
+    if repeated.any():  # the first pair that repeats, in file order
+        row = int(np.argmax(repeated))
+        first = int(np.flatnonzero(key == key[row])[0])
+        raise InputError(source, row + 1, f"each document once per topic; first at row {first + 1}",
+                         f"topic {qid[row]} document {docno[row]}")
     # ties by document id descending: code-point order = UTF-8 byte order = strcmp's
     text_rank = np.empty(len(vocabulary), dtype=np.int64)
     text_rank[text_order(vocabulary)] = np.arange(len(vocabulary))

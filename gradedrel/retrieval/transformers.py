@@ -17,6 +17,7 @@ Outside the workflow a user composes them like any PyTerrier pipeline::
 """
 from __future__ import annotations
 
+import functools
 import json
 import logging
 from pathlib import Path
@@ -131,11 +132,4 @@ def _tree(value):
 
 def _memoised(pipeline):
     """The term pipeline crosses into Java per token: remember each token's term."""
-    memo: dict[str, str | None] = {}
-
-    def apply(token: str):
-        if token not in memo:
-            memo[token] = pipeline(token)
-        return memo[token]
-
-    return apply
+    return functools.lru_cache(maxsize=None)(pipeline)
