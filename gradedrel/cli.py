@@ -247,33 +247,24 @@ def register_compare(subparsers) -> None:
 
 # --- the command ----------------------------------------------------------------------------
 
-def _needs_workflow_extra() -> None:
-    """Import the ``[workflow]`` extra's lxml (else imported only on use), so that a workflow
-    command on an install without the extra is a stand-in naming it."""
-    import lxml  # noqa: F401
+def workflow_command(module: str) -> Registrar:
+    """The registrar of a command of the ``[workflow]`` extra: its module's ``add_parser``,
+    after importing lxml (else imported only on use), so that on an install without the
+    extra the command is a stand-in naming it."""
+    def register_command(subparsers) -> None:
+        import importlib
+
+        import lxml  # noqa: F401
+
+        importlib.import_module(module).add_parser(subparsers)
+    return register_command
 
 
-def register_thesaurus(subparsers) -> None:
-    """Add the ``thesaurus`` commands (``thesaurus lookup``) to ``subparsers``."""
-    _needs_workflow_extra()
-    from gradedrel.thesaurus import lookup
-
-    lookup.add_parser(subparsers)
-
-
-def register_plans(subparsers) -> None:
-    """Add the ``plans`` commands (``plans check``) to ``subparsers``."""
-    _needs_workflow_extra()
-    from gradedrel.plans import check
-
-    check.add_parser(subparsers)
-
-
-#: command word → registrar
+#: command word → registrar (``thesaurus lookup``, ``plans check``: the workflow extra's)
 COMMANDS: dict[str, Registrar] = {"evaluate": register_evaluate,
                                   "compare": register_compare,
-                                  "thesaurus": register_thesaurus,
-                                  "plans": register_plans}
+                                  "thesaurus": workflow_command("gradedrel.thesaurus.lookup"),
+                                  "plans": workflow_command("gradedrel.plans.check")}
 #: the commands that need the ``[workflow]`` extra (lxml, the thesaurus readers); every other
 #: command runs on ``pip install gradedrel`` alone (tests/test_setup_base_install.py)
 WORKFLOW_COMMANDS = frozenset({"thesaurus", "plans"})
