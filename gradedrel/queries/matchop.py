@@ -1,12 +1,10 @@
 """Query trees in Terrier's MatchOp query language.
 
-Terrier 5 (``org.terrier.querying.parser`` MatchOpQL, terrier-core): ``#combine``
-with optional per-child weights ``#combine:0=w0:1=w1(…)``, ``#syn(…)`` (its
-members count as one term), ``#1(…)`` (ordered, adjacent) and ``#uwN(…)``
-(unordered window of N) for phrases. Mapping of the paper's InQuery operators:
-``#sum`` → ``#combine``; ``#wsum`` → weighted ``#combine``; ``#syn`` → ``#syn``;
-a multi-word key → ``#1`` or ``#uwN`` (config ``query_types.phrase_operator``,
-:func:`phrase`).
+Terrier 5's MatchOpQL: ``#combine`` with optional weights ``#combine:0=w0:1=w1(…)``,
+``#syn(…)`` (members count as one term), ``#1(…)`` (ordered, adjacent) and ``#uwN(…)``
+(unordered window of N). InQuery's ``#sum`` → ``#combine``, ``#wsum`` → weighted
+``#combine``, ``#syn`` → ``#syn``, a phrase → ``#1`` or ``#uwN`` (config
+``query_types.phrase_operator``, :func:`phrase`).
 
 Safety (Terrier's parser breaks on ``- ' : , . / + = ?`` and on any non-ASCII letter):
 key tokens are the indexer's tokens (:func:`gradedrel.core.text.tokenise`); a non-ASCII

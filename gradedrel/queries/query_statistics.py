@@ -1,11 +1,9 @@
 """How big the compiled queries are: facets, concepts, search keys per query.
 
-Per topic and query type, counted in the compiled query tree (after stopword
-removal and de-duplication): ``facets`` and ``concepts`` of the plan that
-reached the query, ``groups`` (#syn groups; SUM has none), ``keys`` (search
-keys, counting a key once per group it appears in). The paper reports that its
-queries grew several-fold on expansion; ``growth`` in the means table is mean
-keys of ``X/e`` over mean keys of ``X/u``.
+Per topic and query type, in the compiled tree (stopwords removed, keys de-duplicated):
+the plan's ``facets`` and ``concepts``, ``groups`` (#syn groups) and ``keys`` (once per
+group). The paper's queries grew several-fold on expansion: ``growth`` in the means table
+is mean keys of ``X/e`` over those of ``X/u``.
 """
 from __future__ import annotations
 
