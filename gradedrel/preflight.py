@@ -2,10 +2,9 @@
 config names — present, and in the format expected — each problem as one line.
 
 The workflow calls these when it parses the Snakefile (workflow/rules/common.smk), so a
-missing topics file or a misspelled key stops the run at once with one line per error,
-not a traceback when its job comes (for qrels: after the whole index is built). Set
-``GRADEDREL_VERBOSE=1`` to get the full exception (Snakemake's traceback, the whole
-schema) instead. Every check and its message: docs/inputs.md.
+missing file or a misspelled key stops the run at once with one line per error, not a
+traceback when its job comes. ``GRADEDREL_VERBOSE=1``: the full exception instead. Every
+check and its message: docs/inputs.md.
 """
 from __future__ import annotations
 
@@ -33,9 +32,8 @@ def verbose() -> bool:
 # --- the input files named in config -----------------------------------------------------
 
 def grade_map_level_errors(grade_map: Mapping | None, config: Mapping, where: str) -> list[str]:
-    """A level the evaluation stratifies by (``evaluation.levels``) that no label of the
-    collection's grade map reaches: every measure at that level would have no topic, and
-    the findings that read it could not be assessed (one line, before any job)."""
+    """A level ``evaluation.levels`` stratifies by that no label of the grade map reaches
+    (every measure at that level would have no topic)."""
     if not grade_map:
         return []
     reached = {level for level in grade_map.values() if isinstance(level, int)}
@@ -51,7 +49,7 @@ def grade_map_level_errors(grade_map: Mapping | None, config: Mapping, where: st
 
 def folder_errors(config: Mapping) -> list[str]:
     """The folders the workflow writes into (``results_dir``, ``report.figures_dir``): not
-    a file, and not under one (else Snakemake fails at its first output, with a traceback)."""
+    a file, and not under one."""
     from gradedrel.core.io import file_in_the_way
 
     errors = []
@@ -165,8 +163,7 @@ def registered_ir_datasets(config: Mapping) -> list[str] | None:
 
 @contextlib.contextmanager
 def _quiet():
-    """The package's log records off for the block (a parse of the Snakefile prints only
-    the problems it finds)."""
+    """The package's log records off for the block."""
     logger = logging.getLogger("gradedrel")
     disabled, logger.disabled = logger.disabled, True
     try:

@@ -123,20 +123,16 @@ class InQuery(Backend):
 
 # --- Terrier weighting models --------------------------------------------------------------
 
-#: How a weighting model uses a query term's weight — a ``#combine:i=w`` weight, which
-#: Terrier 5.11 divides by the query's largest weight (its ``keyFrequency``): ``linear``,
-#: the term's score times w/max; ``saturated``, times (k_3 + 1)·v/(k_3 + v) for v = w/max
-#: (BM25's query-term factor); ``ignored``, not used at all (DirichletLM's score never
-#: reads it, so weighted structures such as WSYN run unweighted). Checked against Terrier
-#: by tests/retrieval/test_backends.py.
+#: How a weighting model uses a ``#combine:i=w`` weight (Terrier 5.11 divides it by the
+#: query's largest, its ``keyFrequency``): ``linear``, score times v = w/max; ``saturated``,
+#: times (k_3 + 1)·v/(k_3 + v) (BM25); ``ignored`` (DirichletLM: WSYN runs unweighted).
 QUERY_WEIGHTS = ("linear", "saturated", "ignored")
 
 
 @dataclass(frozen=True)
 class WeightingModel:
     """A Terrier weighting model (``wmodel``): what its control ``c`` sets, in which range,
-    the Terrier properties it reads and how it uses query-term weights (from its class in
-    terrier-core 5.11)."""
+    the properties it reads and how it uses query-term weights (terrier-core 5.11)."""
 
     name: str
     reference: str
