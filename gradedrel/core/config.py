@@ -89,8 +89,8 @@ def validate(config: MutableMapping, source: str = "config", *, sections_only: b
     try:
         validator.validate(config)
     except ValidationError as error:
-        line_of = where_set(((str(f), read_file(f)[1]) for f in files), overrides) \
-            if files else _line_finder(lines)
+        layers = [(str(f), read_file(f)[1]) for f in files] if files else [(source, lines)]
+        line_of = where_set(layers, overrides)
         raise ConfigError(schema_error_line(error, source, line_of)) from error
     return config
 
@@ -218,19 +218,6 @@ def snakemake_layers(configfiles, given) -> list[str]:
     the ``--configfile`` files ``given`` before the Snakefile's, which they override."""
     given = [str(f) for f in given or ()]
     return [str(f) for f in list(configfiles)[len(given):]] + given
-
-
-def _line_finder(node):
-    """``(path, key) -> line`` in one YAML document (:func:`where_set`); None if absent."""
-    if node is None:
-        return None
-    locate = where_set([("", node)])
-
-    def line_of(path: tuple, key: Any = None) -> int | None:
-        found = locate(path, key)
-        return None if found is None else found[1]
-
-    return line_of
 
 
 def schema_error_line(error, source: str = "config",
