@@ -7,9 +7,8 @@ path of every file the workflow writes, each defined once. The workflow builds o
 ``workflow/rules/common.smk`` from the validated config; its input functions, targets,
 input check and params ask it. Pure: no Snakemake, no file is read.
 
-A Layout method called without arguments gives the path pattern a rule declares
-(``paths.run()`` → ``results/{collection}/runs/{planset}/{model}/{slug}.run``); called
-with values, the concrete path an input function or a target needs.
+A Layout method without arguments gives a rule's path pattern (``paths.run()`` →
+``results/{collection}/runs/{planset}/{model}/{slug}.run``); with values, a concrete path.
 """
 from __future__ import annotations
 
@@ -124,13 +123,11 @@ class Layout:
         return f"{self.results}/report/across_collections/{name}.{ext}"
 
     def memory_probe(self, ext: str) -> str:
-        """The memory probe's scores (docs/memory-probe.md): ``md``, ``tsv`` (per request),
-        ``sources.tsv``, ``remembered.tsv``, ``decisions.json``."""
+        """The memory probe's scores (docs/memory-probe.md; ``ext``: ``md``, ``tsv``, …)."""
         return f"{self.results}/report/memory_probe.{ext}"
 
     def memory_probe_v2(self, ext: str) -> str:
-        """Probe v2's scores (Amendment 2): ``md``, ``tsv`` (per request), ``null.tsv``,
-        ``rates.tsv``, ``remembered.tsv``, ``decisions.json``."""
+        """Probe v2's scores (Amendment 2; ``ext``: ``md``, ``tsv``, ``null.tsv``, …)."""
         return f"{self.results}/report/memory_probe_v2.{ext}"
 
     def headline(self, ext: str) -> str:

@@ -54,8 +54,7 @@ PAPER_MEASURES = ("AvP(level=k)", "P-R(level=k)", "CG", "DCG", "nCG", "nDCG")
 #: ``actor``: who made the runs, in the spec's roles.
 ACTOR = {"team": "gradedrel", "role": "reproducer"}
 #: The Python distributions named under platform → software → libraries → python
-#: (``pyterrier``: the distribution holding PyTerrier's code; ``python-terrier`` 1.0 is an
-#: empty package that only requires it).
+#: (``pyterrier`` holds PyTerrier's code; ``python-terrier`` 1.0 only requires it).
 LIBRARIES = ("gradedrel", "pyterrier", "ir_datasets", "ir_measures", "pytrec_eval-terrier",
              "pandas", "numpy", "scipy", "snakemake", "pyyaml")
 
@@ -250,9 +249,8 @@ def _sorted(value):
 # --- validation -------------------------------------------------------------------------------
 
 _OPTIONAL = type(None)
-#: Required keys (a path of keys) and the types their values take, after the schema's
-#: checklists (docs/metadata/*.md of irgroup/ir_metadata); None is allowed where a fact
-#: may be unknown on a machine (a CPU model /proc does not name, a copy outside git).
+#: Required keys (paths) and their types, after the schema's checklists (irgroup/ir_metadata
+#: docs/metadata/*.md); None where a fact may be unknown (no CPU model, a copy outside git).
 REQUIRED: dict[tuple[str, ...], tuple[type, ...]] = {
     ("schema-version",): (str,),
     ("run-version",): (str,),
