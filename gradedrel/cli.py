@@ -1,12 +1,9 @@
 """The ``gradedrel`` command: one subcommand per task.
 
-Subcommands register themselves through a *registrar*: a function that adds its
-parser to the subparsers and sets ``handler`` (a function ``args -> int``).
-To add one (e.g. ``thesaurus lookup``), write ``register_<name>(subparsers)`` and
-add it to :data:`COMMANDS` under its command word; a nested command adds its own
-subparsers. Only the registrar of the command named on the command line runs (all of
-them for ``--help`` or an unknown word), so a command does not pay for another's
-imports (``thesaurus`` loads lxml).
+A subcommand is a *registrar* in :data:`COMMANDS` under its command word: a function
+that adds its parser to the subparsers and sets ``handler`` (``args -> int``). Only the
+registrar of the command named on the command line runs (all of them for ``--help`` or an
+unknown word), so a command does not pay for another's imports (``thesaurus`` loads lxml).
 
     gradedrel evaluate --qrels qrels.txt --grade-map 1=3,2=3,3=2,4=1,-1=0 \\
         --out results/x SUM/u=runs/SUM-u.run WSYN/e=runs/WSYN-e.run
@@ -252,35 +249,24 @@ def register_compare(subparsers) -> None:
 
 # --- the command ----------------------------------------------------------------------------
 
-def _needs_workflow_extra() -> None:
-    """Import the ``[workflow]`` extra's thesaurus reader (lxml), which the package itself
-    imports only on use (gradedrel.thesaurus.rdfxml: the rule files are read without it), so a
-    workflow command on an install without the extra is a stand-in naming it."""
-    import lxml  # noqa: F401
+def workflow_command(module: str) -> Registrar:
+    """The registrar of a command of the ``[workflow]`` extra: its module's ``add_parser``,
+    after importing lxml (else imported only on use), so that on an install without the
+    extra the command is a stand-in naming it."""
+    def register_command(subparsers) -> None:
+        import importlib
+
+        import lxml  # noqa: F401
+
+        importlib.import_module(module).add_parser(subparsers)
+    return register_command
 
 
-def register_thesaurus(subparsers) -> None:
-    """Add the ``thesaurus`` commands (``thesaurus lookup``) to ``subparsers``."""
-    _needs_workflow_extra()
-    from gradedrel.thesaurus import lookup
-
-    lookup.add_parser(subparsers)
-
-
-def register_plans(subparsers) -> None:
-    """Add the ``plans`` commands (``plans check``) to ``subparsers``."""
-    _needs_workflow_extra()
-    from gradedrel.plans import check
-
-    check.add_parser(subparsers)
-
-
-#: command word → registrar
+#: command word → registrar (``thesaurus lookup``, ``plans check``: the workflow extra's)
 COMMANDS: dict[str, Registrar] = {"evaluate": register_evaluate,
                                   "compare": register_compare,
-                                  "thesaurus": register_thesaurus,
-                                  "plans": register_plans}
-REGISTRARS: list[Registrar] = list(COMMANDS.values())
+                                  "thesaurus": workflow_command("gradedrel.thesaurus.lookup"),
+                                  "plans": workflow_command("gradedrel.plans.check")}
 #: the commands that need the ``[workflow]`` extra (lxml, the thesaurus readers); every other
 #: command runs on ``pip install gradedrel`` alone (tests/test_setup_base_install.py)
 WORKFLOW_COMMANDS = frozenset({"thesaurus", "plans"})
@@ -294,8 +280,7 @@ def missing_package(error: ModuleNotFoundError) -> str | None:
 
 
 def missing_package_message(word: str, package: str) -> str:
-    """The one line saying that ``gradedrel {word}`` needs ``package`` and which extra to install.
-    """
+    """The one line saying that ``gradedrel {word}`` needs ``package`` and which extra to install."""
     return (f"gradedrel {word}: needs the package {package!r}, which this installation "
             f"lacks: {WORKFLOW_EXTRA}")
 
@@ -323,12 +308,6 @@ def register(word: str, subparsers) -> None:
         stand_in.set_defaults(handler=needs_workflow_extra(word, package))
 
 
-def _package_version() -> str:
-    from . import __version__
-
-    return __version__
-
-
 class _VersionAction(argparse.Action):
     """``--version``: the version looked up only when asked for (importlib.metadata costs
     ~0.05 s on every command otherwise)."""
@@ -338,7 +317,9 @@ class _VersionAction(argparse.Action):
         super().__init__(option_strings, dest=dest, default=default, nargs=0, help=help)
 
     def __call__(self, parser, namespace, values, option_string=None):
-        print(f"gradedrel {_package_version()}")  # on stdout, as argparse's own action
+        from . import __version__
+
+        print(f"gradedrel {__version__}")  # on stdout, as argparse's own action
         parser.exit()
 
 
@@ -370,10 +351,8 @@ def build_parser(argv: list[str] | None = None, every: bool = True) -> argparse.
 
 @contextlib.contextmanager
 def log_to_stderr():
-    """For the command's duration, the package's log lines on stderr in the workflow's
-    format (UTC timestamp and level: :func:`gradedrel.core.steps.formatter`), from WARNING
-    up as before (progress lines stay in the workflow's logs); the logger is left as it was
-    found (``main`` may run inside another program)."""
+    """For the command's duration, the package's log lines from WARNING up on stderr in the
+    workflow's format; the logger is left as it was found (``main`` may run in a program)."""
     import logging
 
     from gradedrel.core.steps import stderr_handler
@@ -388,9 +367,7 @@ def log_to_stderr():
 
 
 def main(argv: list[str] | None = None) -> int:
-    """The ``gradedrel`` command: parse ``argv`` (default: sys.argv), run the chosen command,
-    return its exit code.
-    """
+    """The ``gradedrel`` command: parse ``argv`` (default: sys.argv), run it, return its exit code."""
     parser = build_parser(argv, every=False)
     args = parser.parse_args(argv)
     handler = getattr(args, "handler", None)

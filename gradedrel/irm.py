@@ -1,14 +1,12 @@
 """``python -m gradedrel.irm QRELS RUN MEASURE…``: the ``ir_measures`` command, knowing this
 package's measures (``AvP(level=3)``, ``JK_DCG(b=2,profile='3')@10``, …) beside its own.
 
-ir_measures (0.4) finds measures only in its own registry, filled by the modules it imports
-itself: it reads no entry points or plugins, so its ``ir_measures`` command cannot learn
-another package's measures. This is that command (:func:`ir_measures.__main__.main_cli`:
-the same arguments, options and output) run after importing
-:mod:`gradedrel.evaluation.measures.irm`, which registers them. Qrels relevance must be the
-levels 0–3; a topic where a measure is undefined is NaN with ``-q`` and left out of the
-mean, with a warning (:mod:`gradedrel.evaluation.measures.irm`); bad qrels or a measure
-defined for no topic is one line on stderr and exit status 2.
+ir_measures (0.4) reads no entry points or plugins, so its own command cannot learn
+another package's measures: this is that command (:func:`ir_measures.__main__.main_cli`,
+same arguments and output) after :mod:`gradedrel.evaluation.measures.irm` registers them.
+Qrels relevance must be the levels 0–3; a topic where a measure is undefined is NaN with
+``-q`` and left out of the mean, with a warning; bad qrels or a measure defined for no
+topic is one line on stderr and exit status 2.
 """
 from __future__ import annotations
 

@@ -24,12 +24,10 @@ def run_step(log_path: str | None, main: Callable[[], None],
 
 
 def ir_metadata_context(config: Mapping, thesaurus: str | None) -> tuple[dict, list[dict]]:
-    """``(research goal, data → other)`` of a job's ir_metadata records, from the
-    configuration (read by the script, not passed as params: what a record says re-runs
-    nothing). The research goal is the study's, the same in every record: the paper, the
-    measures reported, the baseline run of every model of the grid
-    (``evaluation.significance.baseline_run``), the significance tests. ``other``: the
-    files of ``thesaurus`` (None: none) with the sha256 config pins."""
+    """``(research goal, data → other)`` of a job's ir_metadata records, from the config
+    (read by the script, not params: a record re-runs nothing). The goal is the study's:
+    the paper, the measures, each grid model's baseline run, the significance tests;
+    ``other``: the files of ``thesaurus`` (None: none) with the sha256 config pins."""
     from gradedrel.core import ir_metadata
     from gradedrel.evaluation.settings import Settings
     from gradedrel.queries import query_types

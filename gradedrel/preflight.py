@@ -2,10 +2,9 @@
 config names — present, and in the format expected — each problem as one line.
 
 The workflow calls these when it parses the Snakefile (workflow/rules/common.smk), so a
-missing topics file or a misspelled key stops the run at once with one line per error,
-not a traceback when its job comes (for qrels: after the whole index is built). Set
-``GRADEDREL_VERBOSE=1`` to get the full exception (Snakemake's traceback, the whole
-schema) instead. Every check and its message: docs/inputs.md.
+missing file or a misspelled key stops the run at once with one line per error, not a
+traceback when its job comes. ``GRADEDREL_VERBOSE=1``: the full exception instead. Every
+check and its message: docs/inputs.md.
 """
 from __future__ import annotations
 
@@ -33,9 +32,8 @@ def verbose() -> bool:
 # --- the input files named in config -----------------------------------------------------
 
 def grade_map_level_errors(grade_map: Mapping | None, config: Mapping, where: str) -> list[str]:
-    """A level the evaluation stratifies by (``evaluation.levels``) that no label of the
-    collection's grade map reaches: every measure at that level would have no topic, and
-    the findings that read it could not be assessed (one line, before any job)."""
+    """A level ``evaluation.levels`` stratifies by that no label of the grade map reaches
+    (every measure at that level would have no topic)."""
     if not grade_map:
         return []
     reached = {level for level in grade_map.values() if isinstance(level, int)}
@@ -51,7 +49,7 @@ def grade_map_level_errors(grade_map: Mapping | None, config: Mapping, where: st
 
 def folder_errors(config: Mapping) -> list[str]:
     """The folders the workflow writes into (``results_dir``, ``report.figures_dir``): not
-    a file, and not under one (else Snakemake fails at its first output, with a traceback)."""
+    a file, and not under one."""
     from gradedrel.core.io import file_in_the_way
 
     errors = []
@@ -68,11 +66,10 @@ def input_errors(config: Mapping, collections: Iterable[str], plan_sets: Mapping
                  resolve: Callable[[str], str] = lambda p: p,
                  thesauri: Iterable[str] | None = None) -> list[str]:
     """One line per problem with an input file the config names, for the active
-    ``collections``: local documents, topics and qrels (present and readable in their
-    format, each read in full: documents unless the index was built from them already,
-    :func:`documents_errors`), the plan sets' curated plan files and topic lists, thesaurus
-    copies that cannot be downloaded, and cached thesauri that are corrupt (``thesauri``:
-    the thesauri the study reads; by default each collection's and plan set's own)."""
+    ``collections``: local documents, topics and qrels (present and readable, read in full:
+    documents unless the index was built from them, :func:`documents_errors`), curated plan
+    files and topic lists, thesaurus copies that cannot be downloaded, corrupt cached
+    thesauri (``thesauri``: those the study reads; default: each collection's and plan set's)."""
     from gradedrel.collection.grades import GradeMap
     from gradedrel.core.errors import InputError
 
@@ -110,13 +107,10 @@ def input_errors(config: Mapping, collections: Iterable[str], plan_sets: Mapping
 
 def ir_datasets_id_errors(config: Mapping, collections: Iterable[str],
                           known: Callable[[], Iterable[str]] | None = None) -> list[str]:
-    """One line per ir_datasets id of an active collection that ir_datasets does not
-    know, naming the config key and the closest valid ids (difflib). ``known`` lists the
-    valid ids (default: ir_datasets' registry, offline; imported only when some
-    collection names an id, after ``data.ir_datasets_home`` is set for it). Where
-    ir_datasets is not installed (``known`` gives None: the workflow read by an
-    environment holding only Snakemake, as `--lint` or the main process of the conda
-    route) no id is checked here; the job that fetches the collection reads them."""
+    """One line per ir_datasets id of an active collection that ir_datasets does not know,
+    naming the config key and the closest valid ids. ``known`` lists the valid ids
+    (default: ir_datasets' registry, offline); where ir_datasets is not installed (None:
+    an environment holding only Snakemake) no id is checked: the fetch job reads them."""
     from gradedrel.collection.spec import PARTS
 
     named = []
@@ -169,8 +163,7 @@ def registered_ir_datasets(config: Mapping) -> list[str] | None:
 
 @contextlib.contextmanager
 def _quiet():
-    """The package's log records off for the block (a parse of the Snakefile prints only
-    the problems it finds)."""
+    """The package's log records off for the block."""
     logger = logging.getLogger("gradedrel")
     disabled, logger.disabled = logger.disabled, True
     try:
@@ -193,47 +186,57 @@ def _head(path: str) -> str:
         return handle.read(HEAD_BYTES).decode("utf-8", errors="replace")
 
 
-def _docs_errors(raw: Mapping, where: str) -> list[str]:
-    from gradedrel.collection import readers
+def _read_errors(path: str, what: str, check: Callable[[], "str | None"]) -> list[str]:
+    """``check()``'s message, the reader's :class:`InputError` or an unreadable file: one line."""
     from gradedrel.core.errors import InputError
 
-    path = raw.get("docs")
+    try:
+        message = check()
+    except InputError as error:
+        return [str(error)]
+    except (OSError, UnicodeDecodeError) as error:
+        return [f"{path}: expected readable UTF-8 {what}; {error}"]
+    return [message] if message else []
+
+
+def _part_errors(raw: Mapping, part: str, where: str, what: str,
+                 check: Callable[[str], "str | None"]) -> list[str]:
+    """The local file of ``part`` (``docs``, ``topics``, ``qrels``): present, and ``check``ed."""
+    path = raw.get(part)
     if not path:
         return []
-    missing = _missing(path, f"{where}.docs")
-    if missing:
-        return [missing]
-    fmt = raw.get("docs_format") or ("jsonl" if path.endswith((".jsonl", ".jsonl.gz"))
-                                     else "trec")
-    try:
+    missing = _missing(path, f"{where}.{part}")
+    return [missing] if missing else _read_errors(path, what, lambda: check(path))
+
+
+def _docs_errors(raw: Mapping, where: str) -> list[str]:
+    from gradedrel.collection import readers
+
+    def check(path):
+        fmt = raw.get("docs_format") or ("jsonl" if path.endswith((".jsonl", ".jsonl.gz"))
+                                         else "trec")
         if fmt == "jsonl":
             records = readers.iter_docs_jsonl(path, raw.get("doc_id_field", "docno"),
                                               tuple(raw.get("doc_text_fields", ["text"])))
             if next(records, None) is None:
-                return [f"{path}: expected JSONL documents (one JSON object per line); "
-                        "found an empty file"]
+                return (f"{path}: expected JSONL documents (one JSON object per line); "
+                        "found an empty file")
         elif "<doc>" not in _head(path).lower():
-            return [f"{path}: expected TREC SGML documents (<DOC> <DOCNO>…</DOCNO> … "
-                    "</DOC>) in the first 64 KiB; found none (docs_format: jsonl for JSONL)"]
-    except InputError as error:
-        return [str(error)]
-    except (OSError, UnicodeDecodeError) as error:
-        return [f"{path}: expected readable UTF-8 documents; {error}"]
-    return []
+            return (f"{path}: expected TREC SGML documents (<DOC> <DOCNO>…</DOCNO> … "
+                    "</DOC>) in the first 64 KiB; found none (docs_format: jsonl for JSONL)")
+        return None
+
+    return _part_errors(raw, "docs", where, "documents", check)
 
 
 def documents_errors(name: str, raw: Mapping, config: Mapping) -> list[str]:
-    """Every document of a local file, read as the indexer reads it
-    (:func:`gradedrel.collection.checked_documents`): an id that is empty, too long,
-    repeated or holds whitespace or a control character, and a document over the
-    positional limit (``index.blocks_max``), each at its line. Skipped when the index was
-    built from this very file with these index settings (its ``documents.json`` is newer
-    than the file and records the same ``index`` options): the indexer has read it so.
-    Reading costs about 3 s per 200,000 JSONL documents (183 MB) and 6 s per 200,000 TREC SGML
-    ones (73 MB; docs/inputs.md)."""
+    """Every document of a local file, read as the indexer reads it: a bad, long or
+    repeated id and a document over the positional limit (``index.blocks_max``), each at
+    its line. Skipped when the index was built from this file with these ``index`` options
+    (its ``documents.json`` is newer and records them). About 3 s per 200,000 JSONL
+    documents (183 MB), 6 s per 200,000 TREC SGML ones (73 MB; docs/inputs.md)."""
     from gradedrel.collection import documents, spec
     from gradedrel.core import terrier
-    from gradedrel.core.errors import InputError
 
     path = raw.get("docs")
     index = dict(config.get("index") or {})
@@ -246,23 +249,20 @@ def documents_errors(name: str, raw: Mapping, config: Mapping) -> list[str]:
         pass  # no index yet, or none to trust: read the documents
     version = str((config.get("terrier") or {}).get("version", ""))
     limit = documents.position_limit(index, lambda: terrier.stopword_list(version))
-    try:
+
+    def check():
         collection = spec.CollectionSpec.from_config(name, raw, needs=("docs",))
         for _ in documents.checked_documents(collection, documents.DocumentCensus(),
                                              limit=limit):
             pass
-    except InputError as error:
-        return [str(error)]
-    except (OSError, UnicodeDecodeError) as error:
-        return [f"{path}: expected readable UTF-8 documents; {error}"]
-    return []
+
+    return _read_errors(path, "documents", check)
 
 
 def thesaurus_cache_errors(results_dir: str, names: Iterable[str]) -> list[str]:
-    """A cached thesaurus of the workflow (``results/thesauri/<name>/``) that is corrupt:
-    its gzip stream read whole (CRC and length checked; about 0.03 s for NASA's, 0.13 s
-    for WordNet's), so that a damaged cache stops the run at once with one line naming
-    it, rather than looking finished to Snakemake and failing in the next job."""
+    """A cached thesaurus (``results/thesauri/<name>/``) that is corrupt: its gzip stream
+    read whole (CRC and length; 0.03 s for NASA's, 0.13 s for WordNet's), so that a damaged
+    cache stops the run at once rather than failing in the next job."""
     from gradedrel.thesaurus import cache
 
     errors = []
@@ -278,57 +278,38 @@ def thesaurus_cache_errors(results_dir: str, names: Iterable[str]) -> list[str]:
 
 def _topics_errors(raw: Mapping, where: str) -> list[str]:
     from gradedrel.collection import readers
-    from gradedrel.core.errors import InputError
 
-    path = raw.get("topics")
-    if not path:
-        return []
-    missing = _missing(path, f"{where}.topics")
-    if missing:
-        return [missing]
-    fmt = raw.get("topics_format") or ("tsv" if path.endswith((".tsv", ".tsv.gz")) else "trec")
-    try:
+    def check(path):
+        fmt = raw.get("topics_format") or ("tsv" if path.endswith((".tsv", ".tsv.gz"))
+                                           else "trec")
         if fmt == "tsv":
             header = readers.topics_header_setting(raw.get("topics_header"),
                                                    f"{where}.topics_header")
             if readers.read_topics_tsv(path, header).empty:
-                return [f"{path}: expected topic lines 'qid<TAB>text'; found none"]
+                return f"{path}: expected topic lines 'qid<TAB>text'; found none"
         else:
             field = raw.get("topic_field", "title")
             readers.read_topics_trec(path, field if field in ("title", "desc", "narr")
                                      else "title")
-    except InputError as error:
-        return [str(error)]
-    except (OSError, UnicodeDecodeError) as error:
-        return [f"{path}: expected readable UTF-8 topics; {error}"]
-    return []
+        return None
+
+    return _part_errors(raw, "topics", where, "topics", check)
 
 
 def _qrels_errors(raw: Mapping, where: str, grade_map) -> list[str]:
     from gradedrel.collection import readers
-    from gradedrel.core.errors import InputError
 
-    path = raw.get("qrels")
-    if not path:
-        return []
-    missing = _missing(path, f"{where}.qrels")
-    if missing:
-        return [missing]
-    try:
+    def check(path):
         if readers.read_qrels(path, grade_map).empty:
-            return [f"{path}: expected TREC qrels lines 'qid iteration docno label'; "
-                    "found none"]
-    except InputError as error:
-        return [str(error)]
-    except (OSError, UnicodeDecodeError) as error:
-        return [f"{path}: expected readable UTF-8 qrels; {error}"]
-    return []
+            return f"{path}: expected TREC qrels lines 'qid iteration docno label'; found none"
+        return None
+
+    return _part_errors(raw, "qrels", where, "qrels", check)
 
 
 def _plan_set_errors(plan_set, where: str) -> list[str]:
-    """Curated plan files present and valid YAML (libyaml's event parser: a syntax check
-    in a fraction of a second; the plans themselves are checked, each error at its line,
-    when the plan set's merge step reads them), topic lists present and not empty."""
+    """Curated plan files present and valid YAML (libyaml's event parser; the plans are
+    checked when the merge step reads them), topic lists present and not empty."""
     import yaml
 
     from gradedrel.core.errors import InputError

@@ -4,14 +4,11 @@ Järvelin & Kekäläinen's case study is a grid: collections (each with its thes
 map and plan sets) × retrieval models × query types, evaluated with the paper's measures and
 read against the published numbers. :class:`Study` holds that grid and :class:`Layout` the
 path of every file the workflow writes, each defined once. The workflow builds one Study in
-``workflow/rules/common.smk`` (after the schema has validated the config and filled in its
-defaults); its input functions, targets, the up-front input check and the rules' params all
-ask it, and the rule files name paths through it (or through ``rules.X.output``). Pure: no
-Snakemake, no file is read — paths of curated plans and topic lists are resolved, not opened.
+``workflow/rules/common.smk`` from the validated config; its input functions, targets,
+input check and params ask it. Pure: no Snakemake, no file is read.
 
-A Layout method called without arguments gives the path pattern a rule declares
-(``paths.run()`` → ``results/{collection}/runs/{planset}/{model}/{slug}.run``); called
-with values, the concrete path an input function or a target needs.
+A Layout method without arguments gives a rule's path pattern (``paths.run()`` →
+``results/{collection}/runs/{planset}/{model}/{slug}.run``); with values, a concrete path.
 """
 from __future__ import annotations
 
@@ -61,8 +58,7 @@ class Layout:
 
     # --- plans, queries, runs ---------------------------------------------------------------
     def auto_plans(self, c: str = C, thesaurus: str | None = None, ext: str = "yaml") -> str:
-        """The automatic plans from the collection's thesaurus (``plans/auto.yaml``) or from
-        another one (``plans/auto.{thesaurus}.yaml``); ``ext`` ``provenance.json`` for the record."""
+        """The automatic plans from the collection's thesaurus or from another one."""
         stem = "auto" if thesaurus is None else f"auto.{thesaurus}"
         return self.collection(f"plans/{stem}.{ext}", c)
 
@@ -119,22 +115,19 @@ class Layout:
         return self.collection(f"curation/{file}", c)
 
     def across(self, ext: str, collections: Iterable[str]) -> str:
-        """The findings across ``collections``: ``tsv``/``md`` under results, ``png``/``pdf``
-        under figures, named by the set of collections (``cranfield+nfcorpus``), so that a
-        main job of one testbed never rewrites the summary of another set."""
+        """The findings across ``collections``, named by the set (``cranfield+nfcorpus``), so
+        that a main job of one testbed never rewrites another set's summary."""
         name = "+".join(sorted(collections))
         if ext in ("png", "pdf"):
             return f"{self.figures}/across_collections/{name}.{ext}"
         return f"{self.results}/report/across_collections/{name}.{ext}"
 
     def memory_probe(self, ext: str) -> str:
-        """The memory probe's scores (docs/memory-probe.md): ``md``, ``tsv`` (per request),
-        ``sources.tsv``, ``remembered.tsv``, ``decisions.json``."""
+        """The memory probe's scores (docs/memory-probe.md; ``ext``: ``md``, ``tsv``, …)."""
         return f"{self.results}/report/memory_probe.{ext}"
 
     def memory_probe_v2(self, ext: str) -> str:
-        """Probe v2's scores (Amendment 2): ``md``, ``tsv`` (per request), ``null.tsv``,
-        ``rates.tsv``, ``remembered.tsv``, ``decisions.json``."""
+        """Probe v2's scores (Amendment 2; ``ext``: ``md``, ``tsv``, ``null.tsv``, …)."""
         return f"{self.results}/report/memory_probe_v2.{ext}"
 
     def headline(self, ext: str) -> str:
@@ -143,20 +136,14 @@ class Layout:
 
     def page(self, source: str) -> str:
         """The Snakemake report's HTML page of a result file (a path under ``results``)."""
-        relative = source[len(self.results) + 1:] if source.startswith(self.results + "/") \
-            else source
-        return f"{self.results}/report_pages/{relative}.html"
+        return f"{self.results}/report_pages/{source.removeprefix(self.results + '/')}.html"
 
     def screen(self, figure: str) -> str:
-        """The Snakemake report's screen-resolution copy of a figure (a path under
-        ``figures``; the print-quality PNG and PDF stay there)."""
-        relative = figure[len(self.figures) + 1:] if figure.startswith(self.figures + "/") \
-            else figure
-        return f"{self.results}/report_pages/figures/{relative}"
+        """The Snakemake report's screen-resolution copy of a figure (under ``figures``)."""
+        return f"{self.results}/report_pages/figures/{figure.removeprefix(self.figures + '/')}"
 
     def landing(self) -> str:
-        """The Snakemake report's landing page: the answer first (workflow/report/workflow.rst
-        includes it)."""
+        """The Snakemake report's landing page (workflow/report/workflow.rst includes it)."""
         return f"{self.results}/report/landing.html"
 
     def log(self, name: str) -> str:
@@ -213,11 +200,9 @@ class Study:
     @classmethod
     def from_config(cls, config: Mapping[str, Any],
                     resolve: Callable[[str], str] = lambda path: path) -> "Study":
-        """The study of a schema-validated config (defaults filled in). ``resolve`` maps a
-        path named in config to the path the workflow reads (relative to the working
-        directory, else to the workflow). A config that names what does not exist — an
-        inactive or unknown collection, a model outside ``retrieval.models``, a thesaurus
-        outside ``thesauri`` — is a ValueError naming the key."""
+        """The study of a schema-validated config. ``resolve`` maps a path named in config to
+        the path the workflow reads. A config that names what does not exist (a collection,
+        model or thesaurus) is a ValueError naming the key."""
         names = list(config["active_collections"])
         unknown = [c for c in names if c not in config["collections"]]
         if unknown:
@@ -284,9 +269,8 @@ class Study:
         return self.collections[c].plan_sets[p]
 
     def plan_set_metadata(self, c: str, p: str) -> dict:
-        """What a run's ir_metadata says of its plan set: its name, whether its plans are
-        automatic (no curated plans in it or in the plan set it derives from), its
-        thesaurus and parent. Not its description: that re-runs the findings only."""
+        """What a run's ir_metadata says of its plan set: name, automatic (no curated plans
+        in it or its root), thesaurus, parent (not its description: that re-runs findings)."""
         cs = self.collections[c]
         plan_set, root = cs.plan_sets[p], cs.plan_sets[p]
         while root.derived_from:
@@ -307,9 +291,8 @@ class Study:
                                   for p, s in cs.plan_sets.items() if s.derived == derived))
 
     def derived_roles(self, c: str, parent: str) -> dict[str, str]:
-        """The derived plan sets of ``parent`` by the role the amendment gives them
-        (``request``, ``thesaurus``, ``no-own``, ``inferable``: docs/preregistration.md,
-        Amendment 1, A2), recognised by what they keep."""
+        """The derived plan sets of ``parent`` by their role (``request``, ``thesaurus``,
+        ``no-own``, ``inferable``: docs/preregistration.md, Amendment 1, A2)."""
         roles = {frozenset({"request"}): "request",
                  frozenset({"request", "thesaurus"}): "thesaurus",
                  frozenset({"request", "thesaurus", "other_concept"}): "no-own"}
@@ -359,8 +342,7 @@ class Study:
     def retrieval_inputs(self, c: str, p: str, models: Iterable[str] | None = None
                          ) -> dict[str, str]:
         """The index, the plan set's candidate topics and query files, and the files beside
-        the index the ``models``' back ends read (InQuery: the posting arrays); ``models``
-        defaults to the grid (one retrieval job runs them all)."""
+        the index the ``models``' back ends read; ``models`` defaults to the grid."""
         inputs = {"index": self.paths.index(c),
                   "candidates": self.paths.plan_set("candidates.tsv", c, p)}
         inputs |= {f"queries/{label}": self.paths.query_file(label, c, p)
@@ -425,9 +407,8 @@ class Study:
         return found.primary_plan_set, found.primary_model
 
     def key_provenance_plan_set(self, c: str) -> str | None:
-        """The plan set whose primary effect is decomposed (the design's primary plan set,
-        when the request, thesaurus and no-own plan sets are derived from it and its
-        primary model is run)."""
+        """The design's primary plan set when its effect is decomposed (its request,
+        thesaurus and no-own plan sets derived, its primary model run)."""
         primary, model = self.primary_condition(c)
         if primary not in self.collections[c].plan_sets or model not in self.grid:
             return None
@@ -443,8 +424,7 @@ class Study:
 
     def rests_on(self, c: str) -> list[str] | None:
         """[primary plan set, its request-and-thesaurus plan set, primary model] of a
-        collection whose primary effect is decomposed, or of Amendment 2's fresh testbed (the
-        summary says what it rests on)."""
+        decomposed collection or of Amendment 2's fresh testbed."""
         primary = self.key_provenance_plan_set(c)
         if primary:
             return [primary, self.derived_roles(c, primary)["thesaurus"],
@@ -478,8 +458,7 @@ class Study:
 
     def report_figure_conditions(self) -> list[tuple[str, str, str]]:
         """The (collection, plan set, model) whose figures the Snakemake report embeds: each
-        collection's primary condition, where it is run and draws figures (the others'
-        figures are in ``figures/`` only, so that the report stays small)."""
+        collection's primary condition where it draws figures (the rest: ``figures/`` only)."""
         out = []
         for c, cs in self.collections.items():
             p, m = self.primary_condition(c)
@@ -497,8 +476,8 @@ class Study:
         return out
 
     def targets(self) -> list[str]:
-        """Every file the main job makes that nothing downstream reads (and the pages of the
-        Snakemake report), so that a deleted one is made again."""
+        """Every file the main job makes that nothing downstream reads, and the report's
+        pages, so that a deleted one is made again."""
         paths, out = self.paths, []
         for t in self.thesauri_used():
             out += [paths.thesaurus(t, "summary.tsv"),

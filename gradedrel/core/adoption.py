@@ -1,14 +1,10 @@
 """Adopting copied results: does each provenance record match this checkout?
 
 Results copied into a fresh clone (``results/``, ``figures/``) carry their provenance
-records (``provenance.json``, ``<name>.provenance.json``). Before `make adopt` marks them
-current (tools/adopt.py), every record is checked against the clone: the commit it was made
-at, the package versions it was made with, and the sha256 of every file it names (the
-input data, the query files, the runs an evaluation read). Any difference refuses the
-whole adoption; nothing is marked unless everything matches.
-
-The functions here are pure apart from reading the files a record names; the clone's facts
-(commit, versions, where the ir_datasets home is) are passed in.
+records. Before `make adopt` marks them current (tools/adopt.py), every record is checked
+against the clone: its commit, its package versions and the sha256 of every file it names.
+Any difference refuses the whole adoption. Pure apart from reading the files a record
+names; the clone's facts are passed in.
 """
 from __future__ import annotations
 
@@ -35,9 +31,8 @@ IR_DATASETS_ROOT = "ir_datasets home"
 
 @dataclass(frozen=True)
 class Clone:
-    """What a record is compared with: this checkout's commit (None outside git), whether
-    its tracked files differ from it, the installed versions, and the roots of the files a
-    record names (the project folder; the ir_datasets home)."""
+    """What a record is compared with: this checkout's commit (None outside git), the
+    installed versions, and the roots of the files a record names."""
 
     root: Path
     commit: str | None
@@ -85,9 +80,8 @@ def read_record(path: Path) -> dict:
 
 
 def named_files(record: Any) -> Iterator[tuple[str, str | None, str]]:
-    """``(path, root, sha256)`` of every file a record names with its digest, anywhere in
-    it: a ``{path, sha256[, root]}`` file record, or a ``<name>`` path beside its
-    ``<name>_sha256``. Digests without a path (``plans_sha256``) cannot be checked here."""
+    """``(path, root, sha256)`` of every file a record names with its digest, anywhere in it:
+    a ``{path, sha256[, root]}`` file record, or a ``<name>`` path beside ``<name>_sha256``."""
     if isinstance(record, Mapping):
         path, digest = record.get("path"), record.get("sha256")
         if isinstance(path, str) and isinstance(digest, str):
@@ -106,12 +100,8 @@ def named_files(record: Any) -> Iterator[tuple[str, str | None, str]]:
 
 
 def difference(record: Mapping, clone: Clone) -> str | None:
-    """What in ``record`` does not match ``clone`` (the first thing found), or None.
-
-    Checked: the commit (``source``: made at another commit, from uncommitted changes, or
-    at a commit where the clone has none), the versions the clone also has, and every
-    named file's sha256.
-    """
+    """What in ``record`` first does not match ``clone`` (its commit, the versions the clone
+    also has, every named file's sha256), or None."""
     source = record.get("source")
     if isinstance(source, Mapping):
         made = source.get("commit")
@@ -183,9 +173,8 @@ def summary_rows(text: str) -> list[Output]:
 
 
 def git_state(root: Path) -> tuple[str | None, str | None]:
-    """(the commit the project at ``root`` is checked out at, as its records name it
-    (:func:`gradedrel.core.ir_metadata.source`), the first tracked file that differs from
-    that commit); (None, None) outside a git checkout of the project."""
+    """(the commit of the project at ``root``, the first tracked file that differs from it);
+    (None, None) outside a git checkout of the project."""
     made = source(root)
     if not made["commit"] or not made["dirty"]:
         return made["commit"], None

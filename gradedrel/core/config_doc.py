@@ -9,8 +9,9 @@ from typing import Any, Iterator, Mapping
 
 import yaml
 
+from gradedrel.core.config import SCHEMA
+
 ROOT = Path(__file__).resolve().parents[2]
-SCHEMA = ROOT / "gradedrel" / "schemas" / "config.schema.yaml"
 README = ROOT / "config" / "README.md"
 
 HEAD = """# Configuration

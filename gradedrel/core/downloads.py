@@ -8,15 +8,12 @@ nothing behind.
 """
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import logging
-import os
-import tempfile
 import urllib.request
 from pathlib import Path
 
-from gradedrel.core.io import sha256_of
+from gradedrel.core.io import atomic_open, sha256_of
 from gradedrel.core.progress import progress
 
 log = logging.getLogger("gradedrel")
@@ -46,53 +43,37 @@ def verify(path: str | Path, sha256: str) -> None:
 
 
 def fetch(url: str, path: str | Path, sha256: str, timeout: float = 60.0) -> Path:
-    """Make sure ``path`` holds the file at ``url`` with digest ``sha256``.
-
-    An existing ``path`` is verified and kept (no network). Otherwise ``url``
-    (``https://``, ``http://`` or ``file://``) is downloaded to a temporary file
-    in the same directory, hashed while it streams, and renamed onto ``path``
-    only if the digest matches. Returns ``path``.
-    """
+    """Make sure ``path`` holds the file at ``url`` with digest ``sha256``: an existing
+    ``path`` is verified and kept (no network); else ``url`` (``https://``, ``http://``,
+    ``file://``) is streamed into a temporary file beside it (:func:`atomic_open`), hashed,
+    and renamed onto ``path`` only if the digest matches. Returns ``path``."""
     path = Path(path)
     if path.exists():
         verify(path, sha256)
         return path
-    path.parent.mkdir(parents=True, exist_ok=True)
     log.info("downloading %s -> %s", url, path)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=path.parent)
-    try:
-        digest = hashlib.sha256()
-        with os.fdopen(fd, "wb") as out:
-            try:
-                with urllib.request.urlopen(url, timeout=timeout) as response, \
-                        progress(desc=f"downloading {path.name}", unit="B", unit_scale=True,
-                                 total=getattr(response, "length", None)) as bar:
-                    while True:
-                        block = response.read(_CHUNK)
-                        if not block:
-                            break
-                        digest.update(block)
-                        out.write(block)
-                        bar.update(len(block))
-            except OSError as error:  # URLError, HTTPError, timeouts are OSErrors
-                reason = getattr(error, "reason", None) or error
-                raise DownloadError(f"{path}: could not download {url}: {reason}") from None
+    digest = hashlib.sha256()
+    with atomic_open(path, "wb") as out:
+        try:
+            with urllib.request.urlopen(url, timeout=timeout) as response, \
+                    progress(desc=f"downloading {path.name}", unit="B", unit_scale=True,
+                             total=getattr(response, "length", None)) as bar:
+                for block in iter(lambda: response.read(_CHUNK), b""):
+                    digest.update(block)
+                    out.write(block)
+                    bar.update(len(block))
+        except OSError as error:  # URLError, HTTPError, timeouts are OSErrors
+            reason = getattr(error, "reason", None) or error
+            raise DownloadError(f"{path}: could not download {url}: {reason}") from None
         actual = digest.hexdigest()
         if actual != sha256.lower():
             raise ChecksumError(path, sha256.lower(), actual, source=url)
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(tmp)
-        raise
     return path
 
 
-
 def fetch_logged(url: str, path: str | Path, sha256: str, log_path: str | Path) -> Path:
-    """:func:`fetch`, with what happened (progress, or the one-line error) written to
-    ``log_path`` in the package's log format (it runs inside Snakemake's own process, so
-    only the package's log records are written, not the process's output)."""
+    """:func:`fetch`, with what happened written to ``log_path`` in the package's log format
+    (it runs inside Snakemake's own process: the package's log records only)."""
     from gradedrel.core.steps import logged
 
     with logged(log_path, None, [str(path)]):  # an error is logged there, then raised

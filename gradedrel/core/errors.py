@@ -35,9 +35,8 @@ def once(seen: dict, key, path: str | Path, line: int, expected: str, found: obj
 
 
 class CorruptCache(InputError):
-    """A cache file that cannot be read — truncated, corrupted, or not in the cache's
-    format: one line naming the file, why, and that deleting it is the remedy (a cache is
-    rebuilt from its source when it is needed and absent)."""
+    """A cache file that cannot be read: one line naming the file, why, and that deleting
+    it is the remedy (it is rebuilt from its source when next needed)."""
 
     def __init__(self, path: str | Path, why: str, what: str = "cache"):
         self.path, self.line, self.expected, self.found = str(path), None, f"a {what}", why

@@ -38,9 +38,8 @@ def atomic_open(path: str | Path, mode: str = "w") -> Iterator[TextIO]:
 
 @contextlib.contextmanager
 def atomic_folder(path: str | Path) -> Iterator[Path]:
-    """A temporary folder beside ``path`` to write into; on success it becomes ``path``
-    (replacing a previous one), on failure it is removed: ``path`` is either the old folder
-    or the whole new one, never half-written."""
+    """A temporary folder beside ``path`` to write into; on success it replaces ``path``, on
+    failure it is removed: ``path`` is the old folder or the whole new one."""
     import shutil
 
     path = Path(path)
@@ -88,10 +87,9 @@ _QUOTED = ("\t", '"', "\n", "\r")
 
 
 def tsv_text(frame: pd.DataFrame, float_format: str) -> str | None:
-    """The text ``to_csv(sep="\\t", index=False, float_format=…, lineterminator="\\n")``
-    writes for ``frame``, joined here (about twice as fast on the evaluation's large
-    tables), or None when pandas' writer is needed: a column other than float64, integer,
-    bool or plain text; a text value or name it would quote; a single column."""
+    """The text pandas' ``to_csv`` (tab, no index, ``float_format``, LF) writes for ``frame``,
+    joined here (about twice as fast), or None when pandas' writer is needed: another
+    column type, a value or name it would quote, a single column."""
     import numpy as np
     import pandas as pd
 
@@ -126,8 +124,7 @@ def tsv_text(frame: pd.DataFrame, float_format: str) -> str | None:
 
 def formatted_floats(frame: pd.DataFrame, float_format: str) -> pd.DataFrame:
     """``frame`` with its float64 columns as text, exactly as ``to_csv(float_format=…)``
-    writes them (``float_format % value``, NaN empty), in one list comprehension per column
-    instead of pandas' per-value formatter (4-5x faster on the evaluation's large tables)."""
+    writes them, one list comprehension per column (4-5x faster than pandas' formatter)."""
     import numpy as np
 
     columns = [i for i, dtype in enumerate(frame.dtypes) if dtype == np.float64]
@@ -157,10 +154,8 @@ NA_STRINGS = ("", "#N/A", "#N/A N/A", "#NA", "-1.#IND", "-1.#QNAN", "-NaN", "-na
 def read_tsv(path: str | Path, text_columns: tuple[str, ...] = ID_COLUMNS,
              exact_floats: bool = False) -> "pd.DataFrame":
     """A TSV with a header, its id columns (``text_columns``) read as text exactly as
-    written; every other column as pandas reads it by default (``exact_floats``: floats
-    parsed to the double their text names, for values written with ``%.17g``: pandas 3's
-    default parser does, pandas 2 is asked for ``round_trip``). The one reader of the workflow's topic, qrels, run-selection and
-    per-topic tables."""
+    written, the others as pandas reads them (``exact_floats``: parsed to the double their
+    text names, for ``%.17g`` values). The one reader of the workflow's tables."""
     import pandas as pd
 
     with open(path, encoding="utf-8") as handle:

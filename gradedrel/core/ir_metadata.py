@@ -4,30 +4,24 @@ evaluation's description in PRIMAD terms, as YAML — ``platform``, ``implementa
 hardware → cpu → model``, ``implementation → source → commit``, ``data → test
 collection → ir_datasets``, ``method → retrieval`` as a list of ranking components, …).
 
-The workflow writes one record per run file, as the run file's header (where the
-ir_metadata spec and repro_eval's ``MetadataHandler.read_metadata`` look: the first line
-``# ir_metadata.start``, each YAML line behind ``# ``, then ``# ir_metadata.end``; the run
-lines follow), and one per evaluation, ``ir-metadata.yaml`` in
-``results/<c>/evaluation/<p>/<m>/``, in the same form. Every record has every section of
-schema 0.1: ``platform``, ``research goal``, ``implementation``, ``method``, ``actor``,
-``data``, with ``schema-version``, ``run-version`` and ``tag``. The document is built from
-facts passed in (pure functions, tested); only :func:`machine`, :func:`source` and
-:func:`file_record` look at the machine, the git checkout and the files.
+The workflow writes one record per run file, as its header (where the spec and
+repro_eval's ``MetadataHandler.read_metadata`` look: ``# ir_metadata.start``, each YAML
+line behind ``# ``, ``# ir_metadata.end``, then the run lines), and one per evaluation,
+``ir-metadata.yaml`` in ``results/<c>/evaluation/<p>/<m>/``, in the same form, each with
+every section of schema 0.1. Records are built from facts passed in; only
+:func:`machine`, :func:`source` and :func:`file_record` look at the machine and files.
 
-Why not repro_eval's ``complete_metadata`` or tirex-tracker (observed with repro_eval 0.5.0
-and tirex-tracker 0.2.24): ``complete_metadata`` lists the installed Python distributions
-without their versions, asks GitPython for ``repo.remote().url`` (an error outside a git
-checkout, or in one without a remote) and walks the working folder for file extensions
-(the whole results tree, in the workflow); tirex-tracker needs IPython, which the lock does
-not hold, and records times and energy, so the same inputs would not give the same bytes.
+Why not repro_eval's ``complete_metadata`` or tirex-tracker (repro_eval 0.5.0,
+tirex-tracker 0.2.24): the former lists Python distributions without versions, asks
+GitPython for ``repo.remote().url`` (an error outside a checkout or without a remote) and
+walks the working folder (the whole results tree); the latter needs IPython, not in the
+lock, and records times and energy, so the same inputs would not give the same bytes.
 repro_eval is the tests' reader of these records (``test`` extra).
 
-What stays the same and what does not: ``platform`` holds only facts of the machine that
-do not change from run to run (CPU model, cores, RAM, kernel, distribution, versions), so
-the same inputs on the same machine give the same bytes; they differ across machines.
-``implementation → source → commit`` changes with every commit: no rule reads these files
-(nor provenance.json), so a new commit re-runs nothing, and ``tools/compare_trees.py``
-leaves the commit out when it compares trees.
+``platform`` holds only facts of the machine that do not change from run to run, so the
+same inputs on the same machine give the same bytes. ``implementation → source → commit``
+changes with every commit: no rule reads these files (nor provenance.json), so a new commit
+re-runs nothing, and ``tools/compare_trees.py`` leaves the commit out.
 """
 from __future__ import annotations
 
@@ -41,6 +35,7 @@ from typing import Any, Callable, Iterable, Mapping
 import yaml
 
 from gradedrel.core.params import plain
+from gradedrel.core.provenance import package_version, package_versions
 
 SCHEMA_VERSION = "0.1"
 FILE_NAME = "ir-metadata.yaml"
@@ -48,8 +43,7 @@ START, END = "# ir_metadata.start", "# ir_metadata.end"
 #: The version of a record's content (the spec's ``run-version``): raised when what a record
 #: says of a run changes.
 RUN_VERSION = "2.0"
-#: ``research goal`` → venue and publication: the paper this project reproduces (the
-#: reference of CITATION.cff; tests/core/test_ir_metadata.py checks the two agree).
+#: ``research goal`` → venue and publication: the paper reproduced (CITATION.cff's reference).
 PAPER = {"venue": {"name": "SIGIR", "year": 2000},
          "publication": {"title": "IR evaluation methods for retrieving highly relevant "
                                   "documents",
@@ -57,11 +51,10 @@ PAPER = {"venue": {"name": "SIGIR", "year": 2000},
                          "doi": "https://doi.org/10.1145/345508.345545"}}
 #: The paper's measures, as this project names them (docs/measures.md).
 PAPER_MEASURES = ("AvP(level=k)", "P-R(level=k)", "CG", "DCG", "nCG", "nDCG")
-#: ``actor``: who made the runs, in the spec's roles (the project reproduces the paper).
+#: ``actor``: who made the runs, in the spec's roles.
 ACTOR = {"team": "gradedrel", "role": "reproducer"}
 #: The Python distributions named under platform → software → libraries → python
-#: (``pyterrier``: the distribution holding PyTerrier's code; ``python-terrier`` 1.0 is an
-#: empty package that only requires it).
+#: (``pyterrier`` holds PyTerrier's code; ``python-terrier`` 1.0 only requires it).
 LIBRARIES = ("gradedrel", "pyterrier", "ir_datasets", "ir_measures", "pytrec_eval-terrier",
              "pandas", "numpy", "scipy", "snakemake", "pyyaml")
 
@@ -78,8 +71,7 @@ def cpu_model(cpuinfo: str) -> str | None:
 
 
 def ram(meminfo: str) -> str | None:
-    """Installed RAM from ``/proc/meminfo`` text (``MemTotal``), in whole GB (GiB), as the
-    schema asks ("a string with numbers followed by GB")."""
+    """Installed RAM from ``/proc/meminfo`` text (``MemTotal``), in whole GB (GiB)."""
     match = re.search(r"^MemTotal:\s*(\d+)\s*kB", meminfo, re.MULTILINE)
     return f"{round(int(match.group(1)) / 1024 ** 2)} GB" if match else None
 
@@ -118,9 +110,8 @@ def _git(root: Path, *args: str) -> str | None:
 
 
 def source(root: str | Path | None = None) -> dict:
-    """The project's git commit and whether its tracked files differ from it (``dirty``),
-    both None when ``root`` (default: the folder holding the package) is not in a git
-    checkout that tracks the package (a copy of the project, an installed package)."""
+    """The project's git commit and whether its tracked files differ (``dirty``); both None
+    when ``root`` (default: the package's folder) is not a git checkout tracking the package."""
     root = Path(root) if root is not None else Path(__file__).resolve().parents[2]
     commit = _git(root, "rev-parse", "HEAD")
     tracked = _git(root, "ls-files", "--error-unmatch", "gradedrel/__init__.py")
@@ -138,27 +129,17 @@ def file_record(path: str | Path, name: str | None = None) -> dict:
             "bytes": Path(path).stat().st_size}
 
 
-def package_version(name: str) -> str:
-    """The installed version of distribution ``name``, or ``not installed``."""
-    from importlib import metadata
-
-    try:
-        return metadata.version(name)
-    except metadata.PackageNotFoundError:
-        return "not installed"
-
-
 # --- the sections -------------------------------------------------------------------------
 
-def platform_section(facts: Mapping, python: str, libraries: Mapping[str, str],
-                     toolkits: Mapping[str, str], java: Mapping[str, str] | None = None) -> dict:
-    """``platform``: hardware, operating system, software (``name==version`` lists)."""
+def platform_of(facts: Mapping, python: str, parts: Mapping) -> dict:
+    """``platform``: hardware, operating system, software (``name==version`` lists) from
+    the machine's facts and the software parts found (:func:`software`)."""
     software: dict[str, Any] = {
         "libraries": {"python": [f"python=={python}"]
-                      + [f"{n}=={v}" for n, v in libraries.items()]},
-        "retrieval toolkit": [f"{n}=={v}" for n, v in toolkits.items()]}
-    if java:
-        software["libraries"]["java"] = [f"{n}=={v}" for n, v in java.items()]
+                      + [f"{n}=={v}" for n, v in parts["libraries"].items()]},
+        "retrieval toolkit": [f"{n}=={v}" for n, v in parts["toolkits"].items()]}
+    if parts["java"]:
+        software["libraries"]["java"] = [f"{n}=={v}" for n, v in parts["java"].items()]
     return {"hardware": {"cpu": {"model": facts.get("cpu"),
                                  "architecture": facts.get("architecture"),
                                  "operation mode": facts.get("operation mode"),
@@ -182,9 +163,8 @@ def implementation_section(cmd: str, commit: Mapping, version: str,
 
 def test_collection(name: str, ir_datasets: Mapping[str, str], local: Mapping[str, str],
                     files: Iterable[Mapping]) -> dict:
-    """``data → test collection``: its name; per part (``documents``, ``topics``,
-    ``qrels``) where it comes from (an ir_datasets id or a local file); the ir_datasets
-    id(s); and ``files``, every file read with its sha256 (beside the schema's keys)."""
+    """``data → test collection``: its name, where each part comes from (an ir_datasets id
+    or a local file), the ir_datasets id(s) and ``files``, every file read with its sha256."""
     parts = {"docs": "documents", "topics": "topics", "qrels": "qrels"}
     out: dict[str, Any] = {"name": name}
     ids = {part: ir_datasets[part] for part in parts if ir_datasets.get(part)}
@@ -205,9 +185,7 @@ def test_collection(name: str, ir_datasets: Mapping[str, str], local: Mapping[st
 def document(tag: str | None, platform: Mapping, implementation: Mapping, data: Mapping,
              method: Mapping, research_goal: Mapping | None = None,
              actor: Mapping | None = None, **extra: Any) -> dict:
-    """The whole record in the spec's order: schema version, run version, tag, then
-    platform, research goal, implementation, method, actor, data (the PRIMAD sections
-    repro_eval's analyzer compares), then ``extra``."""
+    """The whole record in the spec's order: versions, tag, the PRIMAD sections, ``extra``."""
     out: dict[str, Any] = {"schema-version": SCHEMA_VERSION, "run-version": RUN_VERSION}
     if tag is not None:
         out["tag"] = tag
@@ -222,11 +200,9 @@ def document(tag: str | None, platform: Mapping, implementation: Mapping, data: 
 # --- text -----------------------------------------------------------------------------------
 
 def dump(doc: Mapping) -> str:
-    """The record as a run file's header: ``# ir_metadata.start``, each line of the YAML
-    behind ``# ``, ``# ir_metadata.end`` — no other line, so repro_eval's reader (which
-    strips the leading ``#`` of each line and parses the rest as YAML) reads exactly
-    ``doc`` (a ``#`` inside a line stays: the space after the marker ends the strip). Keys
-    in document order and no line folding, so the same document gives the same bytes."""
+    """The record as a run file's header: ``# ir_metadata.start``, each YAML line behind
+    ``# ``, ``# ir_metadata.end``, so that repro_eval's reader reads exactly ``doc``. Keys in
+    document order, no line folding: the same document gives the same bytes."""
     body = yaml.safe_dump(plain(doc), sort_keys=False, allow_unicode=True,
                           width=float("inf"), default_flow_style=False)
     lines = body.splitlines()
@@ -234,9 +210,8 @@ def dump(doc: Mapping) -> str:
 
 
 def split(text: str) -> tuple[str, str]:
-    """``(header, rest)`` of a run file's text: the lines from ``# ir_metadata.start`` to
-    ``# ir_metadata.end`` (empty when the first line is not the start marker), and the
-    lines after them. A start without an end is a ValueError."""
+    """``(header, rest)`` of a run file's text (header empty without a start marker on the
+    first line); a start without an end is a ValueError."""
     if not text.startswith(START + "\n") and text.rstrip("\r\n") != START:
         return "", text
     at = text.find(f"\n{END}\n")
@@ -249,8 +224,8 @@ def split(text: str) -> tuple[str, str]:
 
 
 def load(text: str) -> dict:
-    """The record at the head of ``text`` (a run file, or an evaluation's file), as
-    :func:`dump` writes it: the lines between the markers, each without its ``# ``."""
+    """The record at the head of ``text`` (a run file, or an evaluation's), as :func:`dump`
+    writes it."""
     header, _ = split(text)
     if not header:
         raise ValueError(f"ir_metadata: expected '{START}' on the first line")
@@ -263,8 +238,7 @@ def load(text: str) -> dict:
 
 
 def _sorted(value):
-    """A mapping with its keys sorted at every depth (parameters as config wrote them,
-    in any order, give the same file)."""
+    """A mapping with its keys sorted at every depth (config's order does not matter)."""
     if isinstance(value, Mapping):
         return {str(k): _sorted(value[k]) for k in sorted(value, key=str)}
     if isinstance(value, (list, tuple)):
@@ -272,14 +246,11 @@ def _sorted(value):
     return value
 
 
-
-
 # --- validation -------------------------------------------------------------------------------
 
 _OPTIONAL = type(None)
-#: Required keys (a path of keys) and the types their values take, after the schema's
-#: checklists (docs/metadata/*.md of irgroup/ir_metadata); None is allowed where a fact
-#: may be unknown on a machine (a CPU model /proc does not name, a copy outside git).
+#: Required keys (paths) and their types, after the schema's checklists (irgroup/ir_metadata
+#: docs/metadata/*.md); None where a fact may be unknown (no CPU model, a copy outside git).
 REQUIRED: dict[tuple[str, ...], tuple[type, ...]] = {
     ("schema-version",): (str,),
     ("run-version",): (str,),
@@ -335,9 +306,8 @@ def _types(kinds: tuple[type, ...]) -> str:
 
 
 def validate(doc: Any, extra_required: Mapping[tuple[str, ...], tuple[type, ...]] = {}) -> list[str]:
-    """One line per problem: a required key missing, a value of the wrong type, an
-    unknown top-level key of the schema's sections, a file record without path and
-    sha256, a retrieval component without a name."""
+    """One line per problem: a required key missing, a value of the wrong type, a section
+    not a mapping, a file record without path and sha256, a retrieval component unnamed."""
     if not isinstance(doc, dict):
         return ["ir_metadata: expected a mapping at the top level"]
     problems = []
@@ -398,8 +368,7 @@ EVALUATION_REQUIRED = {("method", "automatic"): (bool,),
 
 def thesaurus_files(thesaurus: str | None, thesauri: Mapping | None,
                     file_specs: Callable[[Mapping], Mapping]) -> dict:
-    """The files of ``thesaurus`` by role, from the configuration's ``thesauri``
-    (``file_specs``: :func:`gradedrel.thesaurus.sources.file_specs`); empty without one."""
+    """The files of ``thesaurus`` by role, from config ``thesauri``; empty without one."""
     spec = (thesauri or {}).get(thesaurus) if thesaurus else None
     return dict(file_specs(spec)) if spec else {}
 
@@ -420,10 +389,8 @@ def software(terrier: str | None = None, java: str | None = None,
 
 def research_goal(baseline_tags: Iterable[str], standard_measures: Iterable[str],
                   correction: str | None) -> dict:
-    """``research goal``: the paper's venue and publication, the measures reported (the
-    paper's, then the standard ones), the baseline run's tag(s) and the significance
-    tests (a paired t-test and a randomisation test per measure, ``correction`` over the
-    comparisons)."""
+    """``research goal``: the paper, the measures reported (the paper's, then the standard
+    ones), the baseline run's tag(s) and the significance tests (``correction`` over them)."""
     tests = [{"name": name, "correction method": correction}
              for name in ("paired t-test", "randomisation test")]
     return PAPER | {"evaluation": {"reported measures": [*PAPER_MEASURES, *standard_measures],
@@ -432,9 +399,8 @@ def research_goal(baseline_tags: Iterable[str], standard_measures: Iterable[str]
 
 
 def other_data(thesaurus: str | None, files: Mapping[str, Mapping] | None) -> list[dict]:
-    """``data → other``: the thesaurus a plan set's plans come from, one entry per file
-    (``files``: role → its ``url`` and ``sha256`` as config pins them, what the workflow
-    verifies before reading it; :func:`gradedrel.thesaurus.sources.file_specs`)."""
+    """``data → other``: the thesaurus of a plan set's plans, one entry per file (``files``:
+    role → ``url`` and ``sha256`` as config pins them)."""
     if not thesaurus or not files:
         return []
     return [{"name": f"{thesaurus} thesaurus" + ("" if role == "file" else f" ({role})"),
@@ -442,18 +408,11 @@ def other_data(thesaurus: str | None, files: Mapping[str, Mapping] | None) -> li
             for role, f in files.items()]
 
 
-def platform_of(facts: Mapping, python: str, software_parts: Mapping) -> dict:
-    """The platform section from the machine's facts and the software parts found."""
-    return platform_section(facts, python, software_parts["libraries"], software_parts["toolkits"],
-                            software_parts["java"] or None)
-
-
 def method_of_run(model: str, backend: str, parameters: Mapping, depth: int,
                   census: Mapping, plan_set: Mapping, query_type: str,
                   queries: Mapping) -> dict:
-    """``method`` of one run: automatic (no person in the loop: the plan set's plans not
-    curated), score ties, the index's settings, the ranking component (the model, its
-    parameters), the plan set, the run's query type and its query file (path, sha256)."""
+    """``method`` of one run: automatic (plans not curated), score ties, the index's
+    settings, the ranking component, the plan set, the query type and its query file."""
     options = census.get("options") or {}
     params = {k: v for k, v in parameters.items() if k != "wmodel"}
     wmodel = parameters.get("wmodel")
@@ -473,8 +432,7 @@ def method_of_run(model: str, backend: str, parameters: Mapping, depth: int,
 
 def method_of_evaluation(measures: Iterable[str], settings: Mapping, grade_map: Mapping | None,
                          baseline: str | None, automatic: bool) -> dict:
-    """``method`` of an evaluation: whether the runs evaluated are automatic (their plan
-    set's), the measures computed and their settings."""
+    """``method`` of an evaluation: automatic or not, the measures and their settings."""
     evaluation = {"measures": list(measures),
                   "cutoffs": list(settings.get("cutoffs") or []),
                   "gains": {str(k): v for k, v in (settings.get("gains") or {}).items()},
@@ -489,9 +447,8 @@ def method_of_evaluation(measures: Iterable[str], settings: Mapping, grade_map: 
 
 
 def data_files(local: Mapping[str, str], manifest: Mapping | None = None) -> list[dict]:
-    """Every data file read, with its sha256: the local files by part (``docs``,
-    ``topics``, ``qrels``), then the files ir_datasets read under its home (the download
-    manifest, ``downloads.json``, already holds their digests)."""
+    """Every data file read, with its sha256: the local files by part, then those
+    ir_datasets read under its home (from the download manifest, ``downloads.json``)."""
     records = [{"part": part} | file_record(path) for part, path in local.items()]
     for entry in (manifest or {}).get("files", []):
         records.append({"path": entry["path"], "root": "ir_datasets home",
@@ -503,8 +460,6 @@ def gathered(rule: str, script: str, terrier: str | None = None,
              java: str | None = None) -> tuple[dict, dict]:
     """``(platform, implementation)`` of this process: the machine, the versions, the
     project's commit (one function, so every file says the same)."""
-    from gradedrel.core.provenance import package_versions
-
     python = package_versions(())["python"]
     parts = software(terrier, java)
     implementation = implementation_section(
@@ -516,11 +471,9 @@ def gathered(rule: str, script: str, terrier: str | None = None,
 def run_record(tag: str, collection: str, ids: Mapping[str, Any], local: Mapping[str, str],
                manifest: Mapping | None, other: list[dict], method: Mapping,
                goal: Mapping, platform: Mapping, implementation: Mapping) -> dict:
-    """One run's record: the documents and topics it was made from (not the judgements:
-    a run does not read them, and an edited qrels file re-runs the evaluation, not the
-    retrieval; the evaluation's record names them), the thesaurus (``other``), the method.
-    ``ids``: the ir_datasets ids of its documents and topics
-    (:func:`gradedrel.collection.spec.ids_of`)."""
+    """One run's record: the documents and topics it was made from (not the judgements,
+    which a run does not read), the thesaurus (``other``), the method. ``ids``: the
+    ir_datasets ids of its documents and topics."""
     data = {"test collection": test_collection(
         collection, ids, local, data_files(local, manifest)), "other": list(other)}
     return document(tag, platform, implementation, data, method, goal)
@@ -530,10 +483,9 @@ def evaluation_document(collection: str, ids: Mapping[str, Any], local: Mapping[
                         manifest: Mapping | None, qrels: Mapping[str, str], method: Mapping,
                         runs: list[dict], platform: Mapping, implementation: Mapping,
                         goal: Mapping, other: list[dict] = ()) -> dict:
-    """An evaluation: the collection (documents, topics, qrels, with the mapped judgements
-    it read, ``qrels``: name → path), the thesaurus of its runs (``other``), the measures
-    and their settings, each run file (``runs``: label, file, sha256). ``ids``: the
-    ir_datasets ids of its documents, topics and qrels."""
+    """An evaluation's record: the collection (``qrels``: name → path of the mapped
+    judgements read), the thesaurus of its runs (``other``), the measures and their
+    settings, each run file (``runs``: label, file, sha256)."""
     files = data_files(local, manifest) + [{"part": f"qrels ({name})"} | file_record(path)
                                            for name, path in qrels.items()]
     data = {"test collection": test_collection(collection, ids, local, files),
@@ -542,8 +494,7 @@ def evaluation_document(collection: str, ids: Mapping[str, Any], local: Mapping[
 
 
 def read_manifest(path) -> dict | None:
-    """The download manifest (``downloads.json``) at ``path``; None for a collection of
-    local files (a rule's empty input: no path, or an empty list)."""
+    """The download manifest (``downloads.json``) at ``path``; None for local files (no path)."""
     import json
 
     if not path or not isinstance(path, (str, os.PathLike)):

@@ -1,11 +1,9 @@
-"""Heavy libraries imported on first use (numpy, pandas), so that reading the
-workflow's rule files needs nothing beyond Snakemake and its own dependencies (PyYAML,
-jsonschema): `snakemake --lint` in an environment holding only Snakemake, as the workflow
-catalog runs it, and the main process of `--software-deployment-method conda`
-(docs/module.md). The modules that need such a library name it at the top as before
-(``np = lazy.module("numpy")``); it is loaded when one of its attributes is first read,
-by the standard library's :class:`importlib.util.LazyLoader`. (lxml, used by one module,
-is imported inside its functions: gradedrel.thesaurus.rdfxml.)
+"""Heavy libraries imported on first use (numpy, pandas), so that reading the workflow's
+rule files needs only Snakemake and its dependencies (`snakemake --lint` as the workflow
+catalog runs it; the main process of `--software-deployment-method conda`: docs/module.md).
+A module names such a library at its top (``np = lazy.module("numpy")``); the standard
+library's :class:`importlib.util.LazyLoader` loads it when an attribute is first read.
+(lxml is imported inside gradedrel.thesaurus.rdfxml's functions.)
 """
 from __future__ import annotations
 
@@ -18,9 +16,8 @@ _LAZY: list[str] = []
 
 
 class MissingModule(types.ModuleType):
-    """Stands for a library that is not installed: reading any attribute raises the
-    :class:`ModuleNotFoundError` that importing it would have raised, naming it and the
-    package extra that brings it."""
+    """Stands for a library that is not installed: reading any attribute raises
+    :class:`ModuleNotFoundError` naming it and the package extra that brings it."""
 
     def __init__(self, name: str, extra: str):
         super().__init__(name)
@@ -33,9 +30,8 @@ class MissingModule(types.ModuleType):
 
 
 def module(name: str, extra: str = "") -> types.ModuleType:
-    """Module ``name``: the one already imported, else one that is imported on first
-    attribute access; a :class:`MissingModule` if it is not installed (``extra``: the
-    package extra that brings it, as ``"[workflow]"``, for the message)."""
+    """Module ``name``: the one already imported, else one imported on first attribute
+    access; a :class:`MissingModule` if not installed (``extra``, as ``"[workflow]"``)."""
     if sys.modules.get(name) is not None:
         return sys.modules[name]
     try:

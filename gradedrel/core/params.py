@@ -1,14 +1,10 @@
 """Rule params that hash by content, not by the order their mapping keys were written in.
 
-Snakemake decides whether a job's params changed by comparing ``repr`` of each value with
-the one it recorded. A dict's ``repr`` follows its key order, so the same configuration
-rewritten by a YAML tool in another key order re-ran every job. :func:`canonical` wraps
-every mapping inside a value in :class:`CanonicalDict`: a dict (the script sees the same
-keys, values and iteration order as before) whose ``repr`` lists the keys sorted, so the
-recorded params are the same for any key order. Wherever the order of a mapping's keys
-means something to an output, the code that writes the output fixes the order itself
-(e.g. :meth:`gradedrel.evaluation.settings.Settings.from_config` orders gain profiles);
-the order written in config never reaches a file.
+Snakemake compares each param's ``repr`` with the one it recorded, and a dict's ``repr``
+follows its key order, so a config rewritten in another key order re-ran every job.
+:func:`canonical` wraps every mapping in :class:`CanonicalDict`, a dict whose ``repr``
+lists the keys sorted. Where key order matters to an output, the code writing it fixes
+the order itself (e.g. ``Settings.from_config`` orders gain profiles).
 """
 from __future__ import annotations
 

@@ -1,10 +1,8 @@
 """Progress of long steps as log lines: counts, elapsed time and rate (tqdm).
 
-ir_datasets and PyTerrier show progress with tqdm; so does the package, but a job's
-output goes to its log file (:mod:`gradedrel.core.steps`), where a bar redrawn with
-carriage returns is unreadable. Here each refresh of the bar becomes one log record
-(timestamped, naming the job, also shown on the terminal), at most one every
-``interval`` seconds, and the last (with the mean rate)::
+A job's output goes to its log file (:mod:`gradedrel.core.steps`), where a tqdm bar
+redrawn with carriage returns is unreadable: here each refresh becomes one log record, at
+most one every ``interval`` seconds, and the last (with the mean rate)::
 
     2026-11-30T23:50:01Z INFO [cranfield] indexing cranfield: 700/1400 documents (50%)
     [00:03<00:03, 210.50 documents/s]   (one line)
@@ -50,11 +48,8 @@ class _LogLines:
 
 def progress(iterable: Iterable[T] | None = None, *, desc: str, total: int | float | None = None,
              unit: str = "items", interval: float = INTERVAL, **options) -> "tqdm":
-    """A tqdm progress bar over ``iterable`` (or updated by hand) that writes log lines.
-
-    ``unit`` names what is counted (``documents``, ``terms``, ``topics``); ``unit_scale``
-    and the like pass through to tqdm.
-    """
+    """A tqdm progress bar over ``iterable`` (or updated by hand) that writes log lines;
+    ``unit`` names what is counted, other options pass through to tqdm."""
     from tqdm import tqdm  # imported when used: the command line starts faster
 
     if total is None and iterable is not None and hasattr(iterable, "__len__"):

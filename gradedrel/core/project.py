@@ -1,8 +1,7 @@
-"""The project's own files — the default config, the study designs, the published numbers —
-wherever the package runs: in a checkout they are beside the package (``config/``); in an
-installed wheel they are the copies the build put into the package (``gradedrel/_project/``,
-setup.py), so the commands that read them (``compare``, ``thesaurus lookup``, ``plans
-check``) work outside a checkout."""
+"""The project's own files (default config, study designs, published numbers) wherever the
+package runs: beside it in a checkout (``config/``), else the copies setup.py put into the
+wheel (``gradedrel/_project/``), so ``compare``, ``thesaurus lookup`` and ``plans check``
+work outside a checkout."""
 from __future__ import annotations
 
 from pathlib import Path

@@ -15,21 +15,22 @@ PACKAGES = ("pyterrier", "ir_datasets", "ir_measures", "pytrec_eval-terrier",
             "pandas", "numpy", "scipy", "matplotlib", "snakemake", "gradedrel")
 
 
+def package_version(name: str) -> str:
+    """The installed version of distribution ``name``, or ``not installed``."""
+    try:
+        return metadata.version(name)
+    except metadata.PackageNotFoundError:
+        return "not installed"
+
+
 def package_versions(names: tuple[str, ...] = PACKAGES) -> dict[str, str]:
     """Python's version and each named package's installed version ('not installed' if absent)."""
-    versions = {"python": platform.python_version()}
-    for name in names:
-        try:
-            versions[name] = metadata.version(name)
-        except metadata.PackageNotFoundError:
-            versions[name] = "not installed"
-    return versions
+    return {"python": platform.python_version()} | {name: package_version(name) for name in names}
 
 
 def canonical_json(value: Any) -> str:
     """``value`` as compact JSON with sorted keys (non-JSON values as str), for hashing and
-    comparing.
-    """
+    comparing."""
     return json.dumps(value, sort_keys=True, separators=(",", ":"), default=str)
 
 

@@ -43,10 +43,9 @@ BYTES_PER_DOCUMENT = 300
 
 
 def resources(rule: str, documents: int, runs: int = 1) -> dict[str, int]:
-    """``{"runtime": minutes, "mem_mb": MB}`` for one job of ``rule`` on a collection of
-    ``documents`` documents, doing ``runs`` times the calibrated work one after another
-    (``retrieve`` runs a plan set's queries through every model of the grid: the runtime
-    grows with the models; the memory is one model's, as they run in turn)."""
+    """``{"runtime": minutes, "mem_mb": MB}`` for one job of ``rule`` on ``documents``
+    documents, doing the calibrated work ``runs`` times in turn (``retrieve``: one per
+    model; the memory is one run's)."""
     time0, time_per, mem0, mem_per = MODELS[rule]
     millions = max(documents, 0) / 1e6
     return {"runtime": int(math.ceil(runs * (time0 + time_per * millions))),
@@ -80,9 +79,8 @@ def ir_datasets_documents(dataset_id: str) -> int | None:
 
 
 def documents(docs_id: str | None = None, docs_file: str | None = None) -> int:
-    """The collection's document count as well as it is known before indexing: ir_datasets'
-    metadata for an id, else the local file's size over :data:`BYTES_PER_DOCUMENT`
-    (0 when neither is known: the floors apply)."""
+    """The document count as known before indexing: ir_datasets' metadata for an id, else
+    the local file's size over :data:`BYTES_PER_DOCUMENT` (0 when neither is known)."""
     if docs_id:
         count = ir_datasets_documents(docs_id)
         if count is not None:

@@ -3,14 +3,11 @@
 The package knows nothing of Snakemake; scripts pass their log path and their job's
 wildcards in (``run_step(snakemake.log[0], main, snakemake.wildcards)``).
 
-- **Everything a job prints goes to its log.** The process's file descriptors 1 and 2
-  are pointed at the log file (``os.dup2``), so the JVM's output (Terrier, written by
-  Java, not by Python), warnings and tracebacks land there too, not only what Python's
-  logging writes.
+- **Everything a job prints goes to its log.** File descriptors 1 and 2 are pointed at
+  the log file (``os.dup2``), so the JVM's output, warnings and tracebacks land there too.
 - **One logging set-up** (:func:`setup_logging`): every line carries a UTC timestamp,
-  its level and the job it belongs to (collection, plan set, model: ``[cranfield auto
-  BM25]``), in the log file and, from INFO up, on the terminal that started the job (so
-  a user watching Snakemake sees each job's progress lines, :mod:`gradedrel.core.progress`).
+  its level and the job (``[cranfield auto BM25]``), in the log file and, from INFO up, on
+  the terminal that started the job (its progress lines, :mod:`gradedrel.core.progress`).
 - **Bad input** (:class:`~gradedrel.core.errors.InputError`, ``ValueError``) ends the
   step with one line and exit status 1; any other error writes its traceback to the log
   and one line naming the log to the terminal.
@@ -41,8 +38,7 @@ FILE_ONLY = "gradedrel.step"
 
 
 def job_context(wildcards: Mapping[str, object] | None) -> str:
-    """``"cranfield auto BM25"``: the values of the wildcards that name the job's
-    collection, thesaurus, plan set and model (and figure curve, significance test)."""
+    """``"cranfield auto BM25"``: the values of the job's wildcards in :data:`CONTEXT_KEYS`."""
     if not wildcards:
         return ""
     values = dict(wildcards.items())
@@ -78,14 +74,17 @@ class _Stderr(logging.StreamHandler):
         pass
 
 
-def stderr_handler(context: str = "", level: int = logging.INFO) -> logging.Handler:
-    """A handler for a command run outside the workflow: the same line format as the
-    workflow's (:func:`formatter`), on the current ``sys.stderr``, from ``level`` up."""
-    handler = _Stderr()
+def _formatted(handler: logging.Handler, level: int, context: str) -> logging.Handler:
     handler.setLevel(level)
     handler.setFormatter(formatter())
     handler.addFilter(_JobFilter(context))
     return handler
+
+
+def stderr_handler(context: str = "", level: int = logging.INFO) -> logging.Handler:
+    """A handler for a command run outside the workflow: the workflow's line format, on
+    the current ``sys.stderr``, from ``level`` up."""
+    return _formatted(_Stderr(), level, context)
 
 
 def setup_logging(file: TextIO | None = None, console: TextIO | None = sys.stderr,
@@ -95,10 +94,7 @@ def setup_logging(file: TextIO | None = None, console: TextIO | None = sys.stder
     handlers: list[logging.Handler] = []
     for stream, threshold in ((file, logging.DEBUG), (console, level)):
         if stream is not None:
-            handler = logging.StreamHandler(stream)
-            handler.setLevel(threshold)
-            handler.setFormatter(formatter())
-            handler.addFilter(_JobFilter(context))
+            handler = _formatted(logging.StreamHandler(stream), threshold, context)
             if stream is console and file is not None:
                 handler.addFilter(lambda record: record.name != FILE_ONLY)
             handlers.append(handler)
@@ -108,10 +104,8 @@ def setup_logging(file: TextIO | None = None, console: TextIO | None = sys.stder
 
 @contextlib.contextmanager
 def job_output(log_path: str | os.PathLike | None) -> Iterator[tuple[TextIO, TextIO]]:
-    """Point file descriptors 1 and 2 at ``log_path`` (emptied first) for the block;
-    yields ``(log, console)``: a text stream on the log and one on the former stderr.
-    Restores both descriptors on the way out (so a step run in-process leaves its
-    caller as it found it)."""
+    """Point file descriptors 1 and 2 at ``log_path`` (emptied first) for the block, then
+    restore them; yields ``(log, console)``: text streams on the log and the former stderr."""
     for stream in (sys.stdout, sys.stderr):
         with contextlib.suppress(Exception):
             stream.flush()
@@ -148,12 +142,10 @@ def _outputs(outputs: Iterable[str]) -> str:
 @contextlib.contextmanager
 def logged(log_path: str | os.PathLike, wildcards: Mapping[str, object] | None = None,
            outputs: Iterable[str] = ()) -> Iterator[None]:
-    """For a step run inside Snakemake's own process (a ``run:`` rule, whose descriptors
-    are Snakemake's): the package's log records of the block, in the one format, to
-    ``log_path``, ending with the time taken and the ``outputs`` written."""
-    handler = logging.FileHandler(log_path, mode="w", encoding="utf-8")
-    handler.setFormatter(formatter())
-    handler.addFilter(_JobFilter(job_context(wildcards)))
+    """For a step inside Snakemake's own process (a ``run:`` rule): the package's log
+    records of the block to ``log_path``, ending with the time taken and ``outputs``."""
+    handler = _formatted(logging.FileHandler(log_path, mode="w", encoding="utf-8"),
+                         logging.NOTSET, job_context(wildcards))
     logger = logging.getLogger("gradedrel")
     level, propagate, disabled = logger.level, logger.propagate, logger.disabled
     logger.addHandler(handler)
@@ -187,13 +179,10 @@ PageWriter = Callable[[str, str, "Mapping[str, object] | None"], None]
 def write_pages(outputs, wildcards: Mapping[str, object] | None = None,
                 page_wildcards: Callable[[str], Mapping[str, object]] | None = None,
                 page_writer: PageWriter | None = None) -> list[str]:
-    """After a step: the report page of every output that has one (an output named
-    ``page/<name>`` renders the output ``<name>``: a TSV as a table, Markdown converted,
-    YAML preformatted, by ``page_writer``: the report's, given by :mod:`gradedrel.job`). The
-    job that writes a
-    result writes its page, so no job exists only to render one. A page's title names the
-    job's ``wildcards``, or ``page_wildcards(<name>)`` for a job whose outputs are per model
-    (``retrieve``: ``not_ranked/BM25``)."""
+    """After a step: the report page of every output that has one (output ``page/<name>``
+    renders output ``<name>``, by ``page_writer``: the report's, given by
+    :mod:`gradedrel.job`), so no job exists only to render one. A page's title names the
+    job's ``wildcards``, or ``page_wildcards(<name>)`` for outputs per model."""
     names = [k for k in getattr(outputs, "keys", lambda: [])() if k.startswith(PAGE_PREFIX)]
     if not names:
         return []
@@ -207,8 +196,7 @@ def write_pages(outputs, wildcards: Mapping[str, object] | None = None,
 
 
 def per_model_pages(wildcards: Mapping[str, object]) -> Callable[[str], dict]:
-    """``page_wildcards`` for a job whose outputs are named per model (``not_ranked/BM25``,
-    ``means/BM25``): each page's title names the job's wildcards and its output's model."""
+    """``page_wildcards`` for a job whose outputs are named per model (``not_ranked/BM25``)."""
     def page_wildcards(name: str) -> dict:
         return {**dict(wildcards.items()), "model": name.rsplit("/", 1)[1]}
     return page_wildcards
@@ -216,7 +204,7 @@ def per_model_pages(wildcards: Mapping[str, object]) -> Callable[[str], dict]:
 
 def process_cpu() -> float:
     """CPU seconds (user + system) of this process and its waited-for children since it
-    started: imports, the JVM (in-process) and the work (benchmarks read it from the logs)."""
+    started (benchmarks read it from the logs)."""
     import resource
 
     own = resource.getrusage(resource.RUSAGE_SELF)
@@ -230,9 +218,8 @@ def run_step(log_path: str | None, main: Callable[[], None],
              page_wildcards: Callable[[str], Mapping[str, object]] | None = None,
              page_writer: PageWriter | None = None) -> None:
     """Run ``main`` with its output in ``log_path`` (see the module docstring); exit 1
-    with one line on bad input, or after writing an unexpected error's traceback.
-    The log ends with the time taken and the ``outputs`` written, with their sizes.
-    ``page_wildcards``, ``page_writer``: see :func:`write_pages`."""
+    with one line on bad input, or after logging an unexpected error's traceback. The log
+    ends with the time taken and the ``outputs`` written; pages: :func:`write_pages`."""
     context = job_context(wildcards)
     output = job_output(log_path) if log_path else contextlib.nullcontext((None, sys.stderr))
     failed = False
@@ -267,9 +254,8 @@ def run_step(log_path: str | None, main: Callable[[], None],
 
 
 def is_job_script() -> bool:
-    """Whether this process is a Snakemake job's script: the file Snakemake wrote, run as
-    the main program with its ``snakemake`` object. Not code that imports the package or
-    runs a script in its own process (tests, ``runpy``, notebooks, ``python -m cProfile``)."""
+    """Whether this process is a Snakemake job's script run as the main program (not
+    tests, ``runpy``, notebooks or ``python -m cProfile``)."""
     main = sys.modules.get("__main__")
     # sys.orig_argv: the interpreter's own command line (``python <file>`` for a job); runpy
     # sets sys.argv[0] to the file it runs, but not that
@@ -278,19 +264,15 @@ def is_job_script() -> bool:
 
 
 def end_job_process() -> None:
-    """End a finished job's process at once, status 0, once its outputs are written and
-    closed and its log is shut down: without the interpreter's and the JVM's teardown, which
-    frees what the process is about to lose anyway (measured on a Cranfield findings job:
-    2.37 → 2.26 CPU s, 4 runs each; about 9 CPU s of a cold Cranfield job's 85 jobs)."""
+    """End a finished job's process at once, status 0, without the interpreter's and the
+    JVM's teardown (a Cranfield findings job: 2.37 → 2.26 CPU s; ~9 CPU s of 85 jobs)."""
     sys.stdout.flush()
     sys.stderr.flush()
     os._exit(0)
 
 
 def share_package(root: str, environ: "os._Environ | dict" = os.environ) -> None:
-    """Put the project folder ``root`` first on the jobs' ``PYTHONPATH``, so that every job's
-    script imports the same gradedrel as the workflow that plans it: also when the workflow
-    runs as a Snakemake module, or in a conda environment holding only the dependencies.
-    Idempotent (``root`` appears once); other entries keep their order."""
+    """Put the project folder ``root`` first on the jobs' ``PYTHONPATH`` (once), so that
+    every job imports the same gradedrel as the workflow (also as a module, or in conda)."""
     rest = [p for p in environ.get("PYTHONPATH", "").split(os.pathsep) if p and p != root]
     environ["PYTHONPATH"] = os.pathsep.join([root, *rest])

@@ -1,11 +1,9 @@
-"""Terrier through PyTerrier: the pinned JVM, the index, and the term pipeline.
-
-The Terrier version is pinned in config (``terrier.version``) and set before the
-JVM starts, so every result records the exact engine behind it.
-"""
+"""Terrier through PyTerrier: the pinned JVM (config ``terrier.version``, set before the
+JVM starts, so every result records its engine), the index, and the term pipeline."""
 from __future__ import annotations
 
 import contextlib
+import functools
 import io
 import logging
 import shutil
@@ -22,10 +20,7 @@ _STARTED: dict[str, str] = {}
 
 def start(version: str, helper_version: str) -> str:
     """Start the JVM with the pinned Terrier; returns the version that actually runs.
-
-    Starting twice with the same pins is a no-op; with other pins it is an error
-    (a JVM cannot be restarted in one process).
-    """
+    Starting twice with the same pins is a no-op; with other pins an error."""
     import pyterrier as pt
 
     pins = {"version": str(version), "helper_version": str(helper_version)}
@@ -53,10 +48,9 @@ TERRIER_JARS = (("terrier-assemblies", "jar-with-dependencies"), ("terrier-pytho
 
 
 def fetch_jars(version: str, helper_version: str) -> list[Path]:
-    """The pinned Terrier jars in PyTerrier's cache (``$PYTERRIER_HOME``, else
-    ``~/.pyterrier``; or the local Maven repository ``~/.m2``), downloaded from Maven Central
-    when absent, without starting the JVM: the same look-up :func:`start` makes, so that a
-    later start finds them and downloads nothing (the local rule ``terrier_fetch``)."""
+    """The pinned Terrier jars in PyTerrier's cache (or ``~/.m2``), downloaded from Maven
+    Central when absent, without starting the JVM: the look-up :func:`start` makes, so a
+    later start downloads nothing (the local rule ``terrier_fetch``)."""
     from pyterrier.java import mavenresolver
     from pyterrier.terrier.java import TERRIER_PKG
 
@@ -72,9 +66,8 @@ BLOCKS_MAX = 100000
 
 
 def stopword_list(version: str) -> frozenset[str] | None:
-    """Terrier's stopword list (``stopword-list.txt`` in the pinned Terrier's jar, which
-    the ``Stopwords`` stage reads: each line trimmed, blank lines skipped), read from
-    PyTerrier's cache without starting Java; None when the jar is not there yet."""
+    """Terrier's stopword list (``stopword-list.txt`` in the pinned jar, as the
+    ``Stopwords`` stage reads it), without starting Java; None when the jar is not there."""
     import zipfile
 
     import pyterrier as pt
@@ -90,8 +83,7 @@ def stopword_list(version: str) -> frozenset[str] | None:
 
 def _init_quietly(pt) -> None:
     """``pt.java.init()`` without PyTerrier's "Java started and loaded: ..." line on
-    stderr (printed by every job; :func:`start` logs one line of its own instead).
-    Anything else PyTerrier writes is passed on, as is everything if the start fails."""
+    stderr (:func:`start` logs its own); anything else is passed on."""
     captured = io.StringIO()
     try:
         with contextlib.redirect_stderr(captured):
@@ -105,22 +97,13 @@ def _init_quietly(pt) -> None:
 def build_index(documents: Iterable[dict], index_dir: str | Path, *, stemmer: str,
                 stopwords: str, blocks: bool, max_docno_length: int, threads: int = 1,
                 blocks_max: int | None = None) -> str:
-    """Index ``{"docno", "text"}`` records with Terrier; returns the data.properties path.
-
-    Text is tokenised by Terrier's UTF tokeniser, as :mod:`gradedrel.core.text` tokenises
-    requests and thesaurus labels.
-
-    The index is written to a temporary directory and moved into place when
-    complete, so a failed run leaves no partial index behind. ``threads`` > 1 uses
-    Terrier's parallel indexer (one single-pass indexer per thread, merged at the end):
-    faster on several cores, but documents then get their internal ids in the order the
-    threads finish them, so ties between equal scores may be returned in another order
-    from run to run. The workflow's default, 1, keeps runs byte-identical. Progress is the
-    caller's: wrap ``documents`` in :func:`gradedrel.core.progress.progress` (the
-    workflow's ``index_collection`` does, with the collection's size as total).
-    ``blocks_max``: Terrier's ``blocks.max`` (positions recorded per document: the first
-    ``blocks_max + 1`` indexed tokens get their own; default :data:`BLOCKS_MAX`).
-    """
+    """Index ``{"docno", "text"}`` records with Terrier (UTF tokeniser, as
+    :mod:`gradedrel.core.text`); returns the data.properties path. Written to a temporary
+    folder moved into place when complete. ``threads`` > 1: Terrier's parallel indexer,
+    whose document ids follow the threads' finishing order, so ties may change order from
+    run to run (the default, 1, keeps runs byte-identical). ``blocks_max``: Terrier's
+    ``blocks.max`` (the first ``blocks_max + 1`` tokens get positions; default
+    :data:`BLOCKS_MAX`). Progress is the caller's (wrap ``documents``)."""
     if threads < 1:
         raise ValueError(f"indexing threads must be at least 1, not {threads}")
     import pyterrier as pt
@@ -174,8 +157,7 @@ def java_version() -> str:
 
 @contextlib.contextmanager
 def java_log_level(level: str):
-    """Terrier's log level for a block (``INFO``: the indexer reports what it does, into
-    the job's log); back to ``WARN`` after it."""
+    """Terrier's log level for a block; back to ``WARN`` after it."""
     import pyterrier as pt
 
     pt.java.set_log_level(level)
@@ -192,28 +174,20 @@ def open_index(index_dir: str | Path):
     return pt.IndexFactory.of(str(Path(index_dir).resolve() / "data.properties"))
 
 
-_ARRAY_RETRIEVER = None
-
-
 def retriever(index, **settings):
     """``pt.terrier.Retriever(index, **settings)`` that reads each ranking as arrays.
 
-    PyTerrier 1.0 builds a query's ranking by iterating its ``ScoredDocList`` through pyjnius,
-    three Java calls per retrieved document: most of a Terrier run's CPU time at depth 1000
-    (a profile of a Cranfield retrieval job, 2026-12-01). This subclass takes the same
-    request (the request-shaping below follows PyTerrier 1.0's ``_retrieve_one``; the
-    comparison test fails if a new PyTerrier shapes it otherwise), then reads the
-    request's result set as three arrays (docids, scores, metadata): the same rows, in the
-    same order, with the same values (tests/core/test_terrier_retriever.py compares it with
-    ``pt.terrier.Retriever`` query by query). Requests it does not shape itself (token
-    lists, candidate sets to re-rank) go to PyTerrier's own code.
+    PyTerrier 1.0 iterates a ranking's ``ScoredDocList`` through pyjnius, three Java calls
+    per document: most of a Terrier run's CPU at depth 1000 (Cranfield, 2026-12-01). This
+    subclass shapes the request as PyTerrier 1.0's ``_retrieve_one`` does and reads the
+    result set as three arrays: the same rows, order and values
+    (tests/core/test_terrier_retriever.py compares them). Token lists and candidate sets to
+    re-rank go to PyTerrier's own code.
     """
-    global _ARRAY_RETRIEVER
-    if _ARRAY_RETRIEVER is None:
-        _ARRAY_RETRIEVER = _array_retriever_class()
-    return _ARRAY_RETRIEVER(index, **settings)
+    return _array_retriever_class()(index, **settings)
 
 
+@functools.lru_cache(maxsize=None)
 def _array_retriever_class():
     import jnius
     import pyterrier as pt
@@ -283,13 +257,8 @@ def read_properties(index_dir: str | Path) -> dict[str, str]:
 
 
 def term_pipeline(index_dir: str | Path):
-    """The index's own term pipeline (stopwords, stemmer) as a Python callable.
-
-    ``pipeline(token) -> str | None``: the indexed form of a lower-cased token,
-    or None for a stopword. Using the stages recorded in the index's
-    ``termpipelines`` property, not a re-implementation, keeps query keys and
-    indexed terms in step.
-    """
+    """The index's own term pipeline (its ``termpipelines`` stages) as a callable
+    ``pipeline(token) -> str | None``: a lower-cased token's indexed form, None for a stopword."""
     return named_pipeline(read_properties(index_dir).get("termpipelines", ""))
 
 
@@ -298,9 +267,8 @@ DEFAULT_PIPELINE = "Stopwords,PorterStemmer"
 
 
 def named_pipeline(names: str = DEFAULT_PIPELINE):
-    """Terrier's term pipeline of the named stages (``Stopwords,PorterStemmer``, as an
-    index's ``termpipelines`` property names them), without an index: for tools that
-    analyse text as an index would (the plan checker). Needs the JVM started."""
+    """Terrier's term pipeline of the named stages, without an index (the plan checker).
+    Needs the JVM started."""
     import pyterrier as pt
 
     accessor = pt.java.autoclass("org.terrier.terms.BaseTermPipelineAccessor")

@@ -61,11 +61,6 @@ _RUN = re.compile(_class_of(c for c in range(0x10000) if _is_token_char(chr(c)))
 _DIGIT = re.compile(_class_of(c for c in range(0x10000) if unicodedata.category(chr(c)) == "Nd"))
 
 
-def _runs(text: str) -> list[str]:
-    """The maximal runs of token characters, as written."""
-    return _RUN.findall(text)
-
-
 @functools.lru_cache(maxsize=1 << 16)
 def _rejection(run: str) -> str | None:
     """Why Terrier discards a run (None: it is kept)."""
@@ -80,17 +75,15 @@ def _rejection(run: str) -> str | None:
 
 def tokenise(text: str) -> list[str]:
     """Lower-cased tokens of ``text`` as Terrier's UTF tokeniser produces them."""
-    return [run.lower() for run in _runs(text) if _rejection(run) is None]
+    return [run.lower() for run in _RUN.findall(text) if _rejection(run) is None]
 
 
 def dropped(text: str) -> Counter:
-    """What tokenising ``text`` loses beyond spaces and punctuation, counted: each
-    discarded run (too long, too many digits, repeated characters) and each other character
-    that is neither a token character, a space, punctuation nor a control or format
-    character (symbols such as ``½ ² ™ °``, letters beyond U+FFFF). Keys are
-    ``"reason: text"``."""
+    """What tokenising ``text`` loses beyond spaces, punctuation and control characters,
+    counted by ``"reason: text"``: each discarded run and each other character (symbols
+    such as ``½ ² ™ °``, letters beyond U+FFFF)."""
     lost: Counter = Counter()
-    for run in _runs(text):
+    for run in _RUN.findall(text):
         reason = _rejection(run)
         if reason:
             lost[f"{reason}: {run}"] += 1
@@ -119,17 +112,10 @@ S_STEMMER_RULES = (
 
 
 def s_stem(token: str) -> str:
-    """Harman's S-stemmer, exactly (Harman 1991, "How effective is suffixing?", JASIS 42(1)):
-
-    - IF a word ends in *-ies*, but not *-eies* or *-aies*, THEN *-ies* → *-y*;
-    - IF a word ends in *-es*, but not *-aes*, *-ees* or *-oes*, THEN *-es* → *-e*;
-    - IF a word ends in *-s*, but not *-us* or *-ss*, THEN *-s* → ''.
-
-    Only the first rule that applies is used; a rule whose exception holds does not apply, so
-    the next is tried (*toes* → *toe*), as in Terrier's own ``org.terrier.terms.SStemmer``.
-    Only plural endings are touched, so words that Porter conflates (solutions/solutes,
-    developed/development) stay apart. The rules know no other exception: *diseases* →
-    *disease*, *gases* → *gase*, *gas* → *ga*, *analysis* → *analysi*.
+    """Harman's S-stemmer, exactly (:data:`S_STEMMER_RULES`): a rule whose exception holds
+    does not apply, so the next is tried (*toes* → *toe*), as in Terrier's ``SStemmer``.
+    Only plural endings are touched (Porter's solutions/solutes stay apart), and no other
+    exception: *diseases* → *disease*, *gases* → *gase*, *gas* → *ga*, *analysis* → *analysi*.
     """
     for ending, exceptions, replacement in S_STEMMER_RULES:
         if token.endswith(ending) and not token.endswith(exceptions):

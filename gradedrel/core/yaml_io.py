@@ -1,10 +1,7 @@
-"""The project's YAML loader: safe, libyaml's parser where there is one, and strict about
-keys — a mapping that names a key twice is refused with both lines and both values (PyYAML
-keeps the last silently: ``grade_map: {"A": 3, "A": 0}`` would remap judgements).
-
-Every YAML input goes through it (config files, plans, study designs, published numbers,
-probe answers, thesaurus settings); modules with constructors of their own subclass
-:class:`StrictLoader`.
+"""The project's YAML loader for every YAML input: safe, libyaml's where there is one, and
+refusing a key given twice in a mapping with both lines and values (PyYAML keeps the last
+silently: ``grade_map: {"A": 3, "A": 0}`` would remap judgements). Modules with
+constructors of their own subclass :class:`StrictLoader`.
 """
 from __future__ import annotations
 

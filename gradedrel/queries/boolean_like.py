@@ -2,22 +2,15 @@
 facet — a query structure beyond the paper's three.
 
 Kekäläinen & Järvelin (1998, *The impact of query structure and query expansion on
-retrieval performance*, SIGIR) compared InQuery structures with and without expansion; their
-Boolean-like structure requires every facet, as a Boolean query of facets would, but
-ranks by probabilistic beliefs::
+retrieval performance*, SIGIR): requires every facet, as a Boolean query of facets would,
+but ranks by probabilistic beliefs, ``#and(#syn(keys of facet 1) #syn(keys of facet 2) …)``.
+InQuery's ``#and`` is the product of its children's beliefs (Turtle & Croft 1991): a
+document missing a facet keeps only the default belief 0.4 for it, where WSYN's weighted
+mean lets one facet make up for another. Facets are not weighted; a facet without keys goes.
 
-    #and(#syn(keys of facet 1) #syn(keys of facet 2) …)
-
-InQuery's ``#and`` is the product of its children's beliefs (Turtle & Croft 1991; Callan,
-Croft & Harding 1992): a document that misses a facet keeps only the default belief 0.4 for
-it, so it falls far below one that matches every facet, where WSYN's weighted mean lets
-strong evidence for one facet make up for another's absence. Facets are not weighted
-(``#and`` has no weights); a facet left without keys goes.
-
-Terrier's MatchOp has no operator that multiplies its children's scores, so BAND runs on
-the InQuery back end only (an InQuery model in ``retrieval.models``); its
-query files hold the tree with ``matchop: null``. Not in the default ``query_types.labels``:
-add ``BAND/u`` and ``BAND/e`` there to run it.
+Terrier's MatchOp cannot multiply scores, so BAND runs on the InQuery back end only (query
+files hold ``matchop: null``). Not in the default ``query_types.labels``: add ``BAND/u`` and
+``BAND/e`` there to run it.
 """
 from __future__ import annotations
 

@@ -1,22 +1,17 @@
 """Query trees in Terrier's MatchOp query language.
 
-Terrier 5 (``org.terrier.querying.parser`` MatchOpQL, terrier-core): ``#combine``
-with optional per-child weights ``#combine:0=w0:1=w1(…)``, ``#syn(…)`` (its
-members count as one term), ``#1(…)`` (ordered, adjacent) and ``#uwN(…)``
-(unordered window of N) for phrases. Mapping of the paper's InQuery operators:
-``#sum`` → ``#combine``; ``#wsum`` → weighted ``#combine``; ``#syn`` → ``#syn``;
-a multi-word key → ``#1`` or ``#uwN`` (config ``query_types.phrase_operator``,
-:func:`phrase`).
+Terrier 5's MatchOpQL: ``#combine`` with optional weights ``#combine:0=w0:1=w1(…)``,
+``#syn(…)`` (members count as one term), ``#1(…)`` (ordered, adjacent) and ``#uwN(…)``
+(unordered window of N). InQuery's ``#sum`` → ``#combine``, ``#wsum`` → weighted
+``#combine``, ``#syn`` → ``#syn``, a phrase → ``#1`` or ``#uwN`` (config
+``query_types.phrase_operator``, :func:`phrase`).
 
-Safety (Terrier's parser breaks on ``- ' : , . / + = ?`` and on any non-ASCII
-letter): key tokens are already the indexer's tokens (:func:`gradedrel.core.text.tokenise`:
-letters and digits of any script); a token that is not plain ASCII (``über``, ``β``) is
-written as Terrier's ``#base64(…)`` of its UTF-8 bytes (:func:`term`), which the parser
-reads as that one term and the term pipeline then stems as any other; here
-stopwords are dropped (Terrier's pipeline would drop them inside ``#1`` and
-the phrase would match nothing), keys whose indexed terms are identical are
-written once per group (``flow``/``flows``: a ``#syn`` holding both counts
-every occurrence twice and doubles the summed df), and a group of one member
+Safety (Terrier's parser breaks on ``- ' : , . / + = ?`` and on any non-ASCII letter):
+key tokens are the indexer's tokens (:func:`gradedrel.core.text.tokenise`); a non-ASCII
+token (``über``, ``β``) is written as ``#base64(…)`` of its UTF-8 bytes (:func:`term`),
+which the parser reads as that one term. Stopwords are dropped (inside ``#1`` they would
+make the phrase match nothing), keys with identical indexed terms are written once per
+group (``flow``/``flows`` would count every occurrence twice), and a group of one member
 is written as that member.
 """
 from __future__ import annotations
@@ -47,9 +42,8 @@ class MatchOpWriter:
         return tuple(t for t, _ in kept), tuple(s for _, s in kept)
 
     def key(self, key: Key) -> tuple[str, tuple[str, ...]] | None:
-        """A key as MatchOp text (a phrase for several tokens) with its indexed terms; None if only
-        stopwords.
-        """
+        """A key as MatchOp text (a phrase for several tokens) with its indexed terms; None
+        if only stopwords."""
         tokens, terms = self._terms(key)
         if not tokens:
             return None

@@ -1,11 +1,9 @@
 """Query files: one structured query per topic, for one query type.
 
-``results/{c}/queries/{planset}/{slug}.jsonl`` holds one JSON object per line:
-``{"qid", "query_type", "tree", "matchop"}`` — ``tree`` is a
-:func:`gradedrel.queries.query_tree.to_dict` tree (scored by the InQuery back end),
-``matchop`` the same query in Terrier's MatchOp language (run by Terrier models), or
-``null`` when the tree holds an operator MatchOp cannot write (such a query type runs on the
-InQuery back end only).
+``results/{c}/queries/{planset}/{slug}.jsonl`` holds one JSON object per line: ``{"qid",
+"query_type", "tree", "matchop"}``: the :func:`~gradedrel.queries.query_tree.to_dict` tree
+(scored by InQuery) and the same query in Terrier's MatchOp, or ``null`` when the tree
+holds an operator MatchOp cannot write (InQuery only).
 """
 from __future__ import annotations
 
@@ -47,12 +45,9 @@ NO_KEY = "no search key left after stopwords"
 
 
 def void_keys(plan, pipeline) -> list[tuple[str, str]]:
-    """``(facet, key)`` of every key of ``plan`` (expansion keys too) that the index's term
-    pipeline reduces to nothing (stopwords only, punctuation, a word longer than Terrier
-    indexes): each is left out of every query. An :class:`InputError` when a facet that has
-    keys loses them all while others keep theirs: its query would silently lose a facet
-    (WSYN's weights would shift to the rest) — unless the plan marks the facet
-    ``may_be_empty``."""
+    """``(facet, key)`` of every key of ``plan`` that the index's term pipeline reduces to
+    nothing (left out of every query). An :class:`InputError` when a facet loses all its
+    keys while others keep theirs, unless the plan marks it ``may_be_empty``."""
     from gradedrel.queries.query_types import to_key
 
     void, emptied, kept = [], [], False

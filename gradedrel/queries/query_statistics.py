@@ -1,32 +1,21 @@
 """How big the compiled queries are: facets, concepts, search keys per query.
 
-Per topic and query type, counted in the compiled query tree (after stopword
-removal and de-duplication): ``facets`` and ``concepts`` of the plan that
-reached the query, ``groups`` (#syn groups; SUM has none), ``keys`` (search
-keys, counting a key once per group it appears in). The paper reports that its
-queries grew several-fold on expansion; ``growth`` in the means table is mean
-keys of ``X/e`` over mean keys of ``X/u``.
+Per topic and query type, in the compiled tree (stopwords removed, keys de-duplicated):
+the plan's ``facets`` and ``concepts``, ``groups`` (#syn groups) and ``keys`` (once per
+group). The paper's queries grew several-fold on expansion: ``growth`` in the means table
+is mean keys of ``X/e`` over those of ``X/u``.
 """
 from __future__ import annotations
 
 import pandas as pd
 
-from gradedrel.queries.query_tree import Key, Node, Syn, keys
-
-
-def groups(node: Node) -> int:
-    """Number of #syn groups in a query tree."""
-    if isinstance(node, Syn):
-        return 1
-    if isinstance(node, Key):
-        return 0
-    return sum(groups(c) for c in node.children)
+from gradedrel.queries.query_tree import Node, keys, syn_groups
 
 
 def row(qid: str, label: str, tree: Node, facets: int, concepts: int) -> dict:
     """A query's statistics row: facets, concepts, #syn groups and keys."""
     return {"qid": qid, "query_type": label, "facets": facets, "concepts": concepts,
-            "groups": groups(tree), "keys": len(keys(tree))}
+            "groups": len(syn_groups(tree)), "keys": len(keys(tree))}
 
 
 def means(per_topic: pd.DataFrame) -> pd.DataFrame:

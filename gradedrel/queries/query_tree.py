@@ -1,15 +1,13 @@
 """Engine-neutral structured queries: the tree every query type compiles to.
 
-The paper's structures (SUM, SSYN-C, WSYN; InQuery syntax) are trees of four
-operators over *search keys*; further InQuery operators (``#and``, ``#or``, ``#not``,
-``#max``) are registered beside them (:func:`operator`), each with its belief combination
-and its MatchOp (or :class:`NotExpressible`):
+The paper's structures (SUM, SSYN-C, WSYN; InQuery syntax) are trees of four operators
+over *search keys*; further InQuery operators (``#and``, ``#or``, ``#not``, ``#max``) are
+registered beside them (:func:`operator`), each with its belief combination and its
+MatchOp (or :class:`NotExpressible`):
 
-- :class:`Key` — one search key: a single word, or a multi-word key matched as
-  an ordered phrase (adjacent words). Its ``tokens`` are lower-cased tokens as
-  Terrier's English tokeniser produces them (:func:`gradedrel.core.text.tokenise`),
-  stopwords already removed; stemming is left to the back end, which applies its
-  index's own term pipeline.
+- :class:`Key` — one search key: a word, or an ordered phrase of adjacent words; its
+  ``tokens`` as :func:`gradedrel.core.text.tokenise` makes them, stopwords removed
+  (stemming is left to the back end's term pipeline).
 - :class:`Syn` — InQuery ``#syn``: its keys count as occurrences of one key.
 - :class:`Sum` — InQuery ``#sum``: the mean of its children's beliefs.
 - :class:`WSum` — InQuery ``#wsum``: the weighted mean of its children's beliefs.
@@ -68,9 +66,8 @@ def operator(cls: type["Operator"]) -> type["Operator"]:
 @dataclass(frozen=True)
 class Operator:
     """An operator over child nodes: its InQuery belief combination (:meth:`combine`), its
-    Terrier MatchOp (:meth:`matchop`), and how it survives children lost to stopwords
-    (:meth:`keep`). An operator linear in its children's beliefs says so (:meth:`linear`):
-    the InQuery scorer then sums the keys' postings in one pass."""
+    MatchOp (:meth:`matchop`), how it survives children lost to stopwords (:meth:`keep`),
+    and whether it is linear in its children's beliefs (:meth:`linear`)."""
 
     op: ClassVar[str] = ""
     children: tuple["Node", ...]
@@ -247,9 +244,8 @@ def weight_text(value: float) -> str:
 
 
 def to_dict(node: Node) -> dict:
-    """A query tree as nested dicts ({'op': 'key'|'syn'|a registered operator, ...}), as the
-    query files hold it.
-    """
+    """A query tree as nested dicts ({'op': 'key'|'syn'|a registered operator, ...}), as the query
+    files hold it."""
     if isinstance(node, Key):
         return {"op": "key", "tokens": list(node.tokens)}
     if isinstance(node, Syn):
@@ -279,3 +275,12 @@ def keys(node: Node) -> list[Key]:
     if isinstance(node, Syn):
         return list(node.keys)
     return [k for child in node.children for k in keys(child)]
+
+
+def syn_groups(node: Node) -> list[Syn]:
+    """Every #syn group of a query tree, in order."""
+    if isinstance(node, Syn):
+        return [node]
+    if isinstance(node, Key):
+        return []
+    return [g for c in node.children for g in syn_groups(c)]

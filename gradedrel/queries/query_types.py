@@ -10,16 +10,14 @@ paper's three structures (Järvelin & Kekäläinen 2000, sec. 3), InQuery syntax
   ``#wsum(1 10 #syn(major facet keys) 7 #syn(minor facet keys) …)``.
 
 A structure is one :class:`Structure` subclass registered with :func:`register` under
-its ``name``; :meth:`Structure.compile` turns a plan into its tree for u or e. The query
-types a run uses are config ``query_types.labels`` (default the paper's six,
-:data:`LABELS`), any registered ones; the schema's enum is checked against
-:func:`labels` by a test. Adding a structure: docs/query-types.md, "Adding a structure".
+its ``name``; :meth:`Structure.compile` turns a plan into its tree for u or e. A run's
+query types are config ``query_types.labels`` (default the paper's six, :data:`LABELS`).
+Adding a structure: docs/query-types.md, "Adding a structure".
 
-Keys become :class:`gradedrel.queries.query_tree.Key` with the indexer's tokens,
-stopwords removed (a phrase operator matches nothing across a stopword); a key with no
-tokens left is dropped, as is a group with no keys. Identical keys (same tokens) appear
-once per group; keys that merely *stem* alike are merged by the engine back end
-(:mod:`gradedrel.queries.matchop`).
+Keys become :class:`gradedrel.queries.query_tree.Key` with the indexer's tokens, stopwords
+removed (a phrase matches nothing across a stopword); a key with no tokens left is dropped,
+as is a group with no keys. Identical keys appear once per group; keys that merely *stem*
+alike are merged by the back end (:mod:`gradedrel.queries.matchop`).
 """
 from __future__ import annotations
 
@@ -77,8 +75,8 @@ def labels() -> tuple[str, ...]:
 
 
 def check_labels(chosen: Iterable[str], where: str = "query_types.labels") -> list[str]:
-    """``chosen`` as a list if every label is a registered query type; else one error
-    naming the unknown ones (with the closest registered label) and the registered ones."""
+    """``chosen`` as a list if every label is a registered query type; else one error naming
+    the unknown ones (with the closest registered label) and the registered ones."""
     chosen = list(chosen)
     known = labels()
     unknown = [q for q in chosen if q not in known]
@@ -167,9 +165,8 @@ class SumStructure(Structure):
     name = "SUM"
 
     def compile(self, plan, expanded, pipeline, weights):
-        """#sum of every key of every concept (expansion keys too if ``expanded``); None without
-        keys.
-        """
+        """#sum of every key of every concept (expansion keys too if ``expanded``); None
+        without keys."""
         keys = keys_of([k for c in plan.concepts() for k in c.all_keys(expanded)], pipeline)
         return Sum(tuple(keys)) if keys else None
 
@@ -183,9 +180,8 @@ class SsynC(Structure):
     synonym_groups = True
 
     def compile(self, plan, expanded, pipeline, weights):
-        """#sum of one #syn per concept (its keys, expansion too if ``expanded``); None without
-        keys.
-        """
+        """#sum of one #syn per concept (its keys, expansion too if ``expanded``); None
+        without keys."""
         groups = [keys_of(c.all_keys(expanded), pipeline) for c in plan.concepts()]
         children = tuple(Syn(tuple(g)) for g in groups if g)
         return Sum(children) if children else None

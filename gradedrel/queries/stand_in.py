@@ -1,10 +1,6 @@
-"""Stand-in query files for the tests and benchmarks of the retrieval back ends (here, in
-the package, so that both import it: benchmarks do not import tests).
-
-NOT a query type of the experiment: the real ``results/{c}/queries/{slug}.jsonl``
-come from request analysis and the thesaurus (the plans/query-types work). These
-files only have the same *shape* — the six structures built mechanically from
-each topic's words — so that the back ends and the grid can be run end to end:
+"""Stand-in query files for the tests and benchmarks of the retrieval back ends (in the
+package, so that both import it). NOT a query type of the experiment: the same *shape* as
+the real query files, the six structures built mechanically from each topic's words:
 
 - ``SUM/u``   ``#sum`` of the topic's keys; ``SUM/e`` adds each adjacent pair as a phrase key;
 - ``SSYN-C/u`` ``#sum`` of ``#syn`` groups of two consecutive keys; ``/e`` adds the pair's phrase;

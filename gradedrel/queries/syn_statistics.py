@@ -1,18 +1,15 @@
 """How far Terrier's ``#syn`` document frequency departs from the true one.
 
-InQuery's ``#syn`` treats its keys as one key: df is the number of documents
-containing *any* member (Callan, Croft & Harding 1992). Terrier 5's ``#syn``
-(``org.terrier.matching.matchops.SynonymOp``, a ``MultiTermOp``) instead adds
-up its members' statistics (``MultiTermOp.addStatistics``), so its df is Σ df(member) — larger than the true
-union df whenever members co-occur. With BM25's idf,
-log((N − df + 0.5)/(df + 0.5)), a summed df above N/2 gives a negative weight
-and one above N gives log of a negative number (NaN scores).
+InQuery's ``#syn`` treats its keys as one key: df is the number of documents containing
+*any* member (Callan, Croft & Harding 1992). Terrier 5's ``#syn`` (``SynonymOp``, a
+``MultiTermOp``) adds up its members' statistics, so its df is Σ df(member), larger than
+the union df whenever members co-occur. With BM25's idf, log((N − df + 0.5)/(df + 0.5)), a
+summed df above N/2 gives a negative weight and one above N a NaN score.
 
-For every ``#syn`` group of the compiled queries this module records the
-summed df (what Terrier uses) and the union df (the documents the group
-matches), both counted from the posting arrays (:class:`gradedrel.collection.matches.MatchCounter`,
-which follows Terrier's operators exactly; :func:`document_counter` retrieves the same
-counts, a result row per document: the independent check in tests and benchmarks).
+For every ``#syn`` group of the compiled queries this module records the summed df (what
+Terrier uses) and the union df, both counted from the posting arrays
+(:class:`gradedrel.collection.matches.MatchCounter`, following Terrier's operators;
+:func:`document_counter` retrieves the same counts: the independent check).
 """
 from __future__ import annotations
 
@@ -21,24 +18,13 @@ from typing import Callable
 import pandas as pd
 
 from gradedrel.queries.matchop import MatchOpWriter
-from gradedrel.queries.query_tree import Key, Node, Syn
-
-
-def syn_groups(node: Node) -> list[Syn]:
-    """Every #syn group of a query tree, in order."""
-    if isinstance(node, Syn):
-        return [node]
-    if isinstance(node, Key):
-        return []
-    return [g for c in node.children for g in syn_groups(c)]
+from gradedrel.queries.query_tree import Node, syn_groups
 
 
 def group_rows(qid: str, label: str, tree: Node, writer: MatchOpWriter,
                count: Callable[[str], int], documents: int) -> list[dict]:
-    """One row per #syn group with two or more distinct members.
-
-    ``count(matchop)`` → number of documents the MatchOp query matches.
-    """
+    """One row per #syn group with two or more distinct members (``count(matchop)``: the
+    number of documents a MatchOp query matches)."""
     rows = []
     for index, group in enumerate(syn_groups(tree)):
         members = writer.group_members(group.keys)
@@ -61,9 +47,8 @@ SUMMARY_COLUMNS = ["subset", "query_type", "documents", "groups", "departing", "
 
 
 def summary(rows: pd.DataFrame, documents: int, selected: set[str] | None = None) -> pd.DataFrame:
-    """Per query type (over all topics, and over ``selected`` ones): groups, share
-    departing (summed > union), ratio quantiles, groups whose summed df crosses N/2
-    while the union does not, groups above N."""
+    """Per query type (over all topics, and over ``selected`` ones): groups, share departing
+    (summed > union), ratio quantiles, groups crossing N/2 (the union does not), above N."""
     out = []
     subsets = [("all", rows)]
     if selected is not None:
@@ -89,19 +74,13 @@ GROUP_COLUMNS = ["qid", "query_type", "group", "members", "summed_df", "union_df
 
 def document_counter(index, documents: int) -> Callable[[str], int]:
     """How many documents a MatchOp query matches (Terrier's Tf model, every document
-    retrieved), cached per query. The workflow counts from the posting arrays instead
-    (:class:`gradedrel.collection.matches.MatchCounter`); this is their independent check."""
+    retrieved), cached per query: the independent check of the posting arrays' counts."""
     import pyterrier as pt
 
+    import functools
+
     counter = pt.terrier.Retriever(index, wmodel="Tf", num_results=documents + 1)
-    cache: dict[str, int] = {}
-
-    def count(query: str) -> int:
-        if query not in cache:
-            cache[query] = len(counter.search(query))
-        return cache[query]
-
-    return count
+    return functools.lru_cache(maxsize=None)(lambda query: len(counter.search(query)))
 
 
 def query_file_rows(paths, writer: MatchOpWriter, count: Callable[[str], int],

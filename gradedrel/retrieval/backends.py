@@ -1,27 +1,17 @@
 """Retrieval back ends: the engines a model in config names (``retrieval.models.<m>.backend``).
 
 A back end is one :class:`Backend` subclass, registered with :func:`register` under its
-``name``. Its interface:
+``name``: its ``parameters`` (the config keys it keeps: schema validation fills every back
+end's defaults into every model), :meth:`Backend.validate`, :meth:`Backend.retriever` (a
+PyTerrier transformer over an index), :meth:`Backend.prepare` (one query's columns for it,
+or None when no search key is left) and ``index_files`` (files beside the index it reads).
 
-- :attr:`Backend.parameters` — the config keys it takes; :meth:`Backend.validate` checks
-  them and keeps only those (schema validation fills every back end's defaults into every
-  model, so a Terrier model carries ``default_belief`` and an InQuery one ``controls``);
-- :meth:`Backend.retriever` — the PyTerrier transformer it builds over an index, which
-  ranks the columns :meth:`Backend.prepare` gives;
-- :meth:`Backend.prepare` — how it prepares one query of a query file (the tree and the
-  MatchOp string, :mod:`gradedrel.queries.query_files`): the columns its transformer reads,
-  or None when no search key is left after the index's term pipeline;
-- :attr:`Backend.index_files` — files beside the index it reads (declared inputs).
-
-The two back ends: ``inquery`` (InQuery's inference network over the Terrier index,
-:mod:`gradedrel.retrieval.inquery`, scoring the tree) and ``terrier`` (a Terrier weighting
-model through PyTerrier, running the MatchOp string). The Terrier weighting models a
-config can name are registered too (:data:`WEIGHTING_MODELS`), each with what Terrier's
-control ``c`` sets, its valid range and the Terrier properties it reads, so that a
-misspelt model, control or property fails at start-up rather than in Java (Terrier ignores
-an unknown property). Adding a back end or a weighting model: docs/retrieval.md,
-"Adding a back end or a weighting model"; a test keeps the schema's enums equal to the
-registries.
+``inquery`` scores the tree (:mod:`gradedrel.retrieval.inquery`); ``terrier`` runs the
+MatchOp string with a Terrier weighting model. The weighting models are registered too
+(:data:`WEIGHTING_MODELS`: what control ``c`` sets, its range, the properties read), so a
+misspelt model, control or property fails at start-up, not silently in Java. Adding one:
+docs/retrieval.md, "Adding a back end or a weighting model"; a test keeps the schema's
+enums equal to the registries.
 """
 from __future__ import annotations
 
@@ -104,8 +94,7 @@ class InQuery(Backend):
     @classmethod
     def validate(cls, where, spec):
         """The checked parameters of an InQuery model; ValueError for a default_belief
-        outside [0, 1).
-        """
+        outside [0, 1)."""
         own = super().validate(where, spec)
         belief = own.get("default_belief")
         if belief is not None and not (_number(belief) and 0 <= belief < 1):
@@ -134,20 +123,16 @@ class InQuery(Backend):
 
 # --- Terrier weighting models --------------------------------------------------------------
 
-#: How a weighting model uses a query term's weight — a ``#combine:i=w`` weight, which
-#: Terrier 5.11 divides by the query's largest weight (its ``keyFrequency``): ``linear``,
-#: the term's score times w/max; ``saturated``, times (k_3 + 1)·v/(k_3 + v) for v = w/max
-#: (BM25's query-term factor); ``ignored``, not used at all (DirichletLM's score never
-#: reads it, so weighted structures such as WSYN run unweighted). Checked against Terrier
-#: by tests/retrieval/test_backends.py.
+#: How a weighting model uses a ``#combine:i=w`` weight (Terrier 5.11 divides it by the
+#: query's largest, its ``keyFrequency``): ``linear``, score times v = w/max; ``saturated``,
+#: times (k_3 + 1)·v/(k_3 + v) (BM25); ``ignored`` (DirichletLM: WSYN runs unweighted).
 QUERY_WEIGHTS = ("linear", "saturated", "ignored")
 
 
 @dataclass(frozen=True)
 class WeightingModel:
     """A Terrier weighting model (``wmodel``): what its control ``c`` sets, in which range,
-    the Terrier properties it reads and how it uses query-term weights (from its class in
-    terrier-core 5.11)."""
+    the properties it reads and how it uses query-term weights (terrier-core 5.11)."""
 
     name: str
     reference: str
@@ -190,9 +175,8 @@ WEIGHTING_MODELS: dict[str, WeightingModel] = {}
 
 
 def register_weighting_model(model: WeightingModel) -> WeightingModel:
-    """Add ``model`` to WEIGHTING_MODELS (ValueError for a different one of the same name); returns
-    it.
-    """
+    """Add ``model`` to WEIGHTING_MODELS (ValueError for a different one of the same name);
+    returns it."""
     if model.name in WEIGHTING_MODELS and WEIGHTING_MODELS[model.name] != model:
         raise ValueError(f"weighting model {model.name!r} is registered twice")
     WEIGHTING_MODELS[model.name] = model
@@ -261,9 +245,8 @@ class Terrier(Backend):
         return own
 
     def retriever(self, index_dir, depth, index=None):
-        """A PyTerrier Retriever over the index with this weighting model, ``depth`` results per
-        query.
-        """
+        """A PyTerrier Retriever over the index with this weighting model, ``depth`` results
+        per query."""
         from gradedrel.core.terrier import open_index, retriever
 
         def as_text(key):  # Terrier takes controls and properties as strings

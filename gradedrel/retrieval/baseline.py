@@ -1,10 +1,8 @@
 """The plain baseline: a Terrier weighting model over the raw request text.
 
 The request is tokenised as the indexer tokenises (:mod:`gradedrel.core.text`), so
-punctuation cannot break Terrier's query parser. A request with no terms left
-after tokenisation and stopword removal cannot be run: it is excluded from the
-run with that reason, and counted; a request whose terms match no document gets
-an empty ranking, and is reported.
+punctuation cannot break Terrier's query parser. A request with no terms left is excluded
+with that reason, and counted; one whose terms match no document is reported.
 """
 from __future__ import annotations
 
@@ -34,10 +32,8 @@ def baseline_queries(topics: pd.DataFrame,
 
 def retrieve(index_dir, queries: pd.DataFrame, wmodel: str, depth: int,
              index=None) -> pd.DataFrame:
-    """Run ``queries`` through one Terrier model; returns ``qid, docno, rank, score``.
-
-    The grid's retrieval path (:func:`gradedrel.retrieval.grid.retriever`), ranked in trec_eval's
-    order (:func:`gradedrel.retrieval.runs.trec_eval_ranking`), as every run of the grid."""
+    """Run ``queries`` through one Terrier model as the grid does; ``qid, docno, rank,
+    score`` in trec_eval's order."""
     from gradedrel.retrieval.grid import Model, retriever
     from gradedrel.retrieval.runs import trec_eval_ranking
 

@@ -1,17 +1,12 @@
 """The experiment grid: collection × retrieval model × query type, one TREC run per cell.
 
-Models are declared once, by name, in config (``retrieval.models``); each names a
-registered back end (:mod:`gradedrel.retrieval.backends`: ``inquery``, scoring the query
-tree, or ``terrier``, a Terrier weighting model running the MatchOp string) with its
-parameters. ``retrieval.grid`` names the models run on every active collection; the query
-types are config ``query_types.labels``.
+Models are declared once, by name, in config (``retrieval.models``), each naming a
+registered back end (:mod:`gradedrel.retrieval.backends`) with its parameters;
+``retrieval.grid`` names the models run on every active collection.
 
-Every topic of the collection gets a ranking or a reason, counted in
-``not_ranked.tsv``: no query of this type for the topic, no search key left
-after the index's term pipeline (each back end prepares its own queries and says so),
-a query that matched no document, or a ranking the model could not score (NaN or
-infinite scores: such a ranking has no order, so the topic's ranking is withheld rather
-than written in an arbitrary order).
+Every topic gets a ranking or a reason, counted in ``not_ranked.tsv``: no query of this
+type, no search key left after the index's term pipeline, a query that matched no
+document, or NaN or infinite scores (such a ranking has no order: it is withheld).
 """
 from __future__ import annotations
 
@@ -66,8 +61,7 @@ def retriever(model: Model, index_dir: str | Path, depth: int, index=None):
     return model.engine().retriever(index_dir, depth, index=index)
 
 
-#: Topics per call of the retriever: progress is logged between calls (each topic is
-#: ranked on its own, so the parts give the ranking one call would).
+#: Topics per call of the retriever (progress is logged between calls).
 PART = 25
 
 

@@ -1,9 +1,8 @@
 """InQuery's inference network over a Terrier index: beliefs, ``#sum``, ``#wsum``, ``#syn``, phrases.
 
-The paper ran its queries in InQuery 3.1. This back end scores the engine-neutral
-query tree (:mod:`gradedrel.queries.query_tree`) with INQUERY's published belief function
-and operator semantics, over postings read once from the Terrier index
-(:mod:`gradedrel.collection.postings`).
+The paper ran its queries in InQuery 3.1. This back end scores the query tree with
+INQUERY's published belief function and operators, over postings read once from the
+Terrier index (:mod:`gradedrel.collection.postings`).
 
 Belief of a search key t in document d (Callan, Croft & Harding 1992, *The
 INQUERY retrieval system*, DEXA; Callan, Croft & Broglio 1995, *TREC and TIPSTER
@@ -14,41 +13,32 @@ TREC-5*, TREC-5)::
     T = tf / (tf + 0.5 + 1.5 * dl / avg_dl)
     I = log((N + 0.5) / df) / log(N + 1)
 
-tf: occurrences of t in d; dl: length of d and avg_dl the collection mean
-(Terrier's document lengths: indexed tokens); N: documents in the collection;
-df: documents containing t. A document without t has belief db for it.
+tf: occurrences of t in d; dl: length of d (indexed tokens), avg_dl their mean; N:
+documents; df: documents containing t. A document without t has belief db for it.
 
 Operators (same sources), over child beliefs b_1..b_n:
 
 - ``#sum(c_1 … c_n)`` = (1/n) Σ b_i;
 - ``#wsum(w_1 c_1 … w_n c_n)`` = Σ w_i b_i / Σ w_i (InQuery's leading scale weight
   W only multiplies every score, so it is not represented);
-- ``#syn(k_1 … k_m)``: the keys are occurrences of one key — postings merged, tf
-  the sum of the keys' tfs in d, df the number of documents containing *any* key
-  (the size of the union, not the sum of the keys' dfs); keys that the term
-  pipeline maps to the same index terms (``flow``, ``flows``) are one key, so
-  that an occurrence is not counted twice;
-- a multi-word key is an ordered phrase of adjacent words (InQuery ``#1``): each
-  match is an occurrence of a new key with its own tf and df. Terrier counts
-  positions over indexed terms only, so a stopword inside a phrase is skipped.
+- ``#syn(k_1 … k_m)``: the keys are occurrences of one key: tf the sum of their tfs in
+  d, df the documents containing *any* key (the union, not the sum of dfs); keys the
+  term pipeline maps to the same terms (``flow``, ``flows``) are one key;
+- a multi-word key is an ordered phrase of adjacent words (InQuery ``#1``), a new key
+  with its own tf and df (positions over indexed terms: a stopword inside is skipped).
 
-Key tokens are mapped through the index's own term pipeline (stopwords,
-stemmer). A key left with no terms (all stopwords) is removed from the query, as
-InQuery's parser removes stopwords; an operator left with no children goes too.
-A key absent from the index stays, with belief db everywhere.
+Key tokens go through the index's own term pipeline; a key left with no terms is removed,
+as InQuery's parser removes stopwords, and an operator left with no children too. A key
+absent from the index stays, with belief db everywhere.
 
-Operators beyond these (``#and``, ``#or``, ``#not``, ``#max``: registered in
-:mod:`gradedrel.queries.query_tree`, each with its combination) are scored densely: every
-document's belief in each node, combined bottom-up. Because ``#sum`` and ``#wsum`` are
-linear and every key's belief is
-db + (something that is zero off its postings), the belief of the whole tree is
-db + Σ_k c_k · (1 - db) T_k I_k, where c_k is the product of the normalised
-weights on the path to key k; it is scored with one ``bincount`` over the keys'
-postings, for all N documents at once.
+Other operators (``#and``, ``#or``, ``#not``, ``#max``: :mod:`gradedrel.queries.query_tree`)
+are scored densely, every document's belief in each node combined bottom-up. A tree of
+linear operators (``#sum``, ``#wsum``) has belief db + Σ_k c_k · (1 - db) T_k I_k, c_k the
+product of the normalised weights on the path to key k: one ``bincount`` over the keys'
+postings scores all N documents.
 
-Ranking: documents that contain at least one key (as InQuery and Terrier return
-them), by score, ties broken by docno descending as trec_eval does, on scores
-rounded to the 10 significant digits written in run files.
+Ranking: documents containing at least one key (as InQuery and Terrier return them), by
+score rounded to the 10 significant digits of run files, ties by docno descending.
 """
 from __future__ import annotations
 
@@ -158,8 +148,8 @@ class Scorer:
         return syn_postings([key_postings(self.arrays, k) for k in node.keys])
 
     def _leaves(self, node, weight: float, out: list) -> bool:
-        """Collect (coefficient, docids, tf) for every key or #syn under ``node``; False if
-        an operator under it is not linear (the tree is then scored by :meth:`_beliefs`)."""
+        """Collect (coefficient, docids, tf) of every key or #syn under ``node``; False if an
+        operator under it is not linear."""
         if isinstance(node, (TermKey, Syn)):
             out.append((weight, *self._postings(node)))
             return True
@@ -184,11 +174,8 @@ class Scorer:
         return node.combine(np.vstack([self._beliefs(c, leaves) for c in node.children]))
 
     def score(self, tree: Node) -> tuple[np.ndarray, np.ndarray]:
-        """``(beliefs, matched)`` over all N documents; matched = contains a key.
-
-        A tree with no key left after the term pipeline has no beliefs: both
-        arrays are empty-matched (``matched`` all False).
-        """
+        """``(beliefs, matched)`` over all N documents (matched: contains a key; all False
+        for a tree with no key left after the term pipeline)."""
         N, db = self.arrays.N, self.default_belief
         prepared = prepare(tree, self.pipeline)
         if prepared is None:

@@ -17,14 +17,10 @@ pd = lazy.module("pandas")
 from gradedrel.core.errors import InputError, once
 from gradedrel.core.io import NOT_IN_ID, atomic_open, check_text
 
-RUN_COLUMNS = ["qid", "docno", "rank", "score"]
-
 log = logging.getLogger("gradedrel")
 
-#: A character that may not appear in a run line: whitespace other than the separators
-#: (space, tab) and the line end, or a control character. trec_eval and the readers of
-#: the qrels split at whitespace; pandas' reader only at spaces and tabs, so such a
-#: character would otherwise stay inside an id that matches no judgement.
+#: A character that may not appear in a run line: whitespace other than space, tab and
+#: the line end, or a control character (pandas would keep it inside an id; trec_eval splits).
 FOREIGN = re.compile(r"[^\S \t\n\r]|[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
 #: The same, in the file's UTF-8 bytes (one search of the whole file): the C0 controls,
 #: then U+0080-U+00A0 (C1 controls, NEL, no-break space) and the other Unicode spaces.
@@ -34,12 +30,8 @@ FOREIGN_BYTES = re.compile(rb"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]|\xc2[\x80-\xa0]|\
 
 def write_run(run: pd.DataFrame, path: str | Path, tag: str, topic_order: list[str],
               header: str = "") -> None:
-    """Write ``qid, docno, rank, score`` as a TREC run, topics in ``topic_order``, ranks 1..n.
-
-    Scores are written with 10 significant digits, so equal inputs give equal bytes.
-    ``header``: the run's ir_metadata record (:func:`gradedrel.core.ir_metadata.dump`),
-    written before the run lines.
-    """
+    """Write ``qid, docno, rank, score`` as a TREC run, topics in ``topic_order``, scores
+    with 10 significant digits, after ``header`` (the run's ir_metadata record)."""
     order = {qid: i for i, qid in enumerate(topic_order)}
     unknown = sorted(set(run["qid"].tolist()) - set(order))
     if unknown:
@@ -50,8 +42,7 @@ def write_run(run: pd.DataFrame, path: str | Path, tag: str, topic_order: list[s
             raise ValueError(f"{path}: a {column} with whitespace or a control character "
                              f"cannot be written as a TREC run field: {bad[0]!r}")
     run = run.assign(_order=run["qid"].map(order)).sort_values(["_order", "rank"], kind="stable")
-    # as plain Python lists: a row-by-row walk over pandas' string arrays costs several
-    # times the formatting itself
+    # plain lists: walking pandas' string arrays costs several times the formatting
     rows = zip(run["qid"].tolist(), run["docno"].tolist(), run["rank"].tolist(),
                run["score"].tolist())
     with atomic_open(path) as handle:
@@ -67,15 +58,10 @@ RUN_FIELDS = ["qid", "q0", "docno", "rank", "score", "tag"]
 
 @dataclass(frozen=True)
 class RankedRun:
-    """A run in trec_eval order, as flat arrays, topic after topic.
-
-    Within a topic the documents are ordered by score descending, then by document
-    id descending (byte order), which is how trec_eval ranks (it ignores the rank
-    column of the file). ``topics`` lists the topic ids in the order they first
-    appear; ``topic[i]`` indexes it for row ``i`` and never decreases. Document ids
-    are also kept as codes into ``vocabulary`` (each distinct id once), so that
-    joining the run to the qrels needs no string hashing per row.
-    """
+    """A run in trec_eval order (within a topic: score descending, then document id
+    descending; the rank column ignored), as flat arrays, topic after topic in order of
+    first appearance. Document ids are also codes into ``vocabulary``, so that joining
+    the qrels needs no string hashing per row."""
 
     topics: np.ndarray      # distinct qids (object)
     topic: np.ndarray       # int64 per row, index into topics, non-decreasing
@@ -100,16 +86,10 @@ class RankedRun:
 
 
 def read_run(path: str | Path) -> RankedRun:
-    """Read a TREC run file ``qid Q0 docno rank score tag`` strictly and rank it.
-
-    Every line must have six whitespace-separated fields and a finite numeric
-    score; a document may appear only once in a topic's ranking. The first
-    violation is an :class:`InputError` naming the file and line (and, for a
-    duplicate, the document and the line where it first appeared).
-    The fast path parses with pandas' C reader; only when it finds something
-    wrong is the file re-read line by line to name the offending line. An ir_metadata
-    header (``# ir_metadata.start`` on the first line to ``# ir_metadata.end``) is skipped.
-    """
+    """Read a TREC run file ``qid Q0 docno rank score tag`` strictly and rank it: six
+    fields a line, a finite score, a document once per topic; the first violation is an
+    :class:`InputError` naming the file and line (found by a line-by-line re-read only
+    when pandas' C reader finds something wrong). An ir_metadata header is skipped."""
     path = Path(path)
     data = path.read_bytes()
     check_text(path, data, "a TREC run as UTF-8 text")
@@ -148,9 +128,8 @@ _ALLOWED_BYTES = bytes(range(0x20, 0x7f)) + b"\t\n\r" + bytes(range(0x80, 0x100)
 
 
 def has_foreign_bytes(data: bytes) -> bool:
-    """Whether a run file's bytes hold a :data:`FOREIGN` character: one C pass for the
-    control bytes (``bytes.translate``, about a tenth of the parse), and the search for
-    the Unicode spaces only when the file is not ASCII."""
+    """Whether a run file's bytes hold a :data:`FOREIGN` character (one ``translate`` pass;
+    the Unicode spaces searched only in a non-ASCII file)."""
     if data.translate(None, _ALLOWED_BYTES):
         return True
     return not data.isascii() and FOREIGN_BYTES.search(data) is not None
@@ -167,9 +146,7 @@ def _parse(data: bytes, sep: str) -> pd.DataFrame:
 
 def parse_single_spaced(data: bytes) -> pd.DataFrame | None:
     """The run's fields when every line is six non-empty fields separated by single
-    spaces — the same fields as splitting at whitespace, parsed ~1.5x faster — or None
-    (a tab, carriage return, run of spaces, space at either end of a line, a line of
-    another length: left to the general parser, which also locates errors)."""
+    spaces (parsed ~1.5x faster than at whitespace), else None (the general parser's)."""
     if any(other in data for other in (b"\t", b"\r", b"\v", b"\f")):
         return None
     try:
@@ -195,9 +172,8 @@ def round_scores(scores: np.ndarray, digits: int = SCORE_DIGITS) -> np.ndarray:
 
 
 def trec_eval_ranking(run: pd.DataFrame) -> pd.DataFrame:
-    """``qid, docno, rank, score``: ranks 1..n per topic by score as written (10 significant
-    digits) descending, then docno descending — the order trec_eval imposes on a run file.
-    The one ranking helper: every back end and the baseline rank with it."""
+    """``qid, docno, rank, score`` ranked as trec_eval ranks a run file (scores as written,
+    10 significant digits): the one ranking of every back end and the baseline."""
     if run.empty:
         return pd.DataFrame({"qid": pd.Series(dtype=str), "docno": pd.Series(dtype=str),
                              "rank": pd.Series(dtype=int), "score": pd.Series(dtype=float)})
@@ -217,32 +193,21 @@ def rank_frame(run: pd.DataFrame, source: str = "<run>") -> RankedRun:
 
 def rank_rows(qid: np.ndarray, docno: np.ndarray, score: np.ndarray,
               source: str = "<run>") -> RankedRun:
-    """Order rows as trec_eval does: topic (first appearance), score desc, docno desc.
-
-    A (topic, document) pair twice is an :class:`InputError` naming the document;
-    ``line`` is the 1-based row (the file line when there are no blank lines).
-    """
+    """Order rows as trec_eval does: topic (first appearance), score desc, docno desc; a
+    (topic, document) pair twice is an :class:`InputError` naming it and its 1-based row."""
     topic, topics = pd.factorize(qid)
     doc_code, vocabulary = pd.factorize(docno)
     topic = topic.astype(np.int64)
     doc_code = doc_code.astype(np.int64)
     n_docs = max(len(vocabulary), 1)
     key = topic * n_docs + doc_code
-    sorted_key = np.sort(key)
-    if len(key) and (sorted_key[1:] == sorted_key[:-1]).any():
-        repeated = sorted_key[1:][sorted_key[1:] == sorted_key[:-1]]
-        rows = np.flatnonzero(np.isin(key, repeated))
-        seen: dict[int, int] = {}
-        for row in rows:  # the first pair that repeats, in file order
-            if key[row] in seen:
-                raise InputError(source, int(row) + 1,
-                                 f"each document once per topic; first at row {seen[key[row]] + 1}",
-                                 f"topic {qid[row]} document {docno[row]}")
-            seen[key[row]] = int(row)
-    # Ties are broken by document id, descending, compared as text: only the distinct
-    # ids need sorting (Python's str order is code-point order = UTF-8 byte order,
-    # which is strcmp's). They are sorted as Python strings: a fixed-width numpy string
-    # array would take (distinct ids x longest id x 4) bytes — one long id inflates it.
+    repeated = pd.Series(key).duplicated().to_numpy()
+    if repeated.any():  # the first pair that repeats, in file order
+        row = int(np.argmax(repeated))
+        first = int(np.flatnonzero(key == key[row])[0])
+        raise InputError(source, row + 1, f"each document once per topic; first at row {first + 1}",
+                         f"topic {qid[row]} document {docno[row]}")
+    # ties by document id descending: code-point order = UTF-8 byte order = strcmp's
     text_rank = np.empty(len(vocabulary), dtype=np.int64)
     text_rank[text_order(vocabulary)] = np.arange(len(vocabulary))
     order = _trec_eval_order(topic, score, text_rank[doc_code])
@@ -260,12 +225,9 @@ def text_order(values) -> np.ndarray:
 
 
 def _trec_eval_order(topic: np.ndarray, score: np.ndarray, text_rank: np.ndarray) -> np.ndarray:
-    """Row order by topic, score descending, document id descending.
-
-    Most files are already in this order, which one vectorised pass confirms. Otherwise
-    one stable argsort of a single int64 key (topic, score rank, text rank) is ~3x faster
-    than ``np.lexsort`` over three keys; lexsort remains for keys that would overflow.
-    """
+    """Row order by topic, score descending, document id descending: one vectorised check
+    for a file already in order, else one argsort of an int64 key (~3x ``np.lexsort``'s
+    speed; lexsort where the key would overflow)."""
     if len(topic) < 2:
         return np.arange(len(topic))
     same = topic[1:] == topic[:-1]
@@ -285,10 +247,8 @@ def _trec_eval_order(topic: np.ndarray, score: np.ndarray, text_rank: np.ndarray
 
 
 def header_bytes(path: str | Path, data: bytes) -> int:
-    """How many bytes at the start of a run file's ``data`` are its ir_metadata header
-    (``# ir_metadata.start`` on the first line, through the line ``# ir_metadata.end``);
-    0 when the first line is not the start marker. A start without an end is an
-    :class:`InputError` naming the file and the start's line."""
+    """How many bytes at the start of a run file's ``data`` are its ir_metadata header (0
+    without one); a start without an end is an :class:`InputError`."""
     from gradedrel.core.ir_metadata import END, START
 
     start = START.encode()

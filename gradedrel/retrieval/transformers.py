@@ -17,6 +17,7 @@ Outside the workflow a user composes them like any PyTerrier pipeline::
 """
 from __future__ import annotations
 
+import functools
 import json
 import logging
 from pathlib import Path
@@ -43,9 +44,8 @@ class QueryType(pt.Transformer):
         self.missing: list[str] = []
 
     def transform(self, topics: pd.DataFrame) -> pd.DataFrame:
-        """``topics`` with this query type's query and tree; topics without one are left out and
-        logged.
-        """
+        """``topics`` with this query type's query and tree; topics without one are left out
+        and logged."""
         qids = topics["qid"].astype(str)
         present = qids.isin(self.queries.index)
         self.missing = qids[~present].tolist()
@@ -66,10 +66,8 @@ class QueryType(pt.Transformer):
 
 def structure(query_type: str, expanded: bool | None = None, *,
               queries: str | Path) -> QueryType:
-    """The query type (``"WSYN", expanded=True`` or ``"WSYN/e"``) from its query file.
-
-    ``queries`` is the query-file directory (``results/{c}/queries``) or one ``.jsonl`` file.
-    """
+    """The query type (``"WSYN", expanded=True`` or ``"WSYN/e"``) from its query file;
+    ``queries``: the query-file folder or one ``.jsonl`` file."""
     label = query_files.label(query_type, expanded)
     path = Path(queries)
     if path.is_dir():
@@ -87,13 +85,9 @@ def _index_dir(index) -> Path:
 
 
 class InQuery(pt.Transformer):
-    """InQuery's inference network (:mod:`gradedrel.retrieval.inquery`) as a PyTerrier retriever.
-
-    Input rows need ``qid`` and ``tree`` (a query-tree dict, its JSON, or a node);
-    output is ``qid, docid, docno, score, rank`` (rank from 0, as PyTerrier) plus the
-    input's other columns. Postings come from ``results/{c}/index_arrays/`` (read from
-    the Terrier index on first use; see :mod:`gradedrel.collection.postings`).
-    """
+    """InQuery's inference network (:mod:`gradedrel.retrieval.inquery`) as a PyTerrier
+    retriever: rows with ``qid`` and ``tree`` (a dict, its JSON, or a node) in; ``qid,
+    docid, docno, score, rank`` (rank from 0) and the input's other columns out."""
 
     def __init__(self, index, default_belief: float = inquery.DEFAULT_BELIEF,
                  num_results: int = 1000, cache_dir: str | Path | None = None,
@@ -138,11 +132,4 @@ def _tree(value):
 
 def _memoised(pipeline):
     """The term pipeline crosses into Java per token: remember each token's term."""
-    memo: dict[str, str | None] = {}
-
-    def apply(token: str):
-        if token not in memo:
-            memo[token] = pipeline(token)
-        return memo[token]
-
-    return apply
+    return functools.lru_cache(maxsize=None)(pipeline)

@@ -116,13 +116,13 @@ def test_token_table_is_the_per_character_rule_for_every_code_point():
     for start in range(0, 0x110000, 0x1000):
         text = " ".join(f"a{chr(c)}b" for c in range(start, start + 0x1000)
                         if not 0xD800 <= c < 0xE000)
-        assert text_module._runs(text) == _runs_by_character(text), hex(start)
+        assert text_module._RUN.findall(text) == _runs_by_character(text), hex(start)
 
 
 @settings(max_examples=300, deadline=None)
 @given(st.text(alphabet=st.characters(exclude_categories=("Cs",)), max_size=80))
 def test_runs_and_rejections_as_the_per_character_rule(text):
-    assert text_module._runs(text) == _runs_by_character(text)
+    assert text_module._RUN.findall(text) == _runs_by_character(text)
     for run in _runs_by_character(text):
         digits = sum(unicodedata.category(ch) == "Nd" for ch in run)
         assert (text_module._rejection(run) == "more than 4 digits") == \
