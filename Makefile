@@ -54,8 +54,11 @@ adopt: setup
 	@test -z "$(CONFIG)" -o "$(CONFIG)" = nfcorpus || { echo "adopt: CONFIG=$(CONFIG): expected nothing or CONFIG=nfcorpus" >&2; exit 1; }
 	$(BIN)/python tools/adopt.py --snakemake $(BIN)/snakemake $(ADOPT_CONFIG)
 
+# Two workers (pytest-xdist), a test file at a time each: module fixtures are made once, and
+# the session's shared set-ups (the finished fixture project, the Cranfield index) are built
+# by one worker and reused by the other (tests/conftest.py: built_once).
 test: setup
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n 2 --dist loadfile
 
 # The package's own tests: no workflow run, no Java, no full-data test (under a minute).
 test-fast: setup

@@ -105,11 +105,43 @@ def copy_checkout_files(names, target: Path) -> Path:
     return target
 
 
+def built_once(tmp_path_factory, name: str, build) -> Path:
+    """``build(folder)`` run once a test session, its ``folder`` returned: a folder of the
+    session's temporary directory. Under pytest-xdist (``make test`` runs ``-n 2``) the workers
+    share it: the first to ask builds it while the others wait on a lock, then they reuse it;
+    a build that failed fails them too (with its message) rather than being tried again."""
+    import fcntl
+
+    if os.environ.get("PYTEST_XDIST_WORKER") is None:
+        folder = tmp_path_factory.mktemp(name)
+        build(folder)
+        return folder
+    root = tmp_path_factory.getbasetemp().parent  # the run's folder, above each worker's
+    folder, outcome = root / name, root / f"{name}.outcome"
+    with open(root / f"{name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
+        if not outcome.exists():
+            try:
+                folder.mkdir()
+                build(folder)
+            except BaseException as error:
+                outcome.write_text(f"failed in {os.environ['PYTEST_XDIST_WORKER']}: {error}")
+                raise
+            outcome.write_text("built")
+    if outcome.read_text() != "built":
+        pytest.fail(f"{name}: {outcome.read_text()}")
+    return folder
+
+
 @pytest.fixture(scope="session")
 def finished_project(tmp_path_factory) -> Path:
     """A copy of this project with the tiny fixture collection, the whole workflow run
     once (with a fifth topic that has no query terms); tests copy it, never change it."""
-    project = copy_checkout_files(PROJECT_FILES, tmp_path_factory.mktemp("finished") / "project")
+    return built_once(tmp_path_factory, "finished", _finish) / "project"
+
+
+def _finish(folder: Path) -> None:
+    project = copy_checkout_files(PROJECT_FILES, folder / "project")
     shutil.copytree(TINY, project / "fixture")
     with open(project / "fixture" / "topics.tsv", "a") as handle:
         handle.write("5\twhat are the ... of it?\n")
@@ -118,7 +150,6 @@ def finished_project(tmp_path_factory) -> Path:
     result = run_snakemake(project, snakefile=project / "Snakefile", cores=2,
                            configfile=project / "fixture" / "config.yaml")
     assert result.returncode == 0, result.stderr[-3000:]
-    return project
 
 
 STOPWORDS = {"a", "an", "and", "are", "any", "at", "be", "for", "in", "is", "of", "on", "the",
@@ -178,8 +209,10 @@ def cranfield_index(tmp_path_factory, terrier_started):
 
     spec = collection.CollectionSpec.from_config(
         "cranfield", {"ir_datasets": "cranfield", "grade_map": {"1": 3, "2": 3, "3": 2, "4": 1, "-1": 0}})
-    directory = tmp_path_factory.mktemp("cranfield") / "index"
-    terrier.build_index(collection.checked_documents(spec, collection.DocumentCensus()), directory,
-                        stemmer="porter", stopwords="terrier", blocks=True,
-                        max_docno_length=collection.DOCNO_MAX_LENGTH)
-    return directory
+
+    def build(folder: Path) -> None:
+        terrier.build_index(collection.checked_documents(spec, collection.DocumentCensus()),
+                            folder / "index", stemmer="porter", stopwords="terrier", blocks=True,
+                            max_docno_length=collection.DOCNO_MAX_LENGTH)
+
+    return built_once(tmp_path_factory, "cranfield", build) / "index"

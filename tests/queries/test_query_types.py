@@ -47,8 +47,9 @@ def test_wsyn_weights_facets_10_and_7():
 
 
 def test_labels_and_slugs():
-    assert [query_types.slug(x) for x in query_types.LABELS] == [
-        "SUM-u", "SUM-e", "SSYN-C-u", "SSYN-C-e", "WSYN-u", "WSYN-e"]
+    for label in query_types.LABELS:   # a slug is the label with '-' for '/', and back
+        assert query_types.slug(label) == label.replace("/", "-")
+        assert query_types.label(query_types.slug(label)) == label
     with pytest.raises(ValueError, match="unknown query type"):
         query_types.parse_label("SUM")
 
@@ -81,7 +82,7 @@ def test_the_vocabulary_is_defined_once():
     # The published numbers are keyed by whatever labels the paper file holds (checked
     # against the registry by the study), so the vocabulary lives in query_types alone.
     assert query_files.QUERY_TYPES is query_types.LABELS
-    assert query_types.SLUGS == ("SUM-u", "SUM-e", "SSYN-C-u", "SSYN-C-e", "WSYN-u", "WSYN-e")
+    assert query_types.SLUGS == tuple(query_types.slug(x) for x in query_types.LABELS)
     assert query_types.label("WSYN", True) == query_types.label("WSYN-e") == "WSYN/e"
     assert query_types.structure_of("SSYN-C/u") == ("SSYN-C", "u")
 
@@ -147,7 +148,7 @@ def test_a_structure_registered_outside_the_package_is_a_query_type(first_facet)
     assert query_types.compile_plan(plan(), "FIRST-U/u", toy_pipeline) == \
         Sum((Syn((k("heat", "transfer"), k("heat", "flow"))),))
     assert query_types.with_synonym_groups(["SUM/u", "FIRST-U/u"]) == ["FIRST-U/u"]
-    assert query_types.LABELS == ("SUM/u", "SUM/e", "SSYN-C/u", "SSYN-C/e", "WSYN/u", "WSYN/e")
+    assert "FIRST-U/u" not in query_types.LABELS   # the default labels are the package's
 
 
 def test_a_structure_is_registered_once_with_a_plain_name():

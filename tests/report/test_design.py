@@ -6,24 +6,42 @@ import pytest
 import yaml
 
 from gradedrel.core.errors import InputError
+from gradedrel.evaluation.measures import registry
 from gradedrel.report import design
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def test_the_cranfield_design_is_the_pre_registration():
-    study = design.load(ROOT / "config" / "design" / "jk2000.yaml")
-    assert study.preregistration == "docs/preregistration.md"
-    assert study.primary_plan_set == "expert"
-    assert (study.constants.alpha, study.constants.margin, study.constants.resamples,
-            study.constants.seed) == (0.05, 5.0, 10000, 20000724)
-    assert [f.number for f in study.findings] == [1, 2, 3, 4]
-    primary = study.finding(2).headline
-    assert (primary.first, primary.second, primary.level) == ("WSYN/e", "SUM/u", 3)
-    assert [c.level for c in study.finding(3).comparisons if c.deciding] == [1, 2, 2, 2, 3, 3, 3]
-    assert primary.measure == "AvP(level=3)" and primary.test_of_record == "randomisation"
-    assert study.profiles() == ["3", "2+3"] and study.levels() == [1, 2, 3]
-    assert len(study.pairs()) == 15
+def test_the_cranfield_design_is_read_as_written():
+    """The loaded design holds what the file says (checked against the YAML document itself,
+    not against today's values): constants, primary condition, findings and their rows."""
+    path = ROOT / "config" / "design" / "jk2000.yaml"
+    raw = yaml.safe_load(path.read_text(encoding="utf-8"))
+    study = design.load(path)
+    assert study.preregistration == raw["preregistration"]
+    assert study.primary_plan_set == raw["primary_plan_set"]
+    assert study.constants == design.Constants(**raw["constants"])
+    assert list(study.query_types) == raw["query_types"]
+    assert [f.number for f in study.findings] == [f["finding"] for f in raw["findings"]]
+    for finding, written in zip(study.findings, raw["findings"]):
+        rows = written["comparisons"]
+        assert [c.part for c in finding.comparisons] == [r["part"] for r in rows]
+        assert [c.deciding for c in finding.comparisons] == [r["deciding"] for r in rows]
+        headline = next((r for r in rows if r.get("headline")), None)
+        assert (finding.headline is None) == (headline is None)
+        if headline is not None:
+            assert (finding.headline.first, finding.headline.second, finding.headline.measure) \
+                == (headline.get("first"), headline.get("second"), headline.get("measure"))
+        assert [c.measure for c in finding.comparisons if c.measure] \
+            == [r["measure"] for r in rows if "measure" in r]
+        written_levels = {registry.parse(r["measure"])["level"] for r in rows
+                          if r.get("measure", "").startswith("AvP(")}
+        assert finding.levels() == sorted(written_levels)
+        assert finding.profiles() == list(dict.fromkeys(r["profile"] for r in rows
+                                                        if "profile" in r))
+    assert study.levels() == sorted({lv for f in study.findings for lv in f.levels()})
+    n = len(study.query_types)
+    assert len(study.pairs()) == n * (n - 1) // 2 and len(set(study.pairs())) == n * (n - 1) // 2
 
 
 def test_nfcorpus_amends_the_cranfield_design():

@@ -158,7 +158,9 @@ def test_without_thesaurus_the_lookup_reads_the_configs_own(tmp_path, monkeypatc
     """No name is built in: the first active collection's thesaurus, else the only one."""
     from gradedrel.thesaurus.lookup import default_thesaurus
 
-    assert default_thesaurus(ROOT / "config" / "config.yaml") == "nasa"
+    shipped = yaml.safe_load((ROOT / "config" / "config.yaml").read_text())
+    first = shipped["collections"][shipped["active_collections"][0]]
+    assert default_thesaurus(ROOT / "config" / "config.yaml") == first["thesaurus"]
     assert default_thesaurus(ROOT / "tests" / "fixtures" / "tiny" / "config.yaml") == "tiny"
     project, _ = _mini_project(tmp_path)
     config = project / "config" / "config.yaml"
