@@ -8,7 +8,9 @@ trec_eval's conventions: :mod:`gradedrel.evaluation.measures.stratified`. A fami
 """
 from __future__ import annotations
 
-import numpy as np
+from gradedrel.core import lazy
+
+np = lazy.module("numpy")
 
 from gradedrel.evaluation.measures import stratified
 from gradedrel.evaluation.measures.base import Measure, Param, Ranking

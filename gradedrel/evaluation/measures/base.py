@@ -21,11 +21,14 @@ family to ir_measures and PyTerrier.
 """
 from __future__ import annotations
 
+from gradedrel.core import lazy
+
 import itertools
+import numbers
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping, Sequence
 
-import numpy as np
+np = lazy.module("numpy")
 
 from gradedrel.evaluation.measures import cumulated_gain as cg
 from gradedrel.evaluation.measures.judgements import JudgedRun, Judgements
@@ -56,11 +59,11 @@ class Param:
         ValueError naming the measure and the parameter."""
         where = f"{family}: {name}={value!r}"
         if self.dtype is int:
-            if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+            if isinstance(value, bool) or not isinstance(value, numbers.Integral):
                 raise ValueError(f"{where}: expected a whole number")
             value = int(value)
         elif self.dtype is float:
-            if isinstance(value, bool) or not isinstance(value, (int, float, np.number)):
+            if isinstance(value, bool) or not isinstance(value, numbers.Real):
                 raise ValueError(f"{where}: expected a number")
             value = float(value)
         elif self.dtype is str:

@@ -21,18 +21,19 @@ at every rank, normalised by the ideal DCG at the same cutoff.
 """
 from __future__ import annotations
 
+from gradedrel.core import lazy
+
 from dataclasses import dataclass
 from typing import Mapping
 
-import numpy as np
+np = lazy.module("numpy")
 
 from gradedrel.evaluation.measures.judgements import JudgedRun, Judgements
 
 KINDS = ("CG", "DCG", "nCG", "nDCG")
 DEFAULT_GAINS = {1: 1.0, 2: 2.0, 3: 3.0}
 DEFAULT_PROFILES = {"all": (1, 2, 3), "2+3": (2, 3), "3": (3,)}
-MODERN_GAINS = {"linear": np.array([0.0, 1.0, 2.0, 3.0]),
-                "exp": np.array([0.0, 1.0, 3.0, 7.0])}  # 2^g - 1
+MODERN_GAINS = {"linear": (0.0, 1.0, 2.0, 3.0), "exp": (0.0, 1.0, 3.0, 7.0)}  # 2^g - 1
 
 
 @dataclass(frozen=True)
@@ -105,7 +106,7 @@ def ndcg_log2(run: JudgedRun, judgements: Judgements, cutoff: int,
               gain: str = "linear") -> np.ndarray:
     """Today's nDCG@cutoff (gain g or 2^g − 1, discount log2(i+1) at every rank), per topic;
     NaN where the topic has no relevant document (as nDCG is 0/0 there)."""
-    table = MODERN_GAINS[gain]
+    table = np.array(MODERN_GAINS[gain])
     discount = np.log2(np.arange(2, cutoff + 2, dtype=np.float64))
     dcg = (gain_vectors(run, table, cutoff) / discount).sum(axis=1)
     idcg = (ideal_vectors(judgements, table, cutoff) / discount).sum(axis=1)

@@ -15,9 +15,11 @@ each cutoff with the normalised measure beside the plain one.
 """
 from __future__ import annotations
 
+from gradedrel.core import lazy
+
 from typing import Mapping, Sequence
 
-import numpy as np
+np = lazy.module("numpy")
 
 from gradedrel.evaluation.measures import cumulated_gain as cg
 from gradedrel.evaluation.measures.base import Measure, Param, Ranking, spell

@@ -11,11 +11,13 @@ Conventions (docs/measures.md):
 """
 from __future__ import annotations
 
+from gradedrel.core import lazy
+
 import logging
 from dataclasses import dataclass
 
-import numpy as np
-import pandas as pd
+np = lazy.module("numpy")
+pd = lazy.module("pandas")
 
 from gradedrel.core.errors import InputError
 from gradedrel.collection.grades import LEVELS

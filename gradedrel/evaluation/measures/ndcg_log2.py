@@ -8,7 +8,9 @@ document of the request has gain. Definition:
 """
 from __future__ import annotations
 
-import numpy as np
+from gradedrel.core import lazy
+
+np = lazy.module("numpy")
 
 from gradedrel.evaluation.measures import cumulated_gain as cg
 from gradedrel.evaluation.measures.base import Measure, Param, Ranking

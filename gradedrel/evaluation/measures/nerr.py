@@ -15,7 +15,9 @@ evaluation's ``cutoffs``.
 """
 from __future__ import annotations
 
-import numpy as np
+from gradedrel.core import lazy
+
+np = lazy.module("numpy")
 
 from gradedrel.evaluation.measures import cumulated_gain as cg
 from gradedrel.evaluation.measures.base import Measure, Param, Ranking

@@ -22,7 +22,9 @@ of means (and counted) by the caller.
 """
 from __future__ import annotations
 
-import numpy as np
+from gradedrel.core import lazy
+
+np = lazy.module("numpy")
 
 from gradedrel.evaluation.measures.judgements import JudgedRun, Judgements
 
