@@ -8,8 +8,10 @@ Measures as objects (one module per family, registered once):
   :mod:`.ndcg_log2` (``nDCG_log2``), :mod:`.q` (``Q``), :mod:`.nerr` (``nERR``) — the
   families;
 - :mod:`.registry` — the families registered, names parsed, config's family entries expanded;
-- :mod:`.irm` — the families as ir_measures measures (usable in ``pt.Experiment``);
-- :mod:`.names` — names from parameters, for code that holds parameters (the report).
+- :mod:`.irm` — the families as ir_measures measures (usable in ``pt.Experiment``).
+
+A measure names itself (``str``) and labels itself (``label()``): code that holds parameters
+builds the measure and asks it.
 
 The arithmetic they share:
 
@@ -18,7 +20,8 @@ The arithmetic they share:
 - :mod:`.cumulated_gain` — gain vectors, ideal vectors, CG/DCG (J&K's ``i < b`` rule),
   nCG/nDCG, and today's log2(i+1) nDCG under its own name;
 - :mod:`.effort` — the rank at which an averaged curve reaches a target (the ideal's value
-  at k; a share of its end: proportional effort and the ratio of two runs');
+  at k; a share of its end: proportional effort and the ratio of two runs', with its
+  bootstrap over requests: the findings ask it, they do not compute effort);
 - :mod:`.significance` — Friedman with post-hoc tests, paired tests, bootstrap CIs;
 - :mod:`.ranked_grades` — the judged rankings as a file, and the gain and ideal vectors
   rebuilt from it and the collection's recall base.
