@@ -1,21 +1,16 @@
-"""``gradedrel compare``: your run files beside the query types of a finished plan set, in
-the paper's tables and figures, without the workflow.
+"""``gradedrel compare``: your run files beside the query types of a finished plan set (or a
+reference evaluation, :mod:`.reference`), in the paper's tables and figures, without the
+workflow (docs/compare.md).
 
-Everything is found from the plan set's runs folder, ``results/<c>/runs/<p>/<model>``
-(:func:`locate`): the query types' runs and the settings its evaluation recorded
-(``results/<c>/evaluation/<p>/<model>/provenance.json``), the plan set's topics
-(``results/<c>/plans/<p>/topics.tsv``), the judgements mapped to levels
-(``results/<c>/qrels.tsv``), and from the project's config (``config/config.yaml`` beside
-``results/``, with the files the workflow ran with laid over it) the study design
-(``collections.<c>.design``), the published numbers (``report.published``) and the report's
-figure settings. Your runs and the query types' are evaluated together by the one
-evaluation code path (:func:`gradedrel.evaluation.files.evaluate_files`) on the plan set's
-topics with the recorded settings; the tables and figures are the report's
-(:func:`.tables.avp_table`, :func:`.tables.significance_table`, :func:`.figures.gain_figure`);
-the summary's rows are the findings' comparison rows (:func:`.assessment._row`: bootstrap
-interval and randomisation test) with the design's pre-registered constants. Everything is
-checked before anything is written; the output folder appears whole or not at all
-(:func:`gradedrel.core.io.atomic_folder`). docs/compare.md describes the command.
+:func:`locate` finds everything from the plan set's runs folder,
+``results/<c>/runs/<p>/<model>``: the query types' runs and the settings their evaluation
+recorded, the plan set's topics, the judgements mapped to levels, and from the project's
+config (with the files the workflow ran with laid over it) the study design, the published
+numbers and the report's settings. Your runs and the query types' are evaluated together by
+the one evaluation code path (:func:`gradedrel.evaluation.files.evaluate_files`); the tables
+and figures are the report's; the summary's rows are the findings' comparison rows
+(:func:`.assessment._row`). Everything is checked before anything is written, and the
+output folder appears whole or not at all (:func:`gradedrel.core.io.atomic_folder`).
 """
 from __future__ import annotations
 
@@ -24,7 +19,7 @@ import json
 import logging
 import math
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Mapping, Sequence
 
@@ -64,26 +59,16 @@ def plan_set_paths(results: str | Path, c: str, p: str, m: str) -> dict[str, Pat
             "qrels": root / "qrels.tsv"}
 
 
-def merge_config(base: dict, overlay: Mapping) -> dict:
-    """``overlay`` laid over ``base`` key by key, as Snakemake merges ``--configfile``s."""
-    out = dict(base)
-    for key, value in overlay.items():
-        if isinstance(value, Mapping) and isinstance(out.get(key), Mapping):
-            out[key] = merge_config(dict(out[key]), value)
-        else:
-            out[key] = value
-    return out
-
-
 def read_config(paths: Sequence[Path]) -> dict:
-    """The configs ``paths`` merged in order, then validated with the schema's defaults
-    filled, as the workflow's config (:mod:`gradedrel.core.config`; a missing, malformed
-    or invalid file: one line naming the file and line that set the value)."""
-    from gradedrel.core.config import read_file, validate
+    """The configs ``paths`` layered in order as Snakemake layers ``--configfile``s, then
+    validated with the schema's defaults filled, as the workflow's config
+    (:mod:`gradedrel.core.config`; a missing, malformed or invalid file: one line naming the
+    file and line that set the value)."""
+    from gradedrel.core.config import merge, read_file, validate
 
     config: dict = {}
     for path in paths:
-        config = merge_config(config, read_file(path)[0])
+        merge(config, read_file(path)[0])
     return dict(validate(config, " + ".join(map(str, paths)), files=paths))
 
 
@@ -95,15 +80,15 @@ class PlanSetRuns:
     collection: str
     plan_set: str
     model: str
-    root: Path                      # the project: results/ and config/ beside each other
     runs: Mapping[str, Path | None]  # query type -> run file, as the evaluation labelled them
     topics: Path
     qrels: Path | None               # None: a reference's, read through ir_datasets
     evaluation: Path                # the finished evaluation's folder
+    record: Mapping                 # its provenance.json
     settings: Settings
     design: Path
     published: Path
-    report: Mapping = field(default_factory=dict)   # the config's report section
+    report: Mapping                 # the config's report section
     reference: "Reference | None" = None            # a shipped evaluation, not runs
 
     @property
@@ -121,32 +106,59 @@ def _resolve(root: Path, path: str) -> Path:
     return here if here.exists() or Path(path).is_absolute() else project_file(path)
 
 
-def study_files(config: Mapping, collection: str, root: Path,
-                named_in: Path) -> tuple[dict, Path, Path]:
-    """The config's report section, and the study design and published numbers it names for
-    ``collection`` (relative to ``root``, else the package's own files: :func:`_resolve`);
-    a missing one is one line naming the config file (``named_in``)."""
+def _recorded(path: Path, *keys: str) -> tuple[dict, Settings]:
+    """An evaluation's provenance record and the settings it recorded (read back as the same
+    :class:`Settings`); one line if it is not one or lacks ``keys``."""
+    try:
+        record = json.loads(path.read_text(encoding="utf-8"))
+        settings = Settings.from_record(record["config"]["evaluation"], str(path))
+        for key in keys:
+            record[key]
+    except (OSError, json.JSONDecodeError, KeyError, TypeError) as error:
+        raise InputError(path, None, "an evaluation's provenance record with config.evaluation"
+                         + "".join(f" and {k}" for k in keys), repr(error)) from None
+    return record, settings
+
+
+def _study(collection: str, root: Path, config_files: list[Path], configs: Sequence) -> tuple:
+    """The config (``configs`` laid over ``config_files``), its query types' order, its
+    report section, and the study design and published numbers it names for
+    ``collection`` (relative to ``root``, else the package's own files); a missing one is
+    one line naming the first config file."""
+    config = read_config(config_files + [Path(c) for c in configs])
     report = dict(config.get("report") or {})
     collection_config = (config.get("collections") or {}).get(collection) or {}
     design = _resolve(root, collection_config.get("design", DEFAULT_DESIGN))
     published = _resolve(root, report.get("published", "config/published/jk2000.yaml"))
     for path, what in ((design, "study design"), (published, "published numbers")):
         if not path.exists():
-            raise FileNotFoundError(f"{path}: no {what} (named in {named_in} or --config)")
-    return report, design, published
+            raise FileNotFoundError(f"{path}: no {what} (named in {config_files[0]} or "
+                                    "--config)")
+    order = list((config.get("query_types") or {}).get("labels") or [])
+    return order, report, design, published
 
 
 def locate(against: str | Path, configs: Sequence[str | Path] = ()) -> PlanSetRuns:
-    """The finished plan set whose runs are in ``against`` (``results/<c>/runs/<p>/<model>``)
-    and the project around it; a missing piece is one line saying what it is and how to
-    make it. ``configs`` are laid over the project's ``config/config.yaml`` as the
-    workflow's ``--configfile`` (only the design, published numbers and report settings
-    are read from them)."""
-    from gradedrel.report.reference import find
+    """The finished plan set whose runs are in ``against`` (``results/<c>/runs/<p>/<model>``,
+    or a reference evaluation's name or folder: :func:`.reference.find`) and the project
+    around it; a missing piece is one line saying what it is and how to make it.
+    ``configs`` are laid over the project's ``config/config.yaml`` (a reference's: the
+    config files it names) as the workflow's ``--configfile`` (only the design, published
+    numbers and report settings are read from them)."""
+    from gradedrel.core.project import project_file, project_root
+    from gradedrel.report.reference import find, packaged
 
     reference = find(against)
     if reference is not None:
-        return locate_reference(reference, configs)
+        manifest = reference.manifest
+        record, settings = _recorded(reference.folder / "provenance.json")
+        config_files = [project_file(f) for f in manifest["config_files"]]
+        _, report, design, published = _study(reference.collection, project_root(),
+                                              config_files, configs)
+        return PlanSetRuns(reference.folder, reference.collection, manifest["plan_set"],
+                           manifest["model"], dict.fromkeys(reference.query_types),
+                           reference.folder / "topics.tsv", None, reference.folder, record,
+                           settings, design, published, report, reference)
     against = Path(against)
     if not against.is_dir():
         found = ""
@@ -157,82 +169,37 @@ def locate(against: str | Path, configs: Sequence[str | Path] = ()) -> PlanSetRu
             found = f" (finished here: {', '.join(done) or 'none'})"
         raise _missing(against, "such folder: expected a finished plan set's runs, "
                        "results/<collection>/runs/<plan set>/<model>, or a reference "
-                       f"evaluation ({', '.join(packaged_references()) or 'none installed'})",
-                       found)
+                       f"evaluation ({', '.join(packaged()) or 'none installed'})", found)
     against = against.resolve()
     if against.parent.parent.name != "runs":
         raise InputError(against, None, "a plan set's runs folder, "
                          "results/<collection>/runs/<plan set>/<model>",
                          "/".join(against.parts[-3:]))
     model, plan_set, collection = against.name, against.parent.name, against.parents[2].name
-    results = against.parents[3]
-    paths = plan_set_paths(results, collection, plan_set, model)
-    record_path = paths["provenance"]
-    if not record_path.exists():
-        raise _missing(record_path, "evaluation of this plan set")
-    try:
-        record = json.loads(record_path.read_text(encoding="utf-8"))
-        settings = Settings.from_record(record["config"]["evaluation"], str(record_path))
-        recorded = record["runs"]
-    except (json.JSONDecodeError, KeyError, TypeError) as error:
-        raise InputError(record_path, None, "an evaluation's provenance record with "
-                         "config.evaluation and runs", repr(error)) from None
+    paths = plan_set_paths(against.parents[3], collection, plan_set, model)
+    if not paths["provenance"].exists():
+        raise _missing(paths["provenance"], "evaluation of this plan set")
+    record, settings = _recorded(paths["provenance"], "runs")
     runs = {}
-    for label, entry in recorded.items():
-        path = against / Path(entry["path"]).name
-        if not path.exists():
-            raise _missing(path, f"run of {label}")
-        runs[label] = path
-    for name in ("topics", "qrels"):
+    for label, entry in record["runs"].items():
+        runs[label] = against / Path(entry["path"]).name
+        if not runs[label].exists():
+            raise _missing(runs[label], f"run of {label}")
+    for name, what in (("topics", "plan set's topics"), ("qrels", "judgements mapped to levels")):
         if not paths[name].exists():
-            raise _missing(paths[name], "plan set's topics" if name == "topics"
-                           else "judgements mapped to levels")
-    root = results.parent
-    config_files = [_resolve(root, PROJECT_CONFIG)]
-    config = read_config(config_files + [Path(c) for c in configs])
+            raise _missing(paths[name], what)
+    root = against.parents[4]
+    order, report, design, published = _study(collection, root,
+                                              [_resolve(root, PROJECT_CONFIG)], configs)
     # the query types in the config's order (the record's is alphabetical), then any other
-    order = list((config.get("query_types") or {}).get("labels") or [])
     runs = {label: runs[label] for label in [*[q for q in order if q in runs],
                                              *[q for q in runs if q not in order]]}
-    report, design, published = study_files(config, collection, root, config_files[0])
     if settings.baseline_run not in runs:
-        raise InputError(record_path, None, f"the baseline {settings.baseline_run!r} among "
-                         "the evaluated runs", sorted(runs))
-    return PlanSetRuns(against, collection, plan_set, model, root, runs, paths["topics"],
-                       paths["qrels"], paths["evaluation"], settings, design, published, report)
-
-
-def packaged_references() -> list[str]:
-    """The reference evaluations shipped with the package, by name."""
-    from gradedrel.report.reference import packaged
-
-    return packaged()
-
-
-def locate_reference(reference: "Reference", configs: Sequence[str | Path] = ()) -> PlanSetRuns:
-    """A reference evaluation (:mod:`.reference`) as the finished plan set a comparison
-    reads: the settings its evaluation recorded; the design, published numbers and report
-    settings from the package's project files (the config files the reference names, with
-    ``configs`` laid over them)."""
-    from gradedrel.core.project import project_file, project_root
-
-    record_path = reference.folder / "provenance.json"
-    try:
-        record = json.loads(record_path.read_text(encoding="utf-8"))
-        settings = Settings.from_record(record["config"]["evaluation"], str(record_path))
-    except (OSError, json.JSONDecodeError, KeyError, TypeError) as error:
-        raise InputError(record_path, None, "an evaluation's provenance record with "
-                         "config.evaluation", repr(error)) from None
-    config_files = [project_file(f) for f in reference.manifest["config_files"]]
-    config = read_config(config_files + [Path(c) for c in configs])
-    report, design, published = study_files(config, reference.collection, project_root(),
-                                            config_files[0])
-    manifest = reference.manifest
-    return PlanSetRuns(reference.folder, reference.collection, manifest["plan_set"],
-                       manifest["model"], project_root(),
-                       {label: None for label in reference.query_types},
-                       reference.folder / "topics.tsv", None, reference.folder, settings,
-                       design, published, report, reference)
+        raise InputError(paths["provenance"], None, f"the baseline {settings.baseline_run!r} "
+                         "among the evaluated runs", sorted(runs))
+    return PlanSetRuns(against, collection, plan_set, model, runs, paths["topics"],
+                       paths["qrels"], paths["evaluation"], record, settings, design,
+                       published, report)
 
 
 def stale_runs(finished: PlanSetRuns) -> list[str]:
@@ -242,8 +209,7 @@ def stale_runs(finished: PlanSetRuns) -> list[str]:
 
     if finished.reference is not None:
         return []
-    record = json.loads((finished.evaluation / "provenance.json").read_text(encoding="utf-8"))
-    return [label for label, entry in record["runs"].items()
+    return [label for label, entry in finished.record["runs"].items()
             if entry.get("sha256") and sha256_of(finished.runs[label]) != entry["sha256"]]
 
 
@@ -329,8 +295,7 @@ def avp_with_runs(means: pd.DataFrame, published, query_types: Sequence[str],
 
     table = avp_table(means, published, query_types, levels, title)
     frame = table.frame
-    position = list(frame.columns).index("topics")
-    frame.insert(position, YOURS, math.nan)
+    frame.insert(list(frame.columns).index("topics"), YOURS, math.nan)
     rows = []
     for level in sorted(levels):
         name = f"{level} {LEVEL_NAMES[level]}"
@@ -342,23 +307,6 @@ def avp_with_runs(means: pd.DataFrame, published, query_types: Sequence[str],
     table.digits = dict(table.digits, **{YOURS: 1})
     table.notes.append(f"Rows named after a run are yours: its AvP (%) in '{YOURS}' (the "
                        "paper has no value for it).")
-    return table
-
-
-def significance_with_runs(vs_baseline: pd.DataFrame, report: Mapping, settings: Settings,
-                           n_tested: int, title: str):
-    """Every run against the baseline, the evaluation's table (paired t and randomisation,
-    p adjusted by the evaluation's correction over the runs tested at each measure), as the
-    report shows it."""
-    from gradedrel.report.tables import significance_table
-
-    column = (report.get("significance_columns") or {}).get("vs_baseline",
-                                                             "randomisation_p_adjusted")
-    table = significance_table(vs_baseline, title, column, float(report.get("alpha", 0.05)))
-    table.notes.append(f"Adjusted ({settings.correction}) over the {n_tested} runs tested "
-                       f"against {settings.baseline_run} at each measure, yours included: the "
-                       "query types' adjusted p-values are not the workflow's, which adjusts "
-                       "over the query types alone.")
     return table
 
 
@@ -414,7 +362,6 @@ def summary_table(frame: pd.DataFrame, title: str, constants):
 
     shown = frame.rename(columns={"effect": "effect (points)", "p_value": "randomisation p",
                                   "paper": "paper (points)", "paper_comparison": "paper's"})
-    shown = shown.drop(columns=["confidence"])
     notes = [f"AvP points over the requests where every run has a value; interval: 95 % "
              f"paired percentile bootstrap ({constants.resamples} resamples), p: two-sided "
              f"paired randomisation test ({constants.trials} trials), seed {constants.seed} "
@@ -423,31 +370,26 @@ def summary_table(frame: pd.DataFrame, title: str, constants):
              "the baseline, the paper's best type against it); '–' where the paper has none."]
     digits = {"effect (points)": 1, "low": 1, "high": 1, "paper (points)": 1,
               "randomisation p": -1}
-    return Table(shown.reset_index(drop=True), title, notes, digits)
-
-
-# --- the figures ----------------------------------------------------------------------------
-
-def gain_curves_to_draw(report: Mapping) -> list:
-    """The report's curves (:func:`gradedrel.evaluation.measures.jk.curve`) that have an
-    ideal vector to be read against: CG and DCG, not their normalised forms."""
-    from gradedrel.evaluation.measures import jk
-
-    names = report.get("curves") or ["JK_CG", "JK_DCG(b=2)", "JK_DCG(b=10)"]
-    curves = [jk.curve(name, "report.curves") for name in names]
-    return [c for c in curves if not c.NORMALISED]
+    return Table(shown.drop(columns=["confidence"]).reset_index(drop=True), title, notes,
+                 digits)
 
 
 def draw(gain_curves: pd.DataFrame, report: Mapping, query_types: Sequence[str],
          runs: Sequence[str], where: str, out_dir: Path) -> list[Path]:
-    """The report's CG and DCG figures (mean vectors with the ideal, a panel per gain
-    profile) with your runs drawn beside the query types, each in a style of its own."""
+    """The report's CG and DCG figures (:func:`.figures.gain_figure`: mean vectors with the
+    ideal, a panel per gain profile; not the normalised forms, which have no ideal vector to
+    be read against) with your runs drawn beside the query types, each in a style of its
+    own."""
+    from gradedrel.evaluation.measures import jk
     from gradedrel.report import figures
 
     style = dict(report["figures"])
     style["style"] = figures.with_runs(style["style"], runs)
     written = []
-    for curve in gain_curves_to_draw(report):
+    for name in report.get("curves") or ["JK_CG", "JK_DCG(b=2)", "JK_DCG(b=10)"]:
+        curve = jk.curve(name, "report.curves")
+        if curve.NORMALISED:
+            continue
         fig = figures.gain_figure(gain_curves, curve, report["profiles"],
                                   [*query_types, *runs], style,
                                   f"{curve.label(long=True)} — {where}")
@@ -476,12 +418,12 @@ def default_out(against: str | Path) -> Path:
 class Comparison:
     """What :func:`compare` computed and wrote."""
     finished: PlanSetRuns
+    published: object              # the paper's numbers (:class:`.published.Published`)
     runs: list[str]
     coverage: list[Coverage]
     means: pd.DataFrame
     vs_baseline: pd.DataFrame
     summary: pd.DataFrame
-    best: str
     level: int
     topics: int
     out_dir: Path
@@ -501,8 +443,7 @@ def compare(runs: Mapping[str, str | Path], against: str | Path, out_dir: str | 
     from gradedrel.report import published as published_model
 
     finished = locate(against, configs)
-    query_types = list(finished.runs)
-    check_labels(runs, query_types)
+    check_labels(runs, list(finished.runs))
     check_run_files(runs)
     stale = stale_runs(finished)
     if stale:
@@ -511,7 +452,6 @@ def compare(runs: Mapping[str, str | Path], against: str | Path, out_dir: str | 
                          f"changed since: {', '.join(stale)}")
     out_dir = Path(out_dir)
     check_out(out_dir)
-    settings = finished.settings
     design = design_model.load(finished.design)
     published = published_model.load(finished.published)
     topics = read_tsv(finished.topics)["qid"].tolist()
@@ -519,7 +459,7 @@ def compare(runs: Mapping[str, str | Path], against: str | Path, out_dir: str | 
         finished.reference.judgements(topics)
     ranked = read_runs(runs)    # checked before anything is written
     covered = [coverage(label, runs[label], list(run.topics), topics, finished.topics,
-                        settings.missing_topics) for label, run in ranked.items()]
+                        finished.settings.missing_topics) for label, run in ranked.items()]
     with atomic_folder(out_dir) as staging:
         result = write_comparison(finished, runs, covered, qrels, topics, design, published,
                                   staging)
@@ -530,13 +470,11 @@ def compare(runs: Mapping[str, str | Path], against: str | Path, out_dir: str | 
 
 def check_out(out_dir: Path) -> None:
     """``--out`` is replaced whole: it must be new, empty, or an earlier comparison's."""
-    if not out_dir.exists():
-        return
-    record = out_dir / "provenance.json"
-    if out_dir.is_dir() and not any(out_dir.iterdir()):
+    if not out_dir.exists() or out_dir.is_dir() and not any(out_dir.iterdir()):
         return
     try:
-        earlier = json.loads(record.read_text(encoding="utf-8")).get("step") == "compare"
+        record = json.loads((out_dir / "provenance.json").read_text(encoding="utf-8"))
+        earlier = record.get("step") == "compare"
     except (OSError, ValueError, AttributeError):
         earlier = False
     if not earlier:
@@ -553,10 +491,10 @@ def write_comparison(finished: PlanSetRuns, runs: Mapping[str, str | Path],
     from gradedrel.core import provenance
     from gradedrel.core.io import sha256_of, write_text
     from gradedrel.evaluation.files import evaluate_files
+    from gradedrel.report.tables import significance_table
 
-    settings = finished.settings
-    query_types = list(finished.runs)
-    labels = list(runs)
+    settings, report, where = finished.settings, finished.report, finished.where
+    query_types, labels = list(finished.runs), list(runs)
     with topic_warnings_left_out():     # said once per run of yours (:func:`coverage`)
         if finished.reference is None:
             tables = evaluate_files({**finished.runs, **runs}, qrels, settings,
@@ -565,66 +503,69 @@ def write_comparison(finished: PlanSetRuns, runs: Mapping[str, str | Path],
         else:
             tables = finished.reference.evaluate_beside(runs, qrels, settings,
                                                         out_dir / "evaluation", topics)
-    means = tables["means"]
+    means, vs_baseline = tables["means"], tables["significance_vs_baseline"]
     if finished.reference is None:
         check_against_workflow(means, finished, query_types)
     level = max(settings.levels)
-    strong = [q for q in finished.report.get("expanded_strong", []) if q in query_types]
-    best = best_expanded_strong(means, strong, level)
-    where = finished.where
+    best = best_expanded_strong(means, [q for q in report.get("expanded_strong", [])
+                                        if q in query_types], level)
     written = list(sorted((out_dir / "evaluation").iterdir()))
+    significance = significance_table(
+        vs_baseline, f"Each run against {settings.baseline_run} — {where}",
+        (report.get("significance_columns") or {}).get("vs_baseline",
+                                                       "randomisation_p_adjusted"),
+        float(report.get("alpha", 0.05)))
+    significance.notes.append(
+        f"Adjusted ({settings.correction}) over the {len(query_types) + len(labels) - 1} runs "
+        f"tested against {settings.baseline_run} at each measure, yours included: the query "
+        "types' adjusted p-values are not the workflow's, which adjusts over the query types "
+        "alone.")
+    rows = summary(tables["per_topic"], labels, settings.baseline_run, best, level, published,
+                   design.constants)
     paper_tables = {
         "avp": avp_with_runs(means, published, query_types, labels, settings.levels,
                              f"Stratified AvP (%) per relevance level — {where}, with "
                              f"{', '.join(labels)}"),
-        "significance": significance_with_runs(
-            tables["significance_vs_baseline"], finished.report, settings,
-            len(query_types) + len(labels) - 1,
-            f"Each run against {settings.baseline_run} — {where}"),
-    }
-    rows = summary(tables["per_topic"], labels, settings.baseline_run, best, level, published,
-                   design.constants)
-    paper_tables["summary"] = summary_table(
-        rows, f"Your runs against {settings.baseline_run} and {best} at level {level} — "
-              f"{where}", design.constants)
+        "significance": significance,
+        "summary": summary_table(rows, f"Your runs against {settings.baseline_run} and {best} "
+                                       f"at level {level} — {where}", design.constants)}
     for name, table in paper_tables.items():
         paths = [out_dir / f"{name}.{ext}" for ext in ("csv", "md", "tex")]
         table.write(*map(str, paths))
         written += paths
-    figures = draw(tables["gain_curves"], finished.report, query_types, labels,
+    figures = draw(tables["gain_curves"], report, query_types, labels,
                    f"{where}, with {', '.join(labels)}", out_dir)
-    written += figures
-    page = out_dir / "compare.md"
-    write_text(page_markdown(paper_tables, figures, out_dir), page)
-    record = out_dir / "provenance.json"
+    page, record = out_dir / "compare.md", out_dir / "provenance.json"
+    write_text("\n".join([*(table.to_markdown() for table in paper_tables.values()),
+                          *(f"![{p.stem}]({p.relative_to(out_dir)})\n" for p in figures
+                            if p.suffix == ".png")]), page)
+
+    def files(named) -> dict:
+        return {name: {"path": str(path), "sha256": sha256_of(path)}
+                for name, path in named if path is not None}
+
     write_text(provenance.record(
-        "compare", {"evaluation": json.loads(
-            (finished.evaluation / "provenance.json").read_text())["config"]["evaluation"]},
+        "compare", {"evaluation": finished.record["config"]["evaluation"]},
         against=str(finished.against),
-        inputs={name: {"path": str(path), "sha256": sha256_of(path)} for name, path in
-                (("topics", finished.topics), ("qrels", finished.qrels),
-                 ("design", finished.design), ("published", finished.published))
-                if path is not None},
+        inputs=files((("topics", finished.topics), ("qrels", finished.qrels),
+                      ("design", finished.design), ("published", finished.published))),
         **({"reference": dict(finished.reference.manifest)} if finished.reference else {}),
-        runs={label: {"path": str(path), "sha256": sha256_of(path)}
-              for label, path in runs.items()}), record)
-    written += [page, record]
-    return Comparison(finished, labels, covered, means, tables["significance_vs_baseline"],
-                      rows, best, level, len(topics), out_dir, written)
+        runs=files(runs.items())), record)
+    return Comparison(finished, published, labels, covered, means, vs_baseline, rows, level,
+                      len(topics), out_dir, [*written, *figures, page, record])
 
 
 def check_against_workflow(means: pd.DataFrame, finished: PlanSetRuns,
-                           query_types: Sequence[str]) -> float:
+                           query_types: Sequence[str]) -> None:
     """The query types' means here against the workflow's evaluation (the same runs, topics,
     judgements and settings give the same numbers): a difference is one warning line."""
     from gradedrel.core.io import read_tsv
 
     path = finished.evaluation / "means.tsv"
     if not path.exists():
-        return math.nan
-    theirs = read_tsv(path)
-    key = ["run", "measure"]
-    joined = means[means["run"].isin(query_types)].merge(theirs, on=key, how="outer",
+        return
+    joined = means[means["run"].isin(query_types)].merge(read_tsv(path), on=["run", "measure"],
+                                                          how="outer",
                                                           suffixes=("", "_workflow"))
     differences = (joined["mean"] - joined["mean_workflow"]).abs()
     both_nan = joined["mean"].isna() & joined["mean_workflow"].isna()
@@ -633,26 +574,15 @@ def check_against_workflow(means: pd.DataFrame, finished: PlanSetRuns,
         log.warning("%s: the query types evaluate differently here (largest difference %g): "
                     "its judgements or topics changed after the evaluation; %s", path, worst,
                     HOW)
-    return worst
-
-
-def page_markdown(paper_tables: Mapping, figures: Sequence[Path], out_dir: Path) -> str:
-    """The tables and figures on one page (compare.md)."""
-    parts = [table.to_markdown() for table in paper_tables.values()]
-    parts += [f"![{p.stem}]({p.relative_to(out_dir)})\n" for p in figures
-              if p.suffix == ".png"]
-    return "\n".join(parts)
 
 
 def printed(result: Comparison) -> str:
     """What the command prints: AvP per level of every run, the paper's in brackets, each
     run against the baseline at the highest level; the summary lines; the files written."""
     from gradedrel.evaluation.measures.avp import AvP
-    from gradedrel.report import published as published_model
     from gradedrel.report.tables import mean_of
 
     finished, settings = result.finished, result.finished.settings
-    published = published_model.load(finished.published)
     baseline, level = settings.baseline_run, result.level
     tested = result.vs_baseline[result.vs_baseline["measure"] == str(AvP(level=level))]
     tested = tested.set_index("run")
@@ -665,7 +595,7 @@ def printed(result: Comparison) -> str:
         row = [run]
         for lv in settings.levels:
             value = 100 * mean_of(result.means, run, str(AvP(level=lv)))[0]
-            paper = 100 * published.avp_of(lv, run)
+            paper = 100 * result.published.avp_of(lv, run)
             row.append(f"{value:.1f}" + ("" if math.isnan(paper) else f" ({paper:.1f})"))
         if run in tested.index:
             row += [f"{100 * tested.loc[run, 'difference']:+.1f}",
@@ -693,13 +623,11 @@ def printed(result: Comparison) -> str:
         text.append(f"{row.comparison}, level {level}: {row.effect:+.1f} points "
                     f"[{row.low:+.1f}, {row.high:+.1f}], randomisation p = {row.p_value:.3g}"
                     f"{paper}")
-    out = result.out_dir
-    text.append(f"wrote {len(result.written)} files to {out}:")
+    text.append(f"wrote {len(result.written)} files to {result.out_dir}:")
     groups: dict[str, list[str]] = {}
     for path in result.written:
-        relative = Path(path).relative_to(out)
-        folder = str(relative.parent) if str(relative.parent) != "." else ""
+        relative = Path(path).relative_to(result.out_dir)
+        folder = "" if relative.parent == Path(".") else f"{relative.parent}/"
         groups.setdefault(folder, []).append(relative.name)
-    for folder, names_ in groups.items():
-        text.append(f"  {folder + '/' if folder else ''}{' '.join(names_)}")
+    text += [f"  {folder}{' '.join(names)}" for folder, names in groups.items()]
     return "\n".join(text)

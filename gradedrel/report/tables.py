@@ -20,7 +20,7 @@ import pandas as pd
 
 from gradedrel.core.io import write_text
 from gradedrel.evaluation.measures.avp import AvP
-from gradedrel.report.published import EffortSpec, Published
+from gradedrel.report.published import Published
 
 from gradedrel.collection.grades import LEVEL_SHORT as LEVEL_NAMES
 from gradedrel.queries.query_types import structure_of  # noqa: F401 (used here and by the findings)
@@ -92,7 +92,6 @@ class Table:
             lines.append("\\par\\footnotesize " + " ".join(latex_escape(n) for n in self.notes))
         lines.append("\\end{table}")
         return "\n".join(lines) + "\n"
-
 
     def to_html(self) -> str:
         """The table as a standalone HTML page."""
@@ -175,15 +174,18 @@ def _count_text(counts: Iterable[int]) -> str:
     return str(values[0]) if len(values) == 1 else f"{values[0]}–{values[-1]}"
 
 
+def _of_topics(frame: pd.DataFrame, topics: Sequence[str] | None) -> pd.DataFrame:
+    """The rows of ``topics`` (all if None), qid as text."""
+    frame = frame.assign(qid=frame["qid"].astype(str))
+    return frame if topics is None else frame[frame["qid"].isin(set(map(str, topics)))]
+
+
 def testbed_table(recall_base: pd.DataFrame, statistics: pd.DataFrame | None,
                   published: Published, query_types: Sequence[str], title: str,
                   topics: Sequence[str] | None = None) -> Table:
     """Topics, recall base per level (total and mean per topic), and mean facets /
     concepts / search keys per query for each query type, ours beside the paper's."""
-    base = recall_base.copy()
-    base["qid"] = base["qid"].astype(str)
-    if topics is not None:
-        base = base[base["qid"].isin(set(map(str, topics)))]
+    base = _of_topics(recall_base, topics)
     n = len(base)
     rows = [("topics (requests)", float(n), float(published.requests))]
     for level in (3, 2, 1, 0):
@@ -195,10 +197,7 @@ def testbed_table(recall_base: pd.DataFrame, statistics: pd.DataFrame | None,
                      total / n if n else np.nan,
                      np.nan if paper is None else paper / published.requests))
     if statistics is not None and len(statistics):
-        stats = statistics.copy()
-        stats["qid"] = stats["qid"].astype(str)
-        if topics is not None:
-            stats = stats[stats["qid"].isin(set(map(str, topics)))]
+        stats = _of_topics(statistics, topics)
         quantities = [c for c in stats.columns if c not in ("qid", "query_type")
                       and pd.api.types.is_numeric_dtype(stats[c])]
         for quantity in quantities:
@@ -212,50 +211,31 @@ def testbed_table(recall_base: pd.DataFrame, statistics: pd.DataFrame | None,
     return Table(frame, title, notes, {"ours": 2, "paper": 2}, whole_as_int=True)
 
 
-def effort_group(values: Mapping[str, float], group: Sequence[str]) -> float:
-    """Mean rank over a group of query types; a type that never reaches the ideal gain
-    makes the group's value infinite (shown as 'not reached')."""
-    ranks = [values[q] for q in group if q in values]
-    if not ranks:
-        return np.nan
-    return float(np.mean([math.inf if math.isnan(r) else r for r in ranks]))
-
-
-def effort_values(effort: pd.DataFrame, spec: EffortSpec) -> dict[str, float]:
-    """rank_reached per query type for one (profile, kind, base, k); NaN = not reached."""
-    rows = effort[(effort["profile"] == spec.profile) & (effort["kind"] == spec.kind)
-                  & (effort["base"].astype(int) == spec.base) & (effort["k"].astype(int) == spec.k)]
-    if rows.empty:
-        raise ValueError(f"effort.tsv: no rows for profile {spec.profile!r}, kind {spec.kind}, "
-                         f"base {spec.base}, k {spec.k}")
-    return {r.run: float(r.rank_reached) if _reached(r) else math.nan
-            for r in rows.itertuples()}
-
-
-def _reached(row) -> bool:
-    flag = str(row.reached).strip().lower() in ("true", "1", "yes")
-    return flag and not (isinstance(row.rank_reached, float) and math.isnan(row.rank_reached))
-
-
 def effort_table(effort: pd.DataFrame, published: Published, query_types: Sequence[str],
                  strong: Sequence[str], title: str) -> Table:
     """Documents to scan until the mean gain vector reaches the ideal gain at rank k
-    (J&K 2000, finding 4), per query type; group means beside the paper's 34/62 etc."""
+    (J&K 2000, finding 4), per query type ('not reached': infinite); group means beside
+    the paper's 34/62 etc. (a type that never reaches it makes its group's mean infinite)."""
     others = [q for q in query_types if q not in strong]
+    ranks = effort["rank_reached"].astype(float)
+    reached = effort["reached"].astype(str).str.strip().str.lower().isin(["true", "1", "yes"])
+    effort = effort.assign(rank=ranks.where(reached & ranks.notna(), math.inf))
     rows = []
     for spec in published.effort:
-        values = effort_values(effort, spec)
-        ideal = effort[(effort["profile"] == spec.profile) & (effort["kind"] == spec.kind)
-                       & (effort["base"].astype(int) == spec.base)
-                       & (effort["k"].astype(int) == spec.k)]["ideal_at_k"].astype(float)
+        chosen = effort[(effort["profile"] == spec.profile) & (effort["kind"] == spec.kind)
+                        & (effort["base"].astype(int) == spec.base)
+                        & (effort["k"].astype(int) == spec.k)]
+        if chosen.empty:
+            raise ValueError(f"effort.tsv: no rows for profile {spec.profile!r}, kind "
+                             f"{spec.kind}, base {spec.base}, k {spec.k}")
+        values = dict(zip(chosen["run"], chosen["rank"]))
         row = {"gain": f"{spec.kind}" + (f" b={spec.base}" if spec.base else ""),
-               "levels": spec.profile, "k": spec.k, "ideal at k": float(ideal.iloc[0])}
-        for qt in query_types:
-            row[qt] = values.get(qt, np.nan)
-            if qt in values and math.isnan(values[qt]):
-                row[qt] = math.inf
-        row["ours strong"] = effort_group(values, strong)
-        row["ours others"] = effort_group(values, others)
+               "levels": spec.profile, "k": spec.k,
+               "ideal at k": float(chosen["ideal_at_k"].astype(float).iloc[0])}
+        row |= {qt: values.get(qt, np.nan) for qt in query_types}
+        for name, group in (("ours strong", strong), ("ours others", others)):
+            ranked = [values[q] for q in group if q in values]
+            row[name] = float(np.mean(ranked)) if ranked else np.nan
         row["paper strong"] = spec.strong
         row["paper others"] = spec.others
         rows.append(row)

@@ -61,16 +61,6 @@ def test_the_paths_are_the_workflows():
     assert compare.DEFAULT_DESIGN == design.default
 
 
-def test_configs_merge_as_snakemake_merges_configfiles():
-    base = {"report": {"alpha": 0.05, "figures": {"dpi": 300, "width": 7}},
-            "query_types": {"labels": ["A", "B"]}}
-    merged = compare.merge_config(base, {"report": {"figures": {"dpi": 100}},
-                                         "query_types": {"labels": ["C"]}})
-    assert merged == {"report": {"alpha": 0.05, "figures": {"dpi": 100, "width": 7}},
-                      "query_types": {"labels": ["C"]}}
-    assert base["report"]["figures"]["dpi"] == 300          # the base is left as it was
-
-
 def test_the_config_is_the_projects_with_the_given_files_laid_over_and_validated(tmp_path):
     project = ROOT / "config/config.yaml"
     (tmp_path / "over.yaml").write_text("report: {figures: {dpi: 100}}\n")
