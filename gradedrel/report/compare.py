@@ -612,9 +612,8 @@ def printed(result: Comparison) -> str:
     for cov in result.coverage:
         outside = (f"; {cov.outside} other topic{'s' if cov.outside > 1 else ''} of the "
                    "run left out (not the plan set's)") if cov.outside else ""
-        missing = (f"; {cov.missing} not ranked (they score zero)" if cov.missing and
-                   settings.missing_topics == "zero" else
-                   f"; {cov.missing} not ranked (left out of its means)" if cov.missing else "")
+        how = "they score zero" if settings.missing_topics == "zero" else "left out of its means"
+        missing = f"; {cov.missing} not ranked ({how})" if cov.missing else ""
         text.append(f"{cov.label}: ranks {cov.ranked} of the {result.topics} "
                     f"topics{missing}{outside}")
     for row in result.summary.itertuples():

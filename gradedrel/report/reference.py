@@ -57,16 +57,6 @@ def judgements_fingerprint(qrels: pd.DataFrame, topics: Sequence[str]) -> str:
     return hashlib.sha256("".join(rows).encode("utf-8")).hexdigest()
 
 
-def tested_measures(settings, measures: Sequence[str]) -> list[str]:
-    """The measures of ``measures`` a comparison tests: AvP at each level and the
-    significance measures, in ``measures``' order."""
-    from gradedrel.evaluation.measures.avp import AvP
-
-    keep = {str(AvP(level=level)) for level in settings.levels}
-    keep.update(settings.default_significance_measures())
-    return [m for m in measures if m in keep]
-
-
 @dataclass(frozen=True)
 class Reference:
     """A reference evaluation, read and checked."""
@@ -122,8 +112,6 @@ class Reference:
         reference's rows then yours; the significance tables test every run, the query
         types' per-topic values read back at full precision. Every
         table and a provenance record are written to ``out_dir``."""
-        import numpy as np
-
         from gradedrel.core import provenance
         from gradedrel.core.io import sha256_of, write_text
         from gradedrel.core.params import plain
@@ -142,18 +130,15 @@ class Reference:
                  for label, run in read_runs(run_paths).items()]
         tables = tidy_tables(yours, judgements)
         shipped = {name: self.table(name) for name in TABLES}
-        position = {str(q): i for i, q in enumerate(judgements.topics)}
-        per_topic = shipped["per_topic"]
+        per_topic, topic_ids = shipped["per_topic"], [str(q) for q in judgements.topics]
+        tested = settings.default_significance_measures()
         theirs = []
         for label in self.query_types:
-            rows = per_topic[per_topic["run"] == label]
-            values = {}
-            for measure in settings.default_significance_measures():
-                chosen = rows[rows["measure"] == measure]
-                column = np.full(len(position), np.nan)
-                column[[position[q] for q in chosen["qid"]]] = chosen["value"].to_numpy()
-                values[measure] = column
-            theirs.append(RunResult(label, values, [], {}, {}, [], {}, [], {}, []))
+            values = per_topic[per_topic["run"] == label].pivot(
+                index="qid", columns="measure", values="value").reindex(index=topic_ids,
+                                                                        columns=tested)
+            theirs.append(RunResult(label, {m: values[m].to_numpy(dtype=float) for m in tested},
+                                    [], {}, {}, [], {}, [], {}, []))
         for name in TABLES:
             tables[name] = pd.concat([shipped[name], tables[name]], ignore_index=True)
         tables.update(significance_tables([*theirs, *yours], judgements, settings))
@@ -214,6 +199,7 @@ def build(evaluation: str | Path, runs: str | Path, topics: str | Path, qrels: s
     from gradedrel.core.io import atomic_folder, read_tsv, write_text, write_tsv
     from gradedrel.evaluation.evaluate import evaluate
     from gradedrel.evaluation.files import read_runs
+    from gradedrel.evaluation.measures.avp import AvP
     from gradedrel.evaluation.measures.judgements import Judgements
     from gradedrel.evaluation.settings import Settings
 
@@ -233,9 +219,11 @@ def build(evaluation: str | Path, runs: str | Path, topics: str | Path, qrels: s
     joined = tables["means"].merge(theirs, on=["run", "measure"], suffixes=("", "_w"))
     if len(joined) != len(theirs) or ((joined["mean"] - joined["mean_w"]).abs() > 1e-6).any():
         raise ValueError(f"{evaluation}: the runs in {runs} do not evaluate to its means.tsv")
-    per_topic = tables["per_topic"]
-    keep = tested_measures(settings, list(dict.fromkeys(per_topic["measure"])))
-    tables["per_topic"] = per_topic[per_topic["measure"].isin(keep)]
+    # per-topic values of the measures a comparison tests: AvP at each level and the
+    # significance measures
+    tested = {str(AvP(level=level)) for level in settings.levels}
+    tested.update(settings.default_significance_measures())
+    tables["per_topic"] = tables["per_topic"][tables["per_topic"]["measure"].isin(tested)]
     parts = evaluation.resolve().parts
     manifest = {
         "format": FORMAT, "collection": collection, "plan_set": parts[-2], "model": parts[-1],
