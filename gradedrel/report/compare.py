@@ -597,12 +597,9 @@ def printed(result: Comparison) -> str:
             value = 100 * mean_of(result.means, run, str(AvP(level=lv)))[0]
             paper = 100 * result.published.avp_of(lv, run)
             row.append(f"{value:.1f}" + ("" if math.isnan(paper) else f" ({paper:.1f})"))
-        if run in tested.index:
-            row += [f"{100 * tested.loc[run, 'difference']:+.1f}",
-                    f"{tested.loc[run, column]:.3g}"]
-        else:
-            row += ["", ""]
-        lines.append(row)
+        lines.append(row + ([f"{100 * tested.loc[run, 'difference']:+.1f}",
+                             f"{tested.loc[run, column]:.3g}"] if run in tested.index
+                            else ["", ""]))
     widths = [max(len(r[i]) for r in [header, *lines]) for i in range(len(header))]
     text = [f"AvP (%) on the {result.topics} topics of {finished.where} (topics.tsv); "
             f"{settings.correction} over {len(tested)} runs tested against {baseline}"]
