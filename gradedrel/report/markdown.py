@@ -8,7 +8,7 @@ from the paper's. Deterministic: no dates, fixed order and digits.
 """
 from __future__ import annotations
 
-from typing import Mapping, Sequence
+from typing import Mapping
 
 import pandas as pd
 
