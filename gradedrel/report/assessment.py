@@ -187,14 +187,15 @@ def _effort_ratio(finding, c: Comparison, effort, published, design: Design, not
     """Proportional effort of two query types, computed by the evaluation (``effort``: a
     :class:`gradedrel.evaluation.measures.effort.RequestCurves`), judged on the log scale."""
     k = design.constants
-    found = effort.ratio(c.profile, c.first, c.second, c.share, k.resamples, 0.95, k.seed)
+    profile = c.parameter("profile")
+    found = effort.ratio(profile, c.first, c.second, c.share, k.resamples, 0.95, k.seed)
     ratio = v.Interval(found.estimate, found.low, found.high, found.confidence)
-    paper = published.effort_ratio.get(c.profile)
+    paper = published.effort_ratio.get(profile)
     verdict = v.ratio_verdict(ratio, paper) if paper else v.Verdict("")
     row = {"finding": finding.number, "part": c.part,
            "comparison": f"effort {c.first} / effort {c.second}",
-           "measure": f"rank reaching {c.share:.0%} of the ideal's CG@{effort.depth(c.profile)}",
-           "requests": effort.requests(c.profile), "estimate": ratio.estimate,
+           "measure": f"rank reaching {c.share:.0%} of the ideal's CG@{effort.depth(profile)}",
+           "requests": effort.requests(profile), "estimate": ratio.estimate,
            "low": ratio.low, "high": ratio.high, "confidence": 0.95,
            "published": paper if paper else math.nan, "p_value": math.nan,
            "p_holm": math.nan, "mde": math.nan, "verdict": verdict.verdict,
@@ -202,15 +203,15 @@ def _effort_ratio(finding, c: Comparison, effort, published, design: Design, not
            "ranks": f"{found.first} vs {found.second}" + (" (censored)" if found.censored else "")}
     reading = finding.effort_reading
     if reading:
-        r = effort.reading(c.profile, c.first, c.second, int(reading["rank"]),
+        r = effort.reading(profile, c.first, c.second, int(reading["rank"]),
                            float(reading["saturation"]))
         if r.saturated:
-            notes.append(f"profile {c.profile}: the paper's effort reading is not measurable "
+            notes.append(f"profile {profile}: the paper's effort reading is not measurable "
                          f"(the mean ideal CG at rank {r.rank} is {r.ideal_share:.0%} of its "
                          f"value at rank {r.depth})")
         else:
             fmt = lambda x: str(x) if x is not None else f"not reached by {r.depth}"
-            notes.append(f"profile {c.profile}: the paper's effort reading (reach the ideal's CG "
+            notes.append(f"profile {profile}: the paper's effort reading (reach the ideal's CG "
                          f"at rank {r.rank}): {c.first} {fmt(r.first)}, {c.second} "
                          f"{fmt(r.second)}")
     return [row], verdict
@@ -262,7 +263,7 @@ def _parts_all_of(finding, parts, rows):
 
 def _deciding_row(finding, parts, rows, notes=()):
     c, verdict = next((c, verdict) for c, verdict in parts if c.deciding)
-    named = f"proportional effort (profile {c.profile})" if c.test == "effort_ratio" else c.part
+    named = f"proportional effort (profile {c.parameter('profile')})" if c.test == "effort_ratio" else c.part
     return verdict, "; ".join([f"{named}: {verdict}", *notes])
 
 

@@ -32,7 +32,7 @@ SCHEMA = Path(__file__).resolve().parents[1] / "schemas" / "design.schema.yaml"
 #: What each test needs besides part/test/deciding.
 NEEDS = {"equivalence": ("measure", "pairs"), "large_spread": ("measure",),
          "spread": ("measure",), "directional": ("first", "second", "measure"),
-         "effort_ratio": ("first", "second", "profile", "share"),
+         "effort_ratio": ("first", "second", "measure", "share"),
          "difference": ("first", "second", "measure")}
 #: The tests on AvP in points (the paper's unit; the margin is in AvP points).
 AVP_TESTS = ("equivalence", "large_spread", "spread", "directional")
@@ -63,7 +63,6 @@ class Comparison:
     measure: str | None = None      # the registered name, as per_topic.tsv writes it
     pairs: str | None = None
     confidence: float = 0.95
-    profile: str | None = None
     share: float | None = None
     holm: bool = False
     headline: bool = False
@@ -103,13 +102,11 @@ class Finding:
         """The AvP levels the finding's comparisons read."""
         return sorted({c.level for c in self.comparisons if c.level is not None})
 
-    def profiles(self) -> list[str]:
-        """The gain profiles the finding's effort comparisons read, in order."""
-        return list(dict.fromkeys(c.profile for c in self.comparisons if c.profile))
-
     def measures(self) -> list[str]:
-        """The measures the finding's comparisons read, in order."""
-        return list(dict.fromkeys(c.measure for c in self.comparisons if c.measure))
+        """The per-topic measures the finding's comparisons read, in order (not the CG curve
+        an effort ratio reads whole)."""
+        return list(dict.fromkeys(c.measure for c in self.comparisons
+                                  if c.measure and c.test != "effort_ratio"))
 
 
 @dataclass(frozen=True)
@@ -133,10 +130,6 @@ class Design:
     def levels(self) -> list[int]:
         """Every AvP level a comparison reads."""
         return sorted({lv for f in self.findings for lv in f.levels()})
-
-    def profiles(self) -> list[str]:
-        """Every gain profile an effort comparison reads."""
-        return list(dict.fromkeys(p for f in self.findings for p in f.profiles()))
 
     def measures(self) -> list[str]:
         """Every measure a comparison reads (its per-topic values needed)."""
@@ -267,7 +260,11 @@ def _comparison(row: Mapping[str, Any], where: str, at: str, constants: Constant
         except ValueError as error:   # UnknownMeasure, or a family's wrong parameters
             raise InputError(where, None, f"{at}: a registered measure name", str(error)) \
                 from None
-        if not getattr(measure, "complete", False):
+        if row["test"] == "effort_ratio":
+            if measure.NAME != "JK_CG" or set(measure.params) != {"profile"}:
+                raise InputError(where, None, f"{at} (effort_ratio): a CG curve named by its "
+                                 "gain profile only, e.g. JK_CG(profile='3')", row["measure"])
+        elif not getattr(measure, "complete", False):
             raise InputError(where, None, f"{at}: one measure with every parameter given",
                              row["measure"])
         if row["test"] in AVP_TESTS and measure.NAME != "AvP":
