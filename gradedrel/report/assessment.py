@@ -59,10 +59,9 @@ class Published:
         return round(max(values) - min(values), 6) if len(values) > 1 else math.nan
 
 
-def avp_matrix(per_topic: pd.DataFrame, level: int, query_types: Sequence[str],
-               reading: str = "exact") -> pd.DataFrame:
+def avp_matrix(per_topic: pd.DataFrame, level: int, query_types: Sequence[str]) -> pd.DataFrame:
     """Requests × query types of AvP(level) in points, requests where every type has a value."""
-    return measure_matrix(per_topic, str(AvP(level=level, reading=reading)), query_types) * POINTS
+    return measure_matrix(per_topic, str(AvP(level=level)), query_types) * POINTS
 
 
 def measure_matrix(per_topic: pd.DataFrame, name: str, query_types: Sequence[str],
@@ -330,7 +329,8 @@ def published_from(paper) -> Published:
 
 # --- tables for the report ----------------------------------------------------------------
 
-def _fmt(x, digits=1, signed=True):
+def fmt(x, digits: int = 1, signed: bool = True) -> str:
+    """A number as the report tables print it (``+1.2``; ``–`` for none or NaN)."""
     if x is None or (isinstance(x, float) and not math.isfinite(x)):
         return "–"
     return f"{x:+.{digits}f}" if signed else f"{x:.{digits}f}"
@@ -351,24 +351,22 @@ def comparisons_markdown(comparisons: pd.DataFrame) -> str:
         ratio = r["finding"] == 4 and str(r["part"]).startswith("proportional")
         d = 2 if ratio else 1
         conf = f"{r['confidence']:.0%}"
-        interval = f"{conf} [{_fmt(r['low'], d, not ratio)}, {_fmt(r['high'], d, not ratio)}]"
-        if r["verdict"]:
-            verdict = r["verdict"] + (f" ({r['size']})" if r["size"] else "")
-        else:
-            verdict = r["size"]
+        interval = f"{conf} [{fmt(r['low'], d, not ratio)}, {fmt(r['high'], d, not ratio)}]"
+        verdict = r["verdict"] + (f" ({r['size']})" if r["size"] else "") if r["verdict"] \
+            else r["size"]
         lines.append(
             f"| {r['finding']} | {r['part']} | {r['comparison']} | `{r['measure']}` | "
-            f"{r['requests']} | {_fmt(r['estimate'], d, not ratio)} | {interval} | "
-            f"{_fmt(r['published'], d, not ratio)} | {_p(r['p_value'])} | {_p(r['p_holm'])} | "
-            f"{_fmt(r['mde'], 1, False)} | {verdict or '–'} | {'yes' if r['deciding'] else 'no'} |")
+            f"{r['requests']} | {fmt(r['estimate'], d, not ratio)} | {interval} | "
+            f"{fmt(r['published'], d, not ratio)} | {_p(r['p_value'])} | {_p(r['p_holm'])} | "
+            f"{fmt(r['mde'], 1, False)} | {verdict or '–'} | {'yes' if r['deciding'] else 'no'} |")
     return "\n".join(lines) + "\n"
 
 
 def findings_markdown(findings: pd.DataFrame) -> str:
     """The findings table (finding, claim, verdict, why) as Markdown."""
     lines = ["| finding | claim | verdict | why |", "|---|---|---|---|"]
-    for r in findings.to_dict("records"):
-        lines.append(f"| {r['finding']} | {r['claim']} | **{r['verdict']}** | {r['reason']} |")
+    lines += [f"| {r['finding']} | {r['claim']} | **{r['verdict']}** | {r['reason']} |"
+              for r in findings.to_dict("records")]
     return "\n".join(lines) + "\n"
 
 
@@ -387,14 +385,13 @@ def summary_rows(collection: str, plan_set: str, model: str, comparisons: pd.Dat
         sub = comparisons[(comparisons["finding"] == n) & comparisons["deciding"].astype(bool)]
         headline = design.finding(n).headline
         pick = sub[sub["part"] == headline.part] if headline is not None else sub.iloc[0:0]
-        published, p = math.nan, math.nan
         if len(pick):
             r = pick.iloc[0]
             effect, low, high, requests = r["estimate"], r["low"], r["high"], int(r["requests"])
             published, p = r["published"], r["p_value"]
         else:
             held = int((sub["verdict"] == v.HOLDS).sum())
-            effect, low, high = f"{held} of {len(sub)} hold", math.nan, math.nan
+            effect, low, high, published, p = f"{held} of {len(sub)} hold", *[math.nan] * 4
             requests = int(sub["requests"].max()) if len(sub) else 0
         if not isinstance(effect, str):  # one column of text: numbers as the tables print them
             effect = f"{effect:.6f}"
@@ -445,8 +442,8 @@ def rests_on(summary: pd.DataFrame, primary: str, thesaurus: str, model: str,
         return None if found.empty else found.iloc[0]
 
     def said(r):
-        return (f"{r['verdict']}, {_fmt(float(r['effect']))} points, 95 % CI "
-                f"[{_fmt(r['low'])}, {_fmt(r['high'])}], {r['requests']} requests")
+        return (f"{r['verdict']}, {fmt(float(r['effect']))} points, 95 % CI "
+                f"[{fmt(r['low'])}, {fmt(r['high'])}], {r['requests']} requests")
 
     first, second = row(primary), row(thesaurus)
     if first is None or second is None:
@@ -483,9 +480,9 @@ def summary_markdown(summary: pd.DataFrame, title: str, rests_on_text: str = "")
         if isinstance(r["effect"], str):
             effect, interval = r["effect"], "–"
         else:
-            effect = _fmt(r["effect"], d, signed)
-            interval = f"[{_fmt(r['low'], d, signed)}, {_fmt(r['high'], d, signed)}]"
-        paper = _fmt(_number(r.get("published")), d, signed)
+            effect = fmt(r["effect"], d, signed)
+            interval = f"[{fmt(r['low'], d, signed)}, {fmt(r['high'], d, signed)}]"
+        paper = fmt(_number(r.get("published")), d, signed)
         lines.append(f"| {r['finding']} | {r['plan_set']} | {r['model']} | {r['requests']} | "
                      f"{effect} | {interval} | {paper} | {_p(_number(r.get('p_value')))} | "
                      f"{r['verdict']} | {r.get('why') or '–'} |")

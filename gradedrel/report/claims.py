@@ -11,7 +11,6 @@ change that moves a number::
 from __future__ import annotations
 
 import argparse
-import math
 import shutil
 import sys
 from pathlib import Path
@@ -71,10 +70,9 @@ def read_snapshot(folder: str | Path) -> tuple[pd.DataFrame, pd.DataFrame]:
 
 
 def _num(text: str, digits: int = 1, signed: bool = True) -> str:
-    x = float(text)
-    if not math.isfinite(x):
-        return "–"
-    return f"{x:+.{digits}f}" if signed else f"{x:.{digits}f}"
+    from gradedrel.report.assessment import fmt
+
+    return fmt(float(text), digits, signed)
 
 
 def _p(text: str) -> str:

@@ -17,6 +17,7 @@ from typing import Mapping, Sequence
 import pandas as pd
 
 from gradedrel.report import assessment
+from gradedrel.report.assessment import fmt
 from gradedrel.report.cited_studies import FRESH_AIM
 from gradedrel.report.design import Design
 
@@ -120,30 +121,30 @@ def fresh_sentence(rows: pd.DataFrame, collection: str, pool: int, extension: bo
     p = by[FRESH_PRIMARY]
     remembered = by["fresh, all keys, requests the probe calls remembered"]
     n = p["requests"]
-    interval = f"{_fmt(p['estimate'])} AvP points at level 3 (95 % CI [{_fmt(p['low'])}, " \
-               f"{_fmt(p['high'])}], n = {n})"
+    interval = f"{fmt(p['estimate'])} AvP points at level 3 (95 % CI [{fmt(p['low'])}, " \
+               f"{fmt(p['high'])}], n = {n})"
     lead = (f"On only {n} fresh requests (fewer than the {FRESH_AIM} planned; MDE "
-            f"{_fmt(p['mde'], 1, False)} points) the memory probe clears" if n < FRESH_AIM else
+            f"{fmt(p['mde'], 1, False)} points) the memory probe clears" if n < FRESH_AIM else
             f"On {n} fresh requests the memory probe clears")
     lead += ", curated from the request and MeSH alone,"
     if p["verdict"] == "holds":
         said = f"{lead} the J&K effect holds: WSYN/e − SUM/u = {interval}, {p['size']}"
     elif p["verdict"] == "does not hold":
         said = (f"{lead} the J&K effect does not hold: WSYN/e − SUM/u = {interval} excludes "
-                f"the paper's {_fmt(p['published'])} and shows no effect in its direction")
+                f"the paper's {fmt(p['published'])} and shows no effect in its direction")
     else:
         said = (f"{lead} the data cannot tell: WSYN/e − SUM/u = {interval} contains both 0 "
-                f"and the paper's {_fmt(p['published'])} (MDE {_fmt(p['mde'], 1, False)})")
+                f"and the paper's {fmt(p['published'])} (MDE {fmt(p['mde'], 1, False)})")
     full = by["fresh, all keys, requests the probe clears"]
-    said += (f"; with all the curators' keys the same requests give {_fmt(full['estimate'])} "
-             f"[{_fmt(full['low'])}, {_fmt(full['high'])}] ({_said(full, ', {}') or '–'})")
+    said += (f"; with all the curators' keys the same requests give {fmt(full['estimate'])} "
+             f"[{fmt(full['low'])}, {fmt(full['high'])}] ({_said(full, ', {}') or '–'})")
     test = by["fresh, request and thesaurus keys, cleared, test split only"]["requests"]
     dev = by["fresh, request and thesaurus keys, cleared, development split only"]["requests"]
     rests = (f"it rests on {n} of the {pool} fresh requests ({test} test, {dev} development; "
              f"the extension pool {'called in' if extension else 'not needed'}), "
              f"{p['ceiling']} of them with SUM/u already at AvP 100; on the {remembered['requests']} "
-             f"the probe calls remembered the full plans give {_fmt(remembered['estimate'])} "
-             f"[{_fmt(remembered['low'])}, {_fmt(remembered['high'])}] "
+             f"the probe calls remembered the full plans give {fmt(remembered['estimate'])} "
+             f"[{fmt(remembered['low'])}, {fmt(remembered['high'])}] "
              f"({_said(remembered, ', {}') or '–'})")
     if curated is not None:
         rests += (f"; the curation of the {curated['requests'] + curated['excluded']} drawn "
@@ -180,12 +181,6 @@ def _said(row: Mapping, size: str = " ({})") -> str:
     return row["verdict"] + (size.format(row["size"]) if row.get("size") else "")
 
 
-def _fmt(x: float, digits: int = 1, signed: bool = True) -> str:
-    if x is None or (isinstance(x, float) and math.isnan(x)):
-        return "–"
-    return f"{x:+.{digits}f}" if signed else f"{x:.{digits}f}"
-
-
 def sentence(rows: pd.DataFrame, own_statement: str, collection: str) -> str:
     """The headline in words, from the table (the README and summaries quote it)."""
     by = {r["row"]: r for r in rows.to_dict("records") if r["collection"] == collection}
@@ -196,10 +191,10 @@ def sentence(rows: pd.DataFrame, own_statement: str, collection: str) -> str:
              "requests remembered; the curation is blind only for the other "
              f"{h2q['requests']}")
     return (f"{collection}: the primary comparison {_said(primary)} "
-            f"({_fmt(primary['estimate'])} points, 95 % CI [{_fmt(primary['low'])}, "
-            f"{_fmt(primary['high'])}], n = {primary['requests']}); with request and thesaurus "
+            f"({fmt(primary['estimate'])} points, 95 % CI [{fmt(primary['low'])}, "
+            f"{fmt(primary['high'])}], n = {primary['requests']}); with request and thesaurus "
             f"keys only, on the requests the probe clears, it {_said(h2q)} "
-            f"({_fmt(h2q['estimate'])} [{_fmt(h2q['low'])}, {_fmt(h2q['high'])}], "
+            f"({fmt(h2q['estimate'])} [{fmt(h2q['low'])}, {fmt(h2q['high'])}], "
             f"n = {h2q['requests']}); {own_statement}; {blind}")
 
 
@@ -220,6 +215,6 @@ def markdown(rows: pd.DataFrame, sentences: Mapping[str, str]) -> str:
         p = "–" if isinstance(r["p_value"], float) and math.isnan(r["p_value"]) \
             else f"{r['p_value']:.4f}"
         lines.append(f"| {r['collection']} | {r['row']} | {r['plan_set']} | {r['requests']} | "
-                     f"{r['excluded']} | {_fmt(r['estimate'])} | [{_fmt(r['low'])}, "
-                     f"{_fmt(r['high'])}] | {_fmt(r['published'])} | {p} | {_said(r) or '–'} |")
+                     f"{r['excluded']} | {fmt(r['estimate'])} | [{fmt(r['low'])}, "
+                     f"{fmt(r['high'])}] | {fmt(r['published'])} | {p} | {_said(r) or '–'} |")
     return "\n".join(lines) + "\n"
