@@ -91,10 +91,6 @@ def measure_matrices(per_topic: pd.DataFrame, design: Design) -> dict[str, pd.Da
     return out
 
 
-def _known(x) -> bool:
-    return x is not None and not (isinstance(x, float) and math.isnan(x))
-
-
 def p_value(a: np.ndarray, b: np.ndarray, test: str, constants: Constants) -> float:
     """Two-sided p of the paired test of record ``test`` on ``a`` against ``b`` (NaN for
     fewer than two pairs, or where the test is undefined: every difference 0 for Wilcoxon)."""
@@ -130,8 +126,8 @@ def _row(finding, part, comparison, measure, a, b, published, constants: Constan
     b = np.asarray(b, dtype=np.float64)
     interval = v.paired_difference(a, b, constants.resamples, confidence, constants.seed)
     sd = float(np.std(a - b, ddof=1)) if len(a) > 1 else math.nan
-    verdict = v.directional(interval, published) if _known(published) and published else \
-        v.Verdict("")
+    verdict = v.directional(interval, published) if published and not math.isnan(published) \
+        else v.Verdict("")   # no published effect (None, NaN or 0): reported, not judged
     return _record(finding, part, comparison, measure, len(a), interval, published, verdict,
                    deciding, p_value(a, b, test or constants.test_of_record, constants),
                    v.minimum_detectable_effect(sd, len(a), constants.alpha, constants.power))
