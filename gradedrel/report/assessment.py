@@ -274,9 +274,9 @@ RULES = {"level1_negligible_level3_large": _level1_negligible_level3_large,
 def assess_finding(finding: Finding, values, effort, published: Published,
                    design: Design) -> tuple[list[dict], v.Verdict, str]:
     """One finding's rows (in the design's order), its verdict (its ``reason``: what decided
-    it, in a few words) and the reason in full: ``values`` maps each measure the design names to its requests × query
-    types matrix (:func:`measure_matrices`), ``effort`` is the evaluation's effort
-    (:class:`~gradedrel.evaluation.measures.effort.RequestCurves`)."""
+    it, in a few words) and the reason in full: ``values`` maps each measure the design names
+    to its requests × query types matrix (:func:`measure_matrices`), ``effort`` is the
+    evaluation's effort (:class:`~gradedrel.evaluation.measures.effort.RequestCurves`)."""
     rows, parts, notes, holm = [], [], [], []
     for c in finding.comparisons:
         found, verdict = TESTS[c.test](finding, c, values, effort, published, design, notes)
