@@ -81,8 +81,10 @@ def write_findings(model, inp, out, pub, plan_design):
     where = f"{title}, {model}"
     paper_tables(p, inp, out, pub, means, where)
     per_topic = report_io.read(inp.per_topic, "per_topic")
+    profiles = [c.parameter("profile") for f in plan_design.findings for c in f.comparisons
+                if c.test == "effort_ratio"]
     effort = RequestCurves.read(inp.ranked_grades, inp.recall_base,
-                                {name: p["gain_profiles"][name] for name in plan_design.profiles()},
+                                {name: p["gain_profiles"][name] for name in profiles},
                                 {int(k): float(v) for k, v in p["gains"].items()},
                                 int(p["depth"]), plan_design.query_types)
     comparisons, verdicts = findings.assess_files(per_topic, effort, pub, plan_design)

@@ -78,9 +78,9 @@ def markdown(frame: pd.DataFrame, title: str) -> str:
         if r["finding"] == 3:
             shown, interval = str(r["effect"]), "–"
         else:
-            shown = assessment._fmt(effect, digits, signed)
-            interval = f"[{assessment._fmt(low, digits, signed)}, {assessment._fmt(high, digits, signed)}]"
-        paper = assessment._fmt(assessment._number(r.get("published")), digits, signed)
+            shown = assessment.fmt(effect, digits, signed)
+            interval = f"[{assessment.fmt(low, digits, signed)}, {assessment.fmt(high, digits, signed)}]"
+        paper = assessment.fmt(assessment._number(r.get("published")), digits, signed)
         p = assessment._p(assessment._number(r.get("p_value")))
         why = r.get("why") if isinstance(r.get("why"), str) and r.get("why") else "–"
         lines.append(f"| {r['finding']} | {r['collection']} | {r['thesaurus']} | {r['plan_set']} "

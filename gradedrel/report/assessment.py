@@ -12,7 +12,7 @@ no files.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Mapping, Sequence
 
 import numpy as np
@@ -59,10 +59,9 @@ class Published:
         return round(max(values) - min(values), 6) if len(values) > 1 else math.nan
 
 
-def avp_matrix(per_topic: pd.DataFrame, level: int, query_types: Sequence[str],
-               reading: str = "exact") -> pd.DataFrame:
+def avp_matrix(per_topic: pd.DataFrame, level: int, query_types: Sequence[str]) -> pd.DataFrame:
     """Requests × query types of AvP(level) in points, requests where every type has a value."""
-    return measure_matrix(per_topic, str(AvP(level=level, reading=reading)), query_types) * POINTS
+    return measure_matrix(per_topic, str(AvP(level=level)), query_types) * POINTS
 
 
 def measure_matrix(per_topic: pd.DataFrame, name: str, query_types: Sequence[str],
@@ -92,10 +91,6 @@ def measure_matrices(per_topic: pd.DataFrame, design: Design) -> dict[str, pd.Da
     return out
 
 
-def _known(x) -> bool:
-    return x is not None and not (isinstance(x, float) and math.isnan(x))
-
-
 def p_value(a: np.ndarray, b: np.ndarray, test: str, constants: Constants) -> float:
     """Two-sided p of the paired test of record ``test`` on ``a`` against ``b`` (NaN for
     fewer than two pairs, or where the test is undefined: every difference 0 for Wilcoxon)."""
@@ -112,111 +107,105 @@ def p_value(a: np.ndarray, b: np.ndarray, test: str, constants: Constants) -> fl
     return float(found.pvalue)
 
 
+def _record(finding: int, part: str, comparison: str, measure: str, requests: int,
+            interval: v.Interval, published: float, verdict: v.Verdict, deciding: bool,
+            p: float = math.nan, mde: float = math.nan) -> dict:
+    """One row of the comparisons table (``why``: its verdict's reason, not written)."""
+    return {"finding": finding, "part": part, "comparison": comparison, "measure": measure,
+            "requests": requests, "estimate": interval.estimate, "low": interval.low,
+            "high": interval.high, "confidence": interval.confidence, "published": published,
+            "p_value": p, "p_holm": math.nan, "mde": mde, "verdict": verdict.verdict,
+            "size": verdict.size, "deciding": deciding, "why": verdict.reason}
+
+
 def _row(finding, part, comparison, measure, a, b, published, constants: Constants, deciding,
          confidence=0.95, test: str | None = None):
+    """A paired difference ``a`` − ``b`` with its interval, the p of its test of record, its
+    minimum detectable effect and, against a published effect, its directional verdict."""
     a = np.asarray(a, dtype=np.float64)
     b = np.asarray(b, dtype=np.float64)
     interval = v.paired_difference(a, b, constants.resamples, confidence, constants.seed)
-    p = p_value(a, b, test or constants.test_of_record, constants)
     sd = float(np.std(a - b, ddof=1)) if len(a) > 1 else math.nan
-    verdict = v.directional(interval, published) if _known(published) and published else \
-        v.Verdict("")
-    return {"finding": finding, "part": part, "comparison": comparison, "measure": measure,
-            "requests": len(a), "estimate": interval.estimate, "low": interval.low,
-            "high": interval.high, "confidence": confidence, "published": published,
-            "p_value": p, "p_holm": math.nan,
-            "mde": v.minimum_detectable_effect(sd, len(a), constants.alpha, constants.power),
-            "verdict": verdict.verdict, "size": verdict.size, "deciding": deciding}
+    verdict = v.directional(interval, published) if published and not math.isnan(published) \
+        else v.Verdict("")   # no published effect (None, NaN or 0): reported, not judged
+    return _record(finding, part, comparison, measure, len(a), interval, published, verdict,
+                   deciding, p_value(a, b, test or constants.test_of_record, constants),
+                   v.minimum_detectable_effect(sd, len(a), constants.alpha, constants.power))
 
 
-def _holm(rows: list[dict]) -> None:
-    p = np.array([r["p_value"] for r in rows], dtype=np.float64)
-    ok = np.isfinite(p)
-    adjusted = np.full(len(p), math.nan)
-    adjusted[ok] = adjust(p[ok], "holm")
-    for row, q in zip(rows, adjusted):
-        row["p_holm"] = q
+# --- the tests a design names: one function per test, its rows and its verdict each ---------
 
-
-# --- the tests a design names: one function per test, a row (or rows) each ------------------
-
-def _equivalence(finding, c: Comparison, values, published, design: Design):
+def _equivalence(finding, c: Comparison, values, effort, published, design: Design, notes):
     """Every pair of the design's query types at one level, TOST intervals; the part's
     verdict on every row (Schuirmann 1987; docs/preregistration.md, H1a)."""
     m = values[c.measure]
-    rows, intervals = [], []
-    for x, y in design.pairs():
-        row = _row(finding.number, c.part, f"{y} - {x}", c.measure, m[y], m[x], 0.0,
-                   design.constants, c.deciding, confidence=c.confidence,
-                   test=c.test_of_record)
-        intervals.append(v.Interval(row["estimate"], row["low"], row["high"], c.confidence))
-        rows.append(row)
-    verdict = v.equivalence(intervals, design.constants.margin)
-    for row in rows:
-        row["verdict"] = verdict.verdict
-        first, second = row["comparison"].split(" - ")
-        row["published"] = published.difference(first, second, c.level)
+    rows = [_row(finding.number, c.part, f"{y} - {x}", c.measure, m[y], m[x], 0.0,
+                 design.constants, c.deciding, confidence=c.confidence, test=c.test_of_record)
+            for x, y in design.pairs()]
+    verdict = v.equivalence([v.Interval(r["estimate"], r["low"], r["high"], c.confidence)
+                             for r in rows], design.constants.margin)
+    for row, (x, y) in zip(rows, design.pairs()):
+        row.update(verdict=verdict.verdict, published=published.difference(y, x, c.level))
     return rows, verdict
 
 
-def _spread_row(finding, c: Comparison, values, published, design: Design, large: bool):
-    m = values[c.measure]
+def _spread(finding, c: Comparison, values, effort, published, design: Design, notes):
+    """The spread of the query types' means with Friedman's p; judged when ``large_spread``
+    (finding 1b), else reported."""
+    m = values[c.measure].to_numpy()
     k = design.constants
-    spread = v.spread(m.to_numpy(), k.resamples, 0.95, k.seed)
-    test = friedman(m.to_numpy())
+    spread = v.spread(m, k.resamples, 0.95, k.seed)
+    test = friedman(m)
     p = test[0].p_value if test else math.nan
     paper = published.spread(c.level, design.query_types)
-    verdict = v.large_spread(spread, p, k.margin, paper, k.alpha) if large else v.Verdict("")
-    row = {"finding": finding.number, "part": c.part, "comparison": "spread (max - min)",
-           "measure": c.measure, "requests": len(m), "estimate": spread.estimate,
-           "low": spread.low, "high": spread.high, "confidence": 0.95, "published": paper,
-           "p_value": p, "p_holm": p, "mde": math.nan, "verdict": verdict.verdict, "size": "",
-           "deciding": c.deciding}
+    verdict = v.large_spread(spread, p, k.margin, paper, k.alpha) \
+        if c.test == "large_spread" else v.Verdict("")
+    row = _record(finding.number, c.part, "spread (max - min)", c.measure, len(m), spread,
+                  paper, verdict, c.deciding, p)
+    row["p_holm"] = p
     return [row], verdict
 
 
-def _directional(finding, c: Comparison, values, published, design: Design):
+def _directional(finding, c: Comparison, values, effort, published, design: Design, notes):
     m = values[c.measure]
     row = _row(finding.number, c.part, f"{c.first} - {c.second}", c.measure,
                m[c.first], m[c.second], published.difference(c.first, c.second, c.level),
                design.constants, c.deciding, confidence=c.confidence, test=c.test_of_record)
-    return [row], v.Verdict(row["verdict"], row["size"])
+    return [row], v.Verdict(row["verdict"], row["size"], row["why"])
 
 
-def _effort_ratio(finding, c: Comparison, effort, published, design: Design, notes):
+def _effort_ratio(finding, c: Comparison, values, effort, published, design: Design, notes):
     """Proportional effort of two query types, computed by the evaluation (``effort``: a
-    :class:`gradedrel.evaluation.measures.effort.RequestCurves`), judged on the log scale."""
+    :class:`gradedrel.evaluation.measures.effort.RequestCurves`), judged on the log scale;
+    the paper's own effort reading (the design's ``effort_reading``) noted beside it."""
     k = design.constants
-    found = effort.ratio(c.profile, c.first, c.second, c.share, k.resamples, 0.95, k.seed)
-    ratio = v.Interval(found.estimate, found.low, found.high, found.confidence)
-    paper = published.effort_ratio.get(c.profile)
+    profile = c.parameter("profile")
+    found = effort.ratio(profile, c.first, c.second, c.share, k.resamples, 0.95, k.seed)
+    ratio = v.Interval(found.estimate, found.low, found.high, 0.95)
+    paper = published.effort_ratio.get(profile)
     verdict = v.ratio_verdict(ratio, paper) if paper else v.Verdict("")
-    row = {"finding": finding.number, "part": c.part,
-           "comparison": f"effort {c.first} / effort {c.second}",
-           "measure": f"rank reaching {c.share:.0%} of the ideal's CG@{effort.depth(c.profile)}",
-           "requests": effort.requests(c.profile), "estimate": ratio.estimate,
-           "low": ratio.low, "high": ratio.high, "confidence": 0.95,
-           "published": paper if paper else math.nan, "p_value": math.nan,
-           "p_holm": math.nan, "mde": math.nan, "verdict": verdict.verdict,
-           "size": verdict.size, "deciding": c.deciding,
-           "ranks": f"{found.first} vs {found.second}" + (" (censored)" if found.censored else "")}
+    row = _record(finding.number, c.part, f"effort {c.first} / effort {c.second}",
+                  f"rank reaching {c.share:.0%} of the ideal's CG@{effort.depth(profile)}",
+                  effort.requests(profile), ratio, paper if paper else math.nan, verdict,
+                  c.deciding)
+    row["ranks"] = f"{found.first} vs {found.second}" + (" (censored)" if found.censored else "")
     reading = finding.effort_reading
     if reading:
-        r = effort.reading(c.profile, c.first, c.second, int(reading["rank"]),
+        r = effort.reading(profile, c.first, c.second, int(reading["rank"]),
                            float(reading["saturation"]))
         if r.saturated:
-            notes.append(f"profile {c.profile}: the paper's effort reading is not measurable "
+            notes.append(f"profile {profile}: the paper's effort reading is not measurable "
                          f"(the mean ideal CG at rank {r.rank} is {r.ideal_share:.0%} of its "
                          f"value at rank {r.depth})")
         else:
             fmt = lambda x: str(x) if x is not None else f"not reached by {r.depth}"
-            notes.append(f"profile {c.profile}: the paper's effort reading (reach the ideal's CG "
+            notes.append(f"profile {profile}: the paper's effort reading (reach the ideal's CG "
                          f"at rank {r.rank}): {c.first} {fmt(r.first)}, {c.second} "
                          f"{fmt(r.second)}")
     return [row], verdict
 
 
-def _difference(finding, c: Comparison, values, design: Design):
+def _difference(finding, c: Comparison, values, effort, published, design: Design, notes):
     """A paired difference of any measure, reported with its size relative to ``second``
     (the part is labelled with the measure's cutoff, where it has one)."""
     m = values[c.measure]
@@ -232,37 +221,49 @@ def _difference(finding, c: Comparison, values, design: Design):
     return [row], v.Verdict("")
 
 
-# --- how the deciding rows make a finding's verdict: one function per rule -----------------
+TESTS = {"equivalence": _equivalence, "large_spread": _spread, "spread": _spread,
+         "directional": _directional, "effort_ratio": _effort_ratio, "difference": _difference}
 
-def _level1_negligible_level3_large(finding, parts, rows):
+
+# --- how the deciding rows make a finding's verdict: one function per rule -----------------
+# Each gives the verdict, whose reason says in a few words what decided it (the summaries'
+# "why": the parts of a composite finding, which one failed; else why the deciding interval
+# has its verdict against 0 and the paper's value), and the findings table's reason.
+
+def _level1_negligible_level3_large(finding, parts, rows, notes):
     (a, part_a), (b, part_b) = [(c, verdict) for c, verdict in parts if c.deciding]
-    overall = v.all_of([part_a, part_b])
     reason = (f"level {a.level}: {part_a.verdict} ({part_a.reason}); level {b.level}: "
               f"{part_b.verdict} ({part_b.reason})")
-    return overall, reason
+    why = "; ".join(f"{c.part.split(': ', 1)[-1]}: {x.verdict}"
+                    for c, x in ((a, part_a), (b, part_b)))
+    return replace(v.all_of([part_a, part_b]), reason=why), reason
 
 
-def _primary(finding, parts, rows):
+def _primary(finding, parts, rows, notes):
     row = next(r for r in rows if r["part"] == finding.headline.part)
     first, second = finding.headline.first, finding.headline.second
     reason = (f"{first} - {second} at level {finding.headline.level}: {row['estimate']:+.1f} "
               f"points, 95 % CI [{row['low']:+.1f}, {row['high']:+.1f}] against the paper's "
               f"{row['published']:+.1f}")
-    return v.Verdict(row["verdict"], row["size"]), reason
+    return v.Verdict(row["verdict"], row["size"], row["why"]), reason
 
 
-def _parts_all_of(finding, parts, rows):
+def _parts_all_of(finding, parts, rows, notes):
     groups = {}
     for row in rows:
         if row["deciding"]:
-            groups.setdefault(row["part"], []).append(v.Verdict(row["verdict"]))
-    verdicts = {part: v.all_of(found) for part, found in groups.items()}
-    return v.all_of(verdicts.values()), "; ".join(f"{p}: {x.verdict}" for p, x in verdicts.items())
+            groups.setdefault(row["part"], []).append(row["verdict"])
+    verdicts = {part: v.all_of(map(v.Verdict, found)) for part, found in groups.items()}
+    reason = "; ".join(f"{p}: {x.verdict}" for p, x in verdicts.items())
+    why = "; ".join(f"{p}: {verdicts[p].verdict} ({found.count(v.HOLDS)} of {len(found)} hold)"
+                    for p, found in groups.items())
+    return replace(v.all_of(verdicts.values()), reason=why), reason
 
 
-def _deciding_row(finding, parts, rows, notes=()):
+def _deciding_row(finding, parts, rows, notes):
     c, verdict = next((c, verdict) for c, verdict in parts if c.deciding)
-    named = f"proportional effort (profile {c.profile})" if c.test == "effort_ratio" else c.part
+    named = f"proportional effort (profile {c.parameter('profile')})" \
+        if c.test == "effort_ratio" else c.part
     return verdict, "; ".join([f"{named}: {verdict}", *notes])
 
 
@@ -272,70 +273,24 @@ RULES = {"level1_negligible_level3_large": _level1_negligible_level3_large,
 
 def assess_finding(finding: Finding, values, effort, published: Published,
                    design: Design) -> tuple[list[dict], v.Verdict, str]:
-    """One finding's rows (in the design's order), its verdict and the reason: ``values``
-    maps each measure the design names to its requests × query types matrix
-    (:func:`measure_matrices`), ``effort`` is the evaluation's effort
-    (:class:`~gradedrel.evaluation.measures.effort.RequestCurves`)."""
-    rows, parts, notes = [], [], []
+    """One finding's rows (in the design's order), its verdict (its ``reason``: what decided
+    it, in a few words) and the reason in full: ``values`` maps each measure the design names
+    to its requests × query types matrix (:func:`measure_matrices`), ``effort`` is the
+    evaluation's effort (:class:`~gradedrel.evaluation.measures.effort.RequestCurves`)."""
+    rows, parts, notes, holm = [], [], [], []
     for c in finding.comparisons:
-        if c.test == "equivalence":
-            found, verdict = _equivalence(finding, c, values, published, design)
-        elif c.test in ("large_spread", "spread"):
-            found, verdict = _spread_row(finding, c, values, published, design,
-                                         large=c.test == "large_spread")
-        elif c.test == "directional":
-            found, verdict = _directional(finding, c, values, published, design)
-        elif c.test == "effort_ratio":
-            found, verdict = _effort_ratio(finding, c, effort, published, design, notes)
-        else:
-            found, verdict = _difference(finding, c, values, design)
+        found, verdict = TESTS[c.test](finding, c, values, effort, published, design, notes)
+        for row in found:
+            row["test_of_record"] = c.test_of_record or ""
         rows.extend(found)
+        holm.extend(found if c.holm else [])
         parts.append((c, verdict))
-    behind = _row_comparisons(finding, design)
-    for row, c in zip(rows, behind):
-        row["test_of_record"] = c.test_of_record or ""
-    holm_rows = [r for r, c in zip(rows, behind) if c.holm]
-    if holm_rows:
-        _holm(holm_rows)
-    if finding.rule == "deciding_row":
-        verdict, reason = _deciding_row(finding, parts, rows, notes)
-    else:
-        verdict, reason = RULES[finding.rule](finding, parts, rows)
-    return rows, verdict, reason
-
-
-def why(finding: Finding, rows: Sequence[Mapping], verdict: v.Verdict) -> str:
-    """What decided a finding's verdict, in a few words, for the summaries: the parts of a
-    composite finding with their verdicts (which one failed), else the deciding interval's
-    relation to 0 and to the paper's value."""
-    deciding = [r for r in rows if r["deciding"]]
-    if finding.rule == "level1_negligible_level3_large":
-        parts = list(dict.fromkeys((r["part"], r["verdict"]) for r in deciding))
-        return "; ".join(f"{part.split(': ', 1)[-1]}: {verdict_}" for part, verdict_ in parts)
-    if finding.rule == "parts_all_of":
-        out = []
-        for part in dict.fromkeys(r["part"] for r in deciding):
-            of = [r for r in deciding if r["part"] == part]
-            held = sum(r["verdict"] == v.HOLDS for r in of)
-            out.append(f"{part}: {v.all_of([v.Verdict(r['verdict']) for r in of]).verdict} "
-                       f"({held} of {len(of)} hold)")
-        return "; ".join(out)
-    row = next((r for r in deciding if finding.headline and r["part"] == finding.headline.part),
-               deciding[0] if deciding else None)
-    if row is None or not _known(row["published"]) or not row["published"]:
-        return ""
-    interval = v.Interval(row["estimate"], row["low"], row["high"], row["confidence"])
-    if str(row["part"]).startswith("proportional"):
-        return v.ratio_verdict(interval, row["published"]).reason
-    return v.directional(interval, row["published"]).reason
-
-
-def _row_comparisons(finding: Finding, design: Design) -> list[Comparison]:
-    """The comparison behind each row, in row order (an equivalence gives a row per pair)."""
-    out = []
-    for c in finding.comparisons:
-        out += [c] * (len(design.pairs()) if c.test == "equivalence" else 1)
-    return out
+    p = np.array([r["p_value"] for r in holm], dtype=np.float64)
+    if np.isfinite(p).any():   # Holm within the finding, over the rows with a p
+        p[np.isfinite(p)] = adjust(p[np.isfinite(p)], "holm")
+        for row, q in zip(holm, p):
+            row["p_holm"] = q
+    return (rows, *RULES[finding.rule](finding, parts, rows, notes))
 
 
 def assess(values: Mapping[str, pd.DataFrame], effort, published: Published,
@@ -348,10 +303,10 @@ def assess(values: Mapping[str, pd.DataFrame], effort, published: Published,
                                                     design)
         rows.extend(part_rows)
         findings.append({"finding": finding.number, "claim": finding.claim,
-                         "verdict": str(verdict), "reason": reason,
-                         "why": why(finding, part_rows, verdict)})
+                         "verdict": str(verdict), "reason": reason, "why": verdict.reason})
     comparisons = pd.DataFrame(rows)
-    extra = [c for c in comparisons.columns if c not in COMPARISON_COLUMNS + ["test_of_record"]]
+    known = COMPARISON_COLUMNS + ["why", "test_of_record"]
+    extra = [c for c in comparisons.columns if c not in known]
     return (comparisons[COMPARISON_COLUMNS + extra + ["test_of_record"]],
             pd.DataFrame(findings, columns=FINDING_COLUMNS))
 
@@ -370,7 +325,8 @@ def published_from(paper) -> Published:
 
 # --- tables for the report ----------------------------------------------------------------
 
-def _fmt(x, digits=1, signed=True):
+def fmt(x, digits: int = 1, signed: bool = True) -> str:
+    """A number as the report tables print it (``+1.2``; ``–`` for none or NaN)."""
     if x is None or (isinstance(x, float) and not math.isfinite(x)):
         return "–"
     return f"{x:+.{digits}f}" if signed else f"{x:.{digits}f}"
@@ -391,24 +347,22 @@ def comparisons_markdown(comparisons: pd.DataFrame) -> str:
         ratio = r["finding"] == 4 and str(r["part"]).startswith("proportional")
         d = 2 if ratio else 1
         conf = f"{r['confidence']:.0%}"
-        interval = f"{conf} [{_fmt(r['low'], d, not ratio)}, {_fmt(r['high'], d, not ratio)}]"
-        if r["verdict"]:
-            verdict = r["verdict"] + (f" ({r['size']})" if r["size"] else "")
-        else:
-            verdict = r["size"]
+        interval = f"{conf} [{fmt(r['low'], d, not ratio)}, {fmt(r['high'], d, not ratio)}]"
+        verdict = r["verdict"] + (f" ({r['size']})" if r["size"] else "") if r["verdict"] \
+            else r["size"]
         lines.append(
             f"| {r['finding']} | {r['part']} | {r['comparison']} | `{r['measure']}` | "
-            f"{r['requests']} | {_fmt(r['estimate'], d, not ratio)} | {interval} | "
-            f"{_fmt(r['published'], d, not ratio)} | {_p(r['p_value'])} | {_p(r['p_holm'])} | "
-            f"{_fmt(r['mde'], 1, False)} | {verdict or '–'} | {'yes' if r['deciding'] else 'no'} |")
+            f"{r['requests']} | {fmt(r['estimate'], d, not ratio)} | {interval} | "
+            f"{fmt(r['published'], d, not ratio)} | {_p(r['p_value'])} | {_p(r['p_holm'])} | "
+            f"{fmt(r['mde'], 1, False)} | {verdict or '–'} | {'yes' if r['deciding'] else 'no'} |")
     return "\n".join(lines) + "\n"
 
 
 def findings_markdown(findings: pd.DataFrame) -> str:
     """The findings table (finding, claim, verdict, why) as Markdown."""
     lines = ["| finding | claim | verdict | why |", "|---|---|---|---|"]
-    for r in findings.to_dict("records"):
-        lines.append(f"| {r['finding']} | {r['claim']} | **{r['verdict']}** | {r['reason']} |")
+    lines += [f"| {r['finding']} | {r['claim']} | **{r['verdict']}** | {r['reason']} |"
+              for r in findings.to_dict("records")]
     return "\n".join(lines) + "\n"
 
 
@@ -427,14 +381,13 @@ def summary_rows(collection: str, plan_set: str, model: str, comparisons: pd.Dat
         sub = comparisons[(comparisons["finding"] == n) & comparisons["deciding"].astype(bool)]
         headline = design.finding(n).headline
         pick = sub[sub["part"] == headline.part] if headline is not None else sub.iloc[0:0]
-        published, p = math.nan, math.nan
         if len(pick):
             r = pick.iloc[0]
             effect, low, high, requests = r["estimate"], r["low"], r["high"], int(r["requests"])
             published, p = r["published"], r["p_value"]
         else:
             held = int((sub["verdict"] == v.HOLDS).sum())
-            effect, low, high = f"{held} of {len(sub)} hold", math.nan, math.nan
+            effect, low, high, published, p = f"{held} of {len(sub)} hold", *[math.nan] * 4
             requests = int(sub["requests"].max()) if len(sub) else 0
         if not isinstance(effect, str):  # one column of text: numbers as the tables print them
             effect = f"{effect:.6f}"
@@ -485,8 +438,8 @@ def rests_on(summary: pd.DataFrame, primary: str, thesaurus: str, model: str,
         return None if found.empty else found.iloc[0]
 
     def said(r):
-        return (f"{r['verdict']}, {_fmt(float(r['effect']))} points, 95 % CI "
-                f"[{_fmt(r['low'])}, {_fmt(r['high'])}], {r['requests']} requests")
+        return (f"{r['verdict']}, {fmt(float(r['effect']))} points, 95 % CI "
+                f"[{fmt(r['low'])}, {fmt(r['high'])}], {r['requests']} requests")
 
     first, second = row(primary), row(thesaurus)
     if first is None or second is None:
@@ -523,9 +476,9 @@ def summary_markdown(summary: pd.DataFrame, title: str, rests_on_text: str = "")
         if isinstance(r["effect"], str):
             effect, interval = r["effect"], "–"
         else:
-            effect = _fmt(r["effect"], d, signed)
-            interval = f"[{_fmt(r['low'], d, signed)}, {_fmt(r['high'], d, signed)}]"
-        paper = _fmt(_number(r.get("published")), d, signed)
+            effect = fmt(r["effect"], d, signed)
+            interval = f"[{fmt(r['low'], d, signed)}, {fmt(r['high'], d, signed)}]"
+        paper = fmt(_number(r.get("published")), d, signed)
         lines.append(f"| {r['finding']} | {r['plan_set']} | {r['model']} | {r['requests']} | "
                      f"{effect} | {interval} | {paper} | {_p(_number(r.get('p_value')))} | "
                      f"{r['verdict']} | {r.get('why') or '–'} |")

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from typing import Sequence
 
-import numpy as np
 import pandas as pd
 
 from gradedrel.evaluation.measures import jk, registry, significance

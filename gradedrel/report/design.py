@@ -22,17 +22,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping
 
-import yaml
-
+from gradedrel.core import yaml_io
 from gradedrel.core.errors import InputError
-from gradedrel.core.yaml_io import StrictLoader
 from gradedrel.evaluation.measures import registry
 
 SCHEMA = Path(__file__).resolve().parents[1] / "schemas" / "design.schema.yaml"
 #: What each test needs besides part/test/deciding.
 NEEDS = {"equivalence": ("measure", "pairs"), "large_spread": ("measure",),
          "spread": ("measure",), "directional": ("first", "second", "measure"),
-         "effort_ratio": ("first", "second", "profile", "share"),
+         "effort_ratio": ("first", "second", "measure", "share"),
          "difference": ("first", "second", "measure")}
 #: The tests on AvP in points (the paper's unit; the margin is in AvP points).
 AVP_TESTS = ("equivalence", "large_spread", "spread", "directional")
@@ -63,15 +61,10 @@ class Comparison:
     measure: str | None = None      # the registered name, as per_topic.tsv writes it
     pairs: str | None = None
     confidence: float = 0.95
-    profile: str | None = None
     share: float | None = None
     holm: bool = False
     headline: bool = False
     test_of_record: str | None = None   # whose p: the paired test, or "friedman" (spreads)
-
-    def query_types(self) -> tuple[str, ...]:
-        """The query types the comparison reads (one or two)."""
-        return tuple(t for t in (self.first, self.second) if t)
 
     def parameter(self, name: str):
         """A parameter of the comparison's measure (``level`` of ``AvP(level=3)``,
@@ -99,18 +92,6 @@ class Finding:
         """The row the summaries show (None: the count of deciding rows that hold)."""
         return next((c for c in self.comparisons if c.headline), None)
 
-    def levels(self) -> list[int]:
-        """The AvP levels the finding's comparisons read."""
-        return sorted({c.level for c in self.comparisons if c.level is not None})
-
-    def profiles(self) -> list[str]:
-        """The gain profiles the finding's effort comparisons read, in order."""
-        return list(dict.fromkeys(c.profile for c in self.comparisons if c.profile))
-
-    def measures(self) -> list[str]:
-        """The measures the finding's comparisons read, in order."""
-        return list(dict.fromkeys(c.measure for c in self.comparisons if c.measure))
-
 
 @dataclass(frozen=True)
 class Design:
@@ -130,89 +111,68 @@ class Design:
         """The finding numbered ``number``."""
         return next(f for f in self.findings if f.number == number)
 
-    def levels(self) -> list[int]:
-        """Every AvP level a comparison reads."""
-        return sorted({lv for f in self.findings for lv in f.levels()})
-
-    def profiles(self) -> list[str]:
-        """Every gain profile an effort comparison reads."""
-        return list(dict.fromkeys(p for f in self.findings for p in f.profiles()))
-
     def measures(self) -> list[str]:
-        """Every measure a comparison reads (its per-topic values needed)."""
-        return list(dict.fromkeys(m for f in self.findings for m in f.measures()))
+        """Every per-topic measure a comparison reads, in order (not the CG curve an effort
+        ratio reads whole)."""
+        return list(dict.fromkeys(c.measure for f in self.findings for c in f.comparisons
+                                  if c.measure and c.test != "effort_ratio"))
 
     def pairs(self) -> list[tuple[str, str]]:
         """Every pair of the design's query types, in order (equivalence)."""
         return list(itertools.combinations(self.query_types, 2))
 
 
-#: libyaml's parser where PyYAML has it (the same documents, about 10x faster; the workflow
-#: reads the design files for every job it plans); errors come from PyYAML's own parser.
-_FAST_LOADER = StrictLoader  # libyaml's parser; a key given twice is refused
-
-
 def _parsed(path: Path):
-    """``path`` parsed as YAML, once per file content (a copy: callers may change it).
-    OSError and yaml.YAMLError as yaml.safe_load raises them."""
-    text = path.read_text(encoding="utf-8")
-    return copy.deepcopy(_parsed_text(text))
+    """``path`` parsed as YAML, once per file content (a copy: callers may change it);
+    OSError as reading raises it, an InputError naming the line where it is not YAML."""
+    return copy.deepcopy(_parsed_text(path.read_text(encoding="utf-8"), str(path)))
 
 
 @functools.lru_cache(maxsize=64)
-def _parsed_text(text: str):
-    return yaml.load(text, Loader=_FAST_LOADER)  # raises with the line
-
-
-@functools.lru_cache(maxsize=1)
-def _validator():
-    import jsonschema
-
-    return jsonschema.Draft202012Validator(yaml.load(SCHEMA.read_text(encoding="utf-8"),
-                                                     Loader=_FAST_LOADER))
-
-
-def _schema_errors(raw: Mapping, path: str) -> None:
-    errors = sorted(_validator().iter_errors(raw),
-                    key=lambda e: list(e.absolute_path))
-    if errors:
-        from gradedrel.core.config import schema_error_line
-
-        line = schema_error_line(errors[0]).replace("config: ", "", 1)
-        raise InputError(path, None, "a study design as config/schema/design.schema.yaml "
-                         "describes it", line)
+def _parsed_text(text: str, source: str):
+    return yaml_io.load(text, source)   # libyaml's parser; a key given twice is refused
 
 
 def _read(path: Path) -> dict:
+    """The design of ``path`` checked against the schema, over the design it amends."""
     try:
         raw = _parsed(path) or {}
     except FileNotFoundError:
         raise InputError(str(path), None, "a study design file", "no such file") from None
-    except yaml.YAMLError as error:
-        mark = getattr(error, "problem_mark", None)
-        raise InputError(str(path), None if mark is None else mark.line + 1, "valid YAML",
-                         str(error).splitlines()[0]) from None
     if not isinstance(raw, dict):
         raise InputError(str(path), None, "a mapping", type(raw).__name__)
-    _schema_errors(raw, str(path))
+    errors = sorted(_validator().iter_errors(raw), key=lambda e: list(e.absolute_path))
+    if errors:
+        from gradedrel.core.config import schema_error_line
+
+        raise InputError(str(path), None, "a study design as config/schema/design.schema.yaml "
+                         "describes it", schema_error_line(errors[0]).replace("config: ", "", 1))
     if "amends" in raw:
         base = _read(path.parent / raw["amends"])
         raw = {**base, **{k: v for k, v in raw.items() if k != "amends"}}
     return raw
 
 
+@functools.lru_cache(maxsize=1)
+def _validator():
+    import jsonschema
+
+    return jsonschema.Draft202012Validator(yaml_io.load_file(SCHEMA))
+
+
 def files(path: str | Path) -> list[str]:
     """The design file and every file it amends, in that order (a rule's inputs)."""
     out, path = [], Path(path)
-    while True:
+    while str(path) not in out:
         out.append(str(path))
         try:
-            raw = _parsed(path) or {}
-        except (OSError, yaml.YAMLError):
-            return out   # load() names the problem
-        if not isinstance(raw, dict) or "amends" not in raw or str(path.parent / raw["amends"]) in out:
-            return out
+            raw = _parsed(path)
+        except (OSError, InputError):
+            break   # load() names the problem
+        if not isinstance(raw, dict) or "amends" not in raw:
+            break
         path = path.parent / raw["amends"]
+    return out
 
 
 def load(path: str | Path) -> Design:
@@ -241,13 +201,12 @@ def load(path: str | Path) -> Design:
                 raise InputError(where, None, f"{at}: query types among {list(query_types)}",
                                  unknown)
             comparisons.append(_comparison(row, where, at, constants))
-        headlines = [c for c in comparisons if c.headline]
-        if len(headlines) > 1 or (item["rule"] in ("primary", "deciding_row")
-                                  and len(headlines) != 1):
+        headlines = sum(c.headline for c in comparisons)
+        one = item["rule"] in ("primary", "deciding_row")   # the headline's verdict decides
+        if headlines > 1 or (one and headlines != 1):
             raise InputError(where, None, f"findings[{i}] (rule {item['rule']}): one headline "
-                             "comparison" if item["rule"] in ("primary", "deciding_row")
-                             else f"findings[{i}]: at most one headline comparison",
-                             f"{len(headlines)}")
+                             "comparison" if one else f"findings[{i}]: at most one headline "
+                             "comparison", f"{headlines}")
         findings.append(Finding(item["finding"], item["claim"], item["rule"], tuple(comparisons),
                                 dict(item.get("effort_reading") or {})))
     return Design(source=where, preregistration=raw["preregistration"],
@@ -267,7 +226,11 @@ def _comparison(row: Mapping[str, Any], where: str, at: str, constants: Constant
         except ValueError as error:   # UnknownMeasure, or a family's wrong parameters
             raise InputError(where, None, f"{at}: a registered measure name", str(error)) \
                 from None
-        if not getattr(measure, "complete", False):
+        if row["test"] == "effort_ratio":
+            if measure.NAME != "JK_CG" or set(measure.params) != {"profile"}:
+                raise InputError(where, None, f"{at} (effort_ratio): a CG curve named by its "
+                                 "gain profile only, e.g. JK_CG(profile='3')", row["measure"])
+        elif not getattr(measure, "complete", False):
             raise InputError(where, None, f"{at}: one measure with every parameter given",
                              row["measure"])
         if row["test"] in AVP_TESTS and measure.NAME != "AvP":

@@ -17,6 +17,7 @@ from typing import Mapping, Sequence
 import pandas as pd
 
 from gradedrel.report import assessment
+from gradedrel.report.assessment import fmt
 from gradedrel.report.cited_studies import FRESH_AIM
 from gradedrel.report.design import Design
 
@@ -25,57 +26,35 @@ COLUMNS = ["collection", "row", "plan_set", "requests", "excluded", "estimate", 
 
 
 def _row(collection: str, label: str, plan_set: str, per_topic: pd.DataFrame,
-         keep: Sequence[str] | None, excluded: int, paper: assessment.Published,
+         keep: Sequence[str], excluded: int, paper: assessment.Published,
          study: Design) -> dict:
     headline = study.finding(2).headline
+    first, second = headline.first, headline.second
     matrix = assessment.avp_matrix(per_topic.assign(value=pd.to_numeric(per_topic["value"])),
-                                   headline.level, [headline.first, headline.second])
-    if keep is not None:
-        matrix = matrix[matrix.index.isin(list(keep))]
-    published = paper.difference(headline.first, headline.second, headline.level)
-    base = {"collection": collection, "row": label, "plan_set": plan_set,
-            "requests": len(matrix), "excluded": excluded, "published": published}
+                                   headline.level, [first, second])
+    matrix = matrix[matrix.index.isin(list(keep))]
+    row = assessment._row(2, label, f"{first} - {second}", "", matrix[first], matrix[second],
+                          paper.difference(first, second, headline.level), study.constants,
+                          False)
     # beside the columns (not written to headline.tsv): the minimum detectable effect and
     # how many requests have the second type at AvP 100 already (no gain possible)
-    base["ceiling"] = int((matrix[headline.second] >= assessment.POINTS - 1e-9).sum())
-    if len(matrix) < 2:
-        return {**base, "estimate": math.nan if not len(matrix) else
-                float(matrix[headline.first].iloc[0] - matrix[headline.second].iloc[0]),
-                "low": math.nan, "high": math.nan, "p_value": math.nan,
-                "verdict": "" if not len(matrix) else "inconclusive", "size": "",
-                "mde": math.nan}
-    row = assessment._row(2, label, f"{headline.first} - {headline.second}", "",
-                          matrix[headline.first], matrix[headline.second], published,
-                          study.constants, False)
-    return {**base, **{k: row[k] for k in ("estimate", "low", "high", "p_value", "verdict",
-                                           "size", "mde")}}
+    return {"collection": collection, "row": label, "plan_set": plan_set,
+            "requests": len(matrix), "excluded": excluded, "published": row["published"],
+            "ceiling": int((matrix[second] >= assessment.POINTS - 1e-9).sum()),
+            **{k: row[k] for k in ("estimate", "low", "high", "p_value", "size", "mde")},
+            "verdict": row["verdict"] if len(matrix) else ""}
 
 
-def headline_rows(collection: str, primary: str, thesaurus: str,
-                  per_topic: Mapping[str, pd.DataFrame], remembered: Sequence[str],
-                  paper: assessment.Published, study: Design) -> list[dict]:
-    """The rows of one testbed: the primary comparison on every request, H2q (the
-    ``-thesaurus`` plans on the cleared requests), the primary on the cleared and on the
-    remembered requests. ``per_topic`` maps the two plan sets to their per-topic values
-    (the primary model's); ``remembered`` are the requests the probe calls remembered."""
-    requests = set(per_topic[primary]["qid"])
-    remembered = sorted(set(remembered) & requests)
-    cleared = sorted(requests - set(remembered))
-    return [
-        _row(collection, "primary (pre-registered), every request", primary,
-             per_topic[primary], None, 0, paper, study),
-        _row(collection, "H2q: request and thesaurus keys, requests the probe clears",
-             thesaurus, per_topic[thesaurus], cleared, len(remembered), paper, study),
-        _row(collection, "primary, requests the probe clears", primary, per_topic[primary],
-             cleared, len(remembered), paper, study),
-        _row(collection, "primary, requests the probe calls remembered (sensitivity)", primary,
-             per_topic[primary], remembered, len(cleared), paper, study),
-    ]
-
-
+#: The rows of a testbed's headline (Amendment 1, A3), in order: (label, which plan set: the
+#: primary's "thesaurus" derivation or its full plans, which requests).
+HEADLINE_ROWS = (
+    ("primary (pre-registered), every request", "all", "every"),
+    ("H2q: request and thesaurus keys, requests the probe clears", "thesaurus", "cleared"),
+    ("primary, requests the probe clears", "all", "cleared"),
+    ("primary, requests the probe calls remembered (sensitivity)", "all", "remembered"),
+)
 #: Amendment 2's rows of the fresh requests (docs/preregistration-nfcorpus.md, B8, B9), in
-#: order: (label, which plan set: the primary's "thesaurus" derivation or the full plans,
-#: which requests). The first decides the amendment's verdict.
+#: the same form; the first decides the amendment's verdict.
 FRESH_PRIMARY = "Amendment 2 primary: request and thesaurus keys, fresh requests the probe clears"
 FRESH_ROWS = (
     (FRESH_PRIMARY, "thesaurus", "cleared"),
@@ -90,28 +69,46 @@ FRESH_ROWS = (
 )
 
 
-def fresh_rows(collection: str, primary: str, thesaurus: str,
-               per_topic: Mapping[str, pd.DataFrame], remembered: Sequence[str],
-               split: Mapping[str, str], level3: Mapping[str, int],
-               paper: assessment.Published, study: Design) -> list[dict]:
-    """Amendment 2's rows (:data:`FRESH_ROWS`) of the fresh requests: ``per_topic`` maps the
-    full and the ``thesaurus`` plan set to their per-topic values (the primary model),
-    ``remembered`` are the requests the probe calls remembered, ``split`` gives each request's
-    split (``test``, ``dev``) and ``level3`` its number of level-3 documents."""
-    requests = set(per_topic[thesaurus]["qid"])
+def _rows(which_rows, collection, primary, thesaurus, per_topic, requests, remembered, paper,
+          study, split=None, level3=None) -> list[dict]:
+    """The rows ``which_rows`` of one testbed: each on its plan set and its requests."""
     remembered = set(remembered) & requests
     cleared = requests - remembered
-    chosen = {"cleared": cleared, "remembered": remembered,
-              "test": {q for q in cleared if split.get(q) == "test"},
-              "dev": {q for q in cleared if split.get(q) == "dev"},
-              "three": {q for q in cleared if level3.get(q, 0) >= 3}}
+    chosen = {"every": requests, "cleared": cleared, "remembered": remembered}
+    if split is not None:
+        chosen.update(test={q for q in cleared if split.get(q) == "test"},
+                      dev={q for q in cleared if split.get(q) == "dev"},
+                      three={q for q in cleared if level3.get(q, 0) >= 3})
     out = []
-    for label, which, subset in FRESH_ROWS:
+    for label, which, subset in which_rows:
         plan_set = thesaurus if which == "thesaurus" else primary
         keep = sorted(chosen[subset])
         out.append(_row(collection, label, plan_set, per_topic[plan_set], keep,
                         len(requests) - len(keep), paper, study))
     return out
+
+
+def headline_rows(collection: str, primary: str, thesaurus: str,
+                  per_topic: Mapping[str, pd.DataFrame], remembered: Sequence[str],
+                  paper: assessment.Published, study: Design) -> list[dict]:
+    """The rows of one testbed (:data:`HEADLINE_ROWS`): the primary comparison on every
+    request, H2q (the ``-thesaurus`` plans on the cleared requests), the primary on the
+    cleared and on the remembered requests. ``per_topic`` maps the two plan sets to their
+    per-topic values (the primary model's); ``remembered`` are the requests the probe calls
+    remembered."""
+    return _rows(HEADLINE_ROWS, collection, primary, thesaurus, per_topic,
+                 set(per_topic[primary]["qid"]), remembered, paper, study)
+
+
+def fresh_rows(collection: str, primary: str, thesaurus: str,
+               per_topic: Mapping[str, pd.DataFrame], remembered: Sequence[str],
+               split: Mapping[str, str], level3: Mapping[str, int],
+               paper: assessment.Published, study: Design) -> list[dict]:
+    """Amendment 2's rows (:data:`FRESH_ROWS`) of the fresh requests, as
+    :func:`headline_rows` (``per_topic``: the full and the ``thesaurus`` plan set), with each
+    request's ``split`` (``test``, ``dev``) and its number of level-3 documents (``level3``)."""
+    return _rows(FRESH_ROWS, collection, primary, thesaurus, per_topic,
+                 set(per_topic[thesaurus]["qid"]), remembered, paper, study, split, level3)
 
 
 def fresh_sentence(rows: pd.DataFrame, collection: str, pool: int, extension: bool,
@@ -124,30 +121,30 @@ def fresh_sentence(rows: pd.DataFrame, collection: str, pool: int, extension: bo
     p = by[FRESH_PRIMARY]
     remembered = by["fresh, all keys, requests the probe calls remembered"]
     n = p["requests"]
-    interval = f"{_fmt(p['estimate'])} AvP points at level 3 (95 % CI [{_fmt(p['low'])}, " \
-               f"{_fmt(p['high'])}], n = {n})"
+    interval = f"{fmt(p['estimate'])} AvP points at level 3 (95 % CI [{fmt(p['low'])}, " \
+               f"{fmt(p['high'])}], n = {n})"
     lead = (f"On only {n} fresh requests (fewer than the {FRESH_AIM} planned; MDE "
-            f"{_fmt(p['mde'], 1, False)} points) the memory probe clears" if n < FRESH_AIM else
+            f"{fmt(p['mde'], 1, False)} points) the memory probe clears" if n < FRESH_AIM else
             f"On {n} fresh requests the memory probe clears")
     lead += ", curated from the request and MeSH alone,"
     if p["verdict"] == "holds":
         said = f"{lead} the J&K effect holds: WSYN/e − SUM/u = {interval}, {p['size']}"
     elif p["verdict"] == "does not hold":
         said = (f"{lead} the J&K effect does not hold: WSYN/e − SUM/u = {interval} excludes "
-                f"the paper's {_fmt(p['published'])} and shows no effect in its direction")
+                f"the paper's {fmt(p['published'])} and shows no effect in its direction")
     else:
         said = (f"{lead} the data cannot tell: WSYN/e − SUM/u = {interval} contains both 0 "
-                f"and the paper's {_fmt(p['published'])} (MDE {_fmt(p['mde'], 1, False)})")
+                f"and the paper's {fmt(p['published'])} (MDE {fmt(p['mde'], 1, False)})")
     full = by["fresh, all keys, requests the probe clears"]
-    said += (f"; with all the curators' keys the same requests give {_fmt(full['estimate'])} "
-             f"[{_fmt(full['low'])}, {_fmt(full['high'])}] ({_said(full, ', {}') or '–'})")
+    said += (f"; with all the curators' keys the same requests give {fmt(full['estimate'])} "
+             f"[{fmt(full['low'])}, {fmt(full['high'])}] ({_said(full, ', {}') or '–'})")
     test = by["fresh, request and thesaurus keys, cleared, test split only"]["requests"]
     dev = by["fresh, request and thesaurus keys, cleared, development split only"]["requests"]
     rests = (f"it rests on {n} of the {pool} fresh requests ({test} test, {dev} development; "
              f"the extension pool {'called in' if extension else 'not needed'}), "
              f"{p['ceiling']} of them with SUM/u already at AvP 100; on the {remembered['requests']} "
-             f"the probe calls remembered the full plans give {_fmt(remembered['estimate'])} "
-             f"[{_fmt(remembered['low'])}, {_fmt(remembered['high'])}] "
+             f"the probe calls remembered the full plans give {fmt(remembered['estimate'])} "
+             f"[{fmt(remembered['low'])}, {fmt(remembered['high'])}] "
              f"({_said(remembered, ', {}') or '–'})")
     if curated is not None:
         rests += (f"; the curation of the {curated['requests'] + curated['excluded']} drawn "
@@ -184,12 +181,6 @@ def _said(row: Mapping, size: str = " ({})") -> str:
     return row["verdict"] + (size.format(row["size"]) if row.get("size") else "")
 
 
-def _fmt(x: float, digits: int = 1, signed: bool = True) -> str:
-    if x is None or (isinstance(x, float) and math.isnan(x)):
-        return "–"
-    return f"{x:+.{digits}f}" if signed else f"{x:.{digits}f}"
-
-
 def sentence(rows: pd.DataFrame, own_statement: str, collection: str) -> str:
     """The headline in words, from the table (the README and summaries quote it)."""
     by = {r["row"]: r for r in rows.to_dict("records") if r["collection"] == collection}
@@ -200,10 +191,10 @@ def sentence(rows: pd.DataFrame, own_statement: str, collection: str) -> str:
              "requests remembered; the curation is blind only for the other "
              f"{h2q['requests']}")
     return (f"{collection}: the primary comparison {_said(primary)} "
-            f"({_fmt(primary['estimate'])} points, 95 % CI [{_fmt(primary['low'])}, "
-            f"{_fmt(primary['high'])}], n = {primary['requests']}); with request and thesaurus "
+            f"({fmt(primary['estimate'])} points, 95 % CI [{fmt(primary['low'])}, "
+            f"{fmt(primary['high'])}], n = {primary['requests']}); with request and thesaurus "
             f"keys only, on the requests the probe clears, it {_said(h2q)} "
-            f"({_fmt(h2q['estimate'])} [{_fmt(h2q['low'])}, {_fmt(h2q['high'])}], "
+            f"({fmt(h2q['estimate'])} [{fmt(h2q['low'])}, {fmt(h2q['high'])}], "
             f"n = {h2q['requests']}); {own_statement}; {blind}")
 
 
@@ -224,6 +215,6 @@ def markdown(rows: pd.DataFrame, sentences: Mapping[str, str]) -> str:
         p = "–" if isinstance(r["p_value"], float) and math.isnan(r["p_value"]) \
             else f"{r['p_value']:.4f}"
         lines.append(f"| {r['collection']} | {r['row']} | {r['plan_set']} | {r['requests']} | "
-                     f"{r['excluded']} | {_fmt(r['estimate'])} | [{_fmt(r['low'])}, "
-                     f"{_fmt(r['high'])}] | {_fmt(r['published'])} | {p} | {_said(r) or '–'} |")
+                     f"{r['excluded']} | {fmt(r['estimate'])} | [{fmt(r['low'])}, "
+                     f"{fmt(r['high'])}] | {fmt(r['published'])} | {p} | {_said(r) or '–'} |")
     return "\n".join(lines) + "\n"

@@ -49,10 +49,6 @@ class Interval:
     high: float
     confidence: float
 
-    def contains(self, value: float) -> bool:
-        """Whether ``value`` lies in the closed interval."""
-        return self.low <= value <= self.high
-
 
 @dataclass(frozen=True)
 class Verdict:
@@ -159,8 +155,9 @@ def spread(values: np.ndarray, resamples: int, confidence: float, seed: int) -> 
     if n < 2:
         return Interval(estimate, math.nan, math.nan, confidence)
     boot = resample_counts(n, resamples, seed) @ values / n
-    low, high = _percentiles(boot.max(axis=1) - boot.min(axis=1), confidence)
-    return Interval(estimate, low, high, confidence)
+    tail = (1.0 - confidence) / 2.0 * 100.0
+    low, high = np.percentile(boot.max(axis=1) - boot.min(axis=1), [tail, 100.0 - tail])
+    return Interval(estimate, float(low), float(high), confidence)
 
 
 def minimum_detectable_effect(sd: float, n: int, alpha: float = 0.05, power: float = 0.8) -> float:
@@ -170,12 +167,6 @@ def minimum_detectable_effect(sd: float, n: int, alpha: float = 0.05, power: flo
         return math.nan
     z = NormalDist().inv_cdf
     return (z(1 - alpha / 2) + z(power)) * sd / math.sqrt(n)
-
-
-def _percentiles(values: np.ndarray, confidence: float) -> tuple[float, float]:
-    tail = (1.0 - confidence) / 2.0 * 100.0
-    low, high = np.percentile(values, [tail, 100.0 - tail])
-    return float(low), float(high)
 
 
 # --- effort (computed by the evaluation: gradedrel.evaluation.measures.effort) ---------

@@ -34,12 +34,12 @@ def test_the_cranfield_design_is_read_as_written():
                 == (headline.get("first"), headline.get("second"), headline.get("measure"))
         assert [c.measure for c in finding.comparisons if c.measure] \
             == [r["measure"] for r in rows if "measure" in r]
-        written_levels = {registry.parse(r["measure"])["level"] for r in rows
-                          if r.get("measure", "").startswith("AvP(")}
-        assert finding.levels() == sorted(written_levels)
-        assert finding.profiles() == list(dict.fromkeys(r["profile"] for r in rows
-                                                        if "profile" in r))
-    assert study.levels() == sorted({lv for f in study.findings for lv in f.levels()})
+        assert [c.level for c in finding.comparisons] == [
+            registry.parse(r["measure"])["level"] if r.get("measure", "").startswith("AvP(")
+            else None for r in rows]
+    assert study.measures() == list(dict.fromkeys(
+        r["measure"] for f in raw["findings"] for r in f["comparisons"]
+        if "measure" in r and r["test"] != "effort_ratio"))
     n = len(study.query_types)
     assert len(study.pairs()) == n * (n - 1) // 2 and len(set(study.pairs())) == n * (n - 1) // 2
 
@@ -69,8 +69,12 @@ def test_nfcorpus_amends_the_cranfield_design():
     (("test: large_spread, measure: \"AvP(level=3)\"",
       "test: large_spread, measure: \"AvP\""), "every parameter"),
     (("first: \"SSYN-C/e\", second: \"SUM/e\"", "first: \"XSYN/e\", second: \"SUM/e\""), "XSYN/e"),
-    (("test: effort_ratio, first: \"WSYN/e\", second: \"SUM/u\", profile: \"3\", share: 0.5",
-      "test: effort_ratio, first: \"WSYN/e\", second: \"SUM/u\", profile: \"3\""), "share"),
+    (("measure: \"JK_CG(profile='3')\", share: 0.5", "measure: \"JK_CG(profile='3')\""),
+     "share"),
+    # an effort ratio's curve: misspelt (the closest name), or not a CG curve by profile
+    (("measure: \"JK_CG(profile='3')\"", "measure: \"JK_GC(profile='3')\""), "JK_CG"),
+    (("measure: \"JK_CG(profile='3')\"", "measure: \"JK_DCG(profile='3')@10\""),
+     "a CG curve named by its gain profile"),
     (("  margin: 5.0", "  margni: 5.0"), "margni"),
 ])
 def test_a_wrong_design_is_one_error_naming_it(tmp_path, change, named):
@@ -123,3 +127,15 @@ def test_a_measure_is_written_as_the_evaluation_writes_it_and_the_test_of_record
     with pytest.raises(InputError) as error:
         design.load(path)
     assert str(path) in str(error.value) and "Friedman" in str(error.value)
+
+
+def test_a_misspelt_effort_curve_names_the_file_the_comparison_and_the_closest_name(tmp_path):
+    text = (ROOT / "config" / "design" / "jk2000.yaml").read_text(encoding="utf-8")
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(text.replace("JK_CG(profile='2+3')", "JK_CGG(profile='2+3')", 1),
+                   encoding="utf-8")
+    with pytest.raises(InputError) as error:
+        design.load(bad)
+    said = str(error.value)
+    assert str(bad) in said and "findings[3].comparisons[1]" in said
+    assert "closest registered: \\'JK_CG\\'" in said

@@ -66,7 +66,7 @@ def _assessed(tmp_path):
     evaluated = pd.read_csv(out / "per_topic.tsv", sep="\t", dtype={"qid": str})
     per_topic = pd.concat([per_topic, evaluated[evaluated["measure"].str.startswith("JK_DCG")]])
     effort = RequestCurves.read(out / "ranked_grades.tsv", _recall_base(tmp_path, qrels),
-                                {p: PROFILES[p] for p in DESIGN.profiles()}, {1: 1, 2: 2, 3: 3},
+                                PROFILES, {1: 1, 2: 2, 3: 3},
                                 50, DESIGN.query_types)
     return findings.assess_files(per_topic, effort, paper, DESIGN), paper
 
@@ -82,7 +82,7 @@ def test_the_findings_from_the_evaluation_files_equal_those_from_the_runs(tmp_pa
     from gradedrel.evaluation.measures.ranked_grades import vectors_by_profile
     grades = ranked_grades.read(out / "ranked_grades.tsv", "ranked_grades")
     recall = ranked_grades.read(_recall_base(tmp_path, qrels), "recall_base")
-    used = {p: PROFILES[p] for p in DESIGN.profiles()}
+    used = PROFILES
     ours = vectors_by_profile(grades, recall, used, {1: 1, 2: 2, 3: 3}, 20, TYPES)
     theirs = gain_vectors_of_runs({t: read_run(runs[t]) for t in TYPES}, qrels,
                                   topics, used, {1: 1, 2: 2, 3: 3}, 20)
