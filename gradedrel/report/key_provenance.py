@@ -27,7 +27,7 @@ request); and on the requests with at least three level-3 documents and on those
 from __future__ import annotations
 
 import math
-from typing import Mapping, Sequence
+from typing import Mapping
 
 import numpy as np
 import pandas as pd
@@ -189,29 +189,10 @@ def robustness(differences: Mapping[str, pd.Series], curators: Mapping[str, str]
         counts = pd.Series([int(level3_documents[q]) for q in d.index], index=d.index)
         for label, chosen in ((f"at least {threshold} level-3 documents", counts >= threshold),
                               (f"fewer than {threshold} level-3 documents", counts < threshold)):
-            part = d[chosen]
             row = {**base, "row": "level-3 documents", "group": label}
-            if len(part):
-                rows.append({**row, **_interval_row(part, rules, confidence)})
-            else:
-                rows.append({**row, "requests": 0, "estimate": math.nan, "low": math.nan,
-                             "high": math.nan, "interval": "", "note": "no request"})
+            rows.append({**row, **_interval_row(d[chosen], rules, confidence)} if chosen.any()
+                        else {**row, "requests": 0, "interval": "", "note": "no request"})
     return pd.DataFrame(rows, columns=ROBUSTNESS_COLUMNS)
-
-
-def subset_row(differences: pd.Series, requests: Sequence[str], label: str,
-               rules: Constants = Constants(), confidence: float = 0.95) -> dict:
-    """The primary comparison on a named subset of requests (e.g. the requests the memory
-    probe calls remembered, or those it clears): a request not among the differences is an
-    error."""
-    unknown = sorted(set(requests) - set(differences.index))
-    if unknown:
-        raise ValueError(f"{label}: requests {unknown[:10]} are not among the comparison's")
-    part = differences[differences.index.isin(list(requests))]
-    if not len(part):
-        return {"row": label, "requests": 0, "estimate": math.nan, "low": math.nan,
-                "high": math.nan, "interval": ""}
-    return {"row": label, **_interval_row(part, rules, confidence)}
 
 
 # ---------------------------------------------------------------- ratings (A8)

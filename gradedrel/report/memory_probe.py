@@ -1,32 +1,24 @@
 """Scoring the memory probe: does the curators' language model remember a request's page?
 
-Protocol: docs/memory-probe.md; thresholds: docs/preregistration.md, Amendment 1, A7. Inputs:
-the probed requests (``config/probe/requests.tsv``: probe_id, source, qid, text; sources
-``nfcorpus``, ``placebo``, ``cranfield``) and the probers' answers (YAML, one list of
-mappings per batch file: ``id``, ``derived_keys``, ``remembers_page``, ``page_summary``,
-``cited_studies`` (``authors``, ``year``, ``title``), ``remembered_keys``). Terms: a text's
-tokens through the index's term pipeline (stopwords out, Porter stemming).
+Protocol and the measures' definitions: docs/memory-probe.md ("Scoring"); thresholds:
+docs/preregistration.md, Amendment 1, A7 (:class:`Thresholds`). Inputs: the probed requests
+(``config/probe/requests.tsv``; sources ``nfcorpus``, ``placebo``, ``cranfield``) and the
+probers' answers (YAML batch files: :func:`parse_answers`). Terms: a text's tokens through the
+index's term pipeline (stopwords out, Porter stemming), as sets. Each probed request q is
+scored against its level-3 documents L3 and the text Q of its *scoring request* (its own; for
+a placebo, the real NFCorpus request assigned to it):
 
-For each probed request q, scored against the level-3 documents L3 and the text of its
-*scoring request* (its own; for a placebo, the real NFCorpus request assigned to it):
+- **cited-study recall**: the share of L3 matched by a claimed study: a claimed title T
+  matches a document title D when Dice(T, D) ≥ 0.6 and |(T ∩ D) − Q| ≥ 2;
+- **remembered-keys lift** L = Σ_k df_L3(k)/|L3| ÷ Σ_k df_N(k)/N over the keys not of class
+  ``request`` (:mod:`gradedrel.report.leak`), L_mem over the remembered keys, L_der over the
+  derived ones; the statistic log(L_mem / L_der) (:func:`log_ratio`).
 
-- **cited-study recall**: the share of L3 matched by a claimed study. A claimed title t
-  matches a document title d when Dice(T, D) = 2|T ∩ D| / (|T| + |D|) ≥ 0.6 over their
-  term sets **and** |(T ∩ D) − Q| ≥ 2, Q the terms of the scoring request's text. A document
-  is matched when any claimed title matches it; its similarity is the best such Dice;
-- **remembered-keys lift**: L = Σ_k df_L3(k)/|L3| ÷ Σ_k df_N(k)/N over the keys k that are not
-  of class ``request`` (not every term in Q), df_R(k) the documents of R containing every
-  term of k (:mod:`gradedrel.report.leak`); L_mem over the remembered keys, L_der over the
-  derived keys; the statistic log(L_mem / L_der), undefined when either set is empty or
-  matches no document of the collection (or q has no level-3 document); −∞ when only the
-  derived keys reach a level-3 document, +∞ when only the remembered ones do.
-
-The rules, decided in this order: the **placebo false-match rule** — if more than 10 % of
-the placebo requests reach one matched document, the cited-study rule needs two matched
-level-3 documents instead of one; the **Cranfield reference** — the 95th percentile (numpy's
-default, linear) of the defined statistics of the Cranfield answers. A request is
-**remembered** if its matched level-3 documents reach the number needed, or if its statistic
-exceeds both log 1.5 and that percentile.
+The rules, in this order: if more than 10 % of the placebos reach one matched document, the
+cited-study rule needs two matched level-3 documents instead of one; the Cranfield reference
+is the 95th percentile (numpy's linear) of the defined Cranfield statistics. A request is
+**remembered** if it reaches the matches needed, or if its statistic exceeds both log 1.5
+and that percentile.
 
 Choices where the protocol is silent (reported to the lead):
 
@@ -128,10 +120,9 @@ def read_requests(path: str | Path, columns: Sequence[str] = REQUEST_COLUMNS) ->
             raise InputError(path, line, f"source one of {list(SOURCES)}", source)
         if not probe_id:
             raise InputError(path, line, "a probe id")
-        if probe_id in seen:
+        if seen.setdefault(probe_id, line) != line:
             raise InputError(path, line, f"one row per probe id (first at line {seen[probe_id]})",
                              probe_id)
-        seen[probe_id] = line
     return frame[list(columns)]
 
 
@@ -170,19 +161,18 @@ def _keys(item: dict, name: str, path, line) -> tuple[str, ...]:
 
 
 #: The fields of an answer, by probe version: v1 (Amendment 1) and v2 (Amendment 2, B4).
+#: (the claim's field, the studies' field, every field).
 ANSWER_FIELDS = {
-    1: {"claim": "remembers_page", "studies": "cited_studies",
-        "fields": ("id", "derived_keys", "remembers_page", "page_summary", "cited_studies",
-                   "remembered_keys")},
-    2: {"claim": "known", "studies": "studies", "fields": ("id", "known", "studies")},
+    1: ("remembers_page", "cited_studies", ("id", "derived_keys", "remembers_page",
+                                            "page_summary", "cited_studies", "remembered_keys")),
+    2: ("known", "studies", ("id", "known", "studies")),
 }
 
 
 def parse_answers(text: str, path: str | Path = "<answers>", version: int = 1) -> list[Answer]:
     """One batch file of answers of probe ``version`` (1 or 2: :data:`ANSWER_FIELDS`); any
     error names the file and line. A v2 answer has no keys and no summary (empty)."""
-    names = ANSWER_FIELDS[version]
-    claim_field, studies_field = names["claim"], names["studies"]
+    claim_field, studies_field, fields = ANSWER_FIELDS[version]
     answers = []
     items = yaml_io.load(text, path, _Loader)
     if not isinstance(items, (list, type(None))):
@@ -191,16 +181,14 @@ def parse_answers(text: str, path: str | Path = "<answers>", version: int = 1) -
         line = getattr(item, "line", None)
         if not isinstance(item, dict):
             raise InputError(path, line, "an answer as a mapping", item)
-        unknown = sorted(set(item) - set(names["fields"]))
+        unknown = sorted(set(item) - set(fields))
         if unknown:
-            raise InputError(path, line, f"answer fields among {sorted(names['fields'])}",
-                             unknown)
+            raise InputError(path, line, f"answer fields among {sorted(fields)}", unknown)
         if item.get("id") in (None, ""):
             raise InputError(path, line, "an answer with an 'id'")
         claim = item.get(claim_field)
-        claim = {True: "yes", False: "no"}.get(claim, claim) if isinstance(claim, bool) else claim
-        claim = str(claim).strip().lower() if claim is not None else None
-        if claim not in CLAIMS:
+        claim = ("yes" if claim else "no") if isinstance(claim, bool) else claim
+        if claim is None or str(claim).strip().lower() not in CLAIMS:
             raise InputError(path, line, f"{claim_field} one of {list(CLAIMS)}",
                              item.get(claim_field))
         studies = item.get(studies_field) or []
@@ -213,7 +201,8 @@ def parse_answers(text: str, path: str | Path = "<answers>", version: int = 1) -
                                  "a cited study as a mapping (authors, year, title)", study)
             parsed.append(Study(_text(study.get("authors")), _text(study.get("year")),
                                 _text(study.get("title"))))
-        answers.append(Answer(str(item["id"]), _keys(item, "derived_keys", path, line), claim,
+        answers.append(Answer(str(item["id"]), _keys(item, "derived_keys", path, line),
+                              str(claim).strip().lower(),
                               _text(item.get("page_summary")), tuple(parsed),
                               _keys(item, "remembered_keys", path, line), f"{path}:{line}"))
     return answers
@@ -398,11 +387,10 @@ def per_source(table: pd.DataFrame) -> pd.DataFrame:
     rows = []
     for source in SOURCES:
         part = table[table["source"] == source]
-        n = len(part)
-        if not n:
+        if not len(part):
             continue
-        share = (lambda mask: float(mask.sum()) / n)
-        rows.append({"source": source, "requests": n,
+        share = (lambda mask: float(mask.mean()))
+        rows.append({"source": source, "requests": len(part),
                      **{f"claims_{c}": share(part["remembers_page"] == c) for c in CLAIMS},
                      "with_match": share(part["matched"] >= 1),
                      "mean_recall": float(part["recall"].mean()),
@@ -419,9 +407,7 @@ def remembered(table: pd.DataFrame) -> pd.DataFrame:
     chosen = table[table["remembered"] == "yes"]
     rules = [" and ".join(n for n, on in (("cited studies", c == "yes"), ("keys", k == "yes"))
                           if on) for c, k in zip(chosen["cited_rule"], chosen["keys_rule"])]
-    return pd.DataFrame({"source": chosen["source"].to_numpy(), "qid": chosen["qid"].to_numpy(),
-                         "probe_id": chosen["probe_id"].to_numpy(), "rule": rules},
-                        columns=["source", "qid", "probe_id", "rule"])
+    return chosen[["source", "qid", "probe_id"]].assign(rule=rules).reset_index(drop=True)
 
 
 def markdown(table: pd.DataFrame, sources: pd.DataFrame, decisions: Mapping) -> str:
