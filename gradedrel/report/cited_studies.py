@@ -46,8 +46,8 @@ import pandas as pd
 
 from gradedrel.core.errors import InputError
 from gradedrel.report import memory_probe
-from gradedrel.report.memory_probe import (CLAIMS, PLACEBO, REAL, REFERENCE, Answer, dice,
-                                           parse_answers, placebo_assignment)
+from gradedrel.report.memory_probe import (CLAIMS, PLACEBO, REAL, REFERENCE, Answer,
+                                           best_similarity, parse_answers, placebo_assignment)
 
 #: The grid θ is chosen from (Amendment 2, B5).
 THETAS = (0.60, 0.65, 0.70, 0.75, 0.80, 0.85, 0.90, 0.95, 1.00)
@@ -142,13 +142,6 @@ def v1_answers(requests_v1: pd.DataFrame, answers_v1: Mapping[str, Answer],
 
 # ---------------------------------------------------------------- matching
 
-def best_similarity(claimed: Sequence[frozenset], title: frozenset,
-                    min_shared: int = MIN_SHARED) -> float:
-    """The highest Dice of ``title`` with a claimed title sharing at least ``min_shared``
-    terms with it (0.0 if none does)."""
-    return max((dice(t, title) for t in claimed if len(t & title) >= min_shared), default=0.0)
-
-
 @dataclass
 class Judged:
     """The judgements one source is scored against: per request its documents by level, and
@@ -165,7 +158,7 @@ class Judged:
 def similarities(claimed: Sequence[frozenset], docnos: Iterable[str],
                  judged: Judged) -> dict[str, float]:
     """docno → best similarity of the claimed titles to its title."""
-    return {d: best_similarity(claimed, judged.titles[d]) for d in docnos}
+    return {d: best_similarity(claimed, judged.titles[d], MIN_SHARED) for d in docnos}
 
 
 def derangements(n: int, count: int, seed: int) -> list[np.ndarray]:
@@ -288,7 +281,8 @@ def score(requests: pd.DataFrame, given: Sequence[Given], judged: Mapping[str, J
         matched = {d: s for d, s in own3.items() if reaches(s, theta)}
         by = sorted({g.label for g in answered[p] for study in g.answer.cited_studies
                      if any(reaches(best_similarity([frozenset(terms(study.title))],
-                                                    judged[row["source"]].titles[d]), theta)
+                                                    judged[row["source"]].titles[d], MIN_SHARED),
+                                    theta)
                             for d in matched)})
         row.update(matched=len(matched),
                    matched_documents=" ".join(f"{d}:{s:.3f}" for d, s in sorted(matched.items())),

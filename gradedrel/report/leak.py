@@ -191,15 +191,11 @@ def diagnostic(pair_table: pd.DataFrame, N: int, rules: Constants,
                confidence: float = 0.95) -> pd.DataFrame:
     """One row per source class and per curator (and one over all pairs), flagged when the
     selectivity interval lies entirely above the ``thesaurus`` class's (A6)."""
-    rows = [{"group_by": "all", "group": "all", **pooled(pair_table, N, rules, confidence)}]
-    for name in SOURCE_CLASSES:
-        part = pair_table[pair_table["source_class"] == name]
-        rows.append({"group_by": "source_class", "group": name,
-                     **pooled(part, N, rules, confidence)})
-    for curator in sorted(set(pair_table["curator"])):
-        part = pair_table[pair_table["curator"] == curator]
-        rows.append({"group_by": "curator", "group": curator,
-                     **pooled(part, N, rules, confidence)})
+    groups = [("all", "all")] + [("source_class", name) for name in SOURCE_CLASSES] \
+        + [("curator", curator) for curator in sorted(set(pair_table["curator"]))]
+    rows = [{"group_by": by, "group": group, **pooled(
+        pair_table if by == "all" else pair_table[pair_table[by] == group], N, rules, confidence)}
+        for by, group in groups]
     reference = next(r for r in rows if r["group_by"] == "source_class" and r["group"] == REFERENCE)
     for row in rows:
         if row["group_by"] == "all" or row is reference or not row["selectivity_requests"]:

@@ -258,20 +258,22 @@ def dice(a: set, b: set) -> float:
     return 2 * len(a & b) / (len(a) + len(b)) if a or b else 0.0
 
 
+def best_similarity(claimed: Sequence[frozenset], title: frozenset, min_shared: int = 2,
+                    request_terms: frozenset = frozenset()) -> float:
+    """The highest Dice of ``title`` with a claimed title sharing at least ``min_shared``
+    terms with it that are not ``request_terms`` (0.0 if none does)."""
+    return max((dice(t, title) for t in claimed if len((t & title) - request_terms) >= min_shared),
+               default=0.0)
+
+
 def matched_documents(titles: Sequence[str], documents: Mapping[str, str],
                       request_terms: set, terms: Callable[[str], tuple[str, ...]],
                       thresholds: Thresholds = Thresholds()) -> dict[str, float]:
     """docno → best Dice of the claimed titles that match it (both rules)."""
-    claimed = [set(terms(t)) for t in titles if t.strip()]
-    out: dict[str, float] = {}
-    for docno, title in documents.items():
-        d = set(terms(title))
-        for t in claimed:
-            similarity = dice(t, d)
-            if similarity >= thresholds.dice and \
-                    len((t & d) - request_terms) >= thresholds.shared_terms:
-                out[docno] = max(out.get(docno, 0.0), similarity)
-    return out
+    claimed = [frozenset(terms(t)) for t in titles if t.strip()]
+    best = {d: best_similarity(claimed, frozenset(terms(title)), thresholds.shared_terms,
+                               frozenset(request_terms)) for d, title in documents.items()}
+    return {d: s for d, s in best.items() if s >= thresholds.dice}
 
 
 def key_lift(keys: Sequence[str], request_terms: set, collection: Collection,
