@@ -133,11 +133,9 @@ def v1_answers(requests_v1: pd.DataFrame, answers_v1: Mapping[str, Answer],
     curated: Amendment 2, B6), as answers of framing ``v1`` under the v2 probe id. Probe v1's
     Cranfield and placebo answers are not carried over."""
     v2_id = {(r.source, r.qid): r.probe_id for r in requests.itertuples()}
-    out = []
-    for r in requests_v1.itertuples():
-        if (r.source, r.qid) in v2_id and r.source == REAL and r.probe_id in answers_v1:
-            out.append(Given(v2_id[r.source, r.qid], V1, 1, answers_v1[r.probe_id]))
-    return out
+    return [Given(v2_id[r.source, r.qid], V1, 1, answers_v1[r.probe_id])
+            for r in requests_v1.itertuples()
+            if (r.source, r.qid) in v2_id and r.source == REAL and r.probe_id in answers_v1]
 
 
 # ---------------------------------------------------------------- matching
@@ -314,9 +312,8 @@ def rates(table: pd.DataFrame, given: Sequence[Given], requests: pd.DataFrame,
     per answer, the share of requests that framing's answers match at θ (own level-3 titles),
     and the share remembered (any framing); placebos: against their assigned request
     (``seed``: the study design's)."""
-    pool_of = dict(zip(requests["probe_id"], requests["pool"]))
-    source_of = dict(zip(requests["probe_id"], requests["source"]))
-    qid_of = dict(zip(requests["probe_id"], requests["qid"]))
+    pool_of, source_of, qid_of = (dict(zip(requests["probe_id"], requests[c]))
+                                  for c in ("pool", "source", "qid"))
     real = sorted(p for p, s in source_of.items() if s == REAL)
     assigned = placebo_assignment(sorted(p for p, s in source_of.items() if s == PLACEBO),
                                   real, seed)

@@ -51,6 +51,7 @@ TERMS = (("structure", "WSYN/u(P)", "SUM/u(P)"),
          ("curators' own keys", "WSYN/e(P)", "WSYN/e(P-no-own)"))
 PRIMARY = "primary effect"
 LEVEL = 3
+CONFIDENCE = 0.95   # of every interval (A4, A5)
 
 DECOMPOSITION_COLUMNS = ["term", "computed_as", "requests", "mean", "low", "high",
                          "confidence"]
@@ -102,20 +103,12 @@ def decompose(values: pd.DataFrame) -> pd.DataFrame:
     return out
 
 
-def summary(per_request: pd.DataFrame, rules: Constants = Constants(),
-            confidence: float = 0.95) -> pd.DataFrame:
+def summary(per_request: pd.DataFrame, rules: Constants = Constants()) -> pd.DataFrame:
     """Each term and the primary effect: mean and paired bootstrap interval (A4)."""
-    zero = np.zeros(len(per_request))
-    rows = []
-    computed = {name: f"{a} − {b}" for name, a, b in TERMS}
-    computed[PRIMARY] = "WSYN/e(P) − SUM/u(P)"
-    for name in [t for t, _, _ in TERMS] + [PRIMARY]:
-        interval = paired_difference(per_request[name].to_numpy(), zero, rules.resamples,
-                                     confidence, rules.seed)
-        rows.append({"term": name, "computed_as": computed[name], "requests": len(per_request),
-                     "mean": interval.estimate, "low": interval.low, "high": interval.high,
-                     "confidence": confidence})
-    return pd.DataFrame(rows, columns=DECOMPOSITION_COLUMNS)
+    computed = {name: f"{a} − {b}" for name, a, b in TERMS} | {PRIMARY: "WSYN/e(P) − SUM/u(P)"}
+    rows = [{"term": name, "computed_as": how, **_interval_row(per_request[name], rules),
+             "confidence": CONFIDENCE} for name, how in computed.items()]
+    return pd.DataFrame(rows).rename(columns={"estimate": "mean"})[DECOMPOSITION_COLUMNS]
 
 
 def own_keys_statement(table: pd.DataFrame) -> str:
@@ -140,11 +133,11 @@ def primary_differences(per_topic: pd.DataFrame, first: str = "WSYN/e",
     return (a.reindex(common) - b.reindex(common)).rename("difference")
 
 
-def _interval_row(differences: pd.Series, rules: Constants, confidence: float) -> dict:
+def _interval_row(differences: pd.Series, rules: Constants) -> dict:
     interval = paired_difference(differences.to_numpy(), np.zeros(len(differences)),
-                                 rules.resamples, confidence, rules.seed)
+                                 rules.resamples, CONFIDENCE, rules.seed)
     return {"requests": len(differences), "estimate": interval.estimate, "low": interval.low,
-            "high": interval.high, "interval": f"{100 * confidence:.0f} % bootstrap"}
+            "high": interval.high, "interval": f"{100 * CONFIDENCE:.0f} % bootstrap"}
 
 
 def leave_one_out(differences: pd.Series) -> dict:
@@ -163,7 +156,7 @@ def leave_one_out(differences: pd.Series) -> dict:
 
 def robustness(differences: Mapping[str, pd.Series], curators: Mapping[str, str],
                level3_documents: Mapping[str, int], rules: Constants = Constants(),
-               confidence: float = 0.95, threshold: int = 3) -> pd.DataFrame:
+               threshold: int = 3) -> pd.DataFrame:
     """The robustness rows (A5) of each plan set's per-request primary differences.
     A request without a curator or a level-3 count is an error."""
     rows = []
@@ -174,7 +167,7 @@ def robustness(differences: Mapping[str, pd.Series], curators: Mapping[str, str]
                              f"requests {unknown[:10]}")
         base = {"plan_set": plan_set, "note": ""}
         rows.append({**base, "row": "all requests", "group": "",
-                     **_interval_row(d, rules, confidence)})
+                     **_interval_row(d, rules)})
         loo = leave_one_out(d)
         rows.append({**base, "row": "leave one request out", "group": "", "requests": len(d),
                      "estimate": float(d.mean()) if len(d) else math.nan, "low": loo["low"],
@@ -185,12 +178,12 @@ def robustness(differences: Mapping[str, pd.Series], curators: Mapping[str, str]
         for curator in sorted(set(by_curator)):
             part = d[by_curator == curator]
             rows.append({**base, "row": "curator", "group": curator,
-                         **_interval_row(part, rules, confidence)})
+                         **_interval_row(part, rules)})
         counts = pd.Series([int(level3_documents[q]) for q in d.index], index=d.index)
         for label, chosen in ((f"at least {threshold} level-3 documents", counts >= threshold),
                               (f"fewer than {threshold} level-3 documents", counts < threshold)):
             row = {**base, "row": "level-3 documents", "group": label}
-            rows.append({**row, **_interval_row(d[chosen], rules, confidence)} if chosen.any()
+            rows.append({**row, **_interval_row(d[chosen], rules)} if chosen.any()
                         else {**row, "requests": 0, "interval": "", "note": "no request"})
     return pd.DataFrame(rows, columns=ROBUSTNESS_COLUMNS)
 
