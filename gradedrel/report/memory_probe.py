@@ -37,7 +37,7 @@ Choices where the protocol is silent (reported to the lead):
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterable, Mapping, Sequence
 
@@ -97,13 +97,10 @@ class Collection:
     documents: Documents
     level3: Mapping[str, Sequence[str]]   # qid -> docnos judged 3
     titles: Mapping[str, str]             # docno -> title
-    _ids: dict = field(default_factory=dict)
 
     def level3_ids(self, qid: str) -> np.ndarray:
-        """Document ids judged at level 3 for ``qid`` (memoised)."""
-        if qid not in self._ids:
-            self._ids[qid] = self.documents.id_set(self.level3.get(qid, []), f"request {qid}")
-        return self._ids[qid]
+        """Document ids judged at level 3 for ``qid``."""
+        return self.documents.id_set(self.level3.get(qid, []), f"request {qid}")
 
 
 # ---------------------------------------------------------------- reading
@@ -241,10 +238,8 @@ def document_titles(dataset: str, docnos: Iterable[str],
     import ir_datasets
 
     wanted = set(docnos)
-    titles = {}
-    for doc in ir_datasets.load(dataset).docs_iter():
-        if doc.doc_id in wanted:
-            titles[doc.doc_id] = str(getattr(doc, "title", "") or "")
+    titles = {doc.doc_id: str(getattr(doc, "title", "") or "")
+              for doc in ir_datasets.load(dataset).docs_iter() if doc.doc_id in wanted}
     missing = sorted(wanted - set(titles))
     if missing:
         raise ValueError(f"ir_datasets:{dataset}: no documents {missing[:5]}")
@@ -281,13 +276,8 @@ def key_lift(keys: Sequence[str], request_terms: set, collection: Collection,
     """(lift, keys used) of a key set: the keys not of class ``request``, each term set once;
     NaN when no key is used, none matches a document of the collection, or there is no
     level-3 document."""
-    used, seen = [], set()
-    for key in keys:
-        t = collection.terms(key)
-        if not t or t in seen or all(x in request_terms for x in t):
-            continue
-        seen.add(t)
-        used.append(t)
+    used = list(dict.fromkeys(t for t in map(collection.terms, keys)
+                              if t and not all(x in request_terms for x in t)))
     if not used or not len(level3):
         return math.nan, len(used)
     n3 = num_n = 0.0
@@ -313,14 +303,11 @@ def placebo_assignment(placebos: Sequence[str], real: Sequence[str],
 
 
 def log_ratio(l_mem: float, l_der: float) -> float:
-    """log(L_mem / L_der); NaN when either is undefined or both are 0."""
+    """log(L_mem / L_der); NaN when either is undefined or both are 0; +∞ when only L_der is
+    0, −∞ when only L_mem is."""
     if math.isnan(l_mem) or math.isnan(l_der) or (l_mem == 0 and l_der == 0):
         return math.nan
-    if l_der == 0:
-        return math.inf
-    if l_mem == 0:
-        return -math.inf
-    return math.log(l_mem / l_der)
+    return math.log(l_mem / l_der) if l_mem and l_der else math.copysign(math.inf, l_mem - l_der)
 
 
 PER_REQUEST_COLUMNS = ["probe_id", "source", "qid", "scored_against", "remembers_page",
