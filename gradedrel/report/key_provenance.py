@@ -3,19 +3,12 @@ and the robustness rows (A5) of docs/preregistration.md, and the key source shar
 
 **Decomposition.** Per request, with P the primary plan set, every run InQuery and AvP at
 level 3 in points (``WSYN/e(P-thesaurus)``: the WSYN/e run of the plan set ``P-thesaurus``):
-
-====================== ==========================================
-structure              WSYN/u(P) − SUM/u(P)
-request-word expansion WSYN/e(P-request) − WSYN/u(P)
-thesaurus expansion    WSYN/e(P-thesaurus) − WSYN/e(P-request)
-other-concept keys     WSYN/e(P-no-own) − WSYN/e(P-thesaurus)
-curators' own keys     WSYN/e(P) − WSYN/e(P-no-own)
-====================== ==========================================
-
-The five terms telescope: they add up to the primary effect WSYN/e(P) − SUM/u(P) request by
-request, hence in the mean (the order is fixed by the amendment; no other is reported).
-Each term: its mean over the requests and its 95 % paired percentile bootstrap interval
-(10,000 resamples, seed 20000724: the evaluation's resampling,
+the five terms of :data:`TERMS` (structure, request-word expansion, thesaurus expansion,
+other-concept keys, curators' own keys), each a difference of two of the :data:`SERIES`.
+They telescope: they add up to the primary effect WSYN/e(P) − SUM/u(P) request by request,
+hence in the mean (the order is fixed by the amendment; no other is reported). Each term:
+its mean over the requests and its 95 % paired percentile bootstrap interval (10,000
+resamples, seed 20000724: the evaluation's resampling,
 :func:`gradedrel.report.verdicts.paired_difference`). Every request of P must have a value
 in every run (derived plan sets keep the parent's requests; an emptied plan scores 0).
 
