@@ -201,10 +201,8 @@ def rate(values: Sequence[float], theta: float) -> float:
 def choose_theta(placebo: Sequence[float], permutation: Sequence[float],
                  thetas: Sequence[float] = THETAS, bound: float = NULL_BOUND) -> float:
     """The smallest θ at which both null rates are at most ``bound`` (the last θ if none)."""
-    for theta in thetas:
-        if rate(placebo, theta) <= bound and rate(permutation, theta) <= bound:
-            return theta
-    return thetas[-1]
+    return next((theta for theta in thetas if rate(placebo, theta) <= bound
+                 and rate(permutation, theta) <= bound), thetas[-1])
 
 
 # ---------------------------------------------------------------- scoring
