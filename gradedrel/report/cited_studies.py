@@ -276,10 +276,8 @@ def score(requests: pd.DataFrame, given: Sequence[Given], judged: Mapping[str, J
         p, own3 = row["probe_id"], row.pop("_own3")
         matched = {d: s for d, s in own3.items() if reaches(s, theta)}
         by = sorted({g.label for g in answered[p] for study in g.answer.cited_studies
-                     if any(reaches(best_similarity([frozenset(terms(study.title))],
-                                                    judged[row["source"]].titles[d], MIN_SHARED),
-                                    theta)
-                            for d in matched)})
+                     if any(reaches(v, theta) for v in similarities(
+                         [frozenset(terms(study.title))], matched, judged[row["source"]]).values())})
         row.update(matched=len(matched),
                    matched_documents=" ".join(f"{d}:{s:.3f}" for d, s in sorted(matched.items())),
                    matched_by=" ".join(by),
@@ -322,14 +320,10 @@ def rates(table: pd.DataFrame, given: Sequence[Given], requests: pd.DataFrame,
     rows = []
     for (source, pool, framing), items in sorted(groups.items()):
         ids = sorted({g.probe_id for g in items})
-        matched = set()
-        for g in items:
-            target = assigned[g.probe_id] if source == PLACEBO else g.probe_id
-            mine = judged[REAL if source == PLACEBO else source]
-            claimed = [frozenset(terms(s.title)) for s in g.answer.cited_studies]
-            if any(reaches(v, theta) for v in similarities(
-                    claimed, mine.at(qid_of[target], 3), mine).values()):
-                matched.add(g.probe_id)
+        mine = judged[REAL if source == PLACEBO else source]   # a placebo: its assigned request
+        matched = {g.probe_id for g in items if any(reaches(v, theta) for v in similarities(
+            [frozenset(terms(s.title)) for s in g.answer.cited_studies],
+            mine.at(qid_of[assigned.get(g.probe_id, g.probe_id)], 3), mine).values())}
         n = len(items)
         rows.append({"source": source, "pool": pool, "framing": framing, "requests": len(ids),
                      "answers": n,
