@@ -194,14 +194,11 @@ def diagnostic(pair_table: pd.DataFrame, N: int, rules: Constants) -> pd.DataFra
         pair_table if by == "all" else pair_table[pair_table[by] == group], N, rules)}
         for by, group in groups]
     reference = next(r for r in rows if r["group_by"] == "source_class" and r["group"] == REFERENCE)
+    high = reference["selectivity_high"]   # NaN or +∞: no group lies above it
     for row in rows:
-        if row["group_by"] == "all" or row is reference or not row["selectivity_requests"]:
-            row["flagged"] = ""
-            continue
-        above = (math.isfinite(reference["selectivity_high"])
-                 and not math.isnan(row["selectivity_low"])
-                 and row["selectivity_low"] > reference["selectivity_high"])
-        row["flagged"] = "yes" if above else "no"
+        unflagged = row["group_by"] == "all" or row is reference or not row["selectivity_requests"]
+        above = math.isfinite(high) and row["selectivity_low"] > high   # False for a NaN low
+        row["flagged"] = "" if unflagged else "yes" if above else "no"
     return pd.DataFrame(rows, columns=LEAK_COLUMNS)
 
 
