@@ -159,19 +159,15 @@ def robustness(differences: Mapping[str, pd.Series], curators: Mapping[str, str]
             raise ValueError(f"robustness of {plan_set}: no curator or level-3 count for "
                              f"requests {unknown[:10]}")
         base = {"plan_set": plan_set, "note": ""}
-        rows.append({**base, "row": "all requests", "group": "",
-                     **_interval_row(d, rules)})
+        rows.append({**base, "row": "all requests", "group": "", **_interval_row(d, rules)})
         loo = leave_one_out(d)
         rows.append({**base, "row": "leave one request out", "group": "", "requests": len(d),
                      "estimate": float(d.mean()) if len(d) else math.nan, "low": loo["low"],
                      "high": loo["high"], "interval": "range of the mean",
                      "note": (f"most influential: {loo['most_influential']} (mean without it "
                               f"{loo['mean_without']:+.1f})") if loo["most_influential"] else ""})
-        by_curator = pd.Series([curators[q] for q in d.index], index=d.index)
-        for curator in sorted(set(by_curator)):
-            part = d[by_curator == curator]
-            rows.append({**base, "row": "curator", "group": curator,
-                         **_interval_row(part, rules)})
+        for curator, part in d.groupby(pd.Series([curators[q] for q in d.index], index=d.index)):
+            rows.append({**base, "row": "curator", "group": curator, **_interval_row(part, rules)})
         counts = pd.Series([int(level3_documents[q]) for q in d.index], index=d.index)
         for label, chosen in ((f"at least {threshold} level-3 documents", counts >= threshold),
                               (f"fewer than {threshold} level-3 documents", counts < threshold)):
