@@ -31,10 +31,9 @@ def _rc(font_size: float) -> dict:
             "pdf.compression": 6}
 
 
-def _figure(panels: int, figures: Mapping, rows: int = 1):
+def _figure(panels: int, figures: Mapping):
     with plt.rc_context(_rc(figures["font_size"])):
-        fig, axes = plt.subplots(rows, panels, figsize=(figures["width"],
-                                                        figures["height"] * rows + 0.5),
+        fig, axes = plt.subplots(1, panels, figsize=(figures["width"], figures["height"] + 0.5),
                                  layout="constrained", squeeze=False)
     return fig, axes.ravel()
 
@@ -78,6 +77,13 @@ def _line_kw(style: Mapping, qt: str, i: int, n: int, every: int | None) -> dict
     return kw
 
 
+def _lines(ax, rows: pd.DataFrame, x: str, y: str, query_types: Sequence[str], style: Mapping,
+           every: int | None) -> None:
+    for i, qt in enumerate(query_types):
+        r = rows[rows["run"] == qt].sort_values(x)
+        ax.plot(r[x], r[y], **_line_kw(style, qt, i, len(query_types), every))
+
+
 #: Legend entries in one row below the panels at most (the six query types and the ideal
 #: fit the page's width); more wrap into rows of equal length.
 LEGEND_COLUMNS = 7
@@ -115,10 +121,7 @@ def pr_figure(pr_curves: pd.DataFrame, levels: Sequence[int], reading: str,
         for ax, level in zip(axes, levels):
             rows = _rows(pr_curves, level=int(level), reading=reading)
             topics = sorted(set(rows["topics"].astype(int)))
-            for i, qt in enumerate(query_types):
-                r = rows[rows["run"] == qt].sort_values("recall")
-                ax.plot(r["recall"], r["precision"], **_line_kw(figures["style"], qt, i,
-                                                                len(query_types), None))
+            _lines(ax, rows, "recall", "precision", query_types, figures["style"], None)
             word = "exactly" if reading == "exact" else "at least"
             ax.set_title(f"level {level} ({LEVEL_NAMES[level]}), "
                          f"n = {'/'.join(map(str, topics))}")
@@ -146,10 +149,7 @@ def gain_figure(gain_curves: pd.DataFrame, curve: JKMeasure, profiles: Sequence[
     with plt.rc_context(_rc(figures["font_size"])):
         for ax, profile in zip(axes, profiles):
             rows = _rows(gain_curves, max_rank, profile=str(profile), kind=kind, base=int(base))
-            for i, qt in enumerate(query_types):
-                r = rows[rows["run"] == qt].sort_values("rank")
-                ax.plot(r["rank"], r["value"], **_line_kw(figures["style"], qt, i,
-                                                          len(query_types), every))
+            _lines(ax, rows, "rank", "value", query_types, figures["style"], every)
             ideal = rows[rows["run"] == query_types[0]].sort_values("rank")
             ax.plot(ideal["rank"], ideal["ideal"], color=ideal_style["colour"],
                     linestyle=ideal_style["linestyle"], linewidth=ideal_style["linewidth"],
