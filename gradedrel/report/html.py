@@ -114,8 +114,7 @@ def tsv_to_html(text: str, title: str, source: str = "", rows_shown: int = PAGE_
     if len(body) > rows_shown:
         out.append(f"<p>The first {rows_shown} rows; all {len(body)} are in the file"
                    + (f" <code>{html.escape(source)}</code>" if source else "") + ".</p>")
-    out.append("<table>")
-    out.append("<tr>" + "".join(f"<th>{html.escape(h)}</th>" for h in header) + "</tr>")
+    out += ["<table>", "<tr>" + "".join(f"<th>{html.escape(h)}</th>" for h in header) + "</tr>"]
     for row in body[:rows_shown]:
         out.append("<tr>" + "".join(
             f'<td class="n">{html.escape(c)}</td>' if i < len(numeric) and numeric[i]

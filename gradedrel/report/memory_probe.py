@@ -376,18 +376,16 @@ def per_source(table: pd.DataFrame) -> pd.DataFrame:
     rows = []
     for source in SOURCES:
         part = table[table["source"] == source]
-        if not len(part):
-            continue
-        share = (lambda mask: float(mask.mean()))
-        rows.append({"source": source, "requests": len(part),
-                     **{f"claims_{c}": share(part["remembers_page"] == c) for c in CLAIMS},
-                     "with_match": share(part["matched"] >= 1),
-                     "mean_recall": float(part["recall"].mean()),
-                     "statistic_defined": int(part["log_ratio"].notna().sum()),
-                     "median_log_ratio": float(part["log_ratio"].median()),
-                     "keys_rule": share(part["keys_rule"] == "yes"),
-                     "cited_rule": share(part["cited_rule"] == "yes"),
-                     "remembered": share(part["remembered"] == "yes")})
+        if len(part):
+            rows.append({"source": source, "requests": len(part),
+                         **{f"claims_{c}": float((part["remembers_page"] == c).mean())
+                            for c in CLAIMS},
+                         "with_match": float((part["matched"] >= 1).mean()),
+                         "mean_recall": float(part["recall"].mean()),
+                         "statistic_defined": int(part["log_ratio"].notna().sum()),
+                         "median_log_ratio": float(part["log_ratio"].median()),
+                         **{rule: float((part[rule] == "yes").mean())
+                            for rule in ("keys_rule", "cited_rule", "remembered")}})
     return pd.DataFrame(rows, columns=SOURCE_COLUMNS)
 
 
