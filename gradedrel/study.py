@@ -384,15 +384,18 @@ class Study:
                      "significance_posthoc", "significance_vs_baseline", "reproduction")
     TABLE_FORMATS = ("csv", "md", "tex", "html")
 
-    def figure_names(self) -> list[str]:
-        """The figures of one plan set and model: P–R, the gain curves, the differences."""
+    def figure_names(self) -> dict[str, str]:
+        """The figures of one plan set and model (P–R, the gain curves, the differences):
+        file name → the report's label, from the curve's measure (``dcg_b2``: ``DCG (b = 2)``,
+        ``diff_cg``: ``CG minus the baseline``)."""
         from gradedrel.evaluation.measures.jk import curve
 
         report = self.config["report"]
-        return (["pr_levels"]
-                + [curve(name, "report.curves").figure_name for name in report["curves"]]
-                + [f"diff_{curve(name, 'report.difference_curves').figure_name}"
-                   for name in report["difference_curves"]])
+        gains = [curve(name, "report.curves") for name in report["curves"]]
+        diffs = [curve(name, "report.difference_curves") for name in report["difference_curves"]]
+        return ({"pr_levels": "P-R curves per level"}
+                | {c.figure_name: c.label() for c in gains}
+                | {f"diff_{c.figure_name}": f"{c.label()} minus the baseline" for c in diffs})
 
     def draws_figures(self, c: str, p: str) -> bool:
         """A derived plan set's figures only when ``report.derived_figures`` asks for them."""

@@ -2,28 +2,23 @@
 
 Protocol: docs/memory-probe.md, "Probe v2"; rules: docs/preregistration-nfcorpus.md,
 Amendment 2, B5–B6 (fixed before any v2 answer was scored). Every real request has several
-answers: three samples in each of two framings (``page``, ``claim``) for a NutritionFacts
-text, one per framing for a Cranfield request, and for the 30 curated NutritionFacts
-requests also their probe-v1 answer (framing ``v1``). Terms: a text's tokens through the
-index's term pipeline (stopwords out, Porter stemming), as sets.
+answers (:class:`Given`: framings ``page`` and ``claim``, samples; framing ``v1`` for the 30
+curated requests' probe-v1 answer). Terms: as in :mod:`gradedrel.report.memory_probe`.
 
-- A claimed title T **matches** a document title D at θ when Dice(T, D) = 2|T ∩ D| / (|T| +
-  |D|) ≥ θ and |T ∩ D| ≥ 2. A request's *best similarity* to a document is the highest Dice
-  over all titles its answers claim (pooled over samples and framings), among those sharing at
-  least two terms with it; it matches at θ when the best similarity reaches θ.
-- **θ** is the smallest value of :data:`THETAS` at which both null rates are at most 5 %:
-  the *placebo rate* — the share of placebos whose answers match a level-3 title of the real
-  request assigned to them (:func:`gradedrel.report.memory_probe.placebo_assignment`, the
-  study design's seed) — and the *permutation rate* — over :data:`DERANGEMENTS` seeded
-  derangements of the real NutritionFacts requests, the share of (request, partner) pairs in which the
-  request's answers match a level-3 title of its partner, leaving out the documents judged (at
-  any level) for the request itself. If none does, θ = 1.00.
+- A claimed title T **matches** a document title D at θ when Dice(T, D) ≥ θ and |T ∩ D| ≥ 2;
+  a request's *best similarity* to a document is the highest such Dice over all titles its
+  answers claim (pooled over samples and framings): :func:`best_similarity`.
+- **θ** is the smallest of :data:`THETAS` at which both null rates are at most 5 %
+  (:func:`choose_theta`): the *placebo rate* (placebos whose answers match a level-3 title
+  of the real request assigned to them: :func:`memory_probe.placebo_assignment`) and the
+  *permutation rate* (over :data:`DERANGEMENTS` derangements of the real requests, the
+  (request, partner) pairs whose answers match a level-3 title of the partner, less the
+  documents judged for the request itself). If none does, θ = 1.00.
 - A real request is **remembered** if its answers match one of its own level-3 titles at θ;
   otherwise **cleared**.
 
-Reported beside the verdicts: the null rates at every θ, the Cranfield permutation rate
-(derangements of the Cranfield requests), the *level-1 hit rate* (the share of requests whose
-answers match a title of a document judged exactly 1 for them: a topical hit, not a
+Reported beside the verdicts: the null rates at every θ, the Cranfield permutation rate, the
+*level-1 hit rate* (answers matching a title judged exactly 1: a topical hit, not a
 page-specific one), and the ``known`` answers and match rates per source, pool and framing.
 
 Choices where the amendment is silent (reported with the code):
@@ -51,8 +46,8 @@ import pandas as pd
 
 from gradedrel.core.errors import InputError
 from gradedrel.report import memory_probe
-from gradedrel.report.memory_probe import (CLAIMS, PLACEBO, REAL, REFERENCE, Answer, dice,
-                                           parse_answers, placebo_assignment)
+from gradedrel.report.memory_probe import (CLAIMS, PLACEBO, REAL, REFERENCE, Answer,
+                                           best_similarity, parse_answers, placebo_assignment)
 
 #: The grid θ is chosen from (Amendment 2, B5).
 THETAS = (0.60, 0.65, 0.70, 0.75, 0.80, 0.85, 0.90, 0.95, 1.00)
@@ -138,21 +133,12 @@ def v1_answers(requests_v1: pd.DataFrame, answers_v1: Mapping[str, Answer],
     curated: Amendment 2, B6), as answers of framing ``v1`` under the v2 probe id. Probe v1's
     Cranfield and placebo answers are not carried over."""
     v2_id = {(r.source, r.qid): r.probe_id for r in requests.itertuples()}
-    out = []
-    for r in requests_v1.itertuples():
-        if (r.source, r.qid) in v2_id and r.source == REAL and r.probe_id in answers_v1:
-            out.append(Given(v2_id[r.source, r.qid], V1, 1, answers_v1[r.probe_id]))
-    return out
+    return [Given(v2_id[r.source, r.qid], V1, 1, answers_v1[r.probe_id])
+            for r in requests_v1.itertuples()
+            if (r.source, r.qid) in v2_id and r.source == REAL and r.probe_id in answers_v1]
 
 
 # ---------------------------------------------------------------- matching
-
-def best_similarity(claimed: Sequence[frozenset], title: frozenset,
-                    min_shared: int = MIN_SHARED) -> float:
-    """The highest Dice of ``title`` with a claimed title sharing at least ``min_shared``
-    terms with it (0.0 if none does)."""
-    return max((dice(t, title) for t in claimed if len(t & title) >= min_shared), default=0.0)
-
 
 @dataclass
 class Judged:
@@ -170,7 +156,7 @@ class Judged:
 def similarities(claimed: Sequence[frozenset], docnos: Iterable[str],
                  judged: Judged) -> dict[str, float]:
     """docno → best similarity of the claimed titles to its title."""
-    return {d: best_similarity(claimed, judged.titles[d]) for d in docnos}
+    return {d: best_similarity(claimed, judged.titles[d], MIN_SHARED) for d in docnos}
 
 
 def derangements(n: int, count: int, seed: int) -> list[np.ndarray]:
@@ -202,18 +188,21 @@ def permutation_best(claimed: Mapping[str, Sequence[frozenset]], qids: Mapping[s
     return out
 
 
+def reaches(similarity, theta: float):
+    """``similarity`` (a number or an array) at or above ``theta``, up to rounding."""
+    return similarity >= theta - 1e-12
+
+
 def rate(values: Sequence[float], theta: float) -> float:
     """The share of ``values`` at or above ``theta`` (NaN for none)."""
-    return float(np.mean(np.asarray(values) >= theta - 1e-12)) if len(values) else math.nan
+    return float(np.mean(reaches(np.asarray(values), theta))) if len(values) else math.nan
 
 
 def choose_theta(placebo: Sequence[float], permutation: Sequence[float],
                  thetas: Sequence[float] = THETAS, bound: float = NULL_BOUND) -> float:
     """The smallest θ at which both null rates are at most ``bound`` (the last θ if none)."""
-    for theta in thetas:
-        if rate(placebo, theta) <= bound and rate(permutation, theta) <= bound:
-            return theta
-    return thetas[-1]
+    return next((theta for theta in thetas if rate(placebo, theta) <= bound
+                 and rate(permutation, theta) <= bound), thetas[-1])
 
 
 # ---------------------------------------------------------------- scoring
@@ -246,9 +235,8 @@ def score(requests: pd.DataFrame, given: Sequence[Given], judged: Mapping[str, J
                 titles_of[g.probe_id].append(t)
                 if g.framing != V1:
                     v2_titles[g.probe_id].append(t)
-    real = [p for p in sorted(by_id) if by_id[p].source == REAL]
-    reference = [p for p in sorted(by_id) if by_id[p].source == REFERENCE]
-    placebos = [p for p in sorted(by_id) if by_id[p].source == PLACEBO]
+    real, reference, placebos = ([p for p in sorted(by_id) if by_id[p].source == source]
+                                 for source in (REAL, REFERENCE, PLACEBO))
     qids = {p: by_id[p].qid for p in by_id}
     nf, cran = judged.get(REAL), judged.get(REFERENCE)
 
@@ -286,15 +274,14 @@ def score(requests: pd.DataFrame, given: Sequence[Given], judged: Mapping[str, J
 
     for row in rows:
         p, own3 = row["probe_id"], row.pop("_own3")
-        matched = {d: s for d, s in own3.items() if s >= theta - 1e-12}
+        matched = {d: s for d, s in own3.items() if reaches(s, theta)}
         by = sorted({g.label for g in answered[p] for study in g.answer.cited_studies
-                     if any(best_similarity([frozenset(terms(study.title))],
-                                            judged[row["source"]].titles[d]) >= theta - 1e-12
-                            for d in matched)})
+                     if any(reaches(v, theta) for v in similarities(
+                         [frozenset(terms(study.title))], matched, judged[row["source"]]).values())})
         row.update(matched=len(matched),
                    matched_documents=" ".join(f"{d}:{s:.3f}" for d, s in sorted(matched.items())),
                    matched_by=" ".join(by),
-                   level1_hits="yes" if row.pop("_best1") >= theta - 1e-12 else "no",
+                   level1_hits="yes" if reaches(row.pop("_best1"), theta) else "no",
                    remembered="yes" if matched else "no")
     table = pd.DataFrame(rows, columns=PER_REQUEST_COLUMNS)
     at = next(r for r in null_rows if r["theta"] == theta)
@@ -321,9 +308,8 @@ def rates(table: pd.DataFrame, given: Sequence[Given], requests: pd.DataFrame,
     per answer, the share of requests that framing's answers match at θ (own level-3 titles),
     and the share remembered (any framing); placebos: against their assigned request
     (``seed``: the study design's)."""
-    pool_of = dict(zip(requests["probe_id"], requests["pool"]))
-    source_of = dict(zip(requests["probe_id"], requests["source"]))
-    qid_of = dict(zip(requests["probe_id"], requests["qid"]))
+    pool_of, source_of, qid_of = (dict(zip(requests["probe_id"], requests[c]))
+                                  for c in ("pool", "source", "qid"))
     real = sorted(p for p, s in source_of.items() if s == REAL)
     assigned = placebo_assignment(sorted(p for p, s in source_of.items() if s == PLACEBO),
                                   real, seed)
@@ -334,14 +320,10 @@ def rates(table: pd.DataFrame, given: Sequence[Given], requests: pd.DataFrame,
     rows = []
     for (source, pool, framing), items in sorted(groups.items()):
         ids = sorted({g.probe_id for g in items})
-        matched = set()
-        for g in items:
-            target = assigned[g.probe_id] if source == PLACEBO else g.probe_id
-            mine = judged[REAL if source == PLACEBO else source]
-            claimed = [frozenset(terms(s.title)) for s in g.answer.cited_studies]
-            if any(v >= theta - 1e-12 for v in similarities(
-                    claimed, mine.at(qid_of[target], 3), mine).values()):
-                matched.add(g.probe_id)
+        mine = judged[REAL if source == PLACEBO else source]   # a placebo: its assigned request
+        matched = {g.probe_id for g in items if any(reaches(v, theta) for v in similarities(
+            [frozenset(terms(s.title)) for s in g.answer.cited_studies],
+            mine.at(qid_of[assigned.get(g.probe_id, g.probe_id)], 3), mine).values())}
         n = len(items)
         rows.append({"source": source, "pool": pool, "framing": framing, "requests": len(ids),
                      "answers": n,

@@ -21,15 +21,10 @@ from typing import Callable, Iterable
 
 import pandas as pd
 
+from gradedrel.plans.key_sources import Terms
 from gradedrel.plans.model import Plan
-from gradedrel.core.text import tokenise
 
 Pipeline = Callable[[str], "str | None"]
-
-
-def normalise(text: str, pipeline: Pipeline) -> tuple[str, ...]:
-    """The indexed terms of ``text`` (the index's pipeline, stopwords dropped)."""
-    return tuple(t for t in (pipeline(tok) for tok in tokenise(text)) if t)
 
 
 def jaccard(a: set, b: set) -> float:
@@ -37,18 +32,18 @@ def jaccard(a: set, b: set) -> float:
     return 1.0 if not a and not b else len(a & b) / len(a | b)
 
 
-def _concepts(plan: Plan, pipeline: Pipeline) -> set:
-    return {normalise(c.matched or c.label, pipeline) for c in plan.concepts()} - {()}
+def _concepts(plan: Plan, terms: Terms) -> set:
+    return {terms(c.matched or c.label) for c in plan.concepts()} - {()}
 
 
-def _keys(plan: Plan, pipeline: Pipeline, expanded: bool) -> set:
-    return {normalise(k.key, pipeline) for c in plan.concepts()
-            for k in c.all_keys(expanded)} - {()}
+def _keys(plan: Plan, terms: Terms, expanded: bool) -> set:
+    return {terms(k.key) for c in plan.concepts() for k in c.all_keys(expanded)} - {()}
 
 
 def agreement(first: Iterable[Plan], second: Iterable[Plan], pipeline: Pipeline) -> pd.DataFrame:
     """Per request planned by both: facet counts and Jaccard overlaps (see module doc)."""
     a, b = {p.qid: p for p in first}, {p.qid: p for p in second}
+    terms = Terms(pipeline)   # the indexed terms of a text (stopwords out), cached
     rows = []
     for qid in [q for q in a if q in b]:
         pa, pb = a[qid], b[qid]
@@ -57,19 +52,18 @@ def agreement(first: Iterable[Plan], second: Iterable[Plan], pipeline: Pipeline)
             "facets_first": len(pa.facets), "facets_second": len(pb.facets),
             "major_first": sum(f.importance == "major" for f in pa.facets),
             "major_second": sum(f.importance == "major" for f in pb.facets),
-            "concepts_jaccard": jaccard(_concepts(pa, pipeline), _concepts(pb, pipeline)),
-            "keys_u_jaccard": jaccard(_keys(pa, pipeline, False), _keys(pb, pipeline, False)),
-            "keys_e_jaccard": jaccard(_keys(pa, pipeline, True), _keys(pb, pipeline, True)),
+            "concepts_jaccard": jaccard(_concepts(pa, terms), _concepts(pb, terms)),
+            "keys_u_jaccard": jaccard(_keys(pa, terms, False), _keys(pb, terms, False)),
+            "keys_e_jaccard": jaccard(_keys(pa, terms, True), _keys(pb, terms, True)),
         })
     return pd.DataFrame(rows)
 
 
-def profile(plans: Iterable[Plan], qids: Iterable[str] | None = None) -> dict:
+def profile(plans: Iterable[Plan]) -> dict:
     """What a set of plans looks like: per plan means of facets (major, minor), concepts,
     keys unexpanded and expanded, keys per concept, and the share of expansion keys by
     relation."""
-    wanted = None if qids is None else set(qids)
-    chosen = [p for p in plans if wanted is None or p.qid in wanted]
+    chosen = list(plans)
     relations: Counter = Counter()
     totals: Counter = Counter()
     for plan in chosen:

@@ -31,10 +31,9 @@ def _rc(font_size: float) -> dict:
             "pdf.compression": 6}
 
 
-def _figure(panels: int, figures: Mapping, rows: int = 1):
+def _figure(panels: int, figures: Mapping):
     with plt.rc_context(_rc(figures["font_size"])):
-        fig, axes = plt.subplots(rows, panels, figsize=(figures["width"],
-                                                        figures["height"] * rows + 0.5),
+        fig, axes = plt.subplots(1, panels, figsize=(figures["width"], figures["height"] + 0.5),
                                  layout="constrained", squeeze=False)
     return fig, axes.ravel()
 
@@ -78,6 +77,13 @@ def _line_kw(style: Mapping, qt: str, i: int, n: int, every: int | None) -> dict
     return kw
 
 
+def _lines(ax, rows: pd.DataFrame, x: str, y: str, query_types: Sequence[str], style: Mapping,
+           every: int | None) -> None:
+    for i, qt in enumerate(query_types):
+        r = rows[rows["run"] == qt].sort_values(x)
+        ax.plot(r[x], r[y], **_line_kw(style, qt, i, len(query_types), every))
+
+
 #: Legend entries in one row below the panels at most (the six query types and the ideal
 #: fit the page's width); more wrap into rows of equal length.
 LEGEND_COLUMNS = 7
@@ -97,10 +103,12 @@ def _legend(fig, axes, font_size: float, ncol: int) -> None:
         fig.legend(handles, labels, loc="outside lower center", ncol=ncol, frameon=False)
 
 
-def _rows(frame: pd.DataFrame, **where) -> pd.DataFrame:
+def _rows(frame: pd.DataFrame, max_rank: int | None = None, **where) -> pd.DataFrame:
     mask = pd.Series(True, index=frame.index)
     for column, value in where.items():
         mask &= frame[column].astype(type(value)) == value
+    if max_rank is not None:   # the ranks a figure draws
+        mask &= frame["rank"].astype(int) <= max_rank
     return frame[mask]
 
 
@@ -113,10 +121,7 @@ def pr_figure(pr_curves: pd.DataFrame, levels: Sequence[int], reading: str,
         for ax, level in zip(axes, levels):
             rows = _rows(pr_curves, level=int(level), reading=reading)
             topics = sorted(set(rows["topics"].astype(int)))
-            for i, qt in enumerate(query_types):
-                r = rows[rows["run"] == qt].sort_values("recall")
-                ax.plot(r["recall"], r["precision"], **_line_kw(figures["style"], qt, i,
-                                                                len(query_types), None))
+            _lines(ax, rows, "recall", "precision", query_types, figures["style"], None)
             word = "exactly" if reading == "exact" else "at least"
             ax.set_title(f"level {level} ({LEVEL_NAMES[level]}), "
                          f"n = {'/'.join(map(str, topics))}")
@@ -143,12 +148,8 @@ def gain_figure(gain_curves: pd.DataFrame, curve: JKMeasure, profiles: Sequence[
     ideal_style = figures["ideal"]
     with plt.rc_context(_rc(figures["font_size"])):
         for ax, profile in zip(axes, profiles):
-            rows = _rows(gain_curves, profile=str(profile), kind=kind, base=int(base))
-            rows = rows[rows["rank"].astype(int) <= max_rank]
-            for i, qt in enumerate(query_types):
-                r = rows[rows["run"] == qt].sort_values("rank")
-                ax.plot(r["rank"], r["value"], **_line_kw(figures["style"], qt, i,
-                                                          len(query_types), every))
+            rows = _rows(gain_curves, max_rank, profile=str(profile), kind=kind, base=int(base))
+            _lines(ax, rows, "rank", "value", query_types, figures["style"], every)
             ideal = rows[rows["run"] == query_types[0]].sort_values("rank")
             ax.plot(ideal["rank"], ideal["ideal"], color=ideal_style["colour"],
                     linestyle=ideal_style["linestyle"], linewidth=ideal_style["linewidth"],
@@ -202,16 +203,15 @@ def difference_figure(gain_curves: pd.DataFrame, bands: pd.DataFrame | None,
                                           * len(profiles) + 0.6),
                                  layout="constrained", squeeze=False)
         for row, profile in enumerate(profiles):
-            rows = _rows(gain_curves, profile=str(profile), kind=kind, base=int(base))
-            rows = rows[rows["rank"].astype(int) <= max_rank]
+            rows = _rows(gain_curves, max_rank, profile=str(profile), kind=kind, base=int(base))
             ref = rows[rows["run"] == baseline].set_index("rank")["value"]
             for col, qt in enumerate(others):
                 ax = grid[row, col]
                 r = rows[rows["run"] == qt].set_index("rank")["value"].sort_index()
                 kw = _line_kw(figures["style"], qt, 0, 1, every)
                 if bands is not None and len(bands):
-                    b = _rows(bands, run=qt, profile=str(profile), kind=kind, base=int(base))
-                    b = b[b["rank"].astype(int) <= max_rank].sort_values("rank")
+                    b = _rows(bands, max_rank, run=qt, profile=str(profile), kind=kind,
+                              base=int(base)).sort_values("rank")
                     if len(b) > 5:
                         ax.fill_between(b["rank"].astype(int), b["lo"], b["hi"],
                                         color=kw["color"], alpha=0.25, linewidth=0)
@@ -244,15 +244,10 @@ def save(fig, png: str, pdf: str, dpi: int) -> None:
     """Write PNG and PDF atomically, without dates or software versions in the metadata.
 
     The layout (constrained layout: a third of the drawing time) is worked out once, when
-    the PNG is drawn; the PDF keeps it. Before 2026-12-01 the PDF worked out its own from the
-    PDF renderer's text sizes, placing panels up to a fraction of a point apart. The PDF is
-    drawn once: with matplotlib's placeholder engine (``set_layout_engine("none")``) it
-    was drawn twice, for a layout it no longer does (the same bytes; a 15-panel PDF 0.67 ->
-    0.42 CPU s, 6 alternating runs)."""
+    the PNG is drawn; the PDF keeps it, with no layout engine at all, so that it is drawn
+    once (a placeholder engine, ``set_layout_engine("none")``, would still draw it twice)."""
     with atomic_open(png, "wb") as handle:
         fig.savefig(handle, format="png", dpi=dpi, metadata={"Software": None})
-    # the PNG's layout, kept: no layout engine at all, so that the PDF is drawn once (a
-    # placeholder engine, set_layout_engine("none"), would still cost a draw for layout)
     with plt.rc_context({"figure.autolayout": False, "figure.constrained_layout.use": False}):
         fig.set_layout_engine(None)
     with atomic_open(pdf, "wb") as handle:

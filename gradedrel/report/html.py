@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import html
 import re
+from itertools import takewhile
 from pathlib import Path
 
 from gradedrel.core.io import write_text
@@ -55,37 +56,28 @@ def markdown_to_html(text: str, title: str) -> str:
         if not line.strip():
             i += 1
         elif line.startswith("```"):
-            block, i = [], i + 1
-            while i < len(lines) and not lines[i].startswith("```"):
-                block.append(lines[i])
-                i += 1
+            block = list(takewhile(lambda x: not x.startswith("```"), lines[i + 1:]))
             out.append("<pre>" + html.escape("\n".join(block)) + "</pre>")
-            i += 1
+            i += len(block) + 2   # the fences
         elif line.startswith("#"):
             level = len(line) - len(line.lstrip("#"))
             out.append(f"<h{level}>{_inline(line[level:].strip())}</h{level}>")
             i += 1
         elif line.startswith("|"):
-            block = []
-            while i < len(lines) and lines[i].startswith("|"):
-                block.append(lines[i])
-                i += 1
+            block = list(takewhile(lambda x: x.startswith("|"), lines[i:]))
             out += _table(block)
+            i += len(block)
         elif line.startswith("- "):
-            out.append("<ul>")
-            while i < len(lines) and lines[i].startswith("- "):
-                item = lines[i][2:]
-                item = {"[x] ": "✔ ", "[ ] ": "✘ "}.get(item[:4], item[:4]) + item[4:]
-                out.append(f"<li>{_inline(item)}</li>")
-                i += 1
-            out.append("</ul>")
+            block = list(takewhile(lambda x: x.startswith("- "), lines[i:]))
+            boxes = {"[x] ": "✔ ", "[ ] ": "✘ "}   # check boxes as marks
+            out += ["<ul>", *(f"<li>{_inline(boxes.get(b[2:6], b[2:6]) + b[6:])}</li>"
+                              for b in block), "</ul>"]
+            i += len(block)
         else:
-            block = []
-            while i < len(lines) and lines[i].strip() and not lines[i].startswith(
-                    ("#", "|", "- ", "```")):
-                block.append(lines[i])
-                i += 1
+            block = list(takewhile(lambda x: x.strip() and not x.startswith(
+                ("#", "|", "- ", "```")), lines[i:]))
             out.append("<p>" + "<br>\n".join(_inline(b) for b in block) + "</p>")
+            i += len(block)
     out.append("</body></html>")
     return "\n".join(out) + "\n"
 
@@ -122,8 +114,7 @@ def tsv_to_html(text: str, title: str, source: str = "", rows_shown: int = PAGE_
     if len(body) > rows_shown:
         out.append(f"<p>The first {rows_shown} rows; all {len(body)} are in the file"
                    + (f" <code>{html.escape(source)}</code>" if source else "") + ".</p>")
-    out.append("<table>")
-    out.append("<tr>" + "".join(f"<th>{html.escape(h)}</th>" for h in header) + "</tr>")
+    out += ["<table>", "<tr>" + "".join(f"<th>{html.escape(h)}</th>" for h in header) + "</tr>"]
     for row in body[:rows_shown]:
         out.append("<tr>" + "".join(
             f'<td class="n">{html.escape(c)}</td>' if i < len(numeric) and numeric[i]

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import base64
 import html
-import re
 from pathlib import Path
 
 from gradedrel.core.io import atomic_open, write_text
@@ -66,9 +65,6 @@ LANDING_STYLE = (
     ".gradedrel-landing td,.gradedrel-landing th{padding:.15em .4em;vertical-align:top}"
     ".gradedrel-landing td.n{text-align:right;font-variant-numeric:tabular-nums}</style>")
 
-_CURVES = {"cg": "CG", "dcg": "DCG", "ncg": "nCG", "ndcg": "nDCG"}
-
-
 def label(caption: str) -> str:
     """The label of the report item captioned by ``caption`` (a file name or a path ending
     in one: ``../report/avp_table.rst``)."""
@@ -77,21 +73,6 @@ def label(caption: str) -> str:
         raise KeyError(f"report caption {name!r} has no label in gradedrel.report.items.LABELS "
                        f"(expected one of: {', '.join(sorted(LABELS))})")
     return LABELS[name]
-
-
-def figure_label(name: str) -> str:
-    """The label of figure ``name`` (``pr_levels``, ``cg``, ``dcg_b2``, ``diff_ndcg_b10``):
-    ``P-R curves per level``, ``CG``, ``DCG (b = 2)``, ``nDCG (b = 10) minus the baseline``."""
-    if name == "pr_levels":
-        return "P-R curves per level"
-    diff = name.startswith("diff_")
-    match = re.fullmatch(r"(n?d?cg)(?:_b(\d+))?", name[5:] if diff else name)
-    if not match:
-        raise ValueError(f"figure {name!r}: expected pr_levels or a curve such as cg, dcg_b2, "
-                         "ndcg_b10, optionally with the prefix diff_")
-    kind, base = match.groups()
-    text = _CURVES[kind] + (f" (b = {base})" if base else "")
-    return f"{text} minus the baseline" if diff else text
 
 
 def screen_png(source: str | Path, target: str | Path, source_dpi: float,

@@ -3,19 +3,12 @@ and the robustness rows (A5) of docs/preregistration.md, and the key source shar
 
 **Decomposition.** Per request, with P the primary plan set, every run InQuery and AvP at
 level 3 in points (``WSYN/e(P-thesaurus)``: the WSYN/e run of the plan set ``P-thesaurus``):
-
-====================== ==========================================
-structure              WSYN/u(P) − SUM/u(P)
-request-word expansion WSYN/e(P-request) − WSYN/u(P)
-thesaurus expansion    WSYN/e(P-thesaurus) − WSYN/e(P-request)
-other-concept keys     WSYN/e(P-no-own) − WSYN/e(P-thesaurus)
-curators' own keys     WSYN/e(P) − WSYN/e(P-no-own)
-====================== ==========================================
-
-The five terms telescope: they add up to the primary effect WSYN/e(P) − SUM/u(P) request by
-request, hence in the mean (the order is fixed by the amendment; no other is reported).
-Each term: its mean over the requests and its 95 % paired percentile bootstrap interval
-(10,000 resamples, seed 20000724: the evaluation's resampling,
+the five terms of :data:`TERMS` (structure, request-word expansion, thesaurus expansion,
+other-concept keys, curators' own keys), each a difference of two of the :data:`SERIES`.
+They telescope: they add up to the primary effect WSYN/e(P) − SUM/u(P) request by request,
+hence in the mean (the order is fixed by the amendment; no other is reported). Each term:
+its mean over the requests and its 95 % paired percentile bootstrap interval (10,000
+resamples, seed 20000724: the evaluation's resampling,
 :func:`gradedrel.report.verdicts.paired_difference`). Every request of P must have a value
 in every run (derived plan sets keep the parent's requests; an emptied plan scores 0).
 
@@ -27,7 +20,7 @@ request); and on the requests with at least three level-3 documents and on those
 from __future__ import annotations
 
 import math
-from typing import Mapping, Sequence
+from typing import Mapping
 
 import numpy as np
 import pandas as pd
@@ -51,6 +44,7 @@ TERMS = (("structure", "WSYN/u(P)", "SUM/u(P)"),
          ("curators' own keys", "WSYN/e(P)", "WSYN/e(P-no-own)"))
 PRIMARY = "primary effect"
 LEVEL = 3
+CONFIDENCE = 0.95   # of every interval (A4, A5)
 
 DECOMPOSITION_COLUMNS = ["term", "computed_as", "requests", "mean", "low", "high",
                          "confidence"]
@@ -102,20 +96,12 @@ def decompose(values: pd.DataFrame) -> pd.DataFrame:
     return out
 
 
-def summary(per_request: pd.DataFrame, rules: Constants = Constants(),
-            confidence: float = 0.95) -> pd.DataFrame:
+def summary(per_request: pd.DataFrame, rules: Constants = Constants()) -> pd.DataFrame:
     """Each term and the primary effect: mean and paired bootstrap interval (A4)."""
-    zero = np.zeros(len(per_request))
-    rows = []
-    computed = {name: f"{a} − {b}" for name, a, b in TERMS}
-    computed[PRIMARY] = "WSYN/e(P) − SUM/u(P)"
-    for name in [t for t, _, _ in TERMS] + [PRIMARY]:
-        interval = paired_difference(per_request[name].to_numpy(), zero, rules.resamples,
-                                     confidence, rules.seed)
-        rows.append({"term": name, "computed_as": computed[name], "requests": len(per_request),
-                     "mean": interval.estimate, "low": interval.low, "high": interval.high,
-                     "confidence": confidence})
-    return pd.DataFrame(rows, columns=DECOMPOSITION_COLUMNS)
+    computed = {name: f"{a} − {b}" for name, a, b in TERMS} | {PRIMARY: "WSYN/e(P) − SUM/u(P)"}
+    rows = [{"term": name, "computed_as": how, **_interval_row(per_request[name], rules),
+             "confidence": CONFIDENCE} for name, how in computed.items()]
+    return pd.DataFrame(rows).rename(columns={"estimate": "mean"})[DECOMPOSITION_COLUMNS]
 
 
 def own_keys_statement(table: pd.DataFrame) -> str:
@@ -140,11 +126,11 @@ def primary_differences(per_topic: pd.DataFrame, first: str = "WSYN/e",
     return (a.reindex(common) - b.reindex(common)).rename("difference")
 
 
-def _interval_row(differences: pd.Series, rules: Constants, confidence: float) -> dict:
+def _interval_row(differences: pd.Series, rules: Constants) -> dict:
     interval = paired_difference(differences.to_numpy(), np.zeros(len(differences)),
-                                 rules.resamples, confidence, rules.seed)
+                                 rules.resamples, CONFIDENCE, rules.seed)
     return {"requests": len(differences), "estimate": interval.estimate, "low": interval.low,
-            "high": interval.high, "interval": f"{100 * confidence:.0f} % bootstrap"}
+            "high": interval.high, "interval": f"{100 * CONFIDENCE:.0f} % bootstrap"}
 
 
 def leave_one_out(differences: pd.Series) -> dict:
@@ -163,7 +149,7 @@ def leave_one_out(differences: pd.Series) -> dict:
 
 def robustness(differences: Mapping[str, pd.Series], curators: Mapping[str, str],
                level3_documents: Mapping[str, int], rules: Constants = Constants(),
-               confidence: float = 0.95, threshold: int = 3) -> pd.DataFrame:
+               threshold: int = 3) -> pd.DataFrame:
     """The robustness rows (A5) of each plan set's per-request primary differences.
     A request without a curator or a level-3 count is an error."""
     rows = []
@@ -173,45 +159,22 @@ def robustness(differences: Mapping[str, pd.Series], curators: Mapping[str, str]
             raise ValueError(f"robustness of {plan_set}: no curator or level-3 count for "
                              f"requests {unknown[:10]}")
         base = {"plan_set": plan_set, "note": ""}
-        rows.append({**base, "row": "all requests", "group": "",
-                     **_interval_row(d, rules, confidence)})
+        rows.append({**base, "row": "all requests", "group": "", **_interval_row(d, rules)})
         loo = leave_one_out(d)
         rows.append({**base, "row": "leave one request out", "group": "", "requests": len(d),
                      "estimate": float(d.mean()) if len(d) else math.nan, "low": loo["low"],
                      "high": loo["high"], "interval": "range of the mean",
                      "note": (f"most influential: {loo['most_influential']} (mean without it "
                               f"{loo['mean_without']:+.1f})") if loo["most_influential"] else ""})
-        by_curator = pd.Series([curators[q] for q in d.index], index=d.index)
-        for curator in sorted(set(by_curator)):
-            part = d[by_curator == curator]
-            rows.append({**base, "row": "curator", "group": curator,
-                         **_interval_row(part, rules, confidence)})
+        for curator, part in d.groupby(pd.Series([curators[q] for q in d.index], index=d.index)):
+            rows.append({**base, "row": "curator", "group": curator, **_interval_row(part, rules)})
         counts = pd.Series([int(level3_documents[q]) for q in d.index], index=d.index)
         for label, chosen in ((f"at least {threshold} level-3 documents", counts >= threshold),
                               (f"fewer than {threshold} level-3 documents", counts < threshold)):
-            part = d[chosen]
             row = {**base, "row": "level-3 documents", "group": label}
-            if len(part):
-                rows.append({**row, **_interval_row(part, rules, confidence)})
-            else:
-                rows.append({**row, "requests": 0, "estimate": math.nan, "low": math.nan,
-                             "high": math.nan, "interval": "", "note": "no request"})
+            rows.append({**row, **_interval_row(d[chosen], rules)} if chosen.any()
+                        else {**row, "requests": 0, "interval": "", "note": "no request"})
     return pd.DataFrame(rows, columns=ROBUSTNESS_COLUMNS)
-
-
-def subset_row(differences: pd.Series, requests: Sequence[str], label: str,
-               rules: Constants = Constants(), confidence: float = 0.95) -> dict:
-    """The primary comparison on a named subset of requests (e.g. the requests the memory
-    probe calls remembered, or those it clears): a request not among the differences is an
-    error."""
-    unknown = sorted(set(requests) - set(differences.index))
-    if unknown:
-        raise ValueError(f"{label}: requests {unknown[:10]} are not among the comparison's")
-    part = differences[differences.index.isin(list(requests))]
-    if not len(part):
-        return {"row": label, "requests": 0, "estimate": math.nan, "low": math.nan,
-                "high": math.nan, "interval": ""}
-    return {"row": label, **_interval_row(part, rules, confidence)}
 
 
 # ---------------------------------------------------------------- ratings (A8)

@@ -152,21 +152,22 @@ def _ratio(numerator: np.ndarray, denominator: np.ndarray) -> np.ndarray:
     return out
 
 
-def _bootstrap(numerator: np.ndarray, denominator: np.ndarray, rules: Constants,
-               confidence: float) -> tuple[float, float, float, int]:
-    """Ratio of sums over requests, its percentile interval over resampled requests, and
-    the number of undefined (0/0) resamples."""
-    n = len(numerator)
+def _bootstrap(sums: pd.DataFrame, numerator: str, denominator: str,
+               rules: Constants) -> tuple[float, float, float, int]:
+    """Ratio of sums over requests (rows), its 95 % percentile interval over resampled
+    requests, and the number of undefined (0/0) resamples."""
+    n = len(sums)
     if n == 0:
         return math.nan, math.nan, math.nan, 0
+    numerator, denominator = (sums[c].to_numpy(np.float64) for c in (numerator, denominator))
     estimate = _ratio(np.array([numerator.sum()]), np.array([denominator.sum()]))[0]
     counts = resample_counts(n, rules.resamples, rules.seed)
     resampled = _ratio(counts @ numerator, counts @ denominator)
-    low, high = _percentiles(resampled, confidence)
+    low, high = _percentiles(resampled, 0.95)
     return float(estimate), low, high, int(np.isnan(resampled).sum())
 
 
-def pooled(group: pd.DataFrame, N: int, rules: Constants, confidence: float = 0.95) -> dict:
+def pooled(group: pd.DataFrame, N: int, rules: Constants) -> dict:
     """Lift and selectivity of one group's pairs, with their bootstrap intervals: the lift
     over the group's requests, the selectivity over those of them with level-2 documents
     (each resampled on its own, the evaluation's resamples for that number of requests);
@@ -176,10 +177,7 @@ def pooled(group: pd.DataFrame, N: int, rules: Constants, confidence: float = 0.
     sums = per.groupby("qid", sort=True).agg(a=("a", "sum"), b=("b", "sum"),
                                              c=("c", "sum"), l2=("n_L2", "max"))
     with_l2 = sums[sums["l2"] > 0]
-    lift = _bootstrap(sums["a"].to_numpy(np.float64), sums["b"].to_numpy(np.float64), rules,
-                      confidence)
-    selectivity = _bootstrap(with_l2["a"].to_numpy(np.float64),
-                             with_l2["c"].to_numpy(np.float64), rules, confidence)
+    lift, selectivity = _bootstrap(sums, "a", "b", rules), _bootstrap(with_l2, "a", "c", rules)
     return {"requests": len(sums), "pairs": len(group), "lift": lift[0], "lift_low": lift[1],
             "lift_high": lift[2], "selectivity": selectivity[0],
             "selectivity_low": selectivity[1], "selectivity_high": selectivity[2],
@@ -187,28 +185,20 @@ def pooled(group: pd.DataFrame, N: int, rules: Constants, confidence: float = 0.
             "undefined_selectivity": selectivity[3]}
 
 
-def diagnostic(pair_table: pd.DataFrame, N: int, rules: Constants,
-               confidence: float = 0.95) -> pd.DataFrame:
+def diagnostic(pair_table: pd.DataFrame, N: int, rules: Constants) -> pd.DataFrame:
     """One row per source class and per curator (and one over all pairs), flagged when the
     selectivity interval lies entirely above the ``thesaurus`` class's (A6)."""
-    rows = [{"group_by": "all", "group": "all", **pooled(pair_table, N, rules, confidence)}]
-    for name in SOURCE_CLASSES:
-        part = pair_table[pair_table["source_class"] == name]
-        rows.append({"group_by": "source_class", "group": name,
-                     **pooled(part, N, rules, confidence)})
-    for curator in sorted(set(pair_table["curator"])):
-        part = pair_table[pair_table["curator"] == curator]
-        rows.append({"group_by": "curator", "group": curator,
-                     **pooled(part, N, rules, confidence)})
+    groups = [("all", "all")] + [("source_class", name) for name in SOURCE_CLASSES] \
+        + [("curator", curator) for curator in sorted(set(pair_table["curator"]))]
+    rows = [{"group_by": by, "group": group, **pooled(
+        pair_table if by == "all" else pair_table[pair_table[by] == group], N, rules)}
+        for by, group in groups]
     reference = next(r for r in rows if r["group_by"] == "source_class" and r["group"] == REFERENCE)
+    high = reference["selectivity_high"]   # NaN or +∞: no group lies above it
     for row in rows:
-        if row["group_by"] == "all" or row is reference or not row["selectivity_requests"]:
-            row["flagged"] = ""
-            continue
-        above = (math.isfinite(reference["selectivity_high"])
-                 and not math.isnan(row["selectivity_low"])
-                 and row["selectivity_low"] > reference["selectivity_high"])
-        row["flagged"] = "yes" if above else "no"
+        unflagged = row["group_by"] == "all" or row is reference or not row["selectivity_requests"]
+        above = math.isfinite(high) and row["selectivity_low"] > high   # False for a NaN low
+        row["flagged"] = "" if unflagged else "yes" if above else "no"
     return pd.DataFrame(rows, columns=LEAK_COLUMNS)
 
 

@@ -1,32 +1,24 @@
 """Scoring the memory probe: does the curators' language model remember a request's page?
 
-Protocol: docs/memory-probe.md; thresholds: docs/preregistration.md, Amendment 1, A7. Inputs:
-the probed requests (``config/probe/requests.tsv``: probe_id, source, qid, text; sources
-``nfcorpus``, ``placebo``, ``cranfield``) and the probers' answers (YAML, one list of
-mappings per batch file: ``id``, ``derived_keys``, ``remembers_page``, ``page_summary``,
-``cited_studies`` (``authors``, ``year``, ``title``), ``remembered_keys``). Terms: a text's
-tokens through the index's term pipeline (stopwords out, Porter stemming).
+Protocol and the measures' definitions: docs/memory-probe.md ("Scoring"); thresholds:
+docs/preregistration.md, Amendment 1, A7 (:class:`Thresholds`). Inputs: the probed requests
+(``config/probe/requests.tsv``; sources ``nfcorpus``, ``placebo``, ``cranfield``) and the
+probers' answers (YAML batch files: :func:`parse_answers`). Terms: a text's tokens through the
+index's term pipeline (stopwords out, Porter stemming), as sets. Each probed request q is
+scored against its level-3 documents L3 and the text Q of its *scoring request* (its own; for
+a placebo, the real NFCorpus request assigned to it):
 
-For each probed request q, scored against the level-3 documents L3 and the text of its
-*scoring request* (its own; for a placebo, the real NFCorpus request assigned to it):
+- **cited-study recall**: the share of L3 matched by a claimed study: a claimed title T
+  matches a document title D when Dice(T, D) ≥ 0.6 and |(T ∩ D) − Q| ≥ 2;
+- **remembered-keys lift** L = Σ_k df_L3(k)/|L3| ÷ Σ_k df_N(k)/N over the keys not of class
+  ``request`` (:mod:`gradedrel.report.leak`), L_mem over the remembered keys, L_der over the
+  derived ones; the statistic log(L_mem / L_der) (:func:`log_ratio`).
 
-- **cited-study recall**: the share of L3 matched by a claimed study. A claimed title t
-  matches a document title d when Dice(T, D) = 2|T ∩ D| / (|T| + |D|) ≥ 0.6 over their
-  term sets **and** |(T ∩ D) − Q| ≥ 2, Q the terms of the scoring request's text. A document
-  is matched when any claimed title matches it; its similarity is the best such Dice;
-- **remembered-keys lift**: L = Σ_k df_L3(k)/|L3| ÷ Σ_k df_N(k)/N over the keys k that are not
-  of class ``request`` (not every term in Q), df_R(k) the documents of R containing every
-  term of k (:mod:`gradedrel.report.leak`); L_mem over the remembered keys, L_der over the
-  derived keys; the statistic log(L_mem / L_der), undefined when either set is empty or
-  matches no document of the collection (or q has no level-3 document); −∞ when only the
-  derived keys reach a level-3 document, +∞ when only the remembered ones do.
-
-The rules, decided in this order: the **placebo false-match rule** — if more than 10 % of
-the placebo requests reach one matched document, the cited-study rule needs two matched
-level-3 documents instead of one; the **Cranfield reference** — the 95th percentile (numpy's
-default, linear) of the defined statistics of the Cranfield answers. A request is
-**remembered** if its matched level-3 documents reach the number needed, or if its statistic
-exceeds both log 1.5 and that percentile.
+The rules, in this order: if more than 10 % of the placebos reach one matched document, the
+cited-study rule needs two matched level-3 documents instead of one; the Cranfield reference
+is the 95th percentile (numpy's linear) of the defined Cranfield statistics. A request is
+**remembered** if it reaches the matches needed, or if its statistic exceeds both log 1.5
+and that percentile.
 
 Choices where the protocol is silent (reported to the lead):
 
@@ -45,7 +37,7 @@ Choices where the protocol is silent (reported to the lead):
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterable, Mapping, Sequence
 
@@ -105,13 +97,10 @@ class Collection:
     documents: Documents
     level3: Mapping[str, Sequence[str]]   # qid -> docnos judged 3
     titles: Mapping[str, str]             # docno -> title
-    _ids: dict = field(default_factory=dict)
 
     def level3_ids(self, qid: str) -> np.ndarray:
-        """Document ids judged at level 3 for ``qid`` (memoised)."""
-        if qid not in self._ids:
-            self._ids[qid] = self.documents.id_set(self.level3.get(qid, []), f"request {qid}")
-        return self._ids[qid]
+        """Document ids judged at level 3 for ``qid``."""
+        return self.documents.id_set(self.level3.get(qid, []), f"request {qid}")
 
 
 # ---------------------------------------------------------------- reading
@@ -128,10 +117,9 @@ def read_requests(path: str | Path, columns: Sequence[str] = REQUEST_COLUMNS) ->
             raise InputError(path, line, f"source one of {list(SOURCES)}", source)
         if not probe_id:
             raise InputError(path, line, "a probe id")
-        if probe_id in seen:
+        if seen.setdefault(probe_id, line) != line:
             raise InputError(path, line, f"one row per probe id (first at line {seen[probe_id]})",
                              probe_id)
-        seen[probe_id] = line
     return frame[list(columns)]
 
 
@@ -170,19 +158,18 @@ def _keys(item: dict, name: str, path, line) -> tuple[str, ...]:
 
 
 #: The fields of an answer, by probe version: v1 (Amendment 1) and v2 (Amendment 2, B4).
+#: (the claim's field, the studies' field, every field).
 ANSWER_FIELDS = {
-    1: {"claim": "remembers_page", "studies": "cited_studies",
-        "fields": ("id", "derived_keys", "remembers_page", "page_summary", "cited_studies",
-                   "remembered_keys")},
-    2: {"claim": "known", "studies": "studies", "fields": ("id", "known", "studies")},
+    1: ("remembers_page", "cited_studies", ("id", "derived_keys", "remembers_page",
+                                            "page_summary", "cited_studies", "remembered_keys")),
+    2: ("known", "studies", ("id", "known", "studies")),
 }
 
 
 def parse_answers(text: str, path: str | Path = "<answers>", version: int = 1) -> list[Answer]:
     """One batch file of answers of probe ``version`` (1 or 2: :data:`ANSWER_FIELDS`); any
     error names the file and line. A v2 answer has no keys and no summary (empty)."""
-    names = ANSWER_FIELDS[version]
-    claim_field, studies_field = names["claim"], names["studies"]
+    claim_field, studies_field, fields = ANSWER_FIELDS[version]
     answers = []
     items = yaml_io.load(text, path, _Loader)
     if not isinstance(items, (list, type(None))):
@@ -191,16 +178,14 @@ def parse_answers(text: str, path: str | Path = "<answers>", version: int = 1) -
         line = getattr(item, "line", None)
         if not isinstance(item, dict):
             raise InputError(path, line, "an answer as a mapping", item)
-        unknown = sorted(set(item) - set(names["fields"]))
+        unknown = sorted(set(item) - set(fields))
         if unknown:
-            raise InputError(path, line, f"answer fields among {sorted(names['fields'])}",
-                             unknown)
+            raise InputError(path, line, f"answer fields among {sorted(fields)}", unknown)
         if item.get("id") in (None, ""):
             raise InputError(path, line, "an answer with an 'id'")
         claim = item.get(claim_field)
-        claim = {True: "yes", False: "no"}.get(claim, claim) if isinstance(claim, bool) else claim
-        claim = str(claim).strip().lower() if claim is not None else None
-        if claim not in CLAIMS:
+        claim = ("yes" if claim else "no") if isinstance(claim, bool) else claim
+        if claim is None or str(claim).strip().lower() not in CLAIMS:
             raise InputError(path, line, f"{claim_field} one of {list(CLAIMS)}",
                              item.get(claim_field))
         studies = item.get(studies_field) or []
@@ -213,7 +198,8 @@ def parse_answers(text: str, path: str | Path = "<answers>", version: int = 1) -
                                  "a cited study as a mapping (authors, year, title)", study)
             parsed.append(Study(_text(study.get("authors")), _text(study.get("year")),
                                 _text(study.get("title"))))
-        answers.append(Answer(str(item["id"]), _keys(item, "derived_keys", path, line), claim,
+        answers.append(Answer(str(item["id"]), _keys(item, "derived_keys", path, line),
+                              str(claim).strip().lower(),
                               _text(item.get("page_summary")), tuple(parsed),
                               _keys(item, "remembered_keys", path, line), f"{path}:{line}"))
     return answers
@@ -252,10 +238,8 @@ def document_titles(dataset: str, docnos: Iterable[str],
     import ir_datasets
 
     wanted = set(docnos)
-    titles = {}
-    for doc in ir_datasets.load(dataset).docs_iter():
-        if doc.doc_id in wanted:
-            titles[doc.doc_id] = str(getattr(doc, "title", "") or "")
+    titles = {doc.doc_id: str(getattr(doc, "title", "") or "")
+              for doc in ir_datasets.load(dataset).docs_iter() if doc.doc_id in wanted}
     missing = sorted(wanted - set(titles))
     if missing:
         raise ValueError(f"ir_datasets:{dataset}: no documents {missing[:5]}")
@@ -269,20 +253,22 @@ def dice(a: set, b: set) -> float:
     return 2 * len(a & b) / (len(a) + len(b)) if a or b else 0.0
 
 
+def best_similarity(claimed: Sequence[frozenset], title: frozenset, min_shared: int = 2,
+                    request_terms: frozenset = frozenset()) -> float:
+    """The highest Dice of ``title`` with a claimed title sharing at least ``min_shared``
+    terms with it that are not ``request_terms`` (0.0 if none does)."""
+    return max((dice(t, title) for t in claimed if len((t & title) - request_terms) >= min_shared),
+               default=0.0)
+
+
 def matched_documents(titles: Sequence[str], documents: Mapping[str, str],
                       request_terms: set, terms: Callable[[str], tuple[str, ...]],
                       thresholds: Thresholds = Thresholds()) -> dict[str, float]:
     """docno → best Dice of the claimed titles that match it (both rules)."""
-    claimed = [set(terms(t)) for t in titles if t.strip()]
-    out: dict[str, float] = {}
-    for docno, title in documents.items():
-        d = set(terms(title))
-        for t in claimed:
-            similarity = dice(t, d)
-            if similarity >= thresholds.dice and \
-                    len((t & d) - request_terms) >= thresholds.shared_terms:
-                out[docno] = max(out.get(docno, 0.0), similarity)
-    return out
+    claimed = [frozenset(terms(t)) for t in titles if t.strip()]
+    best = {d: best_similarity(claimed, frozenset(terms(title)), thresholds.shared_terms,
+                               frozenset(request_terms)) for d, title in documents.items()}
+    return {d: s for d, s in best.items() if s >= thresholds.dice}
 
 
 def key_lift(keys: Sequence[str], request_terms: set, collection: Collection,
@@ -290,13 +276,8 @@ def key_lift(keys: Sequence[str], request_terms: set, collection: Collection,
     """(lift, keys used) of a key set: the keys not of class ``request``, each term set once;
     NaN when no key is used, none matches a document of the collection, or there is no
     level-3 document."""
-    used, seen = [], set()
-    for key in keys:
-        t = collection.terms(key)
-        if not t or t in seen or all(x in request_terms for x in t):
-            continue
-        seen.add(t)
-        used.append(t)
+    used = list(dict.fromkeys(t for t in map(collection.terms, keys)
+                              if t and not all(x in request_terms for x in t)))
     if not used or not len(level3):
         return math.nan, len(used)
     n3 = num_n = 0.0
@@ -322,14 +303,11 @@ def placebo_assignment(placebos: Sequence[str], real: Sequence[str],
 
 
 def log_ratio(l_mem: float, l_der: float) -> float:
-    """log(L_mem / L_der); NaN when either is undefined or both are 0."""
+    """log(L_mem / L_der); NaN when either is undefined or both are 0; +∞ when only L_der is
+    0, −∞ when only L_mem is."""
     if math.isnan(l_mem) or math.isnan(l_der) or (l_mem == 0 and l_der == 0):
         return math.nan
-    if l_der == 0:
-        return math.inf
-    if l_mem == 0:
-        return -math.inf
-    return math.log(l_mem / l_der)
+    return math.log(l_mem / l_der) if l_mem and l_der else math.copysign(math.inf, l_mem - l_der)
 
 
 PER_REQUEST_COLUMNS = ["probe_id", "source", "qid", "scored_against", "remembers_page",
@@ -398,19 +376,16 @@ def per_source(table: pd.DataFrame) -> pd.DataFrame:
     rows = []
     for source in SOURCES:
         part = table[table["source"] == source]
-        n = len(part)
-        if not n:
-            continue
-        share = (lambda mask: float(mask.sum()) / n)
-        rows.append({"source": source, "requests": n,
-                     **{f"claims_{c}": share(part["remembers_page"] == c) for c in CLAIMS},
-                     "with_match": share(part["matched"] >= 1),
-                     "mean_recall": float(part["recall"].mean()),
-                     "statistic_defined": int(part["log_ratio"].notna().sum()),
-                     "median_log_ratio": float(part["log_ratio"].median()),
-                     "keys_rule": share(part["keys_rule"] == "yes"),
-                     "cited_rule": share(part["cited_rule"] == "yes"),
-                     "remembered": share(part["remembered"] == "yes")})
+        if len(part):
+            rows.append({"source": source, "requests": len(part),
+                         **{f"claims_{c}": float((part["remembers_page"] == c).mean())
+                            for c in CLAIMS},
+                         "with_match": float((part["matched"] >= 1).mean()),
+                         "mean_recall": float(part["recall"].mean()),
+                         "statistic_defined": int(part["log_ratio"].notna().sum()),
+                         "median_log_ratio": float(part["log_ratio"].median()),
+                         **{rule: float((part[rule] == "yes").mean())
+                            for rule in ("keys_rule", "cited_rule", "remembered")}})
     return pd.DataFrame(rows, columns=SOURCE_COLUMNS)
 
 
@@ -419,9 +394,7 @@ def remembered(table: pd.DataFrame) -> pd.DataFrame:
     chosen = table[table["remembered"] == "yes"]
     rules = [" and ".join(n for n, on in (("cited studies", c == "yes"), ("keys", k == "yes"))
                           if on) for c, k in zip(chosen["cited_rule"], chosen["keys_rule"])]
-    return pd.DataFrame({"source": chosen["source"].to_numpy(), "qid": chosen["qid"].to_numpy(),
-                         "probe_id": chosen["probe_id"].to_numpy(), "rule": rules},
-                        columns=["source", "qid", "probe_id", "rule"])
+    return chosen[["source", "qid", "probe_id"]].assign(rule=rules).reset_index(drop=True)
 
 
 def markdown(table: pd.DataFrame, sources: pd.DataFrame, decisions: Mapping) -> str:

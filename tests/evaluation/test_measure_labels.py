@@ -70,3 +70,18 @@ def test_the_workflow_refuses_a_curve_the_registry_cannot_parse():
                      schema_path=root / "config" / "schema" / "config.schema.yaml")
     with pytest.raises(ValueError, match=r"config: report\.curves: 'ndcg_b10'"):
         Study.from_config(config).figure_names()
+
+
+def test_the_report_labels_each_figure_by_its_curve():
+    from pathlib import Path
+
+    from gradedrel.study import Study
+
+    root = Path(__file__).resolve().parents[2]
+    config = layered([root / "config" / "config.yaml"],
+                     {"report": {"curves": ["JK_CG", "JK_nDCG(b=10)"],
+                                 "difference_curves": ["JK_DCG(b=2)"]}},
+                     schema_path=root / "config" / "schema" / "config.schema.yaml")
+    assert Study.from_config(config).figure_names() == {
+        "pr_levels": "P-R curves per level", "cg": "CG", "ndcg_b10": "nDCG (b = 10)",
+        "diff_dcg_b2": "DCG (b = 2) minus the baseline"}

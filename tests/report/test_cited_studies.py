@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 
 from gradedrel.core.errors import InputError
-from gradedrel.report import cited_studies as cs
+from gradedrel.report import cited_studies as cs, memory_probe as mp
 from gradedrel.report.memory_probe import Answer, Study
 
 SEED = 20000724   # a seed, as a study design gives it
@@ -25,7 +25,7 @@ def answer(pid, *titles, known="no"):
 def test_dice_and_the_two_shared_terms():
     a, b = frozenset({"soy", "breast", "cancer"}), frozenset({"soy", "intake", "breast",
                                                               "cancer", "risk"})
-    assert cs.dice(a, b) == pytest.approx(2 * 3 / 8)
+    assert mp.dice(a, b) == pytest.approx(2 * 3 / 8)
     # one shared term never matches, however short the titles
     assert cs.best_similarity([frozenset({"soy"})], frozenset({"soy"})) == 0.0
     assert cs.best_similarity([frozenset({"soy", "milk"}), a], b) == pytest.approx(0.75)

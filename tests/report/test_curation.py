@@ -41,7 +41,7 @@ def test_agreement_by_hand():
 
 
 def test_profile_by_hand():
-    out = curation.profile(A + B, qids=["1"])
+    out = curation.profile([p for p in A + B if p.qid == "1"])
     assert out["plans"] == 2 and out["facets"] == 2 and out["major_facets"] == 1.5
     assert out["keys_u"] == 2 and out["keys_e"] == 4 and out["growth"] == pytest.approx(2)
     assert out["share_NT"] == pytest.approx(2 / 4) and out["share_curated"] == pytest.approx(1 / 4)

@@ -94,14 +94,6 @@ def test_robustness_rows_per_curator_and_level3_documents(frames):
         kp.robustness(differences, {}, level3)
 
 
-def test_a_named_subset_of_requests(frames):
-    d = kp.primary_differences(frames[""])
-    row = kp.subset_row(d, ["1", "2", "3"], "cleared by the probe", Constants(resamples=500))
-    assert row["requests"] == 3 and row["estimate"] == pytest.approx(d.iloc[:3].mean())
-    with pytest.raises(ValueError, match="not among"):
-        kp.subset_row(d, ["9"], "remembered")
-
-
 def test_tables_render(frames):
     per_request = kp.decompose(kp.series(frames))
     table = kp.decomposition_table(kp.summary(per_request, Constants(resamples=200)), "expert")

@@ -36,24 +36,6 @@ def test_label_of_an_unknown_caption_names_it_and_the_known_ones():
     assert items.label("../report/avp_table.rst") == items.LABELS["avp_table.rst"]
 
 
-@pytest.mark.parametrize("name, expected", [
-    ("pr_levels", "P-R curves per level"),
-    ("cg", "CG"),
-    ("ncg", "nCG"),
-    ("dcg_b2", "DCG (b = 2)"),
-    ("ndcg_b10", "nDCG (b = 10)"),
-    ("diff_cg", "CG minus the baseline"),
-    ("diff_dcg_b2", "DCG (b = 2) minus the baseline"),
-])
-def test_figure_label(name, expected):
-    assert items.figure_label(name) == expected
-
-
-def test_figure_label_refuses_an_unknown_curve():
-    with pytest.raises(ValueError, match="'xg'"):
-        items.figure_label("xg")
-
-
 def _png(path: Path, size: tuple[int, int], mode: str = "RGBA") -> None:
     image = Image.new(mode, size, (255, 255, 255, 0) if mode == "RGBA" else "white")
     for x in range(size[0]):  # a diagonal line in a colour

@@ -19,7 +19,7 @@ FINDINGS_EVALUATION_FILES = {
     **{name: name for name in ("per_topic", "ranked_grades", "means", "effort")},
     **{name: SIGNIFICANCE_FILES[name] for name in ("friedman", "posthoc", "vs_baseline")},
 }
-from gradedrel.report.items import figure_label, label as report_label
+from gradedrel.report.items import label as report_label
 
 FIGURE_PARAMS = (
     "query_types",
@@ -406,9 +406,9 @@ rule report_screen_figures:
                 caption=f"../report/{figure_caption(name)}",
                 category="{collection} figures",
                 subcategory="{planset}, {model} (the primary condition)",
-                labels={"figure": figure_label(name)},
+                labels={"figure": label},
             )
-            for name in STUDY.figure_names()
+            for name, label in STUDY.figure_names().items()
         },
     log:
         log_of("{collection}/{planset}/report_screen_figures_{model}"),
