@@ -70,13 +70,6 @@ def parse_run_arguments(items: list[str]) -> dict[str, str]:
     return runs
 
 
-def read_topic_list(path: str) -> list[str]:
-    """One qid per line (:func:`gradedrel.collection.readers.read_topic_list`)."""
-    from gradedrel.collection.readers import read_topic_list as read
-
-    return read(path)
-
-
 def load_qrels(path: str, grade_map, fmt: str | None = None):
     """TREC qrels or a graded qrels TSV (``qid docno label grade``, header on line 1),
     either mapped through ``grade_map`` when one is given: for TREC qrels it maps the
@@ -135,6 +128,7 @@ def run_evaluate(args: argparse.Namespace) -> int:
     """
     one_blas_thread_unless_chosen()
     check_out_folder(args.out)
+    from gradedrel.collection.readers import read_topic_list
     from gradedrel.evaluation.files import evaluate_files
     from gradedrel.evaluation.measures import registry
     from gradedrel.evaluation.settings import Settings

@@ -151,12 +151,12 @@ def platform_of(facts: Mapping, python: str, parts: Mapping) -> dict:
 
 
 def implementation_section(cmd: str, commit: Mapping, version: str,
-                           repository: str | None = None,
                            lang: Iterable[str] = ("python",)) -> dict:
-    """``implementation``: the command, and the source (languages, repository, commit;
-    ``dirty`` and ``version``, the gradedrel package's, beside the schema's keys)."""
+    """``implementation``: the command, and the source (languages, repository: none
+    recorded, commit; ``dirty`` and ``version``, the gradedrel package's, beside the
+    schema's keys)."""
     return {"executable": {"cmd": cmd},
-            "source": {"lang": list(lang), "repository": repository,
+            "source": {"lang": list(lang), "repository": None,
                        "commit": commit.get("commit"), "dirty": commit.get("dirty"),
                        "version": version}}
 
@@ -183,18 +183,15 @@ def test_collection(name: str, ir_datasets: Mapping[str, str], local: Mapping[st
 
 
 def document(tag: str | None, platform: Mapping, implementation: Mapping, data: Mapping,
-             method: Mapping, research_goal: Mapping | None = None,
-             actor: Mapping | None = None, **extra: Any) -> dict:
-    """The whole record in the spec's order: versions, tag, the PRIMAD sections, ``extra``."""
+             method: Mapping, goal: Mapping, **extra: Any) -> dict:
+    """The whole record in the spec's order: versions, tag, the PRIMAD sections (the
+    actor: :data:`ACTOR`), ``extra``."""
     out: dict[str, Any] = {"schema-version": SCHEMA_VERSION, "run-version": RUN_VERSION}
     if tag is not None:
         out["tag"] = tag
-    out |= {"platform": dict(platform),
-            "research goal": dict(research_goal if research_goal is not None else {}),
-            "implementation": dict(implementation), "method": dict(method),
-            "actor": dict(actor if actor is not None else ACTOR), "data": dict(data)}
-    out |= extra
-    return out
+    return out | {"platform": dict(platform), "research goal": dict(goal),
+                  "implementation": dict(implementation), "method": dict(method),
+                  "actor": dict(ACTOR), "data": dict(data)} | extra
 
 
 # --- text -----------------------------------------------------------------------------------
