@@ -466,15 +466,6 @@ class Study:
                 out.append((c, p, m))
         return out
 
-    def screen_figures(self) -> list[str]:
-        """The screen copies the report embeds: each collection's forest plot and its primary
-        condition's figures (:meth:`report_figure_conditions`)."""
-        paths = self.paths
-        out = [paths.screen(paths.collection_figure("forest", "png", c)) for c in self.collections]
-        for c, p, m in self.report_figure_conditions():
-            out += [paths.screen(paths.figure(n, "png", c, p, m)) for n in self.figure_names()]
-        return out
-
     def targets(self) -> list[str]:
         """Every file the main job makes that nothing downstream reads, and the report's
         pages, so that a deleted one is made again."""
@@ -523,7 +514,12 @@ class Study:
         out += paged(paths.across("md", across), paths.across("png", across),
                      unpaged=[paths.across("png", across)])
         out += [paths.landing(), paths.screen(paths.across("png", across))]
-        out += self.screen_figures()
+        # the screen copies the report embeds: each collection's forest plot and its
+        # primary condition's figures (report_figure_conditions)
+        out += [paths.screen(paths.collection_figure("forest", "png", c))
+                for c in self.collections]
+        for c, p, m in self.report_figure_conditions():
+            out += [paths.screen(paths.figure(n, "png", c, p, m)) for n in self.figure_names()]
         if self.memory_probe():
             out += paged(paths.memory_probe("md"))
             if self.memory_probe().get("v2"):
