@@ -45,16 +45,6 @@ def job_context(wildcards: Mapping[str, object] | None) -> str:
     return " ".join(str(values[k]) for k in CONTEXT_KEYS if values.get(k) not in (None, ""))
 
 
-class _JobFilter(logging.Filter):
-    def __init__(self, context: str):
-        super().__init__()
-        self.job = f"[{context}] " if context else ""
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        record.job = self.job
-        return True
-
-
 def formatter() -> logging.Formatter:
     """The one log format: ``2026-11-30T23:50:01Z INFO [cranfield auto BM25] message`` (UTC)."""
     fmt = logging.Formatter(FORMAT, DATE_FORMAT)
@@ -75,9 +65,15 @@ class _Stderr(logging.StreamHandler):
 
 
 def _formatted(handler: logging.Handler, level: int, context: str) -> logging.Handler:
+    job = f"[{context}] " if context else ""
+
+    def named(record: logging.LogRecord) -> bool:  # every line names the job
+        record.job = job
+        return True
+
     handler.setLevel(level)
     handler.setFormatter(formatter())
-    handler.addFilter(_JobFilter(context))
+    handler.addFilter(named)
     return handler
 
 
