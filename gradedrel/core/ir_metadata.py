@@ -363,13 +363,6 @@ EVALUATION_REQUIRED = {("method", "automatic"): (bool,),
 
 # --- the two documents the workflow writes -----------------------------------------------------
 
-def thesaurus_files(thesaurus: str | None, thesauri: Mapping | None,
-                    file_specs: Callable[[Mapping], Mapping]) -> dict:
-    """The files of ``thesaurus`` by role, from config ``thesauri``; empty without one."""
-    spec = (thesauri or {}).get(thesaurus) if thesaurus else None
-    return dict(file_specs(spec)) if spec else {}
-
-
 def software(terrier: str | None = None, java: str | None = None,
              versions: Callable[[str], str] = package_version) -> dict:
     """``platform → software`` parts: Python libraries, retrieval toolkits (PyTerrier, as
