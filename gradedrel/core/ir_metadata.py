@@ -35,7 +35,7 @@ from typing import Any, Callable, Iterable, Mapping
 import yaml
 
 from gradedrel.core.params import plain
-from gradedrel.core.provenance import package_version, package_versions
+from gradedrel.core.provenance import package_version
 
 SCHEMA_VERSION = "0.1"
 FILE_NAME = "ir-metadata.yaml"
@@ -131,15 +131,9 @@ def file_record(path: str | Path, name: str | None = None) -> dict:
 
 # --- the sections -------------------------------------------------------------------------
 
-def platform_of(facts: Mapping, python: str, parts: Mapping) -> dict:
-    """``platform``: hardware, operating system, software (``name==version`` lists) from
-    the machine's facts and the software parts found (:func:`software`)."""
-    software: dict[str, Any] = {
-        "libraries": {"python": [f"python=={python}"]
-                      + [f"{n}=={v}" for n, v in parts["libraries"].items()]},
-        "retrieval toolkit": [f"{n}=={v}" for n, v in parts["toolkits"].items()]}
-    if parts["java"]:
-        software["libraries"]["java"] = [f"{n}=={v}" for n, v in parts["java"].items()]
+def platform_of(facts: Mapping, software: Mapping) -> dict:
+    """``platform``: hardware, operating system, software (:func:`software`) from the
+    machine's facts."""
     return {"hardware": {"cpu": {"model": facts.get("cpu"),
                                  "architecture": facts.get("architecture"),
                                  "operation mode": facts.get("operation mode"),
@@ -147,7 +141,7 @@ def platform_of(facts: Mapping, python: str, parts: Mapping) -> dict:
                          "ram": facts.get("ram")},
             "operating system": {"kernel": facts.get("kernel"),
                                  "distribution": facts.get("distribution")},
-            "software": software}
+            "software": dict(software)}
 
 
 def implementation_section(cmd: str, commit: Mapping, version: str,
@@ -363,18 +357,23 @@ EVALUATION_REQUIRED = {("method", "automatic"): (bool,),
 
 # --- the two documents the workflow writes -----------------------------------------------------
 
-def software(terrier: str | None = None, java: str | None = None,
+def software(python: str, terrier: str | None = None, java: str | None = None,
              versions: Callable[[str], str] = package_version) -> dict:
-    """``platform → software`` parts: Python libraries, retrieval toolkits (PyTerrier, as
-    the ``pyterrier`` distribution; Terrier), Java's."""
+    """``platform → software`` as ``name==version`` lists: Python's libraries (Python's
+    own version first), retrieval toolkits (Terrier; PyTerrier, as the ``pyterrier``
+    distribution), Java's libraries."""
+    def listed(parts: Mapping[str, str]) -> list[str]:
+        return [f"{n}=={v}" for n, v in parts.items()]
+
     libraries = {name: versions(name) for name in LIBRARIES}
-    toolkits = {"pyterrier": libraries.pop("pyterrier")}
-    if terrier:
-        toolkits = {"terrier": terrier} | toolkits
-    java_libs = {"java": java} if java else {}
-    if java and terrier:
-        java_libs["terrier-core"] = terrier
-    return {"libraries": libraries, "toolkits": toolkits, "java": java_libs}
+    pyterrier = {"pyterrier": libraries.pop("pyterrier")}
+    toolkits = ({"terrier": terrier} if terrier else {}) | pyterrier
+    out: dict[str, Any] = {"libraries": {"python": listed({"python": python} | libraries)},
+                           "retrieval toolkit": listed(toolkits)}
+    if java:
+        out["libraries"]["java"] = listed({"java": java}
+                                          | ({"terrier-core": terrier} if terrier else {}))
+    return out
 
 
 def research_goal(baseline_tags: Iterable[str], standard_measures: Iterable[str],
@@ -450,12 +449,11 @@ def gathered(rule: str, script: str, terrier: str | None = None,
              java: str | None = None) -> tuple[dict, dict]:
     """``(platform, implementation)`` of this process: the machine, the versions, the
     project's commit (one function, so every file says the same)."""
-    python = package_versions(())["python"]
-    parts = software(terrier, java)
     implementation = implementation_section(
         f"snakemake (rule {rule}: {script})", source(), package_version("gradedrel"),
         lang=("python", "java") if java else ("python",))
-    return platform_of(machine(), python, parts), implementation
+    platform = platform_of(machine(), software(_platform.python_version(), terrier, java))
+    return platform, implementation
 
 
 def run_record(tag: str, collection: str, ids: Mapping[str, Any], local: Mapping[str, str],
