@@ -180,12 +180,6 @@ def _missing(path: str, key: str) -> str | None:
     return None
 
 
-def _head(path: str) -> str:
-    opener = gzip.open if str(path).endswith(".gz") else open
-    with opener(path, "rb") as handle:
-        return handle.read(HEAD_BYTES).decode("utf-8", errors="replace")
-
-
 def _read_errors(path: str, what: str, check: Callable[[], "str | None"]) -> list[str]:
     """``check()``'s message, the reader's :class:`InputError` or an unreadable file: one line."""
     from gradedrel.core.errors import InputError
@@ -221,7 +215,10 @@ def _docs_errors(raw: Mapping, where: str) -> list[str]:
             if next(records, None) is None:
                 return (f"{path}: expected JSONL documents (one JSON object per line); "
                         "found an empty file")
-        elif "<doc>" not in _head(path).lower():
+            return None
+        with (gzip.open if path.endswith(".gz") else open)(path, "rb") as handle:
+            head = handle.read(HEAD_BYTES).decode("utf-8", errors="replace")
+        if "<doc>" not in head.lower():
             return (f"{path}: expected TREC SGML documents (<DOC> <DOCNO>…</DOCNO> … "
                     "</DOC>) in the first 64 KiB; found none (docs_format: jsonl for JSONL)")
         return None

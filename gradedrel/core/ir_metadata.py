@@ -25,6 +25,7 @@ re-runs nothing, and ``tools/compare_trees.py`` leaves the commit out.
 """
 from __future__ import annotations
 
+import json
 import os
 import platform as _platform
 import re
@@ -483,10 +484,8 @@ def evaluation_document(collection: str, ids: Mapping[str, Any], local: Mapping[
 
 def read_manifest(path) -> dict | None:
     """The download manifest (``downloads.json``) at ``path``; None for local files (no path)."""
-    import json
-
+    if path and not isinstance(path, (str, os.PathLike)) and len(path) == 1:
+        path = path[0]  # a named input of one file, as a list
     if not path or not isinstance(path, (str, os.PathLike)):
-        if path and len(path) == 1:
-            return read_manifest(path[0])
         return None
     return json.loads(Path(path).read_text(encoding="utf-8"))
