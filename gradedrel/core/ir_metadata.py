@@ -293,10 +293,6 @@ def _at(doc: Any, path: tuple[str, ...]):
     return doc
 
 
-def _types(kinds: tuple[type, ...]) -> str:
-    return " or ".join("null" if k is _OPTIONAL else k.__name__ for k in kinds)
-
-
 def validate(doc: Any, extra_required: Mapping[tuple[str, ...], tuple[type, ...]] = {}) -> list[str]:
     """One line per problem: a required key missing, a value of the wrong type, a section
     not a mapping, a file record without path and sha256, a retrieval component unnamed."""
@@ -315,7 +311,8 @@ def validate(doc: Any, extra_required: Mapping[tuple[str, ...], tuple[type, ...]
                     problems.append(f"ir_metadata: {where}: missing")
                 continue
             if not isinstance(value, kinds) or (isinstance(value, bool) and bool not in kinds):
-                problems.append(f"ir_metadata: {where}: expected {_types(kinds)}; "
+                names = " or ".join("null" if k is _OPTIONAL else k.__name__ for k in kinds)
+                problems.append(f"ir_metadata: {where}: expected {names}; "
                                 f"found {type(value).__name__}")
     for section in SECTIONS:
         if section in doc and not isinstance(doc[section], dict):
