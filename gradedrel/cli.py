@@ -69,6 +69,19 @@ def parse_run_arguments(items: list[str]) -> dict[str, str]:
     return runs
 
 
+def load_qrels(path: str, grade_map, fmt: str | None = None):
+    """TREC qrels or a graded qrels TSV (``qid docno label grade``, header on line 1),
+    either mapped through ``grade_map`` when one is given: for TREC qrels it maps the
+    label field (default: labels are levels 0–3), for a TSV the ``label`` column (without
+    a map the TSV's ``grade`` column is used as it is)."""
+    from gradedrel.collection.readers import read_qrels, read_qrels_tsv
+
+    fmt = fmt or ("tsv" if path.endswith(".tsv") else "trec")
+    if fmt == "trec":
+        return read_qrels(path, grade_map or parse_grade_map(None))
+    return read_qrels_tsv(path, grade_map)
+
+
 BLAS_THREAD_VARIABLES = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
 
 
@@ -96,7 +109,7 @@ def run_evaluate(args: argparse.Namespace) -> int:
     if blocking is not None:
         raise InputError(blocking, None, "--out: a folder, or a path where one can be made",
                          "a file")
-    from gradedrel.collection.readers import read_qrels, read_qrels_tsv, read_topic_list
+    from gradedrel.collection.readers import read_topic_list
     from gradedrel.evaluation.files import evaluate_files
     from gradedrel.evaluation.measures import registry
     from gradedrel.evaluation.settings import Settings, with_also
@@ -127,14 +140,7 @@ def run_evaluate(args: argparse.Namespace) -> int:
         section["measures"] = list(with_also(section.get("measures"), args.measure))
     settings = Settings.from_config(section, standard)
     grade_map = parse_grade_map(args.grade_map) if args.grade_map else None
-    # TREC qrels, or a graded qrels TSV (qid docno label grade, header on line 1), either
-    # mapped through the grade map when one is given: for TREC qrels it maps the label
-    # field (default: labels are levels 0-3), for a TSV the label column (without a map
-    # the TSV's grade column is used as it is)
-    if (args.qrels_format or ("tsv" if args.qrels.endswith(".tsv") else "trec")) == "trec":
-        qrels = read_qrels(args.qrels, grade_map or parse_grade_map(None))
-    else:
-        qrels = read_qrels_tsv(args.qrels, grade_map)
+    qrels = load_qrels(args.qrels, grade_map, args.qrels_format)
     topics = read_topic_list(args.topics) if args.topics else None
     runs = parse_run_arguments(args.runs)
     tables = evaluate_files(runs, qrels, settings, args.out, topics, qrels_source=args.qrels,
