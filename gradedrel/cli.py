@@ -11,7 +11,6 @@ unknown word), so a command does not pay for another's imports (``thesaurus`` lo
 from __future__ import annotations
 
 import argparse
-import contextlib
 import json
 import os
 import re
@@ -70,13 +69,6 @@ def parse_run_arguments(items: list[str]) -> dict[str, str]:
     return runs
 
 
-def read_topic_list(path: str) -> list[str]:
-    """One qid per line (:func:`gradedrel.collection.readers.read_topic_list`)."""
-    from gradedrel.collection.readers import read_topic_list as read
-
-    return read(path)
-
-
 def load_qrels(path: str, grade_map, fmt: str | None = None):
     """TREC qrels or a graded qrels TSV (``qid docno label grade``, header on line 1),
     either mapped through ``grade_map`` when one is given: for TREC qrels it maps the
@@ -105,39 +97,22 @@ def one_blas_thread_unless_chosen(environ=os.environ) -> bool:
     return True
 
 
-def added_measures(configured: list[str] | None, names: list[str]) -> list[str]:
-    """The configured measures (None: the paper's grid) with ``--measure`` names added;
-    an unknown name is one error naming it and the closest registered one."""
-    from gradedrel.evaluation.measures import registry
-    from gradedrel.evaluation.settings import with_also
-
-    for name in names:
-        try:
-            registry.parse(name)
-        except ValueError as error:
-            raise ValueError(f"--measure: {error}") from None
-    return list(with_also(configured, names))
-
-
-def check_out_folder(out: str) -> None:
-    """``--out`` can become a folder: not a file, not under a file (checked before any work)."""
-    from gradedrel.core.io import file_in_the_way
-
-    blocking = file_in_the_way(out)
-    if blocking is not None:
-        raise InputError(blocking, None, "--out: a folder, or a path where one can be made",
-                         "a file")
-
-
 def run_evaluate(args: argparse.Namespace) -> int:
     """Run ``gradedrel evaluate``: read the runs and qrels, evaluate, write the TSVs; the exit
     code.
     """
     one_blas_thread_unless_chosen()
-    check_out_folder(args.out)
+    from gradedrel.core.io import file_in_the_way
+
+    # --out can become a folder: not a file, not under a file (checked before any work)
+    blocking = file_in_the_way(args.out)
+    if blocking is not None:
+        raise InputError(blocking, None, "--out: a folder, or a path where one can be made",
+                         "a file")
+    from gradedrel.collection.readers import read_topic_list
     from gradedrel.evaluation.files import evaluate_files
     from gradedrel.evaluation.measures import registry
-    from gradedrel.evaluation.settings import Settings
+    from gradedrel.evaluation.settings import Settings, with_also
 
     section, standard = {}, []
     if args.config:
@@ -156,8 +131,13 @@ def run_evaluate(args: argparse.Namespace) -> int:
         section.setdefault("significance", {})["baseline_run"] = args.baseline
     if args.standard_measures is not None:
         standard = [m for m in args.standard_measures.split(";") if m.strip()]
-    if args.measure:
-        section["measures"] = added_measures(section.get("measures"), args.measure)
+    for name in args.measure:  # an unknown name: one error naming the closest registered one
+        try:
+            registry.parse(name)
+        except ValueError as error:
+            raise ValueError(f"--measure: {error}") from None
+    if args.measure:  # added to the configured measures (None: the paper's grid)
+        section["measures"] = list(with_also(section.get("measures"), args.measure))
     settings = Settings.from_config(section, standard)
     grade_map = parse_grade_map(args.grade_map) if args.grade_map else None
     qrels = load_qrels(args.qrels, grade_map, args.qrels_format)
@@ -285,15 +265,6 @@ def missing_package_message(word: str, package: str) -> str:
             f"lacks: {WORKFLOW_EXTRA}")
 
 
-def needs_workflow_extra(word: str, package: str):
-    """The handler of a command whose imports are missing (an install without the
-    ``[workflow]`` extra): one line naming the missing package and the extra."""
-    def handler(args) -> int:
-        print(missing_package_message(word, package), file=sys.stderr)
-        return 1
-    return handler
-
-
 def register(word: str, subparsers) -> None:
     """Run the registrar of ``word``; when its imports are missing, register a stand-in
     that says which extra to install (``--help`` lists every command either way)."""
@@ -305,7 +276,12 @@ def register(word: str, subparsers) -> None:
             raise
         stand_in = subparsers.add_parser(word, help=f"(needs {WORKFLOW_EXTRA})", add_help=False)
         stand_in.add_argument("rest", nargs=argparse.REMAINDER, help=argparse.SUPPRESS)
-        stand_in.set_defaults(handler=needs_workflow_extra(word, package))
+
+        def needs_workflow_extra(args) -> int:  # one line naming the package and the extra
+            print(missing_package_message(word, package), file=sys.stderr)
+            return 1
+
+        stand_in.set_defaults(handler=needs_workflow_extra)
 
 
 class _VersionAction(argparse.Action):
@@ -323,19 +299,14 @@ class _VersionAction(argparse.Action):
         parser.exit()
 
 
-def command_word(argv: list[str] | None) -> str | None:
-    """The subcommand named in ``argv`` (the first word that is not an option: the
-    top-level options take no value), or None."""
-    for item in sys.argv[1:] if argv is None else argv:
-        if not item.startswith("-"):
-            return item
-    return None
-
-
 def build_parser(argv: list[str] | None = None, every: bool = True) -> argparse.ArgumentParser:
     """The command's parser; with ``every=False``, only the subcommand ``argv`` names is
     registered (every one when it names none that exists)."""
-    word = None if every else command_word(argv)
+    # the subcommand named: the first word that is not an option (the top-level options
+    # take no value)
+    named = (item for item in (sys.argv[1:] if argv is None else argv)
+             if not item.startswith("-"))
+    word = None if every else next(named, None)
     words = [word] if word in COMMANDS else list(COMMANDS)
     parser = argparse.ArgumentParser(
         prog="gradedrel",
@@ -349,23 +320,6 @@ def build_parser(argv: list[str] | None = None, every: bool = True) -> argparse.
     return parser
 
 
-@contextlib.contextmanager
-def log_to_stderr():
-    """For the command's duration, the package's log lines from WARNING up on stderr in the
-    workflow's format; the logger is left as it was found (``main`` may run in a program)."""
-    import logging
-
-    from gradedrel.core.steps import stderr_handler
-
-    logger = logging.getLogger("gradedrel")
-    handler = stderr_handler(level=logging.WARNING)
-    logger.addHandler(handler)
-    try:
-        yield
-    finally:
-        logger.removeHandler(handler)
-
-
 def main(argv: list[str] | None = None) -> int:
     """The ``gradedrel`` command: parse ``argv`` (default: sys.argv), run it, return its exit code."""
     parser = build_parser(argv, every=False)
@@ -374,9 +328,17 @@ def main(argv: list[str] | None = None) -> int:
     if handler is None:
         parser.print_help(sys.stderr)
         return 2
+    import logging
+
+    from gradedrel.core.steps import stderr_handler
+
+    # for the command's duration, the package's log lines from WARNING up on stderr in the
+    # workflow's format; the logger is left as it was found (``main`` may run in a program)
+    logger = logging.getLogger("gradedrel")
+    log_lines = stderr_handler(level=logging.WARNING)
+    logger.addHandler(log_lines)
     try:
-        with log_to_stderr():
-            return int(handler(args) or 0)
+        return int(handler(args) or 0)
     except ModuleNotFoundError as error:  # an import inside the command, without its extra
         package = missing_package(error)
         if package is None or args.verbose:
@@ -395,6 +357,8 @@ def main(argv: list[str] | None = None) -> int:
         where = error.filename if error.filename is not None else args.command
         print(f"gradedrel: {where}: {error.strerror or error}", file=sys.stderr)
         return 1
+    finally:
+        logger.removeHandler(log_lines)
 
 
 if __name__ == "__main__":

@@ -38,5 +38,5 @@ def ir_metadata_context(config: Mapping, thesaurus: str | None) -> tuple[dict, l
     base = settings.baseline_run
     tags = [f"{m}-{query_types.slug(base)}" for m in config["retrieval"]["grid"]] if base else []
     goal = ir_metadata.research_goal(tags, standard, settings.correction)
-    files = ir_metadata.thesaurus_files(thesaurus, config.get("thesauri"), sources.file_specs)
-    return goal, ir_metadata.other_data(thesaurus, files)
+    spec = (config.get("thesauri") or {}).get(thesaurus) if thesaurus else None
+    return goal, ir_metadata.other_data(thesaurus, sources.file_specs(spec) if spec else {})

@@ -180,33 +180,25 @@ def _missing(path: str, key: str) -> str | None:
     return None
 
 
-def _head(path: str) -> str:
-    opener = gzip.open if str(path).endswith(".gz") else open
-    with opener(path, "rb") as handle:
-        return handle.read(HEAD_BYTES).decode("utf-8", errors="replace")
-
-
-def _read_errors(path: str, what: str, check: Callable[[], "str | None"]) -> list[str]:
-    """``check()``'s message, the reader's :class:`InputError` or an unreadable file: one line."""
+def _file_errors(path: str | None, key: str, what: str,
+                 check: Callable[[str], "str | None"]) -> list[str]:
+    """The file at ``path`` (none: nothing to check) that config ``key`` names: present, and
+    ``check(path)``'s message, the reader's :class:`InputError` or an unreadable file, one
+    line."""
     from gradedrel.core.errors import InputError
 
+    if not path:
+        return []
+    missing = _missing(path, key)
+    if missing:
+        return [missing]
     try:
-        message = check()
+        message = check(path)
     except InputError as error:
         return [str(error)]
     except (OSError, UnicodeDecodeError) as error:
         return [f"{path}: expected readable UTF-8 {what}; {error}"]
     return [message] if message else []
-
-
-def _part_errors(raw: Mapping, part: str, where: str, what: str,
-                 check: Callable[[str], "str | None"]) -> list[str]:
-    """The local file of ``part`` (``docs``, ``topics``, ``qrels``): present, and ``check``ed."""
-    path = raw.get(part)
-    if not path:
-        return []
-    missing = _missing(path, f"{where}.{part}")
-    return [missing] if missing else _read_errors(path, what, lambda: check(path))
 
 
 def _docs_errors(raw: Mapping, where: str) -> list[str]:
@@ -221,12 +213,15 @@ def _docs_errors(raw: Mapping, where: str) -> list[str]:
             if next(records, None) is None:
                 return (f"{path}: expected JSONL documents (one JSON object per line); "
                         "found an empty file")
-        elif "<doc>" not in _head(path).lower():
+            return None
+        with (gzip.open if path.endswith(".gz") else open)(path, "rb") as handle:
+            head = handle.read(HEAD_BYTES).decode("utf-8", errors="replace")
+        if "<doc>" not in head.lower():
             return (f"{path}: expected TREC SGML documents (<DOC> <DOCNO>…</DOCNO> … "
                     "</DOC>) in the first 64 KiB; found none (docs_format: jsonl for JSONL)")
         return None
 
-    return _part_errors(raw, "docs", where, "documents", check)
+    return _file_errors(raw.get("docs"), f"{where}.docs", "documents", check)
 
 
 def documents_errors(name: str, raw: Mapping, config: Mapping) -> list[str]:
@@ -250,13 +245,13 @@ def documents_errors(name: str, raw: Mapping, config: Mapping) -> list[str]:
     version = str((config.get("terrier") or {}).get("version", ""))
     limit = documents.position_limit(index, lambda: terrier.stopword_list(version))
 
-    def check():
+    def check(path):
         collection = spec.CollectionSpec.from_config(name, raw, needs=("docs",))
         for _ in documents.checked_documents(collection, documents.DocumentCensus(),
                                              limit=limit):
             pass
 
-    return _read_errors(path, "documents", check)
+    return _file_errors(path, f"config: collections.{name}.docs", "documents", check)
 
 
 def thesaurus_cache_errors(results_dir: str, names: Iterable[str]) -> list[str]:
@@ -293,7 +288,7 @@ def _topics_errors(raw: Mapping, where: str) -> list[str]:
                                      else "title")
         return None
 
-    return _part_errors(raw, "topics", where, "topics", check)
+    return _file_errors(raw.get("topics"), f"{where}.topics", "topics", check)
 
 
 def _qrels_errors(raw: Mapping, where: str, grade_map) -> list[str]:
@@ -304,7 +299,7 @@ def _qrels_errors(raw: Mapping, where: str, grade_map) -> list[str]:
             return f"{path}: expected TREC qrels lines 'qid iteration docno label'; found none"
         return None
 
-    return _part_errors(raw, "qrels", where, "qrels", check)
+    return _file_errors(raw.get("qrels"), f"{where}.qrels", "qrels", check)
 
 
 def _plan_set_errors(plan_set, where: str) -> list[str]:
@@ -315,33 +310,29 @@ def _plan_set_errors(plan_set, where: str) -> list[str]:
     from gradedrel.core.errors import InputError
 
     loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-    errors = []
-    for path in plan_set.curated:
-        missing = _missing(path, f"{where}.curated")
-        if missing:
-            errors.append(missing)
-            continue
+
+    def parsed(path):
         try:
             with open(path, encoding="utf-8") as handle:
                 for _ in yaml.parse(handle, Loader=loader):
                     pass
         except yaml.YAMLError as error:
             mark = getattr(error, "problem_mark", None)
-            errors.append(str(InputError(path, None if mark is None else mark.line + 1,
-                                         "curated plans in valid YAML (docs/plans.md)",
-                                         str(getattr(error, "problem", error)))))
-        except (OSError, UnicodeDecodeError) as error:
-            errors.append(f"{path}: expected readable UTF-8 YAML; {error}")
-    if plan_set.topic_list:
-        missing = _missing(plan_set.topic_list, f"{where}.topics")
-        if missing:
-            errors.append(missing)
-        else:
-            with open(plan_set.topic_list, encoding="utf-8-sig") as handle:
-                if not any(line.strip() for line in handle):
-                    errors.append(f"{plan_set.topic_list}: expected topic ids, one per line "
-                                  f"(named by {where}.topics); found an empty file")
-    return errors
+            raise InputError(path, None if mark is None else mark.line + 1,
+                             "curated plans in valid YAML (docs/plans.md)",
+                             str(getattr(error, "problem", error))) from None
+
+    def listed(path):
+        with open(path, encoding="utf-8-sig") as handle:
+            if not any(line.strip() for line in handle):
+                return (f"{path}: expected topic ids, one per line (named by {where}.topics); "
+                        "found an empty file")
+        return None
+
+    errors = []
+    for path in plan_set.curated:
+        errors += _file_errors(path, f"{where}.curated", "YAML", parsed)
+    return errors + _file_errors(plan_set.topic_list, f"{where}.topics", "topic ids", listed)
 
 
 def _thesaurus_errors(name: str, thesauri: Mapping, resolve) -> list[str]:

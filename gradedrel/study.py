@@ -469,48 +469,37 @@ class Study:
                 out.append((c, p, m))
         return out
 
-    def screen_figures(self) -> list[str]:
-        """The screen copies the report embeds: each collection's forest plot and its primary
-        condition's figures (:meth:`report_figure_conditions`)."""
-        paths = self.paths
-        out = [paths.screen(paths.collection_figure("forest", "png", c)) for c in self.collections]
-        for c, p, m in self.report_figure_conditions():
-            out += [paths.screen(paths.figure(n, "png", c, p, m)) for n in self.figure_names()]
-        return out
-
     def targets(self) -> list[str]:
         """Every file the main job makes that nothing downstream reads, and the report's
         pages, so that a deleted one is made again."""
         paths, out = self.paths, []
+
+        def paged(*files: str, unpaged: Iterable[str] = ()) -> list[str]:
+            return [*files, *(paths.page(f) for f in files if f not in unpaged)]
+
         for t in self.thesauri_used():
-            out += [paths.thesaurus(t, "summary.tsv"),
-                    paths.page(paths.thesaurus(t, "summary.tsv"))]
+            out += paged(paths.thesaurus(t, "summary.tsv"))
         for c, cs in self.collections.items():
-            base = [paths.evaluation(f, c, BASELINE, self.baseline_model)
-                    for f in ("means.tsv", "effort.tsv")]
-            out += [paths.collection("testbed.md", c), paths.curation("summary.md", c),
-                    paths.collection_report("summary.md", c),
-                    paths.collection_figure("forest", "png", c), *base]
-            out += [paths.page(f) for f in (paths.collection("testbed.md", c),
-                                            paths.curation("summary.md", c),
-                                            paths.collection_report("summary.md", c), *base)]
+            forest = paths.collection_figure("forest", "png", c)
+            out += paged(paths.collection("testbed.md", c), paths.curation("summary.md", c),
+                         paths.collection_report("summary.md", c), forest,
+                         *(paths.evaluation(f, c, BASELINE, self.baseline_model)
+                           for f in ("means.tsv", "effort.tsv")), unpaged=[forest])
             for p, s in cs.plan_sets.items():
                 # a derived plan set: its findings, not the diagnostics of its parent's
                 # queries (#syn df) nor its figures (report.derived_figures)
+                key_sources = paths.plan_set("key_sources.tsv", c, p)
                 files = [paths.plan_set("plans.yaml", c, p),
-                         paths.plan_set("selected_topics.tsv", c, p),
-                         paths.plan_set("key_sources.tsv", c, p),
+                         paths.plan_set("selected_topics.tsv", c, p), key_sources,
                          paths.queries("statistics_means.tsv", c, p)]
                 if not s.derived:
                     files += [paths.queries("syn_df_summary.tsv", c, p),
                               paths.plan_set("key_sources.md", c, p)]
-                out += files + [paths.page(f) for f in files
-                                if not f.endswith("key_sources.tsv")]
+                out += paged(*files, unpaged=[key_sources])
                 for m in self.grid:
-                    files = [paths.runs("not_ranked.tsv", c, p, m),
-                             paths.evaluation("means.tsv", c, p, m),
-                             paths.evaluation("effort.tsv", c, p, m)]
-                    out += files + [paths.page(f) for f in files]
+                    out += paged(paths.runs("not_ranked.tsv", c, p, m),
+                                 paths.evaluation("means.tsv", c, p, m),
+                                 paths.evaluation("effort.tsv", c, p, m))
                 for m in self.report_models:
                     out += [paths.report("findings.md", c, p, m),
                             paths.page(paths.report("verdicts.tsv", c, p, m))]
@@ -520,20 +509,24 @@ class Study:
                         out += [paths.figure(n, ext, c, p, m) for n in self.figure_names()
                                 for ext in ("png", "pdf")]
             if self.key_provenance_plan_set(c):
-                out += [paths.collection_report(f"key_sources.{ext}", c) for ext in ("md", "tsv")]
-                out.append(paths.page(paths.collection_report("key_sources.md", c)))
+                tsv = paths.collection_report("key_sources.tsv", c)
+                out += paged(paths.collection_report("key_sources.md", c), tsv, unpaged=[tsv])
             if self.curated_plan_sets(c):
-                out += [paths.collection_report("leak.md", c),
-                        paths.page(paths.collection_report("leak.md", c))]
+                out += paged(paths.collection_report("leak.md", c))
         across = list(self.collections)
-        out += [paths.across("md", across), paths.across("png", across),
-                paths.page(paths.across("md", across)), paths.landing(),
-                paths.screen(paths.across("png", across))]
-        out += self.screen_figures()
+        out += paged(paths.across("md", across), paths.across("png", across),
+                     unpaged=[paths.across("png", across)])
+        out += [paths.landing(), paths.screen(paths.across("png", across))]
+        # the screen copies the report embeds: each collection's forest plot and its
+        # primary condition's figures (report_figure_conditions)
+        out += [paths.screen(paths.collection_figure("forest", "png", c))
+                for c in self.collections]
+        for c, p, m in self.report_figure_conditions():
+            out += [paths.screen(paths.figure(n, "png", c, p, m)) for n in self.figure_names()]
         if self.memory_probe():
-            out += [paths.memory_probe("md"), paths.page(paths.memory_probe("md"))]
+            out += paged(paths.memory_probe("md"))
             if self.memory_probe().get("v2"):
-                out += [paths.memory_probe_v2("md"), paths.page(paths.memory_probe_v2("md"))]
+                out += paged(paths.memory_probe_v2("md"))
             if self.headline_conditions() or self.fresh_condition():
-                out += [paths.headline("md"), paths.page(paths.headline("md"))]
+                out += paged(paths.headline("md"))
         return list(dict.fromkeys(out))

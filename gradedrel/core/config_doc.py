@@ -82,13 +82,10 @@ def _under(node: Mapping[str, Any], key: str) -> Iterator[tuple[str, str, str, s
 
 def render(schema: Mapping[str, Any]) -> str:
     """The README text for ``schema`` (deterministic: the schema's own order)."""
-    seen, lines = set(), []
+    lines: dict[str, str] = {}  # a key reached twice (a oneOf's branches): its first row
     for key, kind, default, text in rows(schema):
-        if key in seen:
-            continue
-        seen.add(key)
-        lines.append(f"| `{key}` | {kind} | {default} | {text} |")
-    return HEAD + "\n".join(lines) + "\n"
+        lines.setdefault(key, f"| `{key}` | {kind} | {default} | {text} |")
+    return HEAD + "\n".join(lines.values()) + "\n"
 
 
 def main() -> None:

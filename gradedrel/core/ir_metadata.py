@@ -25,6 +25,7 @@ re-runs nothing, and ``tools/compare_trees.py`` leaves the commit out.
 """
 from __future__ import annotations
 
+import json
 import os
 import platform as _platform
 import re
@@ -35,7 +36,7 @@ from typing import Any, Callable, Iterable, Mapping
 import yaml
 
 from gradedrel.core.params import plain
-from gradedrel.core.provenance import package_version, package_versions
+from gradedrel.core.provenance import package_version
 
 SCHEMA_VERSION = "0.1"
 FILE_NAME = "ir-metadata.yaml"
@@ -131,15 +132,9 @@ def file_record(path: str | Path, name: str | None = None) -> dict:
 
 # --- the sections -------------------------------------------------------------------------
 
-def platform_of(facts: Mapping, python: str, parts: Mapping) -> dict:
-    """``platform``: hardware, operating system, software (``name==version`` lists) from
-    the machine's facts and the software parts found (:func:`software`)."""
-    software: dict[str, Any] = {
-        "libraries": {"python": [f"python=={python}"]
-                      + [f"{n}=={v}" for n, v in parts["libraries"].items()]},
-        "retrieval toolkit": [f"{n}=={v}" for n, v in parts["toolkits"].items()]}
-    if parts["java"]:
-        software["libraries"]["java"] = [f"{n}=={v}" for n, v in parts["java"].items()]
+def platform_of(facts: Mapping, software: Mapping) -> dict:
+    """``platform``: hardware, operating system, software (:func:`software`) from the
+    machine's facts."""
     return {"hardware": {"cpu": {"model": facts.get("cpu"),
                                  "architecture": facts.get("architecture"),
                                  "operation mode": facts.get("operation mode"),
@@ -147,16 +142,16 @@ def platform_of(facts: Mapping, python: str, parts: Mapping) -> dict:
                          "ram": facts.get("ram")},
             "operating system": {"kernel": facts.get("kernel"),
                                  "distribution": facts.get("distribution")},
-            "software": software}
+            "software": dict(software)}
 
 
 def implementation_section(cmd: str, commit: Mapping, version: str,
-                           repository: str | None = None,
                            lang: Iterable[str] = ("python",)) -> dict:
-    """``implementation``: the command, and the source (languages, repository, commit;
-    ``dirty`` and ``version``, the gradedrel package's, beside the schema's keys)."""
+    """``implementation``: the command, and the source (languages, repository: none
+    recorded, commit; ``dirty`` and ``version``, the gradedrel package's, beside the
+    schema's keys)."""
     return {"executable": {"cmd": cmd},
-            "source": {"lang": list(lang), "repository": repository,
+            "source": {"lang": list(lang), "repository": None,
                        "commit": commit.get("commit"), "dirty": commit.get("dirty"),
                        "version": version}}
 
@@ -183,18 +178,15 @@ def test_collection(name: str, ir_datasets: Mapping[str, str], local: Mapping[st
 
 
 def document(tag: str | None, platform: Mapping, implementation: Mapping, data: Mapping,
-             method: Mapping, research_goal: Mapping | None = None,
-             actor: Mapping | None = None, **extra: Any) -> dict:
-    """The whole record in the spec's order: versions, tag, the PRIMAD sections, ``extra``."""
+             method: Mapping, goal: Mapping, **extra: Any) -> dict:
+    """The whole record in the spec's order: versions, tag, the PRIMAD sections (the
+    actor: :data:`ACTOR`), ``extra``."""
     out: dict[str, Any] = {"schema-version": SCHEMA_VERSION, "run-version": RUN_VERSION}
     if tag is not None:
         out["tag"] = tag
-    out |= {"platform": dict(platform),
-            "research goal": dict(research_goal if research_goal is not None else {}),
-            "implementation": dict(implementation), "method": dict(method),
-            "actor": dict(actor if actor is not None else ACTOR), "data": dict(data)}
-    out |= extra
-    return out
+    return out | {"platform": dict(platform), "research goal": dict(goal),
+                  "implementation": dict(implementation), "method": dict(method),
+                  "actor": dict(ACTOR), "data": dict(data)} | extra
 
 
 # --- text -----------------------------------------------------------------------------------
@@ -301,10 +293,6 @@ def _at(doc: Any, path: tuple[str, ...]):
     return doc
 
 
-def _types(kinds: tuple[type, ...]) -> str:
-    return " or ".join("null" if k is _OPTIONAL else k.__name__ for k in kinds)
-
-
 def validate(doc: Any, extra_required: Mapping[tuple[str, ...], tuple[type, ...]] = {}) -> list[str]:
     """One line per problem: a required key missing, a value of the wrong type, a section
     not a mapping, a file record without path and sha256, a retrieval component unnamed."""
@@ -323,7 +311,8 @@ def validate(doc: Any, extra_required: Mapping[tuple[str, ...], tuple[type, ...]
                     problems.append(f"ir_metadata: {where}: missing")
                 continue
             if not isinstance(value, kinds) or (isinstance(value, bool) and bool not in kinds):
-                problems.append(f"ir_metadata: {where}: expected {_types(kinds)}; "
+                names = " or ".join("null" if k is _OPTIONAL else k.__name__ for k in kinds)
+                problems.append(f"ir_metadata: {where}: expected {names}; "
                                 f"found {type(value).__name__}")
     for section in SECTIONS:
         if section in doc and not isinstance(doc[section], dict):
@@ -366,25 +355,23 @@ EVALUATION_REQUIRED = {("method", "automatic"): (bool,),
 
 # --- the two documents the workflow writes -----------------------------------------------------
 
-def thesaurus_files(thesaurus: str | None, thesauri: Mapping | None,
-                    file_specs: Callable[[Mapping], Mapping]) -> dict:
-    """The files of ``thesaurus`` by role, from config ``thesauri``; empty without one."""
-    spec = (thesauri or {}).get(thesaurus) if thesaurus else None
-    return dict(file_specs(spec)) if spec else {}
-
-
-def software(terrier: str | None = None, java: str | None = None,
+def software(python: str, terrier: str | None = None, java: str | None = None,
              versions: Callable[[str], str] = package_version) -> dict:
-    """``platform → software`` parts: Python libraries, retrieval toolkits (PyTerrier, as
-    the ``pyterrier`` distribution; Terrier), Java's."""
+    """``platform → software`` as ``name==version`` lists: Python's libraries (Python's
+    own version first), retrieval toolkits (Terrier; PyTerrier, as the ``pyterrier``
+    distribution), Java's libraries."""
+    def listed(parts: Mapping[str, str]) -> list[str]:
+        return [f"{n}=={v}" for n, v in parts.items()]
+
     libraries = {name: versions(name) for name in LIBRARIES}
-    toolkits = {"pyterrier": libraries.pop("pyterrier")}
-    if terrier:
-        toolkits = {"terrier": terrier} | toolkits
-    java_libs = {"java": java} if java else {}
-    if java and terrier:
-        java_libs["terrier-core"] = terrier
-    return {"libraries": libraries, "toolkits": toolkits, "java": java_libs}
+    pyterrier = {"pyterrier": libraries.pop("pyterrier")}
+    toolkits = ({"terrier": terrier} if terrier else {}) | pyterrier
+    out: dict[str, Any] = {"libraries": {"python": listed({"python": python} | libraries)},
+                           "retrieval toolkit": listed(toolkits)}
+    if java:
+        out["libraries"]["java"] = listed({"java": java}
+                                          | ({"terrier-core": terrier} if terrier else {}))
+    return out
 
 
 def research_goal(baseline_tags: Iterable[str], standard_measures: Iterable[str],
@@ -460,12 +447,11 @@ def gathered(rule: str, script: str, terrier: str | None = None,
              java: str | None = None) -> tuple[dict, dict]:
     """``(platform, implementation)`` of this process: the machine, the versions, the
     project's commit (one function, so every file says the same)."""
-    python = package_versions(())["python"]
-    parts = software(terrier, java)
     implementation = implementation_section(
         f"snakemake (rule {rule}: {script})", source(), package_version("gradedrel"),
         lang=("python", "java") if java else ("python",))
-    return platform_of(machine(), python, parts), implementation
+    platform = platform_of(machine(), software(_platform.python_version(), terrier, java))
+    return platform, implementation
 
 
 def run_record(tag: str, collection: str, ids: Mapping[str, Any], local: Mapping[str, str],
@@ -495,10 +481,8 @@ def evaluation_document(collection: str, ids: Mapping[str, Any], local: Mapping[
 
 def read_manifest(path) -> dict | None:
     """The download manifest (``downloads.json``) at ``path``; None for local files (no path)."""
-    import json
-
+    if path and not isinstance(path, (str, os.PathLike)) and len(path) == 1:
+        path = path[0]  # a named input of one file, as a list
     if not path or not isinstance(path, (str, os.PathLike)):
-        if path and len(path) == 1:
-            return read_manifest(path[0])
         return None
     return json.loads(Path(path).read_text(encoding="utf-8"))

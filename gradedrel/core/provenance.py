@@ -28,15 +28,11 @@ def package_versions(names: tuple[str, ...] = PACKAGES) -> dict[str, str]:
     return {"python": platform.python_version()} | {name: package_version(name) for name in names}
 
 
-def canonical_json(value: Any) -> str:
-    """``value`` as compact JSON with sorted keys (non-JSON values as str), for hashing and
-    comparing."""
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), default=str)
-
-
 def config_hash(config: Mapping[str, Any]) -> str:
-    """sha256 (first 16 hex digits) of the configuration in canonical JSON."""
-    return hashlib.sha256(canonical_json(config).encode("utf-8")).hexdigest()[:16]
+    """sha256 (first 16 hex digits) of the configuration in canonical JSON (compact, keys
+    sorted, non-JSON values as str)."""
+    text = json.dumps(config, sort_keys=True, separators=(",", ":"), default=str)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
 
 
 def record(step: str, config: Mapping[str, Any], terrier_version: str | None = None,

@@ -66,25 +66,17 @@ def _ir_datasets_metadata() -> dict:
         return {}
 
 
-def ir_datasets_documents(dataset_id: str) -> int | None:
-    """The document count ir_datasets states for ``dataset_id`` (following its references)."""
-    metadata, seen = _ir_datasets_metadata(), set()
-    while dataset_id and dataset_id not in seen:
-        seen.add(dataset_id)
-        docs = (metadata.get(dataset_id) or {}).get("docs") or {}
+def documents(docs_id: str | None = None, docs_file: str | None = None) -> int:
+    """The document count as known before indexing: ir_datasets' metadata for an id
+    (following its references), else the local file's size over
+    :data:`BYTES_PER_DOCUMENT` (0 when neither is known)."""
+    metadata, seen = _ir_datasets_metadata() if docs_id else {}, set()
+    while docs_id and docs_id not in seen:
+        seen.add(docs_id)
+        docs = (metadata.get(docs_id) or {}).get("docs") or {}
         if "count" in docs:
             return int(docs["count"])
-        dataset_id = docs.get("_ref")
-    return None
-
-
-def documents(docs_id: str | None = None, docs_file: str | None = None) -> int:
-    """The document count as known before indexing: ir_datasets' metadata for an id, else
-    the local file's size over :data:`BYTES_PER_DOCUMENT` (0 when neither is known)."""
-    if docs_id:
-        count = ir_datasets_documents(docs_id)
-        if count is not None:
-            return count
+        docs_id = docs.get("_ref")
     if docs_file and os.path.exists(docs_file):
         return int(os.path.getsize(docs_file) / BYTES_PER_DOCUMENT)
     return 0

@@ -45,16 +45,6 @@ def job_context(wildcards: Mapping[str, object] | None) -> str:
     return " ".join(str(values[k]) for k in CONTEXT_KEYS if values.get(k) not in (None, ""))
 
 
-class _JobFilter(logging.Filter):
-    def __init__(self, context: str):
-        super().__init__()
-        self.job = f"[{context}] " if context else ""
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        record.job = self.job
-        return True
-
-
 def formatter() -> logging.Formatter:
     """The one log format: ``2026-11-30T23:50:01Z INFO [cranfield auto BM25] message`` (UTC)."""
     fmt = logging.Formatter(FORMAT, DATE_FORMAT)
@@ -75,9 +65,15 @@ class _Stderr(logging.StreamHandler):
 
 
 def _formatted(handler: logging.Handler, level: int, context: str) -> logging.Handler:
+    job = f"[{context}] " if context else ""
+
+    def named(record: logging.LogRecord) -> bool:  # every line names the job
+        record.job = job
+        return True
+
     handler.setLevel(level)
     handler.setFormatter(formatter())
-    handler.addFilter(_JobFilter(context))
+    handler.addFilter(named)
     return handler
 
 
@@ -249,26 +245,21 @@ def run_step(log_path: str | None, main: Callable[[], None],
             logging.basicConfig(handlers=[logging.NullHandler()], force=True)
     if failed:
         sys.exit(1)
-    if is_job_script():
-        end_job_process()
-
-
-def is_job_script() -> bool:
-    """Whether this process is a Snakemake job's script run as the main program (not
-    tests, ``runpy``, notebooks or ``python -m cProfile``)."""
-    main = sys.modules.get("__main__")
-    # sys.orig_argv: the interpreter's own command line (``python <file>`` for a job); runpy
-    # sets sys.argv[0] to the file it runs, but not that
-    return (main is not None and "snakemake" in vars(main)
-            and sys.orig_argv[1:2] == [sys.argv[0]])
+    end_job_process()
 
 
 def end_job_process() -> None:
     """End a finished job's process at once, status 0, without the interpreter's and the
-    JVM's teardown (a Cranfield findings job: 2.37 → 2.26 CPU s; ~9 CPU s of 85 jobs)."""
-    sys.stdout.flush()
-    sys.stderr.flush()
-    os._exit(0)
+    JVM's teardown (a Cranfield findings job: 2.37 → 2.26 CPU s; ~9 CPU s of 85 jobs), when
+    it is a Snakemake job's script run as the main program (not tests, ``runpy``, notebooks
+    or ``python -m cProfile``)."""
+    main = sys.modules.get("__main__")
+    # sys.orig_argv: the interpreter's own command line (``python <file>`` for a job); runpy
+    # sets sys.argv[0] to the file it runs, but not that
+    if main is not None and "snakemake" in vars(main) and sys.orig_argv[1:2] == [sys.argv[0]]:
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(0)
 
 
 def share_package(root: str, environ: "os._Environ | dict" = os.environ) -> None:

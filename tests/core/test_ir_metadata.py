@@ -48,8 +48,8 @@ def _document():
         "/proc/cpuinfo": "processor\t: 0\nmodel name\t: Intel(R) Xeon(R)  Gold 6144\n",
         "/proc/meminfo": "MemTotal:       32780000 kB\n",
         "/etc/os-release": 'NAME="Debian"\nPRETTY_NAME="Debian GNU/Linux 12 (bookworm)"\n'}[path])
-    platform = m.platform_of(facts, "3.11.2", m.software("5.11", "17.0.2",
-                                                         versions=lambda name: "1.0"))
+    platform = m.platform_of(facts, m.software("3.11.2", "5.11", "17.0.2",
+                                               versions=lambda name: "1.0"))
     implementation = m.implementation_section("snakemake", {"commit": "abc", "dirty": False},
                                               "0.1.0")
     census = {"options": {"blocks": True, "stemmer": "porter", "stopwords": "terrier"},
@@ -58,7 +58,7 @@ def _document():
                              100, census, {"name": "auto", "automatic": True}, "SUM/u",
                              {"path": "q.tsv", "sha256": "0" * 64, "bytes": 1})
     goal = m.research_goal(["BM25-SUM-u"], ["nDCG@10"], "holm")
-    nasa = m.thesaurus_files("nasa", {"nasa": NASA}, sources.file_specs)
+    nasa = sources.file_specs(NASA)
     return m.run_record("BM25-SUM-u", "tiny", {}, {}, None, m.other_data("nasa", nasa), method,
                         goal, platform, implementation)
 
@@ -87,15 +87,14 @@ def test_a_run_record_has_every_primad_section_in_the_specs_order():
     assert doc["data"]["other"] == [{
         "name": "nasa thesaurus", "source": NASA["url"],
         "sha256": "d0c979aa8ce75344e5d6d2459e5e4e4cbec473b30eff4281133bea54772d9102"}]
-    assert m.other_data(None, None) == [] == m.other_data(
-        None, m.thesaurus_files(None, {"nasa": NASA}, sources.file_specs))
+    assert m.other_data(None, None) == [] == m.other_data(None, sources.file_specs(NASA))
 
 
 def test_a_thesaurus_of_several_files_is_one_entry_per_file():
     mesh = {"source": "mesh", "files": {
         "descriptors": {"url": "u1", "sha256": "a" * 64, "path": "p1"},
         "trees": {"url": "u2", "sha256": "b" * 64, "path": "p2"}}}
-    files = m.thesaurus_files("mesh", {"mesh": mesh}, sources.file_specs)
+    files = sources.file_specs(mesh)
     assert m.other_data("mesh", files) == [
         {"name": "mesh thesaurus (descriptors)", "source": "u1", "sha256": "a" * 64},
         {"name": "mesh thesaurus (trees)", "source": "u2", "sha256": "b" * 64}]
