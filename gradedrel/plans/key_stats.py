@@ -10,6 +10,7 @@ key is *in the index* when its df is positive.
 """
 from __future__ import annotations
 
+import functools
 import math
 from typing import Callable
 
@@ -93,15 +94,16 @@ def terrier_phrase_df(index, phrase_operator: str = "auto") -> Callable[[tuple[s
     compiled queries' phrase operator matches. One result row per matching document:
     the independent check of :func:`posting_phrase_df` (tests, benchmarks).
     """
-    import pyterrier as pt
-
     from gradedrel.collection.matches import phrase
 
-    documents = int(index.getCollectionStatistics().getNumberOfDocuments())
-    retriever = pt.terrier.Retriever(index, wmodel="Tf", num_results=documents + 1)
+    count = document_counter(index, int(index.getCollectionStatistics().getNumberOfDocuments()))
+    return lambda tokens: count(f"#combine({phrase(tokens, phrase_operator)})")
 
-    def df(tokens: tuple[str, ...]) -> int:
-        query = f"#combine({phrase(tokens, phrase_operator)})"
-        return int(len(retriever.search(query)))
 
-    return df
+def document_counter(index, documents: int) -> Callable[[str], int]:
+    """How many documents a MatchOp query matches (Terrier's Tf model, every document
+    retrieved), cached per query: the independent check of the posting arrays' counts."""
+    import pyterrier as pt
+
+    counter = pt.terrier.Retriever(index, wmodel="Tf", num_results=documents + 1)
+    return functools.lru_cache(maxsize=None)(lambda query: len(counter.search(query)))

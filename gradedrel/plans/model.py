@@ -46,7 +46,7 @@ Both are written back only when set, so plans without them are written as before
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Iterable
 
@@ -164,10 +164,7 @@ def _key_dict(key: PlanKey) -> _Flow:
 def plan_to_dict(plan: Plan) -> dict:
     """A plan as the mapping the plan files hold (empty optional fields left out)."""
     out: dict[str, Any] = {"qid": plan.qid, "request": plan.request, "source": plan.source}
-    if plan.curator is not None:
-        out["curator"] = plan.curator
-    if plan.version is not None:
-        out["version"] = plan.version
+    out.update({k: v for k in ("curator", "version") if (v := getattr(plan, k)) is not None})
     if plan.note:
         out["note"] = plan.note
     out["facets"] = []
@@ -408,12 +405,5 @@ def merge_curated(auto: list[Plan], curated: list[Plan], path: str | Path = "<cu
     if unknown:
         raise InputError(str(path), None, "curated plans only for topics of the collection",
                          unknown)
-    merged = []
-    for plan in auto:
-        chosen = by_qid.get(plan.qid, plan)
-        if chosen is not plan:
-            chosen = Plan(chosen.qid, chosen.request or plan.request, chosen.facets,
-                          chosen.source, chosen.note,
-                          chosen.curator, chosen.version)
-        merged.append(chosen)
-    return merged
+    return [replace(by_qid[p.qid], request=by_qid[p.qid].request or p.request)
+            if p.qid in by_qid else p for p in auto]
