@@ -345,22 +345,19 @@ def shares(key_sources: pd.DataFrame, by: str) -> pd.DataFrame:
     """Counts and shares of each class per ``by`` (``qid`` or ``curator``), for all keys
     and for the expansion keys; ``curator`` tables end with a row ``all``. Per request,
     the curator is a column beside the qid."""
-    rows = []
-    if by == "qid":
-        groups = [((q,), g) for q, g in key_sources.groupby("qid", sort=False)]
-        lead = ["qid", "curator"]
-    elif by == "curator":
-        groups = [((c,), g) for c, g in key_sources.groupby("curator", sort=True)]
-        groups.append((("all",), key_sources))
-        lead = ["curator", "requests"]
-    else:
+    if by not in ("qid", "curator"):
         raise ValueError(f"shares by 'qid' or 'curator', not {by!r}")
-    for (name,), group in groups:
+    groups = list(key_sources.groupby(by, sort=by == "curator"))
+    if by == "curator":
+        groups.append(("all", key_sources))
+    rows = []
+    for name, group in groups:
+        first = {"qid": name, "curator": group["curator"].iloc[0]} if by == "qid" else \
+            {"curator": name, "requests": int(group["qid"].nunique())}
         for scope, kind in SHARE_SCOPES:
             part = group if kind is None else group[group["list"] == kind]
-            first = {"qid": name, "curator": group["curator"].iloc[0]} if by == "qid" else \
-                {"curator": name, "requests": int(group["qid"].nunique())}
             rows.append({**first, "scope": scope, **_count_row(part)})
+    lead = ["qid", "curator"] if by == "qid" else ["curator", "requests"]
     return pd.DataFrame(rows, columns=lead + SHARE_COLUMNS)
 
 

@@ -217,13 +217,14 @@ def derive(plans: Iterable[Plan], key_sources: pd.DataFrame, derivation: Derivat
                         elif derivation.without_recalled and key.recalled:
                             counts["dropped_recalled"] += 1
                         else:
-                            kept.append(key)
-                            kept_rows.append(row._replace(key_no=len(kept) - 1))
+                            kept.append(key)  # the row at its place in the derived plan
+                            kept_rows.append(row._replace(facet_no=len(facets),
+                                                          concept_no=len(concepts),
+                                                          key_no=len(kept) - 1))
                     lists[kind] = kept
                 if lists["keys"] or lists["expansion"]:
                     concepts.append(PlanConcept(concept.label, concept.uri, concept.matched,
                                                 lists["keys"], lists["expansion"]))
-                    _renumber(kept_rows, qid, f, c, len(facets), len(concepts) - 1)
                 else:
                     counts["concepts_dropped"] += 1
             if concepts:
@@ -257,12 +258,3 @@ def derive(plans: Iterable[Plan], key_sources: pd.DataFrame, derivation: Derivat
                    pd.DataFrame(summary, columns=SUMMARY_COLUMNS),
                    [p for p in by_qid if p not in set(requests)])
 
-
-def _renumber(rows: list, qid: str, facet: int, concept: int, new_facet: int,
-              new_concept: int) -> None:
-    """Give the kept rows of one concept their positions in the derived plan."""
-    for i in range(len(rows) - 1, -1, -1):
-        row = rows[i]
-        if row.qid != qid or row.facet_no != facet or row.concept_no != concept:
-            break
-        rows[i] = row._replace(facet_no=new_facet, concept_no=new_concept)
