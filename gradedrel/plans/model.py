@@ -27,22 +27,10 @@ File format (docs/plans.md)::
           expansion:
           - {key: flutter, relation: NT, depth: 1, via: aeroelasticity}
 
-A key may also be written as a bare string (``- flutter``): relation ``curated``.
-
-A curated key may say where it came from (the curation protocol of docs/plans.md, for
-curations after the frozen plans): ``source`` — a concept id of the plan set's thesaurus
-(``'#38009'``, ``'mesh:D006710'``, ``'wn:n:07729485'``) of which the key is a label, which
-``gradedrel plans check`` verifies, or ``literature`` (a standard term of the literature the
-thesaurus lacks; ``reason`` then required) — and ``recalled: true`` for a key the curator
-recalls from the request's source page or the studies it cites rather than derives::
-
-          - {key: panel flutter, relation: RT, depth: 1, via: aeroelasticity, source: '#48910'}
-          - {key: limit cycle oscillation, relation: curated, source: literature,
-             reason: the standard term for sustained flutter}
-          - {key: f-16 store flutter, relation: curated, source: literature,
-             reason: remembered from a cited study, recalled: true}
-
-Both are written back only when set, so plans without them are written as before.
+A key may also be written as a bare string (``- flutter``): relation ``curated``. A curated
+key may say where it came from — ``source`` (a concept id of the plan set's thesaurus, or
+``literature`` with a ``reason``) and ``recalled: true`` — as the curation protocol of
+docs/plans.md describes; both are written back only when set.
 """
 from __future__ import annotations
 
