@@ -60,6 +60,7 @@ pd = lazy.module("pandas")
 from gradedrel.core.errors import InputError
 from gradedrel.core.text import tokenise
 from gradedrel.plans import analysis
+from gradedrel.plans.key_stats import Terms  # noqa: F401 (scripts import it from here)
 from gradedrel.plans.model import Plan, PlanKey
 from gradedrel.thesaurus import Thesaurus
 
@@ -82,24 +83,6 @@ COLUMNS = ["qid", "facet", "concept", "key", "list", "declared_relation", "sourc
            "declared_depth", "declared_via", "concept_uri", "seed", "label_of",
            "facet_no", "concept_no", "key_no", "seed_senses"]
 LISTS = ("keys", "expansion")
-
-
-class Terms:
-    """Text → its indexed terms (tokens through the pipeline, stopwords out), cached."""
-
-    def __init__(self, pipeline: Pipeline):
-        self.pipeline = pipeline
-        self._tokens: dict[str, str | None] = {}
-
-    def __call__(self, text: str) -> tuple[str, ...]:
-        out = []
-        for token in tokenise(text):
-            if token not in self._tokens:
-                self._tokens[token] = self.pipeline(token)
-            term = self._tokens[token]
-            if term:
-                out.append(term)
-        return tuple(out)
 
 
 @dataclass(frozen=True)

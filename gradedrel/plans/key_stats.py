@@ -19,25 +19,35 @@ from gradedrel.core.text import tokenise
 Pipeline = Callable[[str], "str | None"]
 
 
+class Terms:
+    """Text → its indexed terms (tokens through the pipeline, stopwords out), cached."""
+
+    def __init__(self, pipeline: Pipeline):
+        self.pipeline = pipeline
+        self._tokens: dict[str, str | None] = {}
+
+    def __call__(self, text: str) -> tuple[str, ...]:
+        out = []
+        for token in tokenise(text):
+            if token not in self._tokens:
+                self._tokens[token] = self.pipeline(token)
+            term = self._tokens[token]
+            if term:
+                out.append(term)
+        return tuple(out)
+
+
 class KeyStatistics:
     """Indexed terms and document frequencies of keys (phrases included), memoised."""
 
     def __init__(self, pipeline: Pipeline, term_df: Callable[[str], int], documents: int,
                  phrase_df: Callable[[tuple[str, ...]], int] | None = None):
         self.pipeline = pipeline
+        self.terms = Terms(pipeline)  # a key's indexed terms, in order (stopwords dropped)
         self.phrase_df = phrase_df
         self.term_df = term_df
         self.documents = documents
-        self._terms: dict[str, tuple[str, ...]] = {}
         self._df: dict[str, int] = {}
-
-    def terms(self, key: str) -> tuple[str, ...]:
-        """Indexed terms of a key, in order (stopwords dropped)."""
-        found = self._terms.get(key)
-        if found is None:
-            found = tuple(t for t in (self.pipeline(tok) for tok in tokenise(key)) if t)
-            self._terms[key] = found
-        return found
 
     def df(self, key: str) -> int:
         """min over the key's terms of their df (0 when a term is absent or no terms)."""
