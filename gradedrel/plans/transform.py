@@ -217,6 +217,7 @@ def derive(plans: Iterable[Plan], key_sources: pd.DataFrame, derivation: Derivat
                         elif derivation.without_recalled and key.recalled:
                             counts["dropped_recalled"] += 1
                         else:
+                            counts["kept"] += 1
                             kept.append(key)  # the row at its place in the derived plan
                             kept_rows.append(row._replace(facet_no=len(facets),
                                                           concept_no=len(concepts),
@@ -232,8 +233,6 @@ def derive(plans: Iterable[Plan], key_sources: pd.DataFrame, derivation: Derivat
                                     facet.rationale))
             else:
                 counts["facets_dropped"] += 1
-        counts["kept"] = counts["keys"] - sum(counts[f"dropped_{c}"] for c in SOURCE_CLASSES) \
-            - counts["dropped_rated"] - counts["dropped_recalled"]
         note = plan.note
         if not facets:
             said = f"Derived{' from ' + parent if parent else ''} ({derivation.describe()}): " \
