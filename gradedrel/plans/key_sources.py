@@ -169,12 +169,8 @@ class KeySources:
 
     def neighbours(self, uri: str, attribute: str) -> list[str]:
         """The preferred concepts ``uri`` reaches by ``attribute`` (broader, narrower, related)."""
-        out = []
-        for target in getattr(self.thesaurus.concepts[uri], attribute):
-            for preferred in self.preferred(target):
-                if preferred not in out:
-                    out.append(preferred)
-        return out
+        targets = getattr(self.thesaurus.concepts[uri], attribute)
+        return list(dict.fromkeys(p for t in targets for p in self.preferred(t)))
 
     def reach(self, seeds: Iterable[str], max_depth: int = MAX_DEPTH) -> dict[str, Path]:
         """Every concept within ``max_depth`` steps (BT, NT, RT) of a seed, with its
@@ -225,12 +221,9 @@ class KeySources:
         """``yes``/``no`` for a declared thesaurus relation, empty for any other (module doc)."""
         if key.relation not in THESAURUS_RELATIONS:
             return ""
-        starts = self.named_by(key.via)
-        for uri in self.preferred(concept_uri) if concept_uri else ():
-            if uri not in starts:
-                starts.append(uri)
+        starts = {*self.named_by(key.via), *(self.preferred(concept_uri) if concept_uri else ())}
         if key.relation == "UF":
-            reached = set(starts)
+            reached = starts
         else:
             attribute = dict(STEPS)[key.relation]
             depth = key.depth or 1
