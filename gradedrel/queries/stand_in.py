@@ -31,12 +31,7 @@ def matchop(node: Node) -> str:
 
 def topic_keys(text: str, is_stopword: Callable[[str], bool]) -> list[str]:
     """The request's distinct tokens that are not stopwords, in order."""
-    seen, keys = set(), []
-    for token in tokenise(text):
-        if not is_stopword(token) and token not in seen:
-            seen.add(token)
-            keys.append(token)
-    return keys
+    return list(dict.fromkeys(t for t in tokenise(text) if not is_stopword(t)))
 
 
 def trees(keys: list[str]) -> dict[str, Node]:
