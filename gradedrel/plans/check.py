@@ -162,15 +162,12 @@ def report(plans: Iterable[Plan], table: pd.DataFrame, missing: Iterable[str] = 
            provenance: Mapping[str, Provenance] | None = None,
            header: tuple[dict[str, str], list[str]] | None = None) -> str:
     """The checker's text: one block per plan, then the totals."""
-    lines = []
-    ratios = []
-    provenance = provenance or {}
+    lines, plans, provenance = [], list(plans), provenance or {}
     for plan in plans:
         concepts = plan.concepts()
         unexpanded = sum(len(c.keys) for c in concepts)
         expansion = sum(len(c.expansion) for c in concepts)
         ratio = (unexpanded + expansion) / unexpanded if unexpanded else float("nan")
-        ratios.append(ratio)
         rows = table[table["qid"] == plan.qid]
         lines.append(f"{plan.qid}: {len(plan.facets)} facets "
                      f"({sum(f.importance == 'major' for f in plan.facets)} major), "
@@ -194,7 +191,7 @@ def report(plans: Iterable[Plan], table: pd.DataFrame, missing: Iterable[str] = 
             lines.append(f"  recalled keys ({len(mine.recalled)}): "
                          + ", ".join(repr(k) for k in mine.recalled))
     lines.append("")
-    lines.append(f"{len(ratios)} plans; all keys: {_shares(table)}")
+    lines.append(f"{len(plans)} plans; all keys: {_shares(table)}")
     lines.append(f"expansion keys: {_shares(table[table['list'] == 'expansion'])}")
     lines.append(f"declared relations checked: {int(table['declared_holds'].isin(['yes', 'no']).sum())}"
                  f", not holding: {int((table['declared_holds'] == 'no').sum())}")
@@ -215,8 +212,7 @@ def report(plans: Iterable[Plan], table: pd.DataFrame, missing: Iterable[str] = 
         times = ", ".join(f"{name} {found[name]}" for name in TIME_LINES if name in found)
         lines.append(f"curation times: {times or 'none recorded'}")
         lines.extend(warnings)
-    missing = list(missing)
-    if missing:
+    if missing := list(missing):
         lines.append(f"requests without a plan: {', '.join(missing)}")
     return "\n".join(lines) + "\n"
 
