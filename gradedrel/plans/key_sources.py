@@ -269,14 +269,9 @@ def classify(plans: Iterable[Plan], requests: Mapping[str, str], sources: KeySou
                         labelled = sources.labelled.get(terms, []) if terms else []
                         paths = [reached[u] for u in labelled if u in reached]
                         path = min(paths, key=Path.order) if paths else None
-                        if all(t in request_terms for t in terms):
-                            source_class = "request"
-                        elif path is not None:
-                            source_class = "thesaurus"
-                        elif labelled:
-                            source_class = "other_concept"
-                        else:
-                            source_class = "own"
+                        source_class = ("request" if all(t in request_terms for t in terms)
+                                        else "thesaurus" if path is not None
+                                        else "other_concept" if labelled else "own")  # A1
                         rows.append({
                             "qid": qid, "facet": facet.name, "concept": concept.label,
                             "key": key.key, "list": kind,

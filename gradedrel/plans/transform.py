@@ -182,9 +182,7 @@ def derive(plans: Iterable[Plan], key_sources: pd.DataFrame, derivation: Derivat
     out_plans, kept_rows, summary, unrated = [], [], [], []
     for qid in requests:
         plan = by_qid[qid]
-        counts = {f"dropped_{c}": 0 for c in SOURCE_CLASSES}
-        counts.update(keys=0, kept=0, dropped_rated=0, dropped_recalled=0, concepts_dropped=0,
-                      facets_dropped=0)
+        counts = dict.fromkeys(SUMMARY_COLUMNS[2:-1], 0)  # keys … facets_dropped
         curator = ""
         facets = []
         for f, facet in enumerate(plan.facets):
