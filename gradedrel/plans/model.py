@@ -41,7 +41,7 @@ from typing import Any, Iterable
 import yaml
 
 from gradedrel.core.errors import InputError
-from gradedrel.core.yaml_io import StrictLoader, as_input_error
+from gradedrel.core import yaml_io
 from gradedrel.core.io import read_text, write_text
 
 #: ``source`` of a key that no thesaurus concept labels: a term of the literature (a
@@ -191,7 +191,7 @@ class _Lined(dict):
     line: int = 0
 
 
-class _Loader(StrictLoader):
+class _Loader(yaml_io.StrictLoader):
     """The safe loader on libyaml's C parser where PyYAML has it (the same values and
     line marks, 3-4x faster on the curators' plan files), mappings carrying their line."""
 
@@ -339,10 +339,7 @@ class _Reader:
 def parse_plans(text: str, path: str | Path = "<plans>") -> list[Plan]:
     """Plans from YAML text; any error names the file and line (InputError)."""
     reader = _Reader(path)
-    try:
-        data = yaml.load(text, Loader=_Loader)
-    except yaml.YAMLError as error:
-        raise as_input_error(error, str(path)) from None
+    data = yaml_io.load(text, str(path), _Loader)
     if data is None:
         return []
     data = reader.mapping(data, None, "plan file", {"plans"})
