@@ -49,10 +49,8 @@ def candidates(uri: str, thesaurus: Thesaurus, rules: Rules) -> list[PlanKey]:
     """Every key the chosen relations offer for a concept, in ORDER, with provenance."""
     concept = thesaurus.concepts[uri]
     name = clean_label(concept.pref_label)[0]
-    out: list[PlanKey] = []
-    if rules.relations.get("UF"):
-        for label in (concept.pref_label,) + concept.alt_labels:
-            out.append(PlanKey(clean_label(label)[0], "UF", 0, name))
+    labels = (concept.pref_label, *concept.alt_labels) if rules.relations.get("UF") else ()
+    out = [PlanKey(clean_label(label)[0], "UF", 0, name) for label in labels]
     for relation, attribute in (("NT", "narrower"), ("BT", "broader"), ("RT", "related")):
         depth_limit = int(rules.relations.get(relation) or 0)
         frontier, seen = [uri], {uri}
