@@ -45,15 +45,11 @@ def clean_label(label: str) -> tuple[str, str | None]:
     (``relaxation (mechanics)``) tells homographs apart; it is returned
     separately, never matched.
     """
-    text = label.strip()
-    if text.startswith("~"):
-        text = text[1:].strip()
-    qualifier = None
+    text = label.strip().removeprefix("~").strip()
     found = _QUALIFIER.search(text)
-    if found:
-        qualifier = found.group(1).strip().lower()
-        text = text[:found.start()].strip()
-    return text, qualifier
+    if found is None:
+        return text, None
+    return text[:found.start()].strip(), found.group(1).strip().lower()
 
 
 def collection_settings(global_analysis: dict, collection: dict) -> dict:

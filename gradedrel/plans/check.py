@@ -79,15 +79,9 @@ class Provenance:
     recalled: list[str] = field(default_factory=list)
 
 
-def _label_of(sources, uri: str, terms: tuple[str, ...]) -> bool:
-    return any(terms in sources.labels_of.get(u, ()) for u in sources.preferred(uri))
-
-
 def _labels(sources, uri: str, limit: int = 3) -> str:
-    concept = sources.thesaurus.concepts[uri]
-    labels = list(concept.labels())
-    text = "; ".join(labels[:limit]) + (" …" if len(labels) > limit else "")
-    return text or "no label"
+    labels = list(sources.thesaurus.concepts[uri].labels())
+    return "; ".join(labels[:limit]) + (" …" if len(labels) > limit else "") or "no label"
 
 
 def key_provenance(plan: Plan, table: pd.DataFrame, sources) -> Provenance:
@@ -112,7 +106,8 @@ def key_provenance(plan: Plan, table: pd.DataFrame, sources) -> Provenance:
                         if key.source not in sources.thesaurus:
                             out.warnings.append(f"source id not in the thesaurus: {key.key!r} "
                                                 f"source {key.source!r}")
-                        elif not terms or not _label_of(sources, key.source, terms):
+                        elif not terms or not any(terms in sources.labels_of.get(u, ())
+                                                  for u in sources.preferred(key.source)):
                             found = sources.labelled.get(terms, []) if terms else []
                             elsewhere = (f"; it is a label of {', '.join(found[:3])}" if found
                                          else "; it is a label of no concept")
@@ -167,15 +162,12 @@ def report(plans: Iterable[Plan], table: pd.DataFrame, missing: Iterable[str] = 
            provenance: Mapping[str, Provenance] | None = None,
            header: tuple[dict[str, str], list[str]] | None = None) -> str:
     """The checker's text: one block per plan, then the totals."""
-    lines = []
-    ratios = []
-    provenance = provenance or {}
+    lines, plans, provenance = [], list(plans), provenance or {}
     for plan in plans:
         concepts = plan.concepts()
         unexpanded = sum(len(c.keys) for c in concepts)
         expansion = sum(len(c.expansion) for c in concepts)
         ratio = (unexpanded + expansion) / unexpanded if unexpanded else float("nan")
-        ratios.append(ratio)
         rows = table[table["qid"] == plan.qid]
         lines.append(f"{plan.qid}: {len(plan.facets)} facets "
                      f"({sum(f.importance == 'major' for f in plan.facets)} major), "
@@ -199,7 +191,7 @@ def report(plans: Iterable[Plan], table: pd.DataFrame, missing: Iterable[str] = 
             lines.append(f"  recalled keys ({len(mine.recalled)}): "
                          + ", ".join(repr(k) for k in mine.recalled))
     lines.append("")
-    lines.append(f"{len(ratios)} plans; all keys: {_shares(table)}")
+    lines.append(f"{len(plans)} plans; all keys: {_shares(table)}")
     lines.append(f"expansion keys: {_shares(table[table['list'] == 'expansion'])}")
     lines.append(f"declared relations checked: {int(table['declared_holds'].isin(['yes', 'no']).sum())}"
                  f", not holding: {int((table['declared_holds'] == 'no').sum())}")
@@ -220,17 +212,9 @@ def report(plans: Iterable[Plan], table: pd.DataFrame, missing: Iterable[str] = 
         times = ", ".join(f"{name} {found[name]}" for name in TIME_LINES if name in found)
         lines.append(f"curation times: {times or 'none recorded'}")
         lines.extend(warnings)
-    missing = list(missing)
-    if missing:
+    if missing := list(missing):
         lines.append(f"requests without a plan: {', '.join(missing)}")
     return "\n".join(lines) + "\n"
-
-
-def warnings_count(provenance: Mapping[str, Provenance],
-                   header: tuple[dict[str, str], list[str]] | None = None) -> int:
-    """The warnings ``--strict`` fails on: keys and header lines."""
-    return sum(len(p.warnings) for p in provenance.values()) + \
-        (len(header[1]) if header is not None else 0)
 
 
 def _known(plans: list[Plan], requests: Mapping[str, str]) -> None:
@@ -253,12 +237,12 @@ def check(plans: list[Plan], requests: Mapping[str, str], sources, strict: bool 
     missing = [q for q in requests if q not in planned]
     provenance = {p.qid: key_provenance(p, table, sources) for p in plans}
     header = header_times(text) if text is not None else None
-    warned = strict and warnings_count(provenance, header) > 0
+    # the warnings --strict fails on: keys and header lines
+    warned = sum(len(p.warnings) for p in provenance.values()) + len(header[1] if header else ())
     out = report(plans, table, missing, provenance, header)
     if strict:
-        out += (f"--strict: {warnings_count(provenance, header)} warnings\n" if warned
-                else "--strict: no warnings\n")
-    return out, int(bool(missing) or warned)
+        out += f"--strict: {warned} warnings\n" if warned else "--strict: no warnings\n"
+    return out, int(bool(missing) or (strict and warned > 0))
 
 
 def run_check(args) -> int:

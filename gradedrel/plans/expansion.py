@@ -20,7 +20,7 @@ Each key records its relation, depth and the concept it came ``via``.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 
 from gradedrel.plans.analysis import clean_label
 from gradedrel.plans.key_stats import KeyStatistics
@@ -42,20 +42,15 @@ class Rules:
     @classmethod
     def from_config(cls, section: dict) -> "Rules":
         """Expansion rules from the config's expansion section (absent keys: the defaults)."""
-        return cls(dict(section.get("relations", {"UF": 1, "NT": 1, "RT": 1})),
-                   section.get("max_keys_per_concept", 10),
-                   dict(section.get("max_keys_per_relation", {})),
-                   section.get("max_key_df_fraction"))
+        return cls(**{f.name: section[f.name] for f in fields(cls) if f.name in section})
 
 
 def candidates(uri: str, thesaurus: Thesaurus, rules: Rules) -> list[PlanKey]:
     """Every key the chosen relations offer for a concept, in ORDER, with provenance."""
     concept = thesaurus.concepts[uri]
     name = clean_label(concept.pref_label)[0]
-    out: list[PlanKey] = []
-    if rules.relations.get("UF"):
-        for label in (concept.pref_label,) + concept.alt_labels:
-            out.append(PlanKey(clean_label(label)[0], "UF", 0, name))
+    labels = (concept.pref_label, *concept.alt_labels) if rules.relations.get("UF") else ()
+    out = [PlanKey(clean_label(label)[0], "UF", 0, name) for label in labels]
     for relation, attribute in (("NT", "narrower"), ("BT", "broader"), ("RT", "related")):
         depth_limit = int(rules.relations.get(relation) or 0)
         frontier, seen = [uri], {uri}

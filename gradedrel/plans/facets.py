@@ -56,13 +56,9 @@ def group(uris: Sequence[str | None], thesaurus: Thesaurus,
         return i
 
     for i, a in enumerate(uris):
-        for j in range(i):
-            b = uris[j]
-            joined = "thesaurus" in rules and a is not None and b is not None \
-                and linked(a, b, thesaurus)
-            joined = joined or ("phrase" in rules and spans is not None
-                                and adjacent(spans[i], spans[j]))
-            if joined:
+        for j, b in enumerate(uris[:i]):  # linked() is False for a word the thesaurus lacks
+            if ("thesaurus" in rules and linked(a, b, thesaurus)) or \
+                    ("phrase" in rules and spans is not None and adjacent(spans[i], spans[j])):
                 parent[find(i)] = find(j)
     groups: dict[int, list[int]] = {}
     for i in range(len(uris)):

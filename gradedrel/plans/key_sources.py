@@ -60,6 +60,7 @@ pd = lazy.module("pandas")
 from gradedrel.core.errors import InputError
 from gradedrel.core.text import tokenise
 from gradedrel.plans import analysis
+from gradedrel.plans.key_stats import Terms  # noqa: F401 (scripts import it from here)
 from gradedrel.plans.model import Plan, PlanKey
 from gradedrel.thesaurus import Thesaurus
 
@@ -82,24 +83,6 @@ COLUMNS = ["qid", "facet", "concept", "key", "list", "declared_relation", "sourc
            "declared_depth", "declared_via", "concept_uri", "seed", "label_of",
            "facet_no", "concept_no", "key_no", "seed_senses"]
 LISTS = ("keys", "expansion")
-
-
-class Terms:
-    """Text → its indexed terms (tokens through the pipeline, stopwords out), cached."""
-
-    def __init__(self, pipeline: Pipeline):
-        self.pipeline = pipeline
-        self._tokens: dict[str, str | None] = {}
-
-    def __call__(self, text: str) -> tuple[str, ...]:
-        out = []
-        for token in tokenise(text):
-            if token not in self._tokens:
-                self._tokens[token] = self.pipeline(token)
-            term = self._tokens[token]
-            if term:
-                out.append(term)
-        return tuple(out)
 
 
 @dataclass(frozen=True)
@@ -186,12 +169,8 @@ class KeySources:
 
     def neighbours(self, uri: str, attribute: str) -> list[str]:
         """The preferred concepts ``uri`` reaches by ``attribute`` (broader, narrower, related)."""
-        out = []
-        for target in getattr(self.thesaurus.concepts[uri], attribute):
-            for preferred in self.preferred(target):
-                if preferred not in out:
-                    out.append(preferred)
-        return out
+        targets = getattr(self.thesaurus.concepts[uri], attribute)
+        return list(dict.fromkeys(p for t in targets for p in self.preferred(t)))
 
     def reach(self, seeds: Iterable[str], max_depth: int = MAX_DEPTH) -> dict[str, Path]:
         """Every concept within ``max_depth`` steps (BT, NT, RT) of a seed, with its
@@ -242,12 +221,9 @@ class KeySources:
         """``yes``/``no`` for a declared thesaurus relation, empty for any other (module doc)."""
         if key.relation not in THESAURUS_RELATIONS:
             return ""
-        starts = self.named_by(key.via)
-        for uri in self.preferred(concept_uri) if concept_uri else ():
-            if uri not in starts:
-                starts.append(uri)
+        starts = {*self.named_by(key.via), *(self.preferred(concept_uri) if concept_uri else ())}
         if key.relation == "UF":
-            reached = set(starts)
+            reached = starts
         else:
             attribute = dict(STEPS)[key.relation]
             depth = key.depth or 1
@@ -293,14 +269,9 @@ def classify(plans: Iterable[Plan], requests: Mapping[str, str], sources: KeySou
                         labelled = sources.labelled.get(terms, []) if terms else []
                         paths = [reached[u] for u in labelled if u in reached]
                         path = min(paths, key=Path.order) if paths else None
-                        if all(t in request_terms for t in terms):
-                            source_class = "request"
-                        elif path is not None:
-                            source_class = "thesaurus"
-                        elif labelled:
-                            source_class = "other_concept"
-                        else:
-                            source_class = "own"
+                        source_class = ("request" if all(t in request_terms for t in terms)
+                                        else "thesaurus" if path is not None
+                                        else "other_concept" if labelled else "own")  # A1
                         rows.append({
                             "qid": qid, "facet": facet.name, "concept": concept.label,
                             "key": key.key, "list": kind,
@@ -345,22 +316,19 @@ def shares(key_sources: pd.DataFrame, by: str) -> pd.DataFrame:
     """Counts and shares of each class per ``by`` (``qid`` or ``curator``), for all keys
     and for the expansion keys; ``curator`` tables end with a row ``all``. Per request,
     the curator is a column beside the qid."""
-    rows = []
-    if by == "qid":
-        groups = [((q,), g) for q, g in key_sources.groupby("qid", sort=False)]
-        lead = ["qid", "curator"]
-    elif by == "curator":
-        groups = [((c,), g) for c, g in key_sources.groupby("curator", sort=True)]
-        groups.append((("all",), key_sources))
-        lead = ["curator", "requests"]
-    else:
+    if by not in ("qid", "curator"):
         raise ValueError(f"shares by 'qid' or 'curator', not {by!r}")
-    for (name,), group in groups:
+    groups = list(key_sources.groupby(by, sort=by == "curator"))
+    if by == "curator":
+        groups.append(("all", key_sources))
+    rows = []
+    for name, group in groups:
+        first = {"qid": name, "curator": group["curator"].iloc[0]} if by == "qid" else \
+            {"curator": name, "requests": int(group["qid"].nunique())}
         for scope, kind in SHARE_SCOPES:
             part = group if kind is None else group[group["list"] == kind]
-            first = {"qid": name, "curator": group["curator"].iloc[0]} if by == "qid" else \
-                {"curator": name, "requests": int(group["qid"].nunique())}
             rows.append({**first, "scope": scope, **_count_row(part)})
+    lead = ["qid", "curator"] if by == "qid" else ["curator", "requests"]
     return pd.DataFrame(rows, columns=lead + SHARE_COLUMNS)
 
 

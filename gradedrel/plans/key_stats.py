@@ -10,6 +10,7 @@ key is *in the index* when its df is positive.
 """
 from __future__ import annotations
 
+import functools
 import math
 from typing import Callable
 
@@ -18,25 +19,35 @@ from gradedrel.core.text import tokenise
 Pipeline = Callable[[str], "str | None"]
 
 
+class Terms:
+    """Text → its indexed terms (tokens through the pipeline, stopwords out), cached."""
+
+    def __init__(self, pipeline: Pipeline):
+        self.pipeline = pipeline
+        self._tokens: dict[str, str | None] = {}
+
+    def __call__(self, text: str) -> tuple[str, ...]:
+        out = []
+        for token in tokenise(text):
+            if token not in self._tokens:
+                self._tokens[token] = self.pipeline(token)
+            term = self._tokens[token]
+            if term:
+                out.append(term)
+        return tuple(out)
+
+
 class KeyStatistics:
     """Indexed terms and document frequencies of keys (phrases included), memoised."""
 
     def __init__(self, pipeline: Pipeline, term_df: Callable[[str], int], documents: int,
                  phrase_df: Callable[[tuple[str, ...]], int] | None = None):
         self.pipeline = pipeline
+        self.terms = Terms(pipeline)  # a key's indexed terms, in order (stopwords dropped)
         self.phrase_df = phrase_df
         self.term_df = term_df
         self.documents = documents
-        self._terms: dict[str, tuple[str, ...]] = {}
         self._df: dict[str, int] = {}
-
-    def terms(self, key: str) -> tuple[str, ...]:
-        """Indexed terms of a key, in order (stopwords dropped)."""
-        found = self._terms.get(key)
-        if found is None:
-            found = tuple(t for t in (self.pipeline(tok) for tok in tokenise(key)) if t)
-            self._terms[key] = found
-        return found
 
     def df(self, key: str) -> int:
         """min over the key's terms of their df (0 when a term is absent or no terms)."""
@@ -93,15 +104,16 @@ def terrier_phrase_df(index, phrase_operator: str = "auto") -> Callable[[tuple[s
     compiled queries' phrase operator matches. One result row per matching document:
     the independent check of :func:`posting_phrase_df` (tests, benchmarks).
     """
-    import pyterrier as pt
-
     from gradedrel.collection.matches import phrase
 
-    documents = int(index.getCollectionStatistics().getNumberOfDocuments())
-    retriever = pt.terrier.Retriever(index, wmodel="Tf", num_results=documents + 1)
+    count = document_counter(index, int(index.getCollectionStatistics().getNumberOfDocuments()))
+    return lambda tokens: count(f"#combine({phrase(tokens, phrase_operator)})")
 
-    def df(tokens: tuple[str, ...]) -> int:
-        query = f"#combine({phrase(tokens, phrase_operator)})"
-        return int(len(retriever.search(query)))
 
-    return df
+def document_counter(index, documents: int) -> Callable[[str], int]:
+    """How many documents a MatchOp query matches (Terrier's Tf model, every document
+    retrieved), cached per query: the independent check of the posting arrays' counts."""
+    import pyterrier as pt
+
+    counter = pt.terrier.Retriever(index, wmodel="Tf", num_results=documents + 1)
+    return functools.lru_cache(maxsize=None)(lambda query: len(counter.search(query)))

@@ -27,33 +27,21 @@ File format (docs/plans.md)::
           expansion:
           - {key: flutter, relation: NT, depth: 1, via: aeroelasticity}
 
-A key may also be written as a bare string (``- flutter``): relation ``curated``.
-
-A curated key may say where it came from (the curation protocol of docs/plans.md, for
-curations after the frozen plans): ``source`` — a concept id of the plan set's thesaurus
-(``'#38009'``, ``'mesh:D006710'``, ``'wn:n:07729485'``) of which the key is a label, which
-``gradedrel plans check`` verifies, or ``literature`` (a standard term of the literature the
-thesaurus lacks; ``reason`` then required) — and ``recalled: true`` for a key the curator
-recalls from the request's source page or the studies it cites rather than derives::
-
-          - {key: panel flutter, relation: RT, depth: 1, via: aeroelasticity, source: '#48910'}
-          - {key: limit cycle oscillation, relation: curated, source: literature,
-             reason: the standard term for sustained flutter}
-          - {key: f-16 store flutter, relation: curated, source: literature,
-             reason: remembered from a cited study, recalled: true}
-
-Both are written back only when set, so plans without them are written as before.
+A key may also be written as a bare string (``- flutter``): relation ``curated``. A curated
+key may say where it came from — ``source`` (a concept id of the plan set's thesaurus, or
+``literature`` with a ``reason``) and ``recalled: true`` — as the curation protocol of
+docs/plans.md describes; both are written back only when set.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Iterable
 
 import yaml
 
 from gradedrel.core.errors import InputError
-from gradedrel.core.yaml_io import StrictLoader, as_input_error
+from gradedrel.core import yaml_io
 from gradedrel.core.io import read_text, write_text
 
 #: ``source`` of a key that no thesaurus concept labels: a term of the literature (a
@@ -164,10 +152,7 @@ def _key_dict(key: PlanKey) -> _Flow:
 def plan_to_dict(plan: Plan) -> dict:
     """A plan as the mapping the plan files hold (empty optional fields left out)."""
     out: dict[str, Any] = {"qid": plan.qid, "request": plan.request, "source": plan.source}
-    if plan.curator is not None:
-        out["curator"] = plan.curator
-    if plan.version is not None:
-        out["version"] = plan.version
+    out.update({k: v for k in ("curator", "version") if (v := getattr(plan, k)) is not None})
     if plan.note:
         out["note"] = plan.note
     out["facets"] = []
@@ -206,7 +191,7 @@ class _Lined(dict):
     line: int = 0
 
 
-class _Loader(StrictLoader):
+class _Loader(yaml_io.StrictLoader):
     """The safe loader on libyaml's C parser where PyYAML has it (the same values and
     line marks, 3-4x faster on the curators' plan files), mappings carrying their line."""
 
@@ -354,10 +339,7 @@ class _Reader:
 def parse_plans(text: str, path: str | Path = "<plans>") -> list[Plan]:
     """Plans from YAML text; any error names the file and line (InputError)."""
     reader = _Reader(path)
-    try:
-        data = yaml.load(text, Loader=_Loader)
-    except yaml.YAMLError as error:
-        raise as_input_error(error, str(path)) from None
+    data = yaml_io.load(text, str(path), _Loader)
     if data is None:
         return []
     data = reader.mapping(data, None, "plan file", {"plans"})
@@ -408,12 +390,5 @@ def merge_curated(auto: list[Plan], curated: list[Plan], path: str | Path = "<cu
     if unknown:
         raise InputError(str(path), None, "curated plans only for topics of the collection",
                          unknown)
-    merged = []
-    for plan in auto:
-        chosen = by_qid.get(plan.qid, plan)
-        if chosen is not plan:
-            chosen = Plan(chosen.qid, chosen.request or plan.request, chosen.facets,
-                          chosen.source, chosen.note,
-                          chosen.curator, chosen.version)
-        merged.append(chosen)
-    return merged
+    return [replace(by_qid[p.qid], request=by_qid[p.qid].request or p.request)
+            if p.qid in by_qid else p for p in auto]

@@ -91,7 +91,7 @@ def read(collection: str, raw: Mapping, resolve: Callable[[str], str] = lambda p
     for name, spec in sets.items():
         spec = dict(spec or {})
         if spec.get("derived_from") is not None:
-            out[name] = _derived(name, spec, sets, where, resolve)
+            out[name] = _derived(name, spec, sets, where, resolve, check_files)
             continue
         spec.pop("derived_from", None)   # null: the schema's default
         unknown = sorted(set(spec) - {"curated", "topics", "description", "thesaurus",
@@ -121,10 +121,6 @@ def read(collection: str, raw: Mapping, resolve: Callable[[str], str] = lambda p
             parent = out[plan_set.derived_from]
             out[name] = replace(plan_set, curated=parent.curated, topics=parent.topics,
                                 thesaurus=parent.thesaurus, curators=parent.curators)
-            for path in ([f"{plan_set.ratings}/items.tsv"] if plan_set.ratings and check_files
-                         else []):
-                if not os.path.exists(path):
-                    raise ValueError(f"{where}.{name}: no file {path} (the rated items)")
     pair = raw.get("curator_agreement")
     missing = [p for p in (pair or {}).values() if p not in out]
     if missing:
@@ -134,9 +130,10 @@ def read(collection: str, raw: Mapping, resolve: Callable[[str], str] = lambda p
 
 
 def _derived(name: str, spec: Mapping, sets: Mapping, where: str,
-             resolve: Callable[[str], str]) -> PlanSet:
-    """A derived plan set's entry, checked: its parent exists and is not itself derived, and
-    its derivation is one :class:`gradedrel.plans.transform.Derivation` accepts."""
+             resolve: Callable[[str], str], check_files: bool) -> PlanSet:
+    """A derived plan set's entry, checked: its parent exists and is not itself derived, its
+    derivation is one :class:`gradedrel.plans.transform.Derivation` accepts, and the rated
+    items it reads exist."""
     from gradedrel.plans.transform import Derivation
 
     inherited = {"curated": None, "thesaurus": None, "topics": "selected"}  # schema defaults
@@ -159,9 +156,11 @@ def _derived(name: str, spec: Mapping, sets: Mapping, where: str,
         raise ValueError(f"{where}.{name}: {error}") from None
     if spec.get("without_rating") and not spec.get("ratings"):
         raise ValueError(f"{where}.{name}: without_rating needs the ratings file (ratings)")
+    ratings = resolve(spec["ratings"]) if spec.get("ratings") else None
+    if ratings and check_files and not os.path.exists(f"{ratings}/items.tsv"):
+        raise ValueError(f"{where}.{name}: no file {ratings}/items.tsv (the rated items)")
     return PlanSet(name, description=spec.get("description"), derived_from=parent,
-                   derivation=derivation,
-                   ratings=resolve(spec["ratings"]) if spec.get("ratings") else None)
+                   derivation=derivation, ratings=ratings)
 
 
 def input_key(kind: str, plan_set: str, model: str | None = None) -> str:

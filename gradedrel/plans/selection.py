@@ -15,7 +15,7 @@ are the candidates that also have the judgements the evaluation needs. The crite
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 
 import pandas as pd
 
@@ -34,9 +34,7 @@ class Criteria:
     @classmethod
     def from_config(cls, section: dict) -> "Criteria":
         """Criteria from the config's selection section (absent keys: the defaults)."""
-        return cls(**{k: section[k] for k in
-                      ("min_facets", "min_thesaurus_concepts", "require_expansion",
-                       "min_highly_relevant") if k in section})
+        return cls(**{f.name: section[f.name] for f in fields(cls) if f.name in section})
 
 
 def plan_reasons(plan: Plan | None, criteria: Criteria) -> list[str]:

@@ -182,9 +182,7 @@ def derive(plans: Iterable[Plan], key_sources: pd.DataFrame, derivation: Derivat
     out_plans, kept_rows, summary, unrated = [], [], [], []
     for qid in requests:
         plan = by_qid[qid]
-        counts = {f"dropped_{c}": 0 for c in SOURCE_CLASSES}
-        counts.update(keys=0, kept=0, dropped_rated=0, dropped_recalled=0, concepts_dropped=0,
-                      facets_dropped=0)
+        counts = dict.fromkeys(SUMMARY_COLUMNS[2:-1], 0)  # keys … facets_dropped
         curator = ""
         facets = []
         for f, facet in enumerate(plan.facets):
@@ -217,13 +215,15 @@ def derive(plans: Iterable[Plan], key_sources: pd.DataFrame, derivation: Derivat
                         elif derivation.without_recalled and key.recalled:
                             counts["dropped_recalled"] += 1
                         else:
-                            kept.append(key)
-                            kept_rows.append(row._replace(key_no=len(kept) - 1))
+                            counts["kept"] += 1
+                            kept.append(key)  # the row at its place in the derived plan
+                            kept_rows.append(row._replace(facet_no=len(facets),
+                                                          concept_no=len(concepts),
+                                                          key_no=len(kept) - 1))
                     lists[kind] = kept
                 if lists["keys"] or lists["expansion"]:
                     concepts.append(PlanConcept(concept.label, concept.uri, concept.matched,
                                                 lists["keys"], lists["expansion"]))
-                    _renumber(kept_rows, qid, f, c, len(facets), len(concepts) - 1)
                 else:
                     counts["concepts_dropped"] += 1
             if concepts:
@@ -231,8 +231,6 @@ def derive(plans: Iterable[Plan], key_sources: pd.DataFrame, derivation: Derivat
                                     facet.rationale))
             else:
                 counts["facets_dropped"] += 1
-        counts["kept"] = counts["keys"] - sum(counts[f"dropped_{c}"] for c in SOURCE_CLASSES) \
-            - counts["dropped_rated"] - counts["dropped_recalled"]
         note = plan.note
         if not facets:
             said = f"Derived{' from ' + parent if parent else ''} ({derivation.describe()}): " \
@@ -257,12 +255,3 @@ def derive(plans: Iterable[Plan], key_sources: pd.DataFrame, derivation: Derivat
                    pd.DataFrame(summary, columns=SUMMARY_COLUMNS),
                    [p for p in by_qid if p not in set(requests)])
 
-
-def _renumber(rows: list, qid: str, facet: int, concept: int, new_facet: int,
-              new_concept: int) -> None:
-    """Give the kept rows of one concept their positions in the derived plan."""
-    for i in range(len(rows) - 1, -1, -1):
-        row = rows[i]
-        if row.qid != qid or row.facet_no != facet or row.concept_no != concept:
-            break
-        rows[i] = row._replace(facet_no=new_facet, concept_no=new_concept)

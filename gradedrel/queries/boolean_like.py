@@ -15,7 +15,7 @@ files hold ``matchop: null``). Not in the default ``query_types.labels``: add ``
 from __future__ import annotations
 
 from gradedrel.queries.query_tree import And, Syn
-from gradedrel.queries.query_types import Structure, keys_of, register
+from gradedrel.queries.query_types import Structure, facet_keys, register
 
 
 @register
@@ -27,7 +27,6 @@ class BooleanLike(Structure):
 
     def compile(self, plan, expanded, pipeline, weights):
         """#and of one #syn per facet; None without keys."""
-        groups = [keys_of([k for c in facet.concepts for k in c.all_keys(expanded)], pipeline)
-                  for facet in plan.facets]
+        groups = [facet_keys(facet, expanded, pipeline) for facet in plan.facets]
         children = tuple(Syn(tuple(g)) for g in groups if g)
         return And(children) if children else None

@@ -35,18 +35,13 @@ class MatchOpWriter:
         self.pipeline = pipeline
         self.phrase = phrase_operator
 
-    def _terms(self, key: Key) -> tuple[tuple[str, ...], tuple[str, ...]]:
-        """(surface tokens, indexed terms) of a key, stopwords dropped."""
-        kept = [(t, self.pipeline(t)) for t in key.tokens]
-        kept = [(t, s) for t, s in kept if s]
-        return tuple(t for t, _ in kept), tuple(s for _, s in kept)
-
     def key(self, key: Key) -> tuple[str, tuple[str, ...]] | None:
         """A key as MatchOp text (a phrase for several tokens) with its indexed terms; None
         if only stopwords."""
-        tokens, terms = self._terms(key)
-        if not tokens:
+        kept = [(t, s) for t in key.tokens if (s := self.pipeline(t))]
+        if not kept:
             return None
+        tokens, terms = zip(*kept)
         return phrase(tokens, self.phrase), terms
 
     def group_members(self, keys) -> list[str]:

@@ -24,7 +24,7 @@ from __future__ import annotations
 import difflib
 from typing import Callable, ClassVar, Iterable
 
-from gradedrel.plans.model import Plan, PlanKey
+from gradedrel.plans.model import Facet, Plan, PlanKey
 from gradedrel.queries.query_tree import Key, Node, Sum, Syn, WSum
 from gradedrel.core.text import tokenise
 
@@ -148,6 +148,16 @@ def keys_of(plan_keys: Iterable[PlanKey], pipeline: Pipeline) -> list[Key]:
     return out
 
 
+def facet_keys(facet: Facet, expanded: bool, pipeline: Pipeline) -> list[Key]:
+    """The distinct search keys of every concept of ``facet`` (expansion keys if ``expanded``)."""
+    return keys_of([k for c in facet.concepts for k in c.all_keys(expanded)], pipeline)
+
+
+def weighted_sum(pairs: list[tuple[float, Node]]) -> WSum | None:
+    """``#wsum`` of ``(weight, child)`` pairs; None without any."""
+    return WSum(*zip(*pairs)) if pairs else None
+
+
 def compile_plan(plan: Plan, label: str, pipeline: Pipeline,
                  weights: dict[str, float] | None = None) -> Node | None:
     """The query tree of one query type for one plan (None if the plan has no keys)."""
@@ -198,14 +208,9 @@ class Wsyn(Structure):
 
     def compile(self, plan, expanded, pipeline, weights):
         """#wsum of one #syn per facet, weighted by the facet's importance; None without keys."""
-        pairs = []
-        for facet in plan.facets:
-            keys = keys_of([k for c in facet.concepts for k in c.all_keys(expanded)], pipeline)
-            if keys:
-                pairs.append((float(weights[facet.importance]), Syn(tuple(keys))))
-        if not pairs:
-            return None
-        return WSum(tuple(w for w, _ in pairs), tuple(s for _, s in pairs))
+        groups = [(float(weights[f.importance]), facet_keys(f, expanded, pipeline))
+                  for f in plan.facets]
+        return weighted_sum([(w, Syn(tuple(keys))) for w, keys in groups if keys])
 
 
 #: The paper's structures and six query types, in its table order: the default of config

@@ -31,12 +31,7 @@ def matchop(node: Node) -> str:
 
 def topic_keys(text: str, is_stopword: Callable[[str], bool]) -> list[str]:
     """The request's distinct tokens that are not stopwords, in order."""
-    seen, keys = set(), []
-    for token in tokenise(text):
-        if not is_stopword(token) and token not in seen:
-            seen.add(token)
-            keys.append(token)
-    return keys
+    return list(dict.fromkeys(t for t in tokenise(text) if not is_stopword(t)))
 
 
 def trees(keys: list[str]) -> dict[str, Node]:
@@ -81,17 +76,3 @@ def write_query_files(topics, out_dir: str | Path, is_stopword: Callable[[str], 
         paths.append(path)
     return paths
 
-
-if __name__ == "__main__":  # python -m gradedrel.queries.stand_in results/cranfield
-    import sys
-
-    import pandas as pd
-
-    from gradedrel.core import terrier
-
-    collection_dir = Path(sys.argv[1])
-    terrier.start("5.11", "0.0.8")
-    pipeline = terrier.term_pipeline(collection_dir / "index")
-    topics = pd.read_csv(collection_dir / "topics.tsv", sep="\t", dtype=str, keep_default_na=False)
-    for p in write_query_files(topics, collection_dir / "queries", lambda t: pipeline(t) is None):
-        print(p)

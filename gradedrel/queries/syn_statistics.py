@@ -9,7 +9,8 @@ summed df above N/2 gives a negative weight and one above N a NaN score.
 For every ``#syn`` group of the compiled queries this module records the summed df (what
 Terrier uses) and the union df, both counted from the posting arrays
 (:class:`gradedrel.collection.matches.MatchCounter`, following Terrier's operators;
-:func:`document_counter` retrieves the same counts: the independent check).
+:func:`~gradedrel.plans.key_stats.document_counter` retrieves the same counts: the
+independent check).
 """
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from typing import Callable
 
 import pandas as pd
 
+from gradedrel.plans.key_stats import document_counter  # noqa: F401 (the Terrier check)
 from gradedrel.queries.matchop import MatchOpWriter
 from gradedrel.queries.query_tree import Node, syn_groups
 
@@ -70,17 +72,6 @@ def summary(rows: pd.DataFrame, documents: int, selected: set[str] | None = None
 
 GROUP_COLUMNS = ["qid", "query_type", "group", "members", "summed_df", "union_df", "ratio",
                  "over_half", "over_n"]
-
-
-def document_counter(index, documents: int) -> Callable[[str], int]:
-    """How many documents a MatchOp query matches (Terrier's Tf model, every document
-    retrieved), cached per query: the independent check of the posting arrays' counts."""
-    import pyterrier as pt
-
-    import functools
-
-    counter = pt.terrier.Retriever(index, wmodel="Tf", num_results=documents + 1)
-    return functools.lru_cache(maxsize=None)(lambda query: len(counter.search(query)))
 
 
 def query_file_rows(paths, writer: MatchOpWriter, count: Callable[[str], int],

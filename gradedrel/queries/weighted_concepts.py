@@ -26,8 +26,8 @@ Not in the default ``query_types.labels``: add ``WSYN-C/u`` and ``WSYN-C/e`` the
 """
 from __future__ import annotations
 
-from gradedrel.queries.query_tree import Syn, WSum
-from gradedrel.queries.query_types import Structure, keys_of, register
+from gradedrel.queries.query_tree import Syn
+from gradedrel.queries.query_types import Structure, keys_of, register, weighted_sum
 
 
 @register
@@ -39,13 +39,7 @@ class WsynC(Structure):
 
     def compile(self, plan, expanded, pipeline, weights):
         """#wsum of one #syn per concept, weighted by its facet's importance; None without keys."""
-        pairs = []
-        for facet in plan.facets:
-            weight = float(weights[facet.importance])
-            for concept in facet.concepts:
-                keys = keys_of(concept.all_keys(expanded), pipeline)
-                if keys:  # a concept with no key left goes, with its weight
-                    pairs.append((weight, Syn(tuple(keys))))
-        if not pairs:
-            return None
-        return WSum(tuple(w for w, _ in pairs), tuple(s for _, s in pairs))
+        groups = [(float(weights[f.importance]), keys_of(c.all_keys(expanded), pipeline))
+                  for f in plan.facets for c in f.concepts]
+        # a concept with no key left goes, with its weight
+        return weighted_sum([(w, Syn(tuple(keys))) for w, keys in groups if keys])
