@@ -126,8 +126,7 @@ WRITER = Path(__file__).with_name("PostingArraysWriter.java")
 JAVA_OPTIONS = ("-XX:+UseSerialGC", "-Xms16m", "-XX:TieredStopAtLevel=1")
 
 
-def build(index_dir: str | Path, out_dir: str | Path, signature: str,
-          java_options: tuple[str, ...] = JAVA_OPTIONS) -> dict:
+def build(index_dir: str | Path, out_dir: str | Path, signature: str) -> dict:
     """Read every posting list (with positions), document lengths and docnos of the Terrier
     index in ``index_dir`` into ``out_dir`` (one ``.npy`` per array), with
     ``PostingArraysWriter.java`` run by the JVM that pyjnius started (its ``java`` and
@@ -141,7 +140,7 @@ def build(index_dir: str | Path, out_dir: str | Path, signature: str,
     system = autoclass("java.lang.System")
     java = Path(system.getProperty("java.home")) / "bin" / "java"
     with _staging(out_dir, signature) as staging:
-        command = [str(java), *java_options, "-cp", system.getProperty("java.class.path"),
+        command = [str(java), *JAVA_OPTIONS, "-cp", system.getProperty("java.class.path"),
                    str(WRITER), str(Path(index_dir).resolve()), str(staging.resolve())]
         with subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                               text=True) as process:

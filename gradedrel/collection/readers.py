@@ -157,9 +157,7 @@ def read_qrels_tsv(path: str | Path, grade_map: GradeMap | None = None) -> pd.Da
     blank = (frame[needed] == "").all(axis=1).to_numpy()
     frame, lines = frame[~blank].reset_index(drop=True), lines[~blank]
     for column, what in (("qid", "topic id"), ("docno", "document id")):
-        bad = frame[column].str.contains(NOT_IN_ID).to_numpy()
-        if bad.any():
-            row = int(np.flatnonzero(bad)[0])
+        for row in np.flatnonzero(frame[column].str.contains(NOT_IN_ID).to_numpy())[:1]:
             check_id(frame[column].iloc[row], what, path, int(lines[row]))
     if grade_map is not None:
         labels = frame["label"].to_numpy(dtype=object)
@@ -170,20 +168,15 @@ def read_qrels_tsv(path: str | Path, grade_map: GradeMap | None = None) -> pd.Da
         grade = np.array([level_of[label] for label in labels], dtype=np.int64)
     else:
         numeric = pd.to_numeric(frame["grade"], errors="coerce")
-        bad = ~numeric.isin(LEVELS).to_numpy()
-        if bad.any():
-            row = int(np.flatnonzero(bad)[0])
+        for row in np.flatnonzero(~numeric.isin(LEVELS).to_numpy())[:1]:
             raise InputError(path, int(lines[row]), f"a grade in {LEVELS}",
                              frame["grade"].iloc[row])
         grade = numeric.to_numpy(dtype=np.int64)
-    dup = frame.duplicated(["qid", "docno"]).to_numpy()
-    if dup.any():
-        row = int(np.flatnonzero(dup)[0])
+    for row in np.flatnonzero(frame.duplicated(["qid", "docno"]).to_numpy())[:1]:
         qid, docno = frame["qid"].iloc[row], frame["docno"].iloc[row]
-        first = int(np.flatnonzero(((frame["qid"] == qid) & (frame["docno"] == docno))
-                                   .to_numpy())[0])
+        first = np.flatnonzero(((frame["qid"] == qid) & (frame["docno"] == docno)).to_numpy())
         raise InputError(path, int(lines[row]), "one judgement per (topic, document); "
-                         f"first at line {lines[first]}", f"{qid} {docno}")
+                         f"first at line {lines[first[0]]}", f"{qid} {docno}")
     label = frame["label"] if "label" in frame.columns else frame["grade"]
     return pd.DataFrame({"qid": frame["qid"], "docno": frame["docno"], "label": label,
                          "grade": grade})
