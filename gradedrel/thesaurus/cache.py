@@ -1,18 +1,11 @@
 """The cached form of a thesaurus: gzip-compressed JSON, deterministic and safe.
 
-One JSON object::
-
-    {"format": "gradedrel-thesaurus", "format_version": 1,
-     "reader_version": <skos.READER_VERSION>, "source_sha256": "<hex>",
-     "source": "<file name>", "base": "<base URI>",
-     ["provenance": {...}: MeSH/WordNet: the files' digests and the mapping,]
-     "fields": ["uri", "pref_labels", ...],
-     "concepts": [[uri, [pref labels], [alt labels], [broader], ...], ...]}
-
-Concepts keep the model's order; lists keep first-seen order. JSON (not pickle)
-so that loading a cache cannot run code; gzip with ``mtime=0`` and fixed
-separators so the same thesaurus gives byte-identical files. A cache is *fresh*
-when its source digest, reader version, format version and base all match; a
+One JSON object: a header (``format``, ``format_version``, ``reader_version``,
+``source_sha256``, ``source``, ``base``, for MeSH and WordNet ``provenance``: the files'
+digests and the mapping; ``fields``) and ``concepts``, one list per concept in model order
+(:data:`FIELDS`). JSON, not pickle, so that loading a cache cannot run code; gzip with
+``mtime=0`` and fixed separators, so the same thesaurus gives byte-identical files. A cache
+is *fresh* when its source digest, reader version, format version and base all match; a
 stale or unreadable cache is rebuilt, never trusted.
 """
 from __future__ import annotations

@@ -78,20 +78,16 @@ def wndb_files(path: str | Path, pos: tuple[str, ...] = POS) -> dict[str, bytes]
     tar_name = next((n for n in members if n.startswith("data.tar")), None)
     if tar_name is None:
         raise InputError(path, None, "a data.tar.* member in the .deb", sorted(members))
-    try:
-        tar = tarfile.open(fileobj=io.BytesIO(members[tar_name]), mode="r:*")
-    except (tarfile.TarError, lzma.LZMAError, EOFError) as error:
-        raise InputError(path, None, f"a readable {tar_name}", str(error)) from None
     wanted = {f"{DATA_DIR}/data.{_FILES[p]}": p for p in pos}
     out: dict[str, bytes] = {}
-    with tar:
-        try:
+    try:
+        with tarfile.open(fileobj=io.BytesIO(members[tar_name]), mode="r:*") as tar:
             for member in tar:
                 name = member.name[2:] if member.name.startswith("./") else member.name
                 if name in wanted and member.isfile():
                     out[wanted[name]] = tar.extractfile(member).read()
-        except (tarfile.TarError, lzma.LZMAError, EOFError) as error:
-            raise InputError(path, None, f"a readable {tar_name}", str(error)) from None
+    except (tarfile.TarError, lzma.LZMAError, EOFError) as error:
+        raise InputError(path, None, f"a readable {tar_name}", str(error)) from None
     missing = [f"{DATA_DIR}/data.{_FILES[p]}" for p in pos if p not in out]
     if missing:
         raise InputError(path, None, f"WNDB data files in {tar_name}", f"missing {missing}")
