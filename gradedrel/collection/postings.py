@@ -74,22 +74,21 @@ class PostingArrays:
         i = int(np.searchsorted(self.terms, term))
         return i if i < len(self.terms) and self.terms[i] == term else None
 
+    def _span(self, term: str) -> tuple[int, int]:
+        """Where the postings of ``term`` are (empty for a term not in the index)."""
+        i = self.term_id(term)
+        return (0, 0) if i is None else (self.term_offsets[i], self.term_offsets[i + 1])
+
     def postings(self, term: str) -> tuple[np.ndarray, np.ndarray]:
         """``(docids, tfs)`` of ``term`` (empty arrays for a term not in the index)."""
-        i = self.term_id(term)
-        if i is None:
-            return np.zeros(0, np.int32), np.zeros(0, np.int32)
-        lo, hi = self.term_offsets[i], self.term_offsets[i + 1]
+        lo, hi = self._span(term)
         return self.docids[lo:hi], self.tfs[lo:hi]
 
     def occurrences_in(self, term: str, docids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """``(docids, positions)``, one row per occurrence of ``term`` in ``docids`` (sorted,
         unique): gathers only their positions, so a phrase over frequent words costs what its
         rarest word's documents cost."""
-        i = self.term_id(term)
-        if i is None:
-            return np.zeros(0, np.int32), np.zeros(0, np.int32)
-        lo, hi = self.term_offsets[i], self.term_offsets[i + 1]
+        lo, hi = self._span(term)
         chosen = lo + np.flatnonzero(np.isin(self.docids[lo:hi], docids, assume_unique=True))
         starts, ends = self.position_offsets[chosen], self.position_offsets[chosen + 1]
         return np.repeat(self.docids[chosen], ends - starts), self.positions[_ranges(starts, ends)]
