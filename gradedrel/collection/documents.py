@@ -10,15 +10,15 @@ from typing import Callable, Iterator, Mapping
 from gradedrel.collection import readers
 from gradedrel.core import text as terrier_text
 from gradedrel.core.errors import InputError
-from gradedrel.collection.judgements import _ir_dataset
+from gradedrel.collection.judgements import _ir_datasets
 from gradedrel.collection.spec import CollectionSpec
 
 
 def iter_documents(spec: CollectionSpec) -> Iterator[tuple[str, int, dict]]:
     """Documents as ``(source, position, {"docno", "text"})``, in collection order."""
     if spec.ir_datasets_id("docs"):
-        dataset = _ir_dataset(spec, "docs")
-        where = f"ir_datasets:{spec.ir_datasets_id('docs')} docs"
+        (docs_id, dataset), = _ir_datasets(spec, "docs")  # the documents: always one id
+        where = f"ir_datasets:{docs_id} docs"
         for number, doc in enumerate(dataset.docs_iter(), start=1):
             missing = [f for f in spec.doc_text_fields if not hasattr(doc, f)]
             if missing:
@@ -40,7 +40,8 @@ def document_count(spec: CollectionSpec) -> int | None:
     """How many documents the collection holds, where its source says so without a pass
     (ir_datasets' ``docs_count``; None for a local file): the total of the indexing progress."""
     if spec.ir_datasets_id("docs"):
-        count = _ir_dataset(spec, "docs").docs_count()
+        (_, dataset), = _ir_datasets(spec, "docs")
+        count = dataset.docs_count()
         return int(count) if count else None
     return None
 
@@ -149,7 +150,6 @@ def position_limit(index: Mapping, stopwords) -> PositionLimit | None:
 
 
 def checked_documents(spec: CollectionSpec, census: DocumentCensus,
-                      max_docno_length: int = DOCNO_MAX_LENGTH,
                       limit: PositionLimit | None = None) -> Iterator[dict]:
     """Yield documents for indexing, checking ids as they pass.
 
@@ -164,9 +164,9 @@ def checked_documents(spec: CollectionSpec, census: DocumentCensus,
         if not docno:
             raise InputError(source, number, "a non-empty document id")
         readers.check_id(docno, "document id", source, number)
-        if len(docno) > max_docno_length:
+        if len(docno) > DOCNO_MAX_LENGTH:
             raise InputError(source, number,
-                             f"a document id of at most {max_docno_length} characters", docno)
+                             f"a document id of at most {DOCNO_MAX_LENGTH} characters", docno)
         if limit is not None:
             limit.check(record["text"], docno, source, number)
         if docno in first_seen:

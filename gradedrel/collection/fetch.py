@@ -60,15 +60,8 @@ def needs_fetch(spec: CollectionSpec) -> bool:
 def under(home: str | Path, names: set[str]) -> list[Path]:
     """The files among ``names`` that exist under ``home``, as paths relative to it, sorted."""
     root = Path(home).resolve()
-    found = set()
-    for name in names:
-        path = Path(name)
-        if not path.is_absolute():
-            path = Path.cwd() / path
-        path = path.resolve()
-        if path.is_file() and root in path.parents:
-            found.add(path.relative_to(root))
-    return sorted(found)
+    paths = {Path(name).resolve() for name in names}  # a relative name: from the cwd
+    return sorted(p.relative_to(root) for p in paths if p.is_file() and root in p.parents)
 
 
 def materialise(spec: CollectionSpec, home: str | Path,

@@ -13,12 +13,6 @@ from gradedrel.core.errors import InputError
 from gradedrel.collection.spec import CollectionSpec
 
 
-def _ir_dataset(spec: CollectionSpec, part: str):
-    """The one ir_datasets dataset a part comes from (the documents: always one id)."""
-    (_, dataset), = _ir_datasets(spec, part)
-    return dataset
-
-
 def _ir_datasets(spec: CollectionSpec, part: str):
     """(id, dataset) of every ir_datasets id the part comes from, in order."""
     import ir_datasets  # imported late: IR_DATASETS_HOME must be set first

@@ -33,11 +33,12 @@ import contextlib
 import hashlib
 import json
 import logging
-import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+
+from gradedrel.core.io import atomic_folder
 
 log = logging.getLogger("gradedrel")
 
@@ -73,22 +74,21 @@ class PostingArrays:
         i = int(np.searchsorted(self.terms, term))
         return i if i < len(self.terms) and self.terms[i] == term else None
 
+    def _span(self, term: str) -> tuple[int, int]:
+        """Where the postings of ``term`` are (empty for a term not in the index)."""
+        i = self.term_id(term)
+        return (0, 0) if i is None else (self.term_offsets[i], self.term_offsets[i + 1])
+
     def postings(self, term: str) -> tuple[np.ndarray, np.ndarray]:
         """``(docids, tfs)`` of ``term`` (empty arrays for a term not in the index)."""
-        i = self.term_id(term)
-        if i is None:
-            return np.zeros(0, np.int32), np.zeros(0, np.int32)
-        lo, hi = self.term_offsets[i], self.term_offsets[i + 1]
+        lo, hi = self._span(term)
         return self.docids[lo:hi], self.tfs[lo:hi]
 
     def occurrences_in(self, term: str, docids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """``(docids, positions)``, one row per occurrence of ``term`` in ``docids`` (sorted,
         unique): gathers only their positions, so a phrase over frequent words costs what its
         rarest word's documents cost."""
-        i = self.term_id(term)
-        if i is None:
-            return np.zeros(0, np.int32), np.zeros(0, np.int32)
-        lo, hi = self.term_offsets[i], self.term_offsets[i + 1]
+        lo, hi = self._span(term)
         chosen = lo + np.flatnonzero(np.isin(self.docids[lo:hi], docids, assume_unique=True))
         starts, ends = self.position_offsets[chosen], self.position_offsets[chosen + 1]
         return np.repeat(self.docids[chosen], ends - starts), self.positions[_ranges(starts, ends)]
@@ -125,8 +125,7 @@ WRITER = Path(__file__).with_name("PostingArraysWriter.java")
 JAVA_OPTIONS = ("-XX:+UseSerialGC", "-Xms16m", "-XX:TieredStopAtLevel=1")
 
 
-def build(index_dir: str | Path, out_dir: str | Path, signature: str,
-          java_options: tuple[str, ...] = JAVA_OPTIONS) -> dict:
+def build(index_dir: str | Path, out_dir: str | Path, signature: str) -> dict:
     """Read every posting list (with positions), document lengths and docnos of the Terrier
     index in ``index_dir`` into ``out_dir`` (one ``.npy`` per array), with
     ``PostingArraysWriter.java`` run by the JVM that pyjnius started (its ``java`` and
@@ -140,7 +139,7 @@ def build(index_dir: str | Path, out_dir: str | Path, signature: str,
     system = autoclass("java.lang.System")
     java = Path(system.getProperty("java.home")) / "bin" / "java"
     with _staging(out_dir, signature) as staging:
-        command = [str(java), *java_options, "-cp", system.getProperty("java.class.path"),
+        command = [str(java), *JAVA_OPTIONS, "-cp", system.getProperty("java.class.path"),
                    str(WRITER), str(Path(index_dir).resolve()), str(staging.resolve())]
         with subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                               text=True) as process:
@@ -154,20 +153,16 @@ def build(index_dir: str | Path, out_dir: str | Path, signature: str,
         if process.returncode:
             raise RuntimeError(f"{WRITER.name} failed on {index_dir}: "
                                + " | ".join(e for e in errors if e)[-2000:])
-        arrays, _ = _open(staging)
+        arrays = _open(staging)
         if len(arrays.terms) > 1 and not bool(np.all(arrays.terms[:-1] < arrays.terms[1:])):
             # Java orders strings by UTF-16 code units, numpy by code points: they differ only
             # for characters beyond U+FFFF against U+E000-U+FFFF. Rare; reordered in memory.
             log.warning("terms out of numpy's order: reordering the postings in memory")
-            order = np.argsort(arrays.terms, kind="stable")
-            moved = _reorder(arrays.terms, np.asarray(arrays.term_offsets),
-                             np.asarray(arrays.docids), np.asarray(arrays.tfs),
-                             np.asarray(arrays.positions), order)
+            moved = _reorder(arrays, np.argsort(arrays.terms, kind="stable"))
             del arrays
-            for name, values in zip(("terms", "term_offsets", "docids", "tfs",
-                                     "position_offsets", "positions"), moved):
+            for name, values in moved.items():
                 np.save(staging / f"{name}.npy", values)
-            arrays, _ = _open(staging)
+            arrays = _open(staging)
         summary = {"postings": len(arrays.docids), "positions": len(arrays.positions),
                    "terms": len(arrays.terms), "documents": arrays.N}
         del arrays
@@ -176,33 +171,25 @@ def build(index_dir: str | Path, out_dir: str | Path, signature: str,
 
 @contextlib.contextmanager
 def _staging(out_dir: str | Path, signature: str):
-    """A fresh directory beside ``out_dir`` to write the arrays into, moved into place with
-    its signature when the block completes (removed if it fails)."""
-    out_dir = Path(out_dir)
-    staging = out_dir.with_name(out_dir.name + ".part")
-    shutil.rmtree(staging, ignore_errors=True)
-    staging.mkdir(parents=True)
-    try:
+    """A fresh folder to write the arrays into, which replaces ``out_dir``, with its
+    signature, when the block completes (:func:`~gradedrel.core.io.atomic_folder`)."""
+    with atomic_folder(out_dir) as staging:
         yield staging
         (staging / SIGNATURE_FILE).write_text(json.dumps({"signature": signature}) + "\n")
-        shutil.rmtree(out_dir, ignore_errors=True)
-        staging.rename(out_dir)
-    finally:
-        shutil.rmtree(staging, ignore_errors=True)
 
 
-def _reorder(terms, term_offsets, docids, tfs, positions, order):
-    """Put terms in ``order`` (sorted), moving their postings and positions along."""
-    position_offsets = np.concatenate([[0], np.cumsum(tfs)]).astype(np.int64)
-    if np.all(order == np.arange(len(order))):
-        return terms, term_offsets, docids, tfs, position_offsets, positions
-    starts, ends = term_offsets[order], term_offsets[order + 1]
-    posting_idx = _ranges(starts, ends)
-    new_tfs = tfs[posting_idx]
-    pos_idx = _ranges(position_offsets[posting_idx], position_offsets[posting_idx + 1])
-    new_offsets = np.concatenate([[0], np.cumsum(ends - starts)]).astype(np.int64)
-    return (terms[order], new_offsets, docids[posting_idx], new_tfs,
-            np.concatenate([[0], np.cumsum(new_tfs)]).astype(np.int64), positions[pos_idx])
+def _reorder(arrays: PostingArrays, order: np.ndarray) -> dict[str, np.ndarray]:
+    """The arrays with the terms put in ``order``, their postings and positions moved along
+    (the per-document arrays stay)."""
+    starts, ends = arrays.term_offsets[order], arrays.term_offsets[order + 1]
+    moved = _ranges(starts, ends)
+    tfs = arrays.tfs[moved]
+    offsets = arrays.position_offsets
+    return {"terms": arrays.terms[order],
+            "term_offsets": np.concatenate([[0], np.cumsum(ends - starts)]).astype(np.int64),
+            "docids": arrays.docids[moved], "tfs": tfs,
+            "position_offsets": np.concatenate([[0], np.cumsum(tfs)]).astype(np.int64),
+            "positions": arrays.positions[_ranges(offsets[moved], offsets[moved + 1])]}
 
 
 def _ranges(starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
@@ -221,10 +208,10 @@ def save(arrays: PostingArrays, out_dir: str | Path, signature: str) -> None:
             np.save(staging / f"{name}.npy", getattr(arrays, name))
 
 
-def _open(out_dir: Path) -> tuple[PostingArrays, Path]:
+def _open(out_dir: Path) -> PostingArrays:
     return PostingArrays(**{name: np.load(out_dir / f"{name}.npy", mmap_mode="r",
                                           allow_pickle=False)
-                            for name in PostingArrays.__dataclass_fields__}), out_dir
+                            for name in PostingArrays.__dataclass_fields__})
 
 
 def load(out_dir: str | Path) -> tuple[PostingArrays, str]:
@@ -235,7 +222,7 @@ def load(out_dir: str | Path) -> tuple[PostingArrays, str]:
 
     out_dir = Path(out_dir)
     try:
-        arrays, _ = _open(out_dir)
+        arrays = _open(out_dir)
         signature = json.loads((out_dir / SIGNATURE_FILE).read_text())["signature"]
     except (OSError, ValueError, KeyError, TypeError) as error:
         raise CorruptCache(out_dir, f"{type(error).__name__}: {error}", WHAT) from None

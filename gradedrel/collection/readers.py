@@ -69,57 +69,26 @@ def _bytes_of(path: str | Path) -> bytes:
         raise InputError(path, None, "a complete gzip file", str(error)) from None
 
 
-class _Text:
-    """A text input read line by line; a byte that is not UTF-8, or a compressed file cut
-    short, is an :class:`InputError` naming the file and the line it is on (not Python's
-    ``UnicodeDecodeError`` naming neither)."""
-
-    def __init__(self, path: Path, handle):
-        self.path, self.handle, self.number = path, handle, 0
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.handle.close()
-
-    def _failed(self, error: Exception) -> InputError:
-        if isinstance(error, UnicodeDecodeError):
-            return InputError(self.path, self.number + 1, "UTF-8 text", "a byte that is not "
-                              "UTF-8 (Latin-1 or another encoding?)")
-        return InputError(self.path, None, "a complete gzip file", str(error))
-
-    def __iter__(self):
-        lines = iter(self.handle)
-        while True:
-            try:
-                line = next(lines)
-            except StopIteration:
-                return
-            except (UnicodeDecodeError, EOFError, OSError, zlib.error) as error:
-                raise self._failed(error) from None
-            self.number += 1
-            yield line
-
-    def read(self) -> str:
-        try:
-            return self.handle.read()
-        except (UnicodeDecodeError, EOFError, OSError, zlib.error) as error:
-            raise self._failed(error) from None
-
-
-def _open_text(path: str | Path) -> _Text:
-    """A text input, UTF-8, its byte-order mark (if any) stripped and logged."""
+def _lines(path: str | Path) -> Iterator[str]:
+    """The lines of a text input, UTF-8 (gzip-compressed if it ends in ``.gz``), its
+    byte-order mark (if any) stripped and logged. A byte that is not UTF-8, or a compressed
+    file cut short, is an :class:`InputError` naming the file and the line it is on (not
+    Python's ``UnicodeDecodeError`` naming neither)."""
     path = Path(path)
+    number = 0
     try:
         note_bom(path)
+        opener = gzip.open if path.suffix == ".gz" else open
+        with opener(path, "rt", encoding="utf-8-sig") as handle:
+            for number, line in enumerate(handle, start=1):
+                yield line
+    except UnicodeDecodeError:
+        raise InputError(path, number + 1, "UTF-8 text", "a byte that is not UTF-8 (Latin-1 "
+                         "or another encoding?)") from None
+    except (FileNotFoundError, IsADirectoryError, PermissionError):
+        raise
     except (EOFError, OSError, zlib.error) as error:
-        if isinstance(error, (FileNotFoundError, IsADirectoryError, PermissionError)):
-            raise
         raise InputError(path, None, "a complete gzip file", str(error)) from None
-    if path.suffix == ".gz":
-        return _Text(path, gzip.open(path, "rt", encoding="utf-8-sig"))
-    return _Text(path, open(path, encoding="utf-8-sig"))
 
 
 ID_RULE = "without whitespace or control characters (an id is one field of a TREC run line)"
@@ -138,23 +107,22 @@ def read_qrels(path: str | Path, grade_map: GradeMap) -> pd.DataFrame:
     judged twice is an error (its grade would be ambiguous)."""
     rows = []
     seen: dict[tuple[str, str], int] = {}
-    with _open_text(path) as handle:
-        for number, line in enumerate(handle, start=1):
-            if not line.strip():
-                continue
-            parts = line.split()
-            if len(parts) != 4:
-                raise InputError(path, number,
-                                 "a TREC qrels line 'qid iteration docno label' (4 fields)",
-                                 line.rstrip("\n"))
-            qid, _, docno, label = parts
-            if NOT_IN_ID.search(qid) or NOT_IN_ID.search(docno):
-                check_id(qid, "topic id", path, number)
-                check_id(docno, "document id", path, number)
-            grade = grade_map.level(label, str(path), number)
-            once(seen, (qid, docno), path, number, "one judgement per (topic, document)",
-                 f"{qid} {docno}")
-            rows.append((qid, docno, label, grade))
+    for number, line in enumerate(_lines(path), start=1):
+        if not line.strip():
+            continue
+        parts = line.split()
+        if len(parts) != 4:
+            raise InputError(path, number,
+                             "a TREC qrels line 'qid iteration docno label' (4 fields)",
+                             line.rstrip("\n"))
+        qid, _, docno, label = parts
+        if NOT_IN_ID.search(qid) or NOT_IN_ID.search(docno):
+            check_id(qid, "topic id", path, number)
+            check_id(docno, "document id", path, number)
+        grade = grade_map.level(label, str(path), number)
+        once(seen, (qid, docno), path, number, "one judgement per (topic, document)",
+             f"{qid} {docno}")
+        rows.append((qid, docno, label, grade))
     return pd.DataFrame(rows, columns=["qid", "docno", "label", "grade"])
 
 
@@ -189,9 +157,7 @@ def read_qrels_tsv(path: str | Path, grade_map: GradeMap | None = None) -> pd.Da
     blank = (frame[needed] == "").all(axis=1).to_numpy()
     frame, lines = frame[~blank].reset_index(drop=True), lines[~blank]
     for column, what in (("qid", "topic id"), ("docno", "document id")):
-        bad = frame[column].str.contains(NOT_IN_ID).to_numpy()
-        if bad.any():
-            row = int(np.flatnonzero(bad)[0])
+        for row in np.flatnonzero(frame[column].str.contains(NOT_IN_ID).to_numpy())[:1]:
             check_id(frame[column].iloc[row], what, path, int(lines[row]))
     if grade_map is not None:
         labels = frame["label"].to_numpy(dtype=object)
@@ -202,20 +168,15 @@ def read_qrels_tsv(path: str | Path, grade_map: GradeMap | None = None) -> pd.Da
         grade = np.array([level_of[label] for label in labels], dtype=np.int64)
     else:
         numeric = pd.to_numeric(frame["grade"], errors="coerce")
-        bad = ~numeric.isin(LEVELS).to_numpy()
-        if bad.any():
-            row = int(np.flatnonzero(bad)[0])
+        for row in np.flatnonzero(~numeric.isin(LEVELS).to_numpy())[:1]:
             raise InputError(path, int(lines[row]), f"a grade in {LEVELS}",
                              frame["grade"].iloc[row])
         grade = numeric.to_numpy(dtype=np.int64)
-    dup = frame.duplicated(["qid", "docno"]).to_numpy()
-    if dup.any():
-        row = int(np.flatnonzero(dup)[0])
+    for row in np.flatnonzero(frame.duplicated(["qid", "docno"]).to_numpy())[:1]:
         qid, docno = frame["qid"].iloc[row], frame["docno"].iloc[row]
-        first = int(np.flatnonzero(((frame["qid"] == qid) & (frame["docno"] == docno))
-                                   .to_numpy())[0])
+        first = np.flatnonzero(((frame["qid"] == qid) & (frame["docno"] == docno)).to_numpy())
         raise InputError(path, int(lines[row]), "one judgement per (topic, document); "
-                         f"first at line {lines[first]}", f"{qid} {docno}")
+                         f"first at line {lines[first[0]]}", f"{qid} {docno}")
     label = frame["label"] if "label" in frame.columns else frame["grade"]
     return pd.DataFrame({"qid": frame["qid"], "docno": frame["docno"], "label": label,
                          "grade": grade})
@@ -261,28 +222,27 @@ def read_topics_tsv(path: str | Path, header: "tuple[str, str] | bool | None" = 
     rows = []
     seen: dict[str, int] = {}
     expected = header if isinstance(header, tuple) else None
-    with _open_text(path) as handle:
-        for number, line in enumerate(handle, start=1):
-            line = line.rstrip("\n").rstrip("\r")
-            if expected is not None and number == 1:
-                names = tuple(f.strip().casefold() for f in line.split("\t"))
-                if names != tuple(n.casefold() for n in expected):
-                    raise InputError(path, 1, "the header named in config (topics_header): "
-                                     + "<TAB>".join(expected), line)
-                continue
-            if not line.strip():
-                continue
-            parts = line.split("\t")
-            if header is None and not rows and not seen and is_topics_header(parts):
-                continue
-            if len(parts) != 2 or not parts[0].strip():
-                raise InputError(path, number, "a topic line 'qid<TAB>text' (2 fields)", line)
-            qid = check_id(parts[0].strip(), "topic id", path, number)
-            if qid in seen:
-                raise InputError(path, number, f"a unique topic id; first at line {seen[qid]}",
-                                 qid)
-            seen[qid] = number
-            rows.append((qid, parts[1].strip()))
+    for number, line in enumerate(_lines(path), start=1):
+        line = line.rstrip("\n").rstrip("\r")
+        if expected is not None and number == 1:
+            names = tuple(f.strip().casefold() for f in line.split("\t"))
+            if names != tuple(n.casefold() for n in expected):
+                raise InputError(path, 1, "the header named in config (topics_header): "
+                                 + "<TAB>".join(expected), line)
+            continue
+        if not line.strip():
+            continue
+        parts = line.split("\t")
+        if header is None and not rows and not seen and is_topics_header(parts):
+            continue
+        if len(parts) != 2 or not parts[0].strip():
+            raise InputError(path, number, "a topic line 'qid<TAB>text' (2 fields)", line)
+        qid = check_id(parts[0].strip(), "topic id", path, number)
+        if qid in seen:
+            raise InputError(path, number, f"a unique topic id; first at line {seen[qid]}",
+                             qid)
+        seen[qid] = number
+        rows.append((qid, parts[1].strip()))
     return pd.DataFrame(rows, columns=["qid", "query"])
 
 
@@ -291,13 +251,12 @@ def read_topic_list(path: str | Path) -> list[str]:
     column — ``qid``, ``topic``, … as in a topics file — is skipped): a plan set's
     ``topics`` file, ``gradedrel evaluate --topics``."""
     qids, seen = [], {}
-    with _open_text(path) as handle:
-        for number, line in enumerate(handle, start=1):
-            field = line.rstrip("\r\n").split("\t")[0].strip()
-            if not field or (number == 1 and field.casefold() in TOPIC_ID_HEADERS):
-                continue
-            once(seen, field, path, number, "each topic id once", field)
-            qids.append(check_id(field, "topic id", path, number))
+    for number, line in enumerate(_lines(path), start=1):
+        field = line.rstrip("\r\n").split("\t")[0].strip()
+        if not field or (number == 1 and field.casefold() in TOPIC_ID_HEADERS):
+            continue
+        once(seen, field, path, number, "each topic id once", field)
+        qids.append(check_id(field, "topic id", path, number))
     if not qids:
         raise InputError(path, None, "at least one topic id")
     return qids
@@ -313,14 +272,15 @@ def read_topics_trec(path: str | Path, field: str = "title") -> pd.DataFrame:
     closed or not (old TREC files leave them open)."""
     if field not in _TREC_TOPIC_FIELDS:
         raise InputError(path, None, f"a TREC topic field in {_TREC_TOPIC_FIELDS}", field)
-    with _open_text(path) as handle:
-        text = handle.read()
+    text = "".join(_lines(path))
     rows = []
     seen: dict[str, int] = {}
     for match in re.finditer(r"<top>(.*?)</top>", text, flags=re.S | re.I):
         body = match.group(1)
         line = text.count("\n", 0, match.start()) + 1
-        parts = _split_tags(body)
+        parts = {tag.lower(): content for tag, content in re.findall(
+            r"<(num|title|desc|narr)>(.*?)(?=</?(?:num|title|desc|narr)>|\Z)", body,
+            flags=re.S | re.I)}
         qid = re.sub(_TREC_TOPIC_PREFIX["num"], "", parts.get("num", ""), flags=re.I).strip()
         if not qid:
             raise InputError(path, line, "a <num> in every <top>", body.strip()[:60])
@@ -336,28 +296,16 @@ def read_topics_trec(path: str | Path, field: str = "title") -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["qid", "query"])
 
 
-def _split_tags(body: str) -> dict[str, str]:
-    parts: dict[str, str] = {}
-    pieces = re.split(r"<(/?)(num|title|desc|narr)>", body, flags=re.I)
-    # pieces: [before, slash, tag, text, slash, tag, text, ...]
-    for i in range(1, len(pieces) - 2, 3):
-        slash, tag, content = pieces[i], pieces[i + 1].lower(), pieces[i + 2]
-        if not slash:
-            parts[tag] = content
-    return parts
-
-
 def iter_json_lines(path: str | Path) -> Iterator[tuple[int, object, str]]:
     """``(line number, parsed value, raw line)`` for every non-blank line of a JSONL file;
     a line that is not JSON is an :class:`InputError` at its line."""
-    with _open_text(path) as handle:
-        for number, line in enumerate(handle, start=1):
-            if not line.strip():
-                continue
-            try:
-                yield number, json.loads(line), line
-            except json.JSONDecodeError as error:
-                raise InputError(path, number, "a JSON object per line", str(error)) from None
+    for number, line in enumerate(_lines(path), start=1):
+        if not line.strip():
+            continue
+        try:
+            yield number, json.loads(line), line
+        except json.JSONDecodeError as error:
+            raise InputError(path, number, "a JSON object per line", str(error)) from None
 
 
 def iter_docs_jsonl(path: str | Path, id_field: str = "docno",
@@ -388,24 +336,23 @@ def iter_docs_trec(path: str | Path) -> Iterator[tuple[int, dict]]:
     end of the file is an error at its line.
     """
     count, inside, start, parts = 0, False, 0, []
-    with _open_text(path) as handle:
-        for number, line in enumerate(handle, start=1):
-            pos = 0
-            while True:
-                if not inside:
-                    opening = _DOC_OPEN.search(line, pos)
-                    if not opening:
-                        break
-                    inside, start, parts, pos = True, number, [], opening.end()
-                    continue
-                closing = _DOC_CLOSE.search(line, pos)
-                if not closing:
-                    parts.append(line[pos:])
+    for number, line in enumerate(_lines(path), start=1):
+        pos = 0
+        while True:
+            if not inside:
+                opening = _DOC_OPEN.search(line, pos)
+                if not opening:
                     break
-                parts.append(line[pos:closing.start()])
-                count += 1
-                yield start, _trec_document(path, start, "".join(parts))
-                inside, pos = False, closing.end()
+                inside, start, parts, pos = True, number, [], opening.end()
+                continue
+            closing = _DOC_CLOSE.search(line, pos)
+            if not closing:
+                parts.append(line[pos:])
+                break
+            parts.append(line[pos:closing.start()])
+            count += 1
+            yield start, _trec_document(path, start, "".join(parts))
+            inside, pos = False, closing.end()
     if inside:
         raise InputError(path, start, "a </DOC> closing this <DOC>", "end of file")
     if count == 0:

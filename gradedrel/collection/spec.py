@@ -67,13 +67,6 @@ def ir_datasets_ids(raw: Mapping, source: str = "config") -> dict[str, "str | tu
     return ids
 
 
-def id_list(ids: "str | tuple[str, ...] | None") -> tuple[str, ...]:
-    """One part's ir_datasets id(s) as a tuple (empty: none)."""
-    if not ids:
-        return ()
-    return (ids,) if isinstance(ids, str) else tuple(ids)
-
-
 def settings(raw: Mapping, keys: tuple[str, ...]) -> dict:
     """Only the settings ``keys`` of a collection's config (those present), so that a
     step receives, and is re-run for, exactly what it reads: of split ir_datasets ids,
@@ -129,7 +122,8 @@ class CollectionSpec:
 
     def ir_datasets_sources(self, part: str) -> tuple[str, ...]:
         """Every ir_datasets id the part comes from, in order (empty: a local file)."""
-        return id_list((self.ir_datasets_ids or {}).get(part))
+        ids = (self.ir_datasets_ids or {}).get(part) or ()
+        return (ids,) if isinstance(ids, str) else tuple(ids)
 
     @property
     def topic_field(self) -> str:

@@ -1,18 +1,11 @@
 """The cached form of a thesaurus: gzip-compressed JSON, deterministic and safe.
 
-One JSON object::
-
-    {"format": "gradedrel-thesaurus", "format_version": 1,
-     "reader_version": <skos.READER_VERSION>, "source_sha256": "<hex>",
-     "source": "<file name>", "base": "<base URI>",
-     ["provenance": {...}: MeSH/WordNet: the files' digests and the mapping,]
-     "fields": ["uri", "pref_labels", ...],
-     "concepts": [[uri, [pref labels], [alt labels], [broader], ...], ...]}
-
-Concepts keep the model's order; lists keep first-seen order. JSON (not pickle)
-so that loading a cache cannot run code; gzip with ``mtime=0`` and fixed
-separators so the same thesaurus gives byte-identical files. A cache is *fresh*
-when its source digest, reader version, format version and base all match; a
+One JSON object: a header (``format``, ``format_version``, ``reader_version``,
+``source_sha256``, ``source``, ``base``, for MeSH and WordNet ``provenance``: the files'
+digests and the mapping; ``fields``) and ``concepts``, one list per concept in model order
+(:data:`FIELDS`). JSON, not pickle, so that loading a cache cannot run code; gzip with
+``mtime=0`` and fixed separators, so the same thesaurus gives byte-identical files. A cache
+is *fresh* when its source digest, reader version, format version and base all match; a
 stale or unreadable cache is rebuilt, never trusted.
 """
 from __future__ import annotations
@@ -50,12 +43,6 @@ def default_cache_dir() -> Path:
     return Path(xdg) / "gradedrel" / "thesauri"
 
 
-def cache_name(source_sha256: str, reader_version: int, base: str = "") -> str:
-    """The cache file name for a source (its sha256), reader version, cache format and base."""
-    key = f"{source_sha256}\0{reader_version}\0{FORMAT_VERSION}\0{base}"
-    return hashlib.sha256(key.encode()).hexdigest()[:24] + SUFFIX
-
-
 def encode(thesaurus: Thesaurus, *, source_sha256: str, reader_version: int,
            source: str = "", base: str = "", provenance: dict | None = None) -> bytes:
     """A thesaurus as the compressed cache file's bytes, with the header a reader checks."""
@@ -91,7 +78,7 @@ def check_integrity(path: str | Path) -> None:
 
 
 def read_header_and_concepts(path: str | Path) -> tuple[dict, Thesaurus]:
-    """Read a cache file; one :class:`InputError` if it is not one.
+    """Read a cache file; one :class:`CorruptCache` if it is not one.
 
     The cyclic garbage collector is paused while reading: the millions of lists,
     tuples and strings made here hold no cycles, and the collector's passes over
@@ -101,13 +88,13 @@ def read_header_and_concepts(path: str | Path) -> tuple[dict, Thesaurus]:
     collecting = gc.isenabled()
     gc.disable()
     try:
-        return _read_header_and_concepts(path)
+        return _read(path)
     finally:
         if collecting:
             gc.enable()
 
 
-def _read_header_and_concepts(path: str | Path) -> tuple[dict, Thesaurus]:
+def _read(path: str | Path) -> tuple[dict, Thesaurus]:
     try:
         with open(path, "rb") as handle:
             document = json.loads(gzip.decompress(handle.read()))
@@ -157,8 +144,10 @@ def path_for(header: dict, cache_dir: str | Path | None = None) -> Path:
     """The cache file for a :func:`encode` ``header`` in ``cache_dir`` (default
     :func:`default_cache_dir`)."""
     target = Path(cache_dir) if cache_dir is not None else default_cache_dir()
-    return target / cache_name(header["source_sha256"], header["reader_version"],
-                               header.get("base", ""))
+    # named by the source's sha256, the reader version, the cache format and the base
+    key = (f"{header['source_sha256']}\0{header['reader_version']}\0{FORMAT_VERSION}\0"
+           f"{header.get('base', '')}")
+    return target / (hashlib.sha256(key.encode()).hexdigest()[:24] + SUFFIX)
 
 
 def fresh(path: str | Path, header: dict) -> Thesaurus | None:

@@ -1,38 +1,18 @@
 """MeSH (NLM Medical Subject Headings) from R data-frame exports (RDS) -> the thesaurus model.
 
-The source is two RDS files of the public repository ``jaytimm/mesh-resources``
-(pinned in :mod:`.sources`), made from NLM's ``desc2024`` and ``mtrees2024``:
+The source is two RDS files of ``jaytimm/mesh-resources`` (pinned in the config), made from
+NLM's ``desc2024`` and ``mtrees2024``: ``data_mesh_thesaurus.rds`` (*descriptors*, one row
+per term of a descriptor) and ``data_mesh_trees.rds`` (*trees*, one row per tree number).
+A descriptor is a concept (``mesh:D014805``); its name is the preferred label, its terms'
+names are UF (NLM's permuted forms among them, marked: :attr:`~.model.Concept.permuted`);
+BT/NT come from tree numbers (the parent of ``C18.654.521`` holds ``C18.654``; the
+one-segment numbers the export lacks are restored from each row's ``tree1``/``mesh1``); no
+RT and no definitions, which the export lacks (:func:`provenance`; docs/thesaurus.md, "MeSH").
 
-- ``data_mesh_thesaurus.rds`` (*descriptors*): one row per term of a descriptor —
-  ``DescriptorUI, DescriptorName, ConceptUI, TermUI, TermName,
-  ConceptPreferredTermYN, IsPermutedTermYN, LexicalTag, RecordPreferredTermYN``;
-- ``data_mesh_trees.rds`` (*trees*): one row per tree number of a descriptor —
-  ``DescriptorUI, DescriptorName, tree_location, ...``.
-
-Mapping (docs/thesaurus.md, "MeSH"):
-
-- a **descriptor** is a concept, id ``mesh:<DescriptorUI>`` (``mesh:D014805``);
-- ``DescriptorName`` is the preferred label; the ``TermName`` of every term of
-  every concept of the descriptor but the name itself is an entry label (UF). NLM's
-  *permuted* terms (``IsPermutedTermYN = Y``) are among them: in this export they are the
-  natural-order and singular forms of the inverted entry terms ("Atopic Dermatitis" of
-  "Dermatitis, Atopic", "Heart Disease" of "Heart Diseases"), as well as a few reorderings
-  ("B 12, Vitamin"); the mark is kept as data (:attr:`~.model.Concept.permuted`);
-- **BT/NT** from tree numbers: the parent of tree number ``C18.654.521.500.133``
-  is the descriptor holding ``C18.654.521.500``; a descriptor with several tree
-  numbers can have several parents; a top-level number (``C18``) has none. The
-  export has no one-segment tree numbers (``C14`` = Cardiovascular Diseases): they
-  are restored from each row's own heading columns (``tree1``, ``mesh1``) when the
-  heading name is exactly one descriptor's name, so ``C14.280`` gets its BT;
-- **RT is empty**: this export has no "See Also" (related) relation;
-- no definitions (the export has no scope notes).
-
-The RDS files are read by ``rdata``'s parser (:func:`frame_columns`), which reads every R
-object of the file: 46.5–51.9 s of CPU for the two files (2026-12-02; the hand reader of R's
-serialisation that commit 667b1c0 still had took 1.9–2.3 s; fresh processes, alternating,
-load below 1). Issue 31 set the bar: keep a hand reader only if it saves more than 10 % of
-the NFCorpus main job's CPU. It saved about 47 s of that job's ≈ 985 CPU s (its jobs' logs,
-the same day): 4.8 %. The workflow reads MeSH once (``thesaurus_read``) and caches the model.
+The files are parsed by ``rdata``: 46.5–51.9 s of CPU for the two (2026-12-02), against
+1.9–2.3 s for the hand reader of R's serialisation that commit 667b1c0 still had. Issue 31
+kept a hand reader only if it saved more than 10 % of the NFCorpus main job's CPU; it saved
+about 47 of that job's ≈ 985 CPU s (4.8 %). The workflow reads MeSH once and caches the model.
 """
 from __future__ import annotations
 

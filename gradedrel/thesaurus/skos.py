@@ -16,12 +16,11 @@ Files may be compressed (``.bz2``, ``.gz``, ``.xz``).
 from __future__ import annotations
 
 import bz2
-import gzip
 import io
 import lzma
 import zlib
 from pathlib import Path
-from typing import BinaryIO, Iterable, Iterator
+from typing import Iterable, Iterator
 
 from gradedrel.core.errors import InputError
 from gradedrel.core.progress import progress
@@ -55,7 +54,9 @@ _CONCEPT = SKOS + "Concept"
 _FORMATS = {".rdf": "xml", ".xml": "xml", ".owl": "xml", ".skos": "xml",
             ".ttl": "turtle", ".nt": "nt", ".n3": "n3", ".jsonld": "json-ld",
             ".json": "json-ld"}
-_OPENERS = {".bz2": bz2.open, ".gz": gzip.open, ".xz": lzma.open}
+_DECOMPRESSORS = {".bz2": bz2.BZ2Decompressor,
+                  ".gz": lambda: zlib.decompressobj(wbits=31),
+                  ".xz": lzma.LZMADecompressor}
 
 
 def concepts_from_triples(triples: Iterable[tuple]) -> Thesaurus:
@@ -103,23 +104,11 @@ def syntax_of(path: str | Path) -> str:
     """rdflib-style format name from the file name, ignoring a compression suffix."""
     path = Path(path)
     suffixes = [s.lower() for s in path.suffixes]
-    if suffixes and suffixes[-1] in _OPENERS:
+    if suffixes and suffixes[-1] in _DECOMPRESSORS:
         suffixes = suffixes[:-1]
     if suffixes and suffixes[-1] in _FORMATS:
         return _FORMATS[suffixes[-1]]
     return ""
-
-
-def open_source(path: str | Path) -> BinaryIO:
-    """Open ``path`` for reading bytes, decompressing by its suffix."""
-    path = Path(path)
-    opener = _OPENERS.get(path.suffix.lower(), open)
-    return opener(path, "rb")
-
-
-_DECOMPRESSORS = {".bz2": bz2.BZ2Decompressor,
-                  ".gz": lambda: zlib.decompressobj(wbits=31),
-                  ".xz": lzma.LZMADecompressor}
 
 
 def byte_chunks(path: str | Path, block: int = 1 << 20) -> Iterator[bytes]:
@@ -152,18 +141,17 @@ def byte_chunks(path: str | Path, block: int = 1 << 20) -> Iterator[bytes]:
                         decompressor = make()
 
 
-def _sniff(path: Path) -> str:
-    with open_source(path) as handle:
-        head = handle.read(2048).lstrip()
-    return "xml" if head.startswith(b"<") else "turtle"
-
-
-def read_skos(path: str | Path, base: str = "", syntax: str | None = None) -> Thesaurus:
-    """Read a SKOS file (RDF/XML streamed; other syntaxes via rdflib) into the model."""
+def read_skos(path: str | Path, base: str = "") -> Thesaurus:
+    """Read a SKOS file (RDF/XML streamed; other syntaxes via rdflib) into the model; the
+    syntax is the file name's (:func:`syntax_of`), else RDF/XML if it begins with ``<``,
+    else Turtle."""
     path = Path(path)
     if not path.exists():
         raise InputError(path, None, "a SKOS thesaurus file", "no such file")
-    syntax = syntax or syntax_of(path) or _sniff(path)
+    syntax = syntax_of(path)
+    if not syntax:
+        head = next(byte_chunks(path), b"").lstrip()
+        syntax = "xml" if head.startswith(b"<") else "turtle"
     if syntax == "xml":
         thesaurus = concepts_from_triples(
             rdfxml.triples(byte_chunks(path), base, str(path), predicates=PREDICATES))
@@ -183,10 +171,8 @@ def rdflib_triples(path: str | Path, syntax: str, base: str = "") -> Iterable[tu
         raise InputError(path, None, "rdflib installed to read this syntax "
                          f"({syntax}); RDF/XML needs no rdflib", str(error)) from None
     graph = rdflib.Graph()
-    with open_source(path) as handle:
-        data = handle.read()
     try:
-        graph.parse(io.BytesIO(data), format=syntax, publicID=base or None)
+        graph.parse(io.BytesIO(b"".join(byte_chunks(path))), format=syntax, publicID=base or None)
     except Exception as error:  # rdflib raises many types; report one clear line
         raise InputError(path, getattr(error, "lines", None), f"valid {syntax}",
                          str(error).splitlines()[0] if str(error) else repr(error)) from None

@@ -1,23 +1,13 @@
-"""Where thesauri come from: the ``thesauri:`` config section (the only place their
-URLs and sha256 pins are written, in config/config.yaml), and the registry of the
-formats they are read from.
+"""Where thesauri come from: the ``thesauri:`` config section (the only place their URLs and
+sha256 pins are written) and the registry of the formats they are read from.
 
-Each entry names its ``source`` — a format registered here (:data:`SOURCES`): ``skos``
-(the default), ``mesh``, ``wordnet`` — and its file(s): a download URL, its sha256, and
-the local path the project keeps it at (``url``/``sha256``/``path``; MeSH, made of two
-files, has them per role under ``files``). :func:`ensure_files` makes
-the local copies exist and verify them (:func:`gradedrel.core.downloads.fetch`);
-:func:`read` reads an entry with its source's reader and :func:`load` does the same
-through the cache (:mod:`.cache`), so each source reloads in about a second.
-
-A source is one :class:`Source` subclass, registered with :func:`register` under its
-``name``: the files it is made of (:attr:`Source.roles`, checked by
-:meth:`Source.file_specs`), its reader options, how it reads the verified local
-copies into the concept model (:meth:`Source.read`), the packages it parses with and
-how it maps onto the model (recorded in the cache header and ``provenance.json``), and
-its ``summary.tsv`` (:meth:`Source.summary`). Adding a format is a reader module and
-one class here (docs/thesaurus.md, "Adding a source"); the schema's ``source`` enum
-is checked against :data:`SOURCES` by a test.
+Each entry names its ``source``, a format registered here (:data:`SOURCES`: ``skos``, the
+default, ``mesh``, ``wordnet``), and its file(s): ``url``/``sha256``/``path`` (MeSH, made of
+two files, has them per role under ``files``). :func:`ensure_files` makes the local copies
+exist and verifies them; :func:`load` reads an entry with its source's reader through the
+cache (:mod:`.cache`). A source is one :class:`Source` subclass, registered with
+:func:`register`; adding a format is a reader module and one class here (docs/thesaurus.md,
+"Adding a source", lists the interface).
 """
 from __future__ import annotations
 
@@ -223,27 +213,15 @@ class WordNet(Source):
         return provenance()
 
 
-def kind(spec: Mapping) -> str:
-    """The source an entry names (``source``, default ``skos``)."""
+def source_of(spec: Mapping) -> Source:
+    """The registered source an entry names (``source``, default ``skos``), bound to it."""
     source = spec.get("source", DEFAULT_SOURCE)
     if source not in SOURCES:
         raise ValueError(f"config: thesaurus source {source!r} is not one of {list(SOURCES)}")
-    return source
-
-
-def source_of(spec: Mapping) -> Source:
-    """The registered source of an entry, bound to it."""
-    return SOURCES[kind(spec)](spec)
+    return SOURCES[source](spec)
 
 
 # --- the entry's files, verified ---------------------------------------------------------
-
-def _fetch(file: Mapping, root: str | Path) -> Path:
-    path = Path(file["path"])
-    if not path.is_absolute():
-        path = Path(root) / path
-    return fetch(file["url"], path, file["sha256"])
-
 
 def file_specs(spec: Mapping) -> dict[str, Mapping]:
     """The entry's files by role (:meth:`Source.file_specs`): MeSH's ``files``
@@ -254,7 +232,7 @@ def file_specs(spec: Mapping) -> dict[str, Mapping]:
 def ensure_files(name: str, config: Mapping | None = None,
                  root: str | Path = ".") -> dict[str, Path]:
     """The verified local copies of every file of thesaurus ``name``, by role."""
-    return {role: _fetch(file, root)
+    return {role: fetch(file["url"], Path(root) / file["path"], file["sha256"])
             for role, file in file_specs(entry(name, config)).items()}
 
 
@@ -263,14 +241,6 @@ def reader_versions(spec: Mapping) -> dict[str, int]:
     cache format (the workflow re-reads the thesaurus when either changes)."""
     from .cache import FORMAT_VERSION
     return {"reader": source_of(spec).reader_version, "cache_format": FORMAT_VERSION}
-
-
-# --- reading -----------------------------------------------------------------------------
-
-def read(name: str, config: Mapping | None = None, root: str | Path = "."):
-    """Read thesaurus ``name`` from its verified file(s) with its source's reader
-    (no cache). Returns the :class:`~.model.Thesaurus`."""
-    return source_of(entry(name, config)).read(ensure_files(name, config, root))
 
 
 def load(name: str, config: Mapping | None = None, root: str | Path = ".", *,

@@ -1,29 +1,14 @@
 """Princeton WordNet 3.0 (WNDB data files) -> the thesaurus model, read from Debian's .deb.
 
-The source is Debian's ``wordnet-base_3.0-37_all.deb``. A ``.deb`` is an ``ar``
-archive (``!<arch>\\n``, then members with 60-byte headers) holding
-``data.tar.xz``; the WNDB files are ``usr/share/wordnet/data.{noun,verb,adj,adv}``
-inside it. Both layers are read with the standard library (``ar`` parsed here,
-``tarfile`` for xz): no nltk, nothing extracted to disk.
+The source is Debian's ``wordnet-base_3.0-37_all.deb``: an ``ar`` archive (parsed here)
+holding ``data.tar.xz`` (``tarfile``), whose ``usr/share/wordnet/data.{noun,verb,adj,adv}``
+are read in memory; standard library only, nothing extracted to disk.
 
-Mapping (a documented choice, see docs/thesaurus.md, "WordNet"):
-
-- a **synset** is a concept, id ``wn:<pos>:<offset>`` (``wn:n:02958343`` is car,
-  auto, automobile, machine, motorcar); adjective satellites (``s``) are in
-  ``data.adj`` and get ``a``: an offset is unique within its file;
-- its **lemmas** are its labels, underscores as spaces and the adjective syntax
-  markers ``(a)``, ``(p)``, ``(ip)`` removed: the first lemma is the preferred
-  label, the others entry labels (UF);
-- **BT**: hypernym ``@`` and instance hypernym ``@i``; **NT**: hyponym ``~`` and
-  instance hyponym ``~i`` (for verbs, ``@``/``~`` are WordNet's verb hypernymy and
-  troponymy);
-- **RT**: similar-to ``&`` and also-see ``^`` (both adjective and verb relations:
-  WordNet gives nouns neither). A lexical pointer (word to word) links the two
-  words' synsets;
-- the gloss (definition and examples) is the definition;
-- every other pointer (antonymy, meronymy, derivation, domains, ...) is left out.
-
-Which parts of speech are read is an option (``pos``, default all four).
+A synset is a concept (``wn:<pos>:<offset>``; adjective satellites get ``a``); its lemmas
+its labels (first preferred, others UF); BT hypernyms ``@ @i``, NT hyponyms ``~ ~i``, RT
+similar-to ``&`` and also-see ``^``; the gloss its definition; other pointers are left out
+(:func:`provenance`; docs/thesaurus.md, "WordNet", gives the reasons). Which parts of
+speech are read is an option (``pos``, default all four).
 """
 from __future__ import annotations
 
@@ -93,20 +78,16 @@ def wndb_files(path: str | Path, pos: tuple[str, ...] = POS) -> dict[str, bytes]
     tar_name = next((n for n in members if n.startswith("data.tar")), None)
     if tar_name is None:
         raise InputError(path, None, "a data.tar.* member in the .deb", sorted(members))
-    try:
-        tar = tarfile.open(fileobj=io.BytesIO(members[tar_name]), mode="r:*")
-    except (tarfile.TarError, lzma.LZMAError, EOFError) as error:
-        raise InputError(path, None, f"a readable {tar_name}", str(error)) from None
     wanted = {f"{DATA_DIR}/data.{_FILES[p]}": p for p in pos}
     out: dict[str, bytes] = {}
-    with tar:
-        try:
+    try:
+        with tarfile.open(fileobj=io.BytesIO(members[tar_name]), mode="r:*") as tar:
             for member in tar:
                 name = member.name[2:] if member.name.startswith("./") else member.name
                 if name in wanted and member.isfile():
                     out[wanted[name]] = tar.extractfile(member).read()
-        except (tarfile.TarError, lzma.LZMAError, EOFError) as error:
-            raise InputError(path, None, f"a readable {tar_name}", str(error)) from None
+    except (tarfile.TarError, lzma.LZMAError, EOFError) as error:
+        raise InputError(path, None, f"a readable {tar_name}", str(error)) from None
     missing = [f"{DATA_DIR}/data.{_FILES[p]}" for p in pos if p not in out]
     if missing:
         raise InputError(path, None, f"WNDB data files in {tar_name}", f"missing {missing}")

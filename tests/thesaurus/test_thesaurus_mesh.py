@@ -294,8 +294,8 @@ def test_config_pins_every_thesaurus_and_the_schema_checks_them():
     validator.validate(config)
     assert schema["properties"]["thesauri"]["default"] == {}
     assert not any(hasattr(sources, name) for name in ("NASA", "MESH", "WORDNET", "DEFAULTS"))
-    assert {sources.kind(config["thesauri"][n]) for n in ("nasa", "mesh", "wordnet")} == \
-        {"skos", "mesh", "wordnet"}
+    assert {sources.source_of(config["thesauri"][n]).name for n in ("nasa", "mesh", "wordnet")
+            } == {"skos", "mesh", "wordnet"}
     bad = copy.deepcopy(config)
     del bad["thesauri"]["mesh"]["files"]
     assert any("'files' is a required property" in e.message for e in validator.iter_errors(bad))
