@@ -107,8 +107,8 @@ def _gain_curves(ranking: Ranking, settings: Settings, counted: np.ndarray):
     depth = settings.depth
     ranks = np.arange(1, depth + 1)
     gain_rows, gain_topics, effort_rows = [], {}, []
-    for profile in cg.profiles_from(settings.profiles, settings.gains):
-        table = profile.gain_by_grade
+    for profile, levels in settings.profiles.items():
+        table = cg.gain_table(levels, settings.gains)
         for kind, base in settings.kinds:
             actual = ranking.curve(table, base, depth)[counted]
             ideal = ranking.ideal_curve(table, base, depth)[counted]
@@ -119,16 +119,16 @@ def _gain_curves(ranking: Ranking, settings: Settings, counted: np.ndarray):
             mean_ideal = ideal.mean(axis=0) if len(ideal) else np.full(depth, np.nan)
             mean_norm = norm[has_ideal].mean(axis=0) if has_ideal.any() else \
                 np.full(depth, np.nan)
-            gain_rows += [(profile.name, kind, base, int(r), v, i)
+            gain_rows += [(profile, kind, base, int(r), v, i)
                           for r, v, i in zip(ranks, mean_actual, mean_ideal)]
-            gain_rows += [(profile.name, norm_kind, base, int(r), v, 1.0)
+            gain_rows += [(profile, norm_kind, base, int(r), v, 1.0)
                           for r, v in zip(ranks, mean_norm)]
-            gain_topics[(profile.name, kind, base)] = actual
-            gain_topics[(profile.name, norm_kind, base)] = norm[has_ideal]
+            gain_topics[(profile, kind, base)] = actual
+            gain_topics[(profile, norm_kind, base)] = norm[has_ideal]
             for k in settings.effort_ranks:
                 target = float(mean_ideal[k - 1])
                 reached = effort.rank_reached(mean_actual, target) if target > 0 else None
-                effort_rows.append((profile.name, kind, base, k, target, reached,
+                effort_rows.append((profile, kind, base, k, target, reached,
                                     reached is not None))
     return gain_rows, gain_topics, effort_rows
 

@@ -67,8 +67,7 @@ class JKMeasure(Measure):
         missing = [level for level in levels if level not in self["gains"]]
         if missing:
             raise ValueError(f"{self}: the gain table has no gain for levels {missing}")
-        profile = cg.GainProfile(self["profile"], levels, self["gains"])
-        return profile.gain_by_grade
+        return cg.gain_table(levels, self["gains"])
 
     def values(self, ranking: Ranking) -> np.ndarray:
         """Per-topic (n)CG or (n)DCG at the cutoff (normalised by the ideal curve where
