@@ -111,7 +111,7 @@ def _gain_curves(ranking: Ranking, settings: Settings, counted: np.ndarray):
         table = cg.gain_table(levels, settings.gains)
         for kind, base in settings.kinds:
             actual = ranking.curve(table, base, depth)[counted]
-            ideal = ranking.ideal_curve(table, base, depth)[counted]
+            ideal = ranking.curve(table, base, depth, ideal=True)[counted]
             norm = cg.normalised(actual, ideal)
             has_ideal = ideal[:, 0] > 0 if len(ideal) else np.zeros(0, bool)
             norm_kind = "n" + kind

@@ -78,7 +78,7 @@ class JKMeasure(Measure):
         actual = ranking.curve(table, self.base, k)[:, k - 1]
         if not self.NORMALISED:
             return actual
-        return cg.normalised(actual, ranking.ideal_curve(table, self.base, k)[:, k - 1])
+        return cg.normalised(actual, ranking.curve(table, self.base, k, ideal=True)[:, k - 1])
 
     def undefined_when(self) -> str:
         """An ideal of 0 (nCG, nDCG): no judged document earns gain under the profile."""

@@ -61,8 +61,8 @@ class QMeasure(Measure):
         grades = ranking.cached(("grades", depth), lambda: judged.topk_grades(depth))
         relevant = grades > 0
         found = np.cumsum(relevant, axis=1)
-        gain = np.cumsum(ranking.gain_vectors(table, depth), axis=1)
-        ideal = np.cumsum(ranking.ideal_vectors(table, depth), axis=1)
+        gain = np.cumsum(ranking.vectors(table, depth), axis=1)
+        ideal = np.cumsum(ranking.vectors(table, depth, ideal=True), axis=1)
         rank = np.arange(1, depth + 1, dtype=np.float64)
         beta = self["beta"]
         with np.errstate(invalid="ignore", divide="ignore"):
