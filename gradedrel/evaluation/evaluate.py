@@ -2,20 +2,11 @@
 
 ``evaluate`` takes ranked runs (label → :class:`~gradedrel.retrieval.runs.RankedRun`) and
 graded :class:`~gradedrel.evaluation.measures.judgements.Judgements` and returns the tables
-that :func:`write_tables` writes to ``results/{c}/evaluation/{planset}/{model}/``:
-
-- ``per_topic.tsv``  run, qid, measure, value (a measure undefined for a topic —
-  empty recall base, ideal 0 — has no row);
-- ``means.tsv``      run, measure, mean, topics (the topics the mean covers);
-- ``pr_curves.tsv``  run, level, reading, recall, precision, topics;
-- ``pr_per_topic.tsv`` run, qid, level, reading, recall, precision (defined topics only);
-- ``gain_curves.tsv`` run, profile, kind, base, rank, value, ideal;
-- ``effort.tsv``     run, profile, kind, base, k, ideal_at_k, rank_reached, reached;
-- ``significance_friedman.tsv``, ``significance_posthoc.tsv``,
-  ``significance_vs_baseline.tsv``, ``bootstrap_ci.tsv``;
-- ``coverage.tsv``   what was evaluated, missing or ignored, per run;
-- ``ranked_grades.tsv`` run, qid, grades (the levels at ranks 1..depth as digits; with the
-  collection's ``recall_base.tsv``, the gain and ideal vectors of :mod:`.measures.effort`).
+that :func:`~gradedrel.evaluation.files.write_tables` writes to
+``results/{c}/evaluation/{planset}/{model}/`` (their columns:
+:data:`gradedrel.evaluation.contract.COLUMNS`; what each holds: docs/measures.md). A measure
+undefined for a topic (empty recall base, ideal 0) has no ``per_topic`` row, and the means,
+curves and ``topics`` columns count only the topics where it is defined.
 
 The per-topic values are those of the evaluation's measure objects
 (:meth:`Settings.measure_list`, each computing its values from the judged run and naming
@@ -49,16 +40,12 @@ TOPIC_WARNINGS = (NOT_RANKED, NOT_JUDGED)
 
 
 def evaluate_run(label: str, run: RankedRun, judgements: Judgements, settings: Settings,
-                 measures: Sequence | None = None,
-                 standard: "standard_measures.StandardMeasures | None" = None) -> RunResult:
-    """One run: each measure's per-topic values (``measures``, default the settings'
+                 measures: Sequence,
+                 standard: "standard_measures.StandardMeasures | None") -> RunResult:
+    """One run: each measure's per-topic values (``measures``, the settings'
     :meth:`~Settings.measure_list`; ``standard`` computes the standard ones, set up once per
-    evaluation), the averaged P–R and gain curves, effort and coverage — vectorised over
-    topics and ranks."""
-    if measures is None:
-        measures = settings.measure_list()
-    if standard is None:
-        standard = standard_provider(measures, judgements)
+    evaluation: :func:`standard_provider`), the averaged P–R and gain curves, effort and
+    coverage — vectorised over topics and ranks."""
     judged = judge(run, judgements)
     counted = judged.evaluated(settings.missing_topics)
     ranking = Ranking(judged, judgements, run=run, depth=settings.depth,

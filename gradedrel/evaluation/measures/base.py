@@ -34,6 +34,9 @@ from gradedrel.evaluation.measures import cumulated_gain as cg
 from gradedrel.evaluation.measures.judgements import JudgedRun, Judgements
 
 NOT_GIVEN: Any = object()  # a parameter without a default
+#: A scalar parameter's type: the values it takes, and how a message names them.
+_SCALARS = {int: (numbers.Integral, "a whole number"), float: (numbers.Real, "a number"),
+            str: (str, "text")}
 
 
 @dataclass(frozen=True)
@@ -58,17 +61,11 @@ class Param:
         """``value`` as the family stores it (ints, floats, text, ``{level: gain}``), or a
         ValueError naming the measure and the parameter."""
         where = f"{family}: {name}={value!r}"
-        if self.dtype is int:
-            if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-                raise ValueError(f"{where}: expected a whole number")
-            value = int(value)
-        elif self.dtype is float:
-            if isinstance(value, bool) or not isinstance(value, numbers.Real):
-                raise ValueError(f"{where}: expected a number")
-            value = float(value)
-        elif self.dtype is str:
-            if not isinstance(value, str):
-                raise ValueError(f"{where}: expected text")
+        if self.dtype in _SCALARS:
+            kind, expected = _SCALARS[self.dtype]
+            if isinstance(value, bool) or not isinstance(value, kind):
+                raise ValueError(f"{where}: expected {expected}")
+            value = self.dtype(value)
         elif self.dtype is dict:
             if not isinstance(value, Mapping):
                 raise ValueError(f"{where}: expected a mapping such as {{1:1,2:2,3:3}}")
