@@ -100,7 +100,7 @@ def _gain_curves(ranking: Ranking, settings: Settings, counted: np.ndarray):
             actual = ranking.curve(table, base, depth)[counted]
             ideal = ranking.curve(table, base, depth, ideal=True)[counted]
             norm = cg.normalised(actual, ideal)
-            has_ideal = ideal[:, 0] > 0 if len(ideal) else np.zeros(0, bool)
+            has_ideal = ideal[:, 0] > 0
             norm_kind = "n" + kind
             mean_actual = actual.mean(axis=0) if len(actual) else np.full(depth, np.nan)
             mean_ideal = ideal.mean(axis=0) if len(ideal) else np.full(depth, np.nan)

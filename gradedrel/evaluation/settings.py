@@ -70,8 +70,7 @@ class Settings:
                     standard: list[str] | None = None) -> "Settings":
         """Settings from the config's ``evaluation`` section (absent keys: the defaults) and the
         standard measure names; the section's ``also`` names are added to ``measures``
-        (:func:`with_also`).
-        """
+        (:func:`with_also`)."""
         s = dict(section or {})
         values = {k: v for k, v in s.items() if k in _FIELDS and k != "measures"}
         for nested, fields in _NESTED.items():

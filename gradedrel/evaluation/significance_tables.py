@@ -36,13 +36,10 @@ def _paired(results: list[RunResult], measure: str, order: np.ndarray) -> np.nda
 
 def significance_tables(results: list[RunResult], judgements: Judgements,
                         settings: Settings) -> dict[str, pd.DataFrame]:
-    """Friedman, post-hoc and versus-baseline tables of the runs for each significance measure;
-    ValueError for one not computed.
-    """
-    measures = [m for m in settings.default_significance_measures()
-                if results and m in results[0].per_topic]
-    unknown = [m for m in settings.default_significance_measures()
-               if results and m not in results[0].per_topic]
+    """Friedman, post-hoc and versus-baseline tables of the runs for each significance measure
+    (ValueError: one not computed)."""
+    measures = list(settings.default_significance_measures()) if results else []
+    unknown = [m for m in measures if m not in results[0].per_topic]
     if unknown:
         raise ValueError(f"config: evaluation.significance.measures: not computed: {unknown}")
     labels = [r.label for r in results]

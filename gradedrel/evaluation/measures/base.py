@@ -237,17 +237,13 @@ class Ranking:
         self._cache: dict = {}
 
     def cached(self, key, compute: Callable[[], Any]):
-        """The value stored under ``key``, computed by ``compute()`` the first time it is asked
-        for.
-        """
+        """The value under ``key``, computed by ``compute()`` the first time it is asked for."""
         if key not in self._cache:
             self._cache[key] = compute()
         return self._cache[key]
 
     def profile_levels(self, name: str) -> tuple[int, ...]:
-        """The relevance levels of the gain profile ``name``; ValueError if the evaluation has no
-        such profile.
-        """
+        """The relevance levels of the gain profile ``name`` (ValueError: no such profile)."""
         if name not in self.profiles:
             raise ValueError(f"gain profile {name!r} is not one of the evaluation's profiles "
                              f"{sorted(self.profiles)}")

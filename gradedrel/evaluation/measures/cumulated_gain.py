@@ -96,7 +96,8 @@ def curve(gains: np.ndarray, kind_base: int) -> np.ndarray:
 
 
 def normalised(actual: np.ndarray, ideal: np.ndarray) -> np.ndarray:
-    """nCG/nDCG: actual over ideal rank by rank; NaN where the ideal is 0."""
+    """nCG/nDCG: actual over ideal rank by rank (element by element); NaN where the ideal
+    is 0."""
     with np.errstate(invalid="ignore", divide="ignore"):
         return np.where(ideal > 0, actual / np.where(ideal > 0, ideal, 1.0), np.nan)
 
@@ -109,5 +110,4 @@ def ndcg_log2(run: JudgedRun, judgements: Judgements, cutoff: int,
     discount = np.log2(np.arange(2, cutoff + 2, dtype=np.float64))
     dcg = (gain_vectors(run, table, cutoff) / discount).sum(axis=1)
     idcg = (ideal_vectors(judgements, table, cutoff) / discount).sum(axis=1)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        return np.where(idcg > 0, dcg / np.where(idcg > 0, idcg, 1.0), np.nan)
+    return normalised(dcg, idcg)

@@ -145,9 +145,7 @@ class GradedMeasure(ir_measures.measures.Measure):
         return self.FAMILY(**self.params)
 
     def validate_params(self):
-        """Check the parameters by building our measure; ir_measures' AssertionError if they are
-        refused.
-        """
+        """Check the parameters by building our measure (refused: ir_measures' AssertionError)."""
         try:
             self.ours()
         except ValueError as error:

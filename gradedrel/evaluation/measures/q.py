@@ -69,10 +69,7 @@ class QMeasure(Measure):
             blended = (found + beta * gain) / (rank + beta * ideal)
         total = np.where(relevant, blended, 0.0).sum(axis=1)
         base = ranking.judgements.recall_base(1, "atleast").astype(np.float64)
-        if cutoff is not None:
-            base = np.minimum(base, cutoff)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            return np.where(base > 0, total / np.where(base > 0, base, 1.0), np.nan)
+        return cg.normalised(total, base if cutoff is None else np.minimum(base, cutoff))
 
     def undefined_when(self) -> str:
         """No relevant document (R = 0)."""
