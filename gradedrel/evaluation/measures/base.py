@@ -141,17 +141,10 @@ class Measure:
         to a value other than their default, and those the family always names."""
         shown = []
         for key, spec in self.SUPPORTED_PARAMS.items():
-            if key == self.AT_PARAM:
-                continue
-            if key in self.params:
-                value = self.params[key]
-                if value == spec.default and not spec.shown:
-                    continue
-            elif spec.shown and spec.default is not NOT_GIVEN:
-                value = spec.default
-            else:
-                continue
-            shown.append((key, value))
+            value = self.params.get(key, spec.default)
+            if key != self.AT_PARAM and value is not NOT_GIVEN and \
+                    (spec.shown or (key in self.params and value != spec.default)):
+                shown.append((key, value))
         return shown
 
     def __str__(self) -> str:

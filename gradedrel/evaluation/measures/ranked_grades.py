@@ -27,7 +27,6 @@ from gradedrel.evaluation.contract import COLUMNS
 from gradedrel.evaluation.measures import cumulated_gain as cg
 from gradedrel.evaluation.measures.judgements import JudgedRun, Judgements
 
-LEVELS = (1, 2, 3)
 #: The collection's recall base (gradedrel.collection.testbed.recall_base).
 RECALL_BASE_COLUMNS = ["qid", "n_0", "n_1", "n_2", "n_3"]
 _DIGIT = ord("0")
@@ -71,8 +70,7 @@ def level_counts(recall_base: pd.DataFrame, topics: Sequence[str]) -> np.ndarray
     if missing:
         raise ValueError(f"recall base: no rows for requests {missing[:5]}")
     counts = np.zeros((len(topics), 4), dtype=np.int64)
-    for level in LEVELS:
-        counts[:, level] = wide.loc[list(topics), f"n_{level}"].to_numpy(dtype=np.int64)
+    counts[:, 1:] = wide.loc[list(topics), RECALL_BASE_COLUMNS[2:]].to_numpy(dtype=np.int64)
     return counts
 
 
