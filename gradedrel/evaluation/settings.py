@@ -132,21 +132,8 @@ class Settings:
         significance.adjust(np.array([0.5]), self.correction)
         if self.measures is not None and not self.measures:
             raise ValueError(f"{where}.measures: an empty list (null = the paper's grid)")
-        self.check_standard_measures()
-        try:
-            measures = self.measure_list()
-        except ValueError as error:
-            raise ValueError(f"{where}.measures: {error}") from None
-        for measure in measures:
-            if "profile" in getattr(measure, "SUPPORTED_PARAMS", {}) and \
-                    measure["profile"] not in self.profiles:
-                raise ValueError(f"{where}.measures: {measure}: gain profile "
-                                 f"{measure['profile']!r} not in {where}.profiles")
-
-    def check_standard_measures(self) -> None:
-        """A gradedrel measure name under ``standard_measures`` (which holds ir_measures
-        measures only) is a ValueError saying where it belongs (whether or not
-        :mod:`~gradedrel.evaluation.measures.irm` has handed the family to ir_measures)."""
+        # standard_measures holds ir_measures measures only (whether or not irm has handed
+        # our families to ir_measures): a gradedrel name is told where it belongs
         for name in self.standard_measures:
             try:
                 ours = registry.parse_family(name)
@@ -157,6 +144,15 @@ class Settings:
                     f"config: standard_measures: {name!r} is a gradedrel measure, not an "
                     f"ir_measures one; list it under evaluation.also (added to the paper's "
                     f"grid) or evaluation.measures")
+        try:
+            measures = self.measure_list()
+        except ValueError as error:
+            raise ValueError(f"{where}.measures: {error}") from None
+        for measure in measures:
+            if "profile" in getattr(measure, "SUPPORTED_PARAMS", {}) and \
+                    measure["profile"] not in self.profiles:
+                raise ValueError(f"{where}.measures: {measure}: gain profile "
+                                 f"{measure['profile']!r} not in {where}.profiles")
 
     @property
     def kinds(self) -> list[tuple[str, int]]:
