@@ -24,6 +24,17 @@ from gradedrel.collection.grades import LEVELS
 from gradedrel.retrieval.runs import RankedRun
 
 MISSING_TOPICS = ("zero", "skip")
+READINGS = ("exact", "atleast")
+
+
+def relevant(grade: np.ndarray, level: int, reading: str = "exact") -> np.ndarray:
+    """Which grades belong to the recall base at ``level``: judged exactly ``level`` (the
+    paper's definition) or, ``reading="atleast"``, ``level`` or higher."""
+    if reading == "exact":
+        return grade == level
+    if reading == "atleast":
+        return grade >= level
+    raise ValueError(f"reading must be one of {READINGS}, not {reading!r}")
 
 
 @dataclass(frozen=True)
@@ -83,13 +94,8 @@ class Judgements:
         return len(self.topics)
 
     def recall_base(self, level: int, reading: str = "exact") -> np.ndarray:
-        """Per-topic size of the recall base at ``level``: judged exactly ``level``
-        (``reading="exact"``, the paper's definition) or at least ``level`` (``"atleast"``)."""
-        if reading == "exact":
-            return self.level_counts[:, level].copy()
-        if reading == "atleast":
-            return self.level_counts[:, level:].sum(axis=1)
-        raise ValueError(f"reading must be 'exact' or 'atleast', not {reading!r}")
+        """Per-topic size of the recall base at ``level`` (:func:`relevant`)."""
+        return self.level_counts[:, relevant(np.arange(len(LEVELS)), level, reading)].sum(axis=1)
 
 
 @dataclass(frozen=True)
