@@ -79,15 +79,14 @@ def gain_vectors_of_runs(runs: Mapping, qrels: pd.DataFrame, topics: Sequence[st
     ``runs`` maps query type -> :class:`gradedrel.runs.RankedRun`; ``qrels`` has columns
     ``qid, docno, grade``. Returns (curves[profile][type], ideal[profile]).
     """
-    from gradedrel.evaluation.measures.cumulated_gain import GainProfile, gain_vectors, ideal_vectors
+    from gradedrel.evaluation.measures.cumulated_gain import gain_table, gain_vectors, ideal_vectors
     from gradedrel.evaluation.measures.judgements import Judgements, judge
 
     judgements = Judgements.from_qrels(qrels, list(topics))
     judged = {name: judge(run, judgements) for name, run in runs.items()}
     curves, ideal = {}, {}
     for name, levels in profiles.items():
-        table = GainProfile(name, tuple(int(x) for x in levels),
-                            {int(k): float(x) for k, x in gains.items()}).gain_by_grade
+        table = gain_table(levels, {int(k): x for k, x in gains.items()})
         ideal[name] = ideal_vectors(judgements, table, depth)
         curves[name] = {t: gain_vectors(j, table, depth) for t, j in judged.items()}
     return curves, ideal

@@ -2,20 +2,11 @@
 
 ``evaluate`` takes ranked runs (label → :class:`~gradedrel.retrieval.runs.RankedRun`) and
 graded :class:`~gradedrel.evaluation.measures.judgements.Judgements` and returns the tables
-that :func:`write_tables` writes to ``results/{c}/evaluation/{planset}/{model}/``:
-
-- ``per_topic.tsv``  run, qid, measure, value (a measure undefined for a topic —
-  empty recall base, ideal 0 — has no row);
-- ``means.tsv``      run, measure, mean, topics (the topics the mean covers);
-- ``pr_curves.tsv``  run, level, reading, recall, precision, topics;
-- ``pr_per_topic.tsv`` run, qid, level, reading, recall, precision (defined topics only);
-- ``gain_curves.tsv`` run, profile, kind, base, rank, value, ideal;
-- ``effort.tsv``     run, profile, kind, base, k, ideal_at_k, rank_reached, reached;
-- ``significance_friedman.tsv``, ``significance_posthoc.tsv``,
-  ``significance_vs_baseline.tsv``, ``bootstrap_ci.tsv``;
-- ``coverage.tsv``   what was evaluated, missing or ignored, per run;
-- ``ranked_grades.tsv`` run, qid, grades (the levels at ranks 1..depth as digits; with the
-  collection's ``recall_base.tsv``, the gain and ideal vectors of :mod:`.measures.effort`).
+that :func:`~gradedrel.evaluation.files.write_tables` writes to
+``results/{c}/evaluation/{planset}/{model}/`` (their columns:
+:data:`gradedrel.evaluation.contract.COLUMNS`; what each holds: docs/measures.md). A measure
+undefined for a topic (empty recall base, ideal 0) has no ``per_topic`` row, and the means,
+curves and ``topics`` columns count only the topics where it is defined.
 
 The per-topic values are those of the evaluation's measure objects
 (:meth:`Settings.measure_list`, each computing its values from the judged run and naming
@@ -49,16 +40,12 @@ TOPIC_WARNINGS = (NOT_RANKED, NOT_JUDGED)
 
 
 def evaluate_run(label: str, run: RankedRun, judgements: Judgements, settings: Settings,
-                 measures: Sequence | None = None,
-                 standard: "standard_measures.StandardMeasures | None" = None) -> RunResult:
-    """One run: each measure's per-topic values (``measures``, default the settings'
+                 measures: Sequence,
+                 standard: "standard_measures.StandardMeasures | None") -> RunResult:
+    """One run: each measure's per-topic values (``measures``, the settings'
     :meth:`~Settings.measure_list`; ``standard`` computes the standard ones, set up once per
-    evaluation), the averaged P–R and gain curves, effort and coverage — vectorised over
-    topics and ranks."""
-    if measures is None:
-        measures = settings.measure_list()
-    if standard is None:
-        standard = standard_provider(measures, judgements)
+    evaluation: :func:`standard_provider`), the averaged P–R and gain curves, effort and
+    coverage — vectorised over topics and ranks."""
     judged = judge(run, judgements)
     counted = judged.evaluated(settings.missing_topics)
     ranking = Ranking(judged, judgements, run=run, depth=settings.depth,
@@ -107,28 +94,28 @@ def _gain_curves(ranking: Ranking, settings: Settings, counted: np.ndarray):
     depth = settings.depth
     ranks = np.arange(1, depth + 1)
     gain_rows, gain_topics, effort_rows = [], {}, []
-    for profile in cg.profiles_from(settings.profiles, settings.gains):
-        table = profile.gain_by_grade
+    for profile, levels in settings.profiles.items():
+        table = cg.gain_table(levels, settings.gains)
         for kind, base in settings.kinds:
             actual = ranking.curve(table, base, depth)[counted]
-            ideal = ranking.ideal_curve(table, base, depth)[counted]
+            ideal = ranking.curve(table, base, depth, ideal=True)[counted]
             norm = cg.normalised(actual, ideal)
-            has_ideal = ideal[:, 0] > 0 if len(ideal) else np.zeros(0, bool)
+            has_ideal = ideal[:, 0] > 0
             norm_kind = "n" + kind
             mean_actual = actual.mean(axis=0) if len(actual) else np.full(depth, np.nan)
             mean_ideal = ideal.mean(axis=0) if len(ideal) else np.full(depth, np.nan)
             mean_norm = norm[has_ideal].mean(axis=0) if has_ideal.any() else \
                 np.full(depth, np.nan)
-            gain_rows += [(profile.name, kind, base, int(r), v, i)
+            gain_rows += [(profile, kind, base, int(r), v, i)
                           for r, v, i in zip(ranks, mean_actual, mean_ideal)]
-            gain_rows += [(profile.name, norm_kind, base, int(r), v, 1.0)
+            gain_rows += [(profile, norm_kind, base, int(r), v, 1.0)
                           for r, v in zip(ranks, mean_norm)]
-            gain_topics[(profile.name, kind, base)] = actual
-            gain_topics[(profile.name, norm_kind, base)] = norm[has_ideal]
+            gain_topics[(profile, kind, base)] = actual
+            gain_topics[(profile, norm_kind, base)] = norm[has_ideal]
             for k in settings.effort_ranks:
                 target = float(mean_ideal[k - 1])
                 reached = effort.rank_reached(mean_actual, target) if target > 0 else None
-                effort_rows.append((profile.name, kind, base, k, target, reached,
+                effort_rows.append((profile, kind, base, k, target, reached,
                                     reached is not None))
     return gain_rows, gain_topics, effort_rows
 

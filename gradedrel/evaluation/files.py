@@ -41,10 +41,8 @@ def evaluate_files(run_paths: Mapping[str, str | Path], qrels: pd.DataFrame,
                    settings: Settings, out_dir: str | Path, topics: list[str] | None = None,
                    qrels_source: str = "<qrels>", bootstrap: bool = True,
                    data: list[dict] | None = None) -> dict[str, pd.DataFrame]:
-    """Read runs, evaluate them against graded qrels, write every table and provenance.json.
-
-    The one code path behind ``gradedrel evaluate`` and the workflow's evaluation rule.
-    """
+    """Read runs, evaluate them against graded qrels, write every table and provenance.json:
+    the one code path behind ``gradedrel evaluate`` and the workflow's evaluation rule."""
     from gradedrel.core import ir_metadata, provenance
     from gradedrel.core.io import write_text
 

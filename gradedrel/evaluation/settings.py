@@ -10,7 +10,7 @@ ir_measures/pytrec_eval like any ir_measures name listed under ``measures``.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Mapping
 
 import numpy as np
@@ -70,39 +70,15 @@ class Settings:
                     standard: list[str] | None = None) -> "Settings":
         """Settings from the config's ``evaluation`` section (absent keys: the defaults) and the
         standard measure names; the section's ``also`` names are added to ``measures``
-        (:func:`with_also`).
-        """
+        (:func:`with_also`)."""
         s = dict(section or {})
-        sig = dict(s.get("significance", {}))
-        boot = dict(s.get("bootstrap", {}))
-        modern = dict(s.get("ndcg_log2", {}))
-        d = cls()
-        settings = cls(
-            levels=tuple(int(x) for x in s.get("levels", d.levels)),
-            readings=tuple(s.get("readings", d.readings)),
-            recall_points=tuple(float(x) for x in s.get("recall_points", d.recall_points)),
-            gains={int(k): float(v) for k, v in s.get("gains", d.gains).items()},
-            profiles=profile_order({str(k): tuple(int(x) for x in v)
-                                    for k, v in s.get("profiles", d.profiles).items()}),
-            dcg_bases=tuple(int(x) for x in s.get("dcg_bases", d.dcg_bases)),
-            depth=int(s.get("depth", d.depth)),
-            cutoffs=tuple(int(x) for x in s.get("cutoffs", d.cutoffs)),
-            effort_ranks=tuple(int(x) for x in s.get("effort_ranks", d.effort_ranks)),
-            ndcg_log2_cutoffs=tuple(int(x) for x in modern.get("cutoffs", d.ndcg_log2_cutoffs)),
-            ndcg_log2_gains=tuple(modern.get("gains", d.ndcg_log2_gains)),
-            missing_topics=s.get("missing_topics", d.missing_topics),
-            significance_measures=(tuple(sig["measures"]) if sig.get("measures") else None),
-            baseline_run=sig.get("baseline_run", d.baseline_run),
-            correction=sig.get("correction", d.correction),
-            randomisation_trials=int(sig.get("randomisation_trials", d.randomisation_trials)),
-            bootstrap_resamples=int(boot.get("resamples", d.bootstrap_resamples)),
-            confidence=float(boot.get("confidence", d.confidence)),
-            seed=int(s.get("seed", d.seed)),
-            standard_measures=tuple(standard or ()),
-            measures=with_also(s.get("measures"), s.get("also")),
-        )
-        settings.check()
-        return settings
+        values = {k: v for k, v in s.items() if k in _FIELDS and k != "measures"}
+        for nested, fields in _NESTED.items():
+            values.update({field: v for k, v in dict(s.get(nested, {})).items()
+                           if (field := fields.get(k))})
+        values["significance_measures"] = values.get("significance_measures") or None
+        return cls._checked(values, standard_measures=standard or (),
+                            measures=with_also(s.get("measures"), s.get("also")))
 
     @classmethod
     def from_record(cls, record: Mapping, source: str = "<evaluation record>") -> "Settings":
@@ -111,24 +87,19 @@ class Settings:
         out when it is the default grid), as :func:`gradedrel.evaluation.files.evaluate_files`
         writes them; the same settings again. A field this version does not know is a
         ValueError naming it."""
-        import dataclasses
-
-        known = {f.name for f in dataclasses.fields(cls)}
-        unknown = sorted(set(record) - known)
+        unknown = sorted(set(record) - _FIELDS)
         if unknown:
             raise ValueError(f"{source}: config.evaluation: settings this version of "
                              f"gradedrel does not know: {unknown}")
-        values = {}
-        for name, value in record.items():
-            if name == "gains":
-                value = {int(k): float(v) for k, v in value.items()}
-            elif name == "profiles":
-                value = profile_order({str(k): tuple(int(x) for x in v)
-                                       for k, v in value.items()})
-            elif isinstance(value, list):
-                value = tuple(value)
-            values[name] = value
-        settings = cls(**values)
+        return cls._checked(record)
+
+    @classmethod
+    def _checked(cls, values: Mapping, **more) -> "Settings":
+        """Settings from field values as config or a record spells them (lists, text keys),
+        each converted to the field's type (:data:`_CONVERT`), then checked."""
+        values = {**values, **more}
+        settings = cls(**{name: _CONVERT.get(name, _tuple)(value)
+                          for name, value in values.items()})
         settings.check()
         return settings
 
@@ -161,21 +132,8 @@ class Settings:
         significance.adjust(np.array([0.5]), self.correction)
         if self.measures is not None and not self.measures:
             raise ValueError(f"{where}.measures: an empty list (null = the paper's grid)")
-        self.check_standard_measures()
-        try:
-            measures = self.measure_list()
-        except ValueError as error:
-            raise ValueError(f"{where}.measures: {error}") from None
-        for measure in measures:
-            if "profile" in getattr(measure, "SUPPORTED_PARAMS", {}) and \
-                    measure["profile"] not in self.profiles:
-                raise ValueError(f"{where}.measures: {measure}: gain profile "
-                                 f"{measure['profile']!r} not in {where}.profiles")
-
-    def check_standard_measures(self) -> None:
-        """A gradedrel measure name under ``standard_measures`` (which holds ir_measures
-        measures only) is a ValueError saying where it belongs (whether or not
-        :mod:`~gradedrel.evaluation.measures.irm` has handed the family to ir_measures)."""
+        # standard_measures holds ir_measures measures only (whether or not irm has handed
+        # our families to ir_measures): a gradedrel name is told where it belongs
         for name in self.standard_measures:
             try:
                 ours = registry.parse_family(name)
@@ -186,6 +144,15 @@ class Settings:
                     f"config: standard_measures: {name!r} is a gradedrel measure, not an "
                     f"ir_measures one; list it under evaluation.also (added to the paper's "
                     f"grid) or evaluation.measures")
+        try:
+            measures = self.measure_list()
+        except ValueError as error:
+            raise ValueError(f"{where}.measures: {error}") from None
+        for measure in measures:
+            if "profile" in getattr(measure, "SUPPORTED_PARAMS", {}) and \
+                    measure["profile"] not in self.profiles:
+                raise ValueError(f"{where}.measures: {measure}: gain profile "
+                                 f"{measure['profile']!r} not in {where}.profiles")
 
     @property
     def kinds(self) -> list[tuple[str, int]]:
@@ -207,3 +174,31 @@ class Settings:
     def default_significance_measures(self) -> tuple[str, ...]:
         """The measures significance is tested on: those configured, else AvP at each level."""
         return self.significance_measures or tuple(str(AvP(level=lv)) for lv in self.levels)
+
+
+def _tuple(value):
+    return tuple(value) if isinstance(value, list) else value
+
+
+def _ints(values) -> tuple[int, ...]:
+    return tuple(int(x) for x in values)
+
+
+_FIELDS = {f.name for f in fields(Settings)}
+#: How a field's value as config or a record spells it becomes the setting.
+_CONVERT = {
+    "levels": _ints, "dcg_bases": _ints, "cutoffs": _ints, "effort_ranks": _ints,
+    "ndcg_log2_cutoffs": _ints, "depth": int, "randomisation_trials": int,
+    "bootstrap_resamples": int, "seed": int, "confidence": float,
+    "recall_points": lambda values: tuple(float(x) for x in values),
+    "gains": lambda gains: {int(k): float(v) for k, v in gains.items()},
+    "profiles": lambda profiles: profile_order({str(k): _ints(v) for k, v in profiles.items()}),
+    "significance_measures": lambda names: tuple(names) if names is not None else None,
+}
+#: The config's nested sections: key → field.
+_NESTED = {
+    "significance": {"measures": "significance_measures", "baseline_run": "baseline_run",
+                     "correction": "correction", "randomisation_trials": "randomisation_trials"},
+    "bootstrap": {"resamples": "bootstrap_resamples", "confidence": "confidence"},
+    "ndcg_log2": {"cutoffs": "ndcg_log2_cutoffs", "gains": "ndcg_log2_gains"},
+}

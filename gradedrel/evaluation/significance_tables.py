@@ -27,29 +27,21 @@ def topic_order(judgements: Judgements) -> np.ndarray:
     return np.argsort(np.asarray(judgements.topics, dtype=str), kind="stable")
 
 
-def _paired(results: list[RunResult], measure: str, order: np.ndarray) -> np.ndarray:
-    """``(topics, runs)`` values of ``measure`` over the topics where every run has one, in
-    ``order``."""
-    matrix = np.vstack([r.per_topic[measure] for r in results]).T[order]
-    return matrix[~np.isnan(matrix).any(axis=1)]
-
-
 def significance_tables(results: list[RunResult], judgements: Judgements,
                         settings: Settings) -> dict[str, pd.DataFrame]:
-    """Friedman, post-hoc and versus-baseline tables of the runs for each significance measure;
-    ValueError for one not computed.
-    """
-    measures = [m for m in settings.default_significance_measures()
-                if results and m in results[0].per_topic]
-    unknown = [m for m in settings.default_significance_measures()
-               if results and m not in results[0].per_topic]
+    """Friedman, post-hoc and versus-baseline tables of the runs for each significance measure
+    (ValueError: one not computed)."""
+    measures = list(settings.default_significance_measures()) if results else []
+    unknown = [m for m in measures if m not in results[0].per_topic]
     if unknown:
         raise ValueError(f"config: evaluation.significance.measures: not computed: {unknown}")
     labels = [r.label for r in results]
     friedman_rows, posthoc_rows, baseline_rows = [], [], []
     order = topic_order(judgements)
     for measure in measures:
-        values = _paired(results, measure, order)
+        # (topics, runs) over the topics where every run has a value, in topic order
+        values = np.vstack([r.per_topic[measure] for r in results]).T[order]
+        values = values[~np.isnan(values).any(axis=1)]
         outcome = significance.friedman(values)
         if outcome is not None:
             test, df = outcome

@@ -5,13 +5,13 @@ nDCG (gain = grade, discount log2(i+1)), unrelated to Järvelin & Kekäläinen's
 DCG vectors. The qrels given are the normalised ones (grades 0–3).
 
 Every standard measure is computed by ir_measures (pytrec_eval for trec_eval's measures:
-their floats, trec_eval's single-precision ties and all), through one :class:`Evaluator` set
-up per evaluation; ir_measures is imported only when a standard measure is configured.
+their floats, trec_eval's single-precision ties and all), through one
+:class:`StandardMeasures` set up per evaluation; ir_measures is imported only when a
+standard measure is configured.
 """
 from __future__ import annotations
 
 import numpy as np
-import pandas as pd
 
 
 def parse_measures(names: list[str]) -> list:
@@ -26,53 +26,6 @@ def parse_measures(names: list[str]) -> list:
             raise ValueError(f"config: measures: not an ir_measures measure: {name!r} ({error})") \
                 from None
     return measures
-
-
-def qrels_dict(qrels: pd.DataFrame) -> dict[str, dict[str, int]]:
-    """Graded qrels (``qid, docno, grade``) as ``{qid: {docno: grade}}``."""
-    q: dict[str, dict[str, int]] = {}
-    for qid, docno, grade in zip(qrels["qid"].astype(str), qrels["docno"].astype(str),
-                                 qrels["grade"].astype(int)):
-        q.setdefault(qid, {})[docno] = int(grade)
-    return q
-
-
-class Evaluator:
-    """The standard measures over one set of qrels, set up once (measures parsed, qrels
-    converted, ir_measures' evaluator built) and applied to every run of an evaluation."""
-
-    def __init__(self, qrels: pd.DataFrame, measure_names: list[str]):
-        import ir_measures
-
-        self.names = list(measure_names)
-        self.measures = parse_measures(self.names)
-        self._evaluator = ir_measures.evaluator(self.measures, qrels_dict(qrels))
-
-    def vectors(self, run, topics: list[str]) -> dict[str, np.ndarray]:
-        """Measure name → values over ``topics`` (in that order); a topic the run lacks
-        scores 0. ``run`` is a dict ``{qid: {docno: score}}`` (:func:`run_dict`)."""
-        position = {qid: i for i, qid in enumerate(topics)}
-        keys = [str(m) for m in self.measures]
-        values = {key: np.zeros(len(topics)) for key in keys}
-        names: dict = {}  # measure object → its name, printed once (not once per topic)
-        for metric in self._evaluator.iter_calc(run):
-            key = names.get(metric.measure)
-            if key is None:
-                key = names[metric.measure] = str(metric.measure)
-            vector = values.get(key)
-            i = position.get(metric.query_id)
-            if vector is not None and i is not None:
-                vector[i] = float(metric.value)
-        return {name: values[key] for name, key in zip(self.names, keys)}
-
-
-def run_dict(run) -> dict[str, dict[str, float]]:
-    """A :class:`~gradedrel.retrieval.runs.RankedRun` as ``{qid: {docno: score}}``, one
-    slice per topic (rows are grouped by topic)."""
-    bounds = np.searchsorted(run.topic, np.arange(len(run.topics) + 1))
-    docno, score = run.docno.tolist(), run.score.tolist()
-    return {str(qid): dict(zip(docno[start:stop], score[start:stop]))
-            for qid, start, stop in zip(run.topics, bounds[:-1], bounds[1:])}
 
 
 def is_standard(name: str) -> bool:
@@ -115,15 +68,42 @@ class StandardMeasure:
 
 
 class StandardMeasures:
-    """The configured standard measures of one evaluation, through one ir_measures
-    :class:`Evaluator` (built, and ir_measures imported, once)."""
+    """The configured standard measures of one evaluation over its judgements, set up once
+    (measures parsed, qrels converted, ir_measures' evaluator built) and applied to every
+    run."""
 
     def __init__(self, judgements, measure_names: list[str]):
-        self.names = list(measure_names)
-        self.judgements = judgements
-        self._evaluator = Evaluator(judgements.qrels, self.names)
+        import ir_measures
 
-    def vectors(self, judged, run) -> dict[str, np.ndarray]:
+        self.names = list(measure_names)
+        self.measures = parse_measures(self.names)
+        self.topics = list(judgements.topics)
+        qrels: dict[str, dict[str, int]] = {}
+        frame = judgements.qrels
+        for qid, docno, grade in zip(frame["qid"].astype(str), frame["docno"].astype(str),
+                                     frame["grade"].astype(int)):
+            qrels.setdefault(qid, {})[docno] = int(grade)
+        self._evaluator = ir_measures.evaluator(self.measures, qrels)
+
+    def vectors(self, run) -> dict[str, np.ndarray]:
         """Measure name → values over the evaluated topics (``Judgements.topics``, in
-        order); a topic the run lacks scores 0."""
-        return self._evaluator.vectors(run_dict(run), list(self.judgements.topics))
+        order) of a :class:`~gradedrel.retrieval.runs.RankedRun`; a topic the run lacks
+        scores 0."""
+        # {qid: {docno: score}}, one slice per topic (rows are grouped by topic)
+        bounds = np.searchsorted(run.topic, np.arange(len(run.topics) + 1))
+        docno, score = run.docno.tolist(), run.score.tolist()
+        scored = {str(qid): dict(zip(docno[start:stop], score[start:stop]))
+                  for qid, start, stop in zip(run.topics, bounds[:-1], bounds[1:])}
+        position = {qid: i for i, qid in enumerate(self.topics)}
+        keys = [str(m) for m in self.measures]
+        values = {key: np.zeros(len(self.topics)) for key in keys}
+        names: dict = {}  # measure object → its name, printed once (not once per topic)
+        for metric in self._evaluator.iter_calc(scored):
+            key = names.get(metric.measure)
+            if key is None:
+                key = names[metric.measure] = str(metric.measure)
+            vector = values.get(key)
+            i = position.get(metric.query_id)
+            if vector is not None and i is not None:
+                vector[i] = float(metric.value)
+        return {name: values[key] for name, key in zip(self.names, keys)}

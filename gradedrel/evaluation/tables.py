@@ -30,12 +30,10 @@ def tidy_tables(results: list[RunResult], judgements: Judgements) -> dict[str, p
                             np.nan)
         means.append(pd.DataFrame({"run": result.label, "measure": measures, "mean": mean,
                                    "topics": counts.astype(np.int64)}))
-    pr = pd.DataFrame([(r.label, *row) for r in results for row in r.pr],
-                      columns=COLUMNS["pr_curves"])
-    gain = pd.DataFrame([(r.label, *row) for r in results for row in r.gain],
-                        columns=COLUMNS["gain_curves"])
-    eff = pd.DataFrame([(r.label, *row) for r in results for row in r.effort],
-                       columns=COLUMNS["effort"])
+    pr, gain, eff = (pd.DataFrame([(r.label, *row) for r in results for row in getattr(r, field)],
+                                  columns=COLUMNS[name])
+                     for field, name in (("pr", "pr_curves"), ("gain", "gain_curves"),
+                                         ("effort", "effort")))
     eff["rank_reached"] = eff["rank_reached"].astype("Int64")
     coverage = pd.DataFrame([r.coverage for r in results])
     return {"per_topic": pd.concat(per_topic, ignore_index=True) if per_topic else

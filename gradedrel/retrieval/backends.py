@@ -218,8 +218,8 @@ class Terrier(Backend):
 
     @classmethod
     def validate(cls, where, spec):
-        """The checked parameters of a Terrier model: a known wmodel, only the c control, in range.
-        """
+        """The checked parameters of a Terrier model: a known wmodel, only the c control, in
+        range."""
         own = super().validate(where, spec)
         if not own.get("wmodel"):
             raise ValueError(f"{where}: a terrier model needs 'wmodel'")

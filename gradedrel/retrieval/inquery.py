@@ -187,13 +187,8 @@ class Scorer:
             docids = np.concatenate([d for _, d, _ in leaves])
             return beliefs, np.bincount(docids, minlength=N) > 0
         docids = [d for _, d, _ in leaves]
-        values = []
-        for coefficient, d, tf in leaves:
-            if d.size:
-                values.append(coefficient * (belief(tf, self._dl[d], self.arrays.avg_dl, d.size,
-                                                    N, db) - db))
-            else:
-                values.append(np.zeros(0))
+        values = [c * (belief(tf, self._dl[d], self.arrays.avg_dl, d.size, N, db) - db)
+                  if d.size else np.zeros(0) for c, d, tf in leaves]
         all_docids = np.concatenate(docids) if docids else np.zeros(0, np.int64)
         beliefs = db + np.bincount(all_docids, weights=np.concatenate(values), minlength=N)
         positive = np.concatenate([np.full(d.size, c > 0) for c, d, _ in leaves])

@@ -102,8 +102,6 @@ def read_run(path: str | Path) -> RankedRun:
     try:
         if frame is None:
             frame = _parse(data, r"\s+")
-    except FileNotFoundError:
-        raise
     except (ValueError, pd.errors.ParserError, pd.errors.EmptyDataError) as error:
         locate_run_error(path)
         raise InputError(path, None, "a TREC run 'qid Q0 docno rank score tag'",

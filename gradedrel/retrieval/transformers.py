@@ -99,7 +99,9 @@ class InQuery(pt.Transformer):
             arrays = arrays or postings.cached(index_dir, cache_dir)
             pipeline = pipeline or terrier.term_pipeline(index_dir)
         self.num_results = int(num_results)
-        self.scorer = inquery.Scorer(arrays, _memoised(pipeline), default_belief)
+        # the term pipeline crosses into Java per token: each token's term remembered
+        self.scorer = inquery.Scorer(arrays, functools.lru_cache(maxsize=None)(pipeline),
+                                     default_belief)
 
     def transform(self, queries: pd.DataFrame) -> pd.DataFrame:
         """The ranking of each query tree in ``queries`` (qid, docid, docno, score, rank)."""
@@ -110,7 +112,9 @@ class InQuery(pt.Transformer):
         frames = []
         docnos = self.scorer.arrays.docnos
         for qid, tree in zip(queries["qid"].astype(str), queries["tree"]):
-            docids, scores = self.scorer.rank(_tree(tree), self.num_results)
+            tree = json.loads(tree) if isinstance(tree, str) else tree
+            tree = from_dict(tree) if isinstance(tree, dict) else tree
+            docids, scores = self.scorer.rank(tree, self.num_results)
             frames.append(pd.DataFrame({"qid": qid, "docid": docids.astype(np.int64),
                                         "docno": docnos[docids], "score": scores,
                                         "rank": np.arange(len(docids), dtype=np.int64)}))
@@ -123,13 +127,3 @@ class InQuery(pt.Transformer):
     def __repr__(self):
         return f"InQuery(default_belief={self.scorer.default_belief}, num_results={self.num_results})"
 
-
-def _tree(value):
-    if isinstance(value, str):
-        value = json.loads(value)
-    return from_dict(value) if isinstance(value, dict) else value
-
-
-def _memoised(pipeline):
-    """The term pipeline crosses into Java per token: remember each token's term."""
-    return functools.lru_cache(maxsize=None)(pipeline)

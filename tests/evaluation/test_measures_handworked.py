@@ -57,14 +57,14 @@ def test_dcg_b10_is_undiscounted_before_rank_10_and_divides_by_log10_after():
 
 def test_gain_profiles_give_gain_only_to_their_levels():
     _, run = ranked_by_grade([3, 2, 1, 0, 3])
-    by_name = {p.name: p for p in cg.profiles_from()}
+    by_name = {name: cg.gain_table(levels) for name, levels in cg.DEFAULT_PROFILES.items()}
     expect = {"all": [3, 2, 1, 0, 3], "2+3": [3, 2, 0, 0, 3], "3": [3, 0, 0, 0, 3]}
     for name, gains in expect.items():
-        vector = cg.gain_vectors(run, by_name[name].gain_by_grade, 5)[0]
+        vector = cg.gain_vectors(run, by_name[name], 5)[0]
         assert vector.tolist() == gains
         assert cg.cumulated_gain(vector).tolist() == np.cumsum(gains).tolist()
-    custom = cg.profiles_from({"3": (3,)}, {1: 1, 2: 5, 3: 10})[0]
-    assert cg.gain_vectors(run, custom.gain_by_grade, 5)[0].tolist() == [10, 0, 0, 0, 10]
+    custom = cg.gain_table((3,), {1: 1, 2: 5, 3: 10})
+    assert cg.gain_vectors(run, custom, 5)[0].tolist() == [10, 0, 0, 0, 10]
 
 
 def test_ncg_divides_rank_by_rank_and_is_undefined_without_an_ideal():

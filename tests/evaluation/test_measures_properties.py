@@ -9,7 +9,7 @@ from gradedrel.evaluation.measures import effort, stratified
 from helpers_eval import judged
 
 DEPTH = 30
-PROFILES = cg.profiles_from()
+PROFILES = [cg.gain_table(levels) for levels in cg.DEFAULT_PROFILES.values()]
 
 grades_list = st.lists(st.integers(0, 3), min_size=0, max_size=40)
 unretrieved = st.tuples(st.integers(0, 4), st.integers(0, 4), st.integers(0, 4))
@@ -32,8 +32,8 @@ def build(ranking_grades, extra, scores=None):
 def test_the_ideal_curve_bounds_the_actual_one(ranking_grades, extra, base):
     judgements, run = build(ranking_grades, extra)
     for profile in PROFILES:
-        gains = cg.gain_vectors(run, profile.gain_by_grade, DEPTH)
-        ideal = cg.ideal_vectors(judgements, profile.gain_by_grade, DEPTH)
+        gains = cg.gain_vectors(run, profile, DEPTH)
+        ideal = cg.ideal_vectors(judgements, profile, DEPTH)
         for kind_base in (0, base):
             assert np.all(cg.curve(gains, kind_base) <= cg.curve(ideal, kind_base) + 1e-9)
 
@@ -44,8 +44,8 @@ def test_normalised_gain_lies_in_0_1_and_cg_equals_dcg_below_rank_b(ranking_grad
                                                                      base):
     judgements, run = build(ranking_grades, extra)
     for profile in PROFILES:
-        gains = cg.gain_vectors(run, profile.gain_by_grade, DEPTH)
-        ideal = cg.ideal_vectors(judgements, profile.gain_by_grade, DEPTH)
+        gains = cg.gain_vectors(run, profile, DEPTH)
+        ideal = cg.ideal_vectors(judgements, profile, DEPTH)
         dcg = cg.discounted_cumulated_gain(gains, base)
         cgv = cg.cumulated_gain(gains)
         assert np.array_equal(dcg[:, :base - 1], cgv[:, :base - 1])
@@ -71,8 +71,8 @@ def test_a_perfect_run_reaches_the_ideal(ranking_grades, extra, k, base):
     judgements, run = judged(list(judgements.qrels.itertuples(index=False, name=None)),
                              perfect)
     for profile in PROFILES:
-        gains = cg.gain_vectors(run, profile.gain_by_grade, DEPTH)
-        ideal = cg.ideal_vectors(judgements, profile.gain_by_grade, DEPTH)
+        gains = cg.gain_vectors(run, profile, DEPTH)
+        ideal = cg.ideal_vectors(judgements, profile, DEPTH)
         assert np.array_equal(gains, ideal)
         curve, ideal_curve = (cg.curve(gains, base)[0], cg.curve(ideal, base)[0])
         if ideal_curve[k - 1] > 0:

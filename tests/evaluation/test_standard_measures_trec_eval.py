@@ -1,4 +1,4 @@
-"""The standard measures as the evaluation computes them (ir_measures through one Evaluator,
+"""The standard measures as the evaluation computes them (ir_measures through one StandardMeasures,
 the run converted from its ranked arrays, topics in the judgements' order) equal
 trec_eval's own values — pytrec_eval, the trec_eval C code, and ir_measures under the same
 names — topic by topic, on synthetic runs with tied scores, unjudged documents, topics
@@ -88,15 +88,13 @@ def pytrec_eval_value(q, r, name):
                          if isinstance(v, str) else "")
 def test_values_are_trec_evals_own(label, qrels, run):
     judgements = Judgements.from_qrels(qrels)
-    judged = judge(rank_frame(run), judgements)
     q, r = as_dicts(qrels, run)
     ir_qrels = pd.DataFrame({"query_id": qrels["qid"].astype(str),
                              "doc_id": qrels["docno"].astype(str),
                              "relevance": qrels["grade"].astype(int)})
     ir_run = pd.DataFrame({"query_id": run["qid"].astype(str),
                            "doc_id": run["docno"].astype(str), "score": run["score"]})
-    vectors = standard_measures.StandardMeasures(judgements, NAMES).vectors(
-        judged, rank_frame(run))
+    vectors = standard_measures.StandardMeasures(judgements, NAMES).vectors(rank_frame(run))
     compared = 0
     for name in NAMES:
         ours = vectors[name]
@@ -140,8 +138,7 @@ def test_ties_in_single_precision_are_broken_by_document_id_as_trec_eval_does():
     run = rank_frame(pd.DataFrame({"qid": ["1"] * 3, "docno": ["D9", "D1", "D5"],
                                    "score": [0.5, 0.4162151818, 0.4162151678]}))
     assert run.docno.tolist() == ["D9", "D1", "D5"]  # our ranking, on doubles
-    got = standard_measures.StandardMeasures(judgements, ["AP", "P@2"]).vectors(
-        judge(run, judgements), run)
+    got = standard_measures.StandardMeasures(judgements, ["AP", "P@2"]).vectors(run)
     assert got["AP"][0] == 1 / 2 and got["P@2"][0] == 1 / 2  # D5 at rank 2, not 3
     q = {"1": {"D1": 0, "D5": 1}}
     r = {"1": {"D9": 0.5, "D1": 0.4162151818, "D5": 0.4162151678}}
@@ -153,8 +150,7 @@ def test_other_names_computed_through_ir_measures_in_the_same_evaluation():
     judgements = Judgements.from_qrels(qrels)
     ranked = rank_frame(run)
     names = ["RR", "nDCG@10", "R@20", "AP(rel=2)"]
-    got = standard_measures.StandardMeasures(judgements, names).vectors(
-        judge(ranked, judgements), ranked)
+    got = standard_measures.StandardMeasures(judgements, names).vectors(ranked)
     assert list(got) == names
     q, r = as_dicts(qrels, run)
     for name in names:

@@ -34,6 +34,9 @@ from gradedrel.evaluation.measures import cumulated_gain as cg
 from gradedrel.evaluation.measures.judgements import JudgedRun, Judgements
 
 NOT_GIVEN: Any = object()  # a parameter without a default
+#: A scalar parameter's type: the values it takes, and how a message names them.
+_SCALARS = {int: (numbers.Integral, "a whole number"), float: (numbers.Real, "a number"),
+            str: (str, "text")}
 
 
 @dataclass(frozen=True)
@@ -58,17 +61,11 @@ class Param:
         """``value`` as the family stores it (ints, floats, text, ``{level: gain}``), or a
         ValueError naming the measure and the parameter."""
         where = f"{family}: {name}={value!r}"
-        if self.dtype is int:
-            if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-                raise ValueError(f"{where}: expected a whole number")
-            value = int(value)
-        elif self.dtype is float:
-            if isinstance(value, bool) or not isinstance(value, numbers.Real):
-                raise ValueError(f"{where}: expected a number")
-            value = float(value)
-        elif self.dtype is str:
-            if not isinstance(value, str):
-                raise ValueError(f"{where}: expected text")
+        if self.dtype in _SCALARS:
+            kind, expected = _SCALARS[self.dtype]
+            if isinstance(value, bool) or not isinstance(value, kind):
+                raise ValueError(f"{where}: expected {expected}")
+            value = self.dtype(value)
         elif self.dtype is dict:
             if not isinstance(value, Mapping):
                 raise ValueError(f"{where}: expected a mapping such as {{1:1,2:2,3:3}}")
@@ -144,17 +141,10 @@ class Measure:
         to a value other than their default, and those the family always names."""
         shown = []
         for key, spec in self.SUPPORTED_PARAMS.items():
-            if key == self.AT_PARAM:
-                continue
-            if key in self.params:
-                value = self.params[key]
-                if value == spec.default and not spec.shown:
-                    continue
-            elif spec.shown and spec.default is not NOT_GIVEN:
-                value = spec.default
-            else:
-                continue
-            shown.append((key, value))
+            value = self.params.get(key, spec.default)
+            if key != self.AT_PARAM and value is not NOT_GIVEN and \
+                    (spec.shown or (key in self.params and value != spec.default)):
+                shown.append((key, value))
         return shown
 
     def __str__(self) -> str:
@@ -205,7 +195,8 @@ class Measure:
             if key in self.params or spec.grid is None:
                 continue
             keys.append(key)
-            choices.append(grid_values(spec, getattr(settings, spec.grid)))
+            values = getattr(settings, spec.grid)  # a dict parameter's mapping is one value
+            choices.append([values] if spec.dtype is dict else list(values))
         return [self(**dict(zip(keys, combination)))
                 for combination in itertools.product(*choices)]
 
@@ -214,17 +205,6 @@ class Measure:
         """The measures of the family entries of one family module, in the evaluation's
         order (by default, entry by entry; a module whose families interleave overrides it)."""
         return [m for entry in entries for m in entry.expand(settings)]
-
-
-def grid_values(spec: Param, values) -> list:
-    """The values a parameter takes in a grid: a dict parameter's mapping is one value, else each
-    element (or key).
-    """
-    if spec.dtype is dict:
-        return [values]
-    if isinstance(values, Mapping):
-        return list(values)
-    return list(values)
 
 
 class Ranking:
@@ -249,23 +229,14 @@ class Ranking:
         self.standard = standard
         self._cache: dict = {}
 
-    @property
-    def n_topics(self) -> int:
-        """Number of topics judged."""
-        return self.judgements.n_topics
-
     def cached(self, key, compute: Callable[[], Any]):
-        """The value stored under ``key``, computed by ``compute()`` the first time it is asked
-        for.
-        """
+        """The value under ``key``, computed by ``compute()`` the first time it is asked for."""
         if key not in self._cache:
             self._cache[key] = compute()
         return self._cache[key]
 
     def profile_levels(self, name: str) -> tuple[int, ...]:
-        """The relevance levels of the gain profile ``name``; ValueError if the evaluation has no
-        such profile.
-        """
+        """The relevance levels of the gain profile ``name`` (ValueError: no such profile)."""
         if name not in self.profiles:
             raise ValueError(f"gain profile {name!r} is not one of the evaluation's profiles "
                              f"{sorted(self.profiles)}")
@@ -279,32 +250,24 @@ class Ranking:
             held = self._cache[key] = compute(max(length, self.depth))
         return held[:, :length]
 
-    def gain_vectors(self, gain_by_grade: np.ndarray, length: int) -> np.ndarray:
-        """Gain vectors ``(requests, length)`` of the run's top ``length`` documents."""
+    def vectors(self, gain_by_grade: np.ndarray, length: int, ideal: bool = False) -> np.ndarray:
+        """Gain vectors ``(requests, length)`` of the run's top ``length`` documents, or
+        (``ideal``) the ideal gain vectors from the recall bases."""
         table = np.asarray(gain_by_grade, dtype=np.float64)
-        return self._length(("gains", table.tobytes()), length,
-                            lambda n: cg.gain_vectors(self.judged, table, n))
+        source = (self.judgements, cg.ideal_vectors) if ideal else (self.judged, cg.gain_vectors)
+        return self._length(("vectors", ideal, table.tobytes()), length,
+                            lambda n: source[1](source[0], table, n))
 
-    def ideal_vectors(self, gain_by_grade: np.ndarray, length: int) -> np.ndarray:
-        """Ideal gain vectors ``(requests, length)`` from the recall bases."""
+    def curve(self, gain_by_grade: np.ndarray, base: int, length: int,
+              ideal: bool = False) -> np.ndarray:
+        """CG (``base`` 0) or J&K's DCG with log base ``base``, ``(requests, length)``, of the
+        run's gain vectors or (``ideal``) of the ideal ones."""
         table = np.asarray(gain_by_grade, dtype=np.float64)
-        return self._length(("ideal", table.tobytes()), length,
-                            lambda n: cg.ideal_vectors(self.judgements, table, n))
-
-    def curve(self, gain_by_grade: np.ndarray, base: int, length: int) -> np.ndarray:
-        """CG (``base`` 0) or J&K's DCG with log base ``base``, ``(requests, length)``."""
-        table = np.asarray(gain_by_grade, dtype=np.float64)
-        return self._length(("curve", table.tobytes(), base), length,
-                            lambda n: cg.curve(self.gain_vectors(table, n), base))
-
-    def ideal_curve(self, gain_by_grade: np.ndarray, base: int, length: int) -> np.ndarray:
-        """The ideal vector's CG or DCG, ``(requests, length)``."""
-        table = np.asarray(gain_by_grade, dtype=np.float64)
-        return self._length(("ideal_curve", table.tobytes(), base), length,
-                            lambda n: cg.curve(self.ideal_vectors(table, n), base))
+        return self._length(("curve", ideal, table.tobytes(), base), length,
+                            lambda n: cg.curve(self.vectors(table, n, ideal), base))
 
     def standard_vectors(self) -> dict[str, np.ndarray]:
         """The standard measures' values (name → per request), computed once for all."""
         if self.standard is None:
             raise ValueError("no standard measures were set up for this evaluation")
-        return self.cached(("standard",), lambda: self.standard.vectors(self.judged, self.run))
+        return self.cached(("standard",), lambda: self.standard.vectors(self.run))

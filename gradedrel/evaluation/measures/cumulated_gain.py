@@ -23,44 +23,24 @@ from __future__ import annotations
 
 from gradedrel.core import lazy
 
-from dataclasses import dataclass
 from typing import Mapping
 
 np = lazy.module("numpy")
 
 from gradedrel.evaluation.measures.judgements import JudgedRun, Judgements
 
-KINDS = ("CG", "DCG", "nCG", "nDCG")
 DEFAULT_GAINS = {1: 1.0, 2: 2.0, 3: 3.0}
 DEFAULT_PROFILES = {"all": (1, 2, 3), "2+3": (2, 3), "3": (3,)}
 MODERN_GAINS = {"linear": (0.0, 1.0, 2.0, 3.0), "exp": (0.0, 1.0, 3.0, 7.0)}  # 2^g - 1
 
 
-@dataclass(frozen=True)
-class GainProfile:
-    """Which levels earn gain, and how much: ``gain_by_grade[g]`` for g = 0..3."""
-
-    name: str
-    levels: tuple[int, ...]
-    gains: Mapping[int, float]
-
-    @property
-    def gain_by_grade(self) -> np.ndarray:
-        """Gain of each grade 0..3 (index = grade): the profile's gain for its levels, 0 for the
-        others.
-        """
-        table = np.zeros(4, dtype=np.float64)
-        for level in self.levels:
-            table[level] = float(self.gains[level])
-        return table
-
-
-def profiles_from(profiles: Mapping[str, tuple[int, ...]] = DEFAULT_PROFILES,
-                  gains: Mapping[int, float] = DEFAULT_GAINS) -> list[GainProfile]:
-    """GainProfile objects from {name: levels} and one gain table {level: gain}."""
-    return [GainProfile(name, tuple(int(x) for x in levels),
-                        {int(k): float(v) for k, v in gains.items()})
-            for name, levels in profiles.items()]
+def gain_table(levels, gains: Mapping[int, float] = DEFAULT_GAINS) -> np.ndarray:
+    """Gain of each grade 0..3 (index = grade) under a gain profile: ``gains[level]`` for the
+    profile's ``levels``, 0 for the others."""
+    table = np.zeros(4, dtype=np.float64)
+    for level in levels:
+        table[int(level)] = float(gains[int(level)])
+    return table
 
 
 def gain_vectors(run: JudgedRun, gain_by_grade: np.ndarray, depth: int) -> np.ndarray:
@@ -70,7 +50,26 @@ def gain_vectors(run: JudgedRun, gain_by_grade: np.ndarray, depth: int) -> np.nd
 
 def ideal_vectors(judgements: Judgements, gain_by_grade: np.ndarray, depth: int) -> np.ndarray:
     """Ideal gain vectors ``(T, depth)`` from the recall base."""
-    return judgements.ideal_gains(gain_by_grade, depth)
+    return ideal_gains(judgements.level_counts, gain_by_grade, depth)
+
+
+def ideal_gains(level_counts: np.ndarray, gain_by_grade: np.ndarray, depth: int) -> np.ndarray:
+    """Ideal gain vectors ``(T, depth)`` from per-topic counts of judged documents per level
+    ``(T, 4)``: the gains sorted descending (all highly relevant first, …), zero-padded."""
+    gains = np.asarray(gain_by_grade, dtype=np.float64)
+    n_topics = level_counts.shape[0]
+    order = np.argsort(-gains, kind="stable")  # grades by gain, best first
+    ideal = np.zeros((n_topics, depth), dtype=np.float64)
+    start = np.zeros(n_topics, dtype=np.int64)
+    ranks = np.arange(depth)
+    for grade in order:  # at most four passes, each vectorised over topics
+        if gains[grade] <= 0:
+            break
+        stop = start + level_counts[:, grade]
+        fill = (ranks[None, :] >= start[:, None]) & (ranks[None, :] < stop[:, None])
+        ideal[fill] = gains[grade]
+        start = stop
+    return ideal
 
 
 def discounts(depth: int, base: int) -> np.ndarray:
@@ -97,7 +96,8 @@ def curve(gains: np.ndarray, kind_base: int) -> np.ndarray:
 
 
 def normalised(actual: np.ndarray, ideal: np.ndarray) -> np.ndarray:
-    """nCG/nDCG: actual over ideal rank by rank; NaN where the ideal is 0."""
+    """nCG/nDCG: actual over ideal rank by rank (element by element); NaN where the ideal
+    is 0."""
     with np.errstate(invalid="ignore", divide="ignore"):
         return np.where(ideal > 0, actual / np.where(ideal > 0, ideal, 1.0), np.nan)
 
@@ -110,5 +110,4 @@ def ndcg_log2(run: JudgedRun, judgements: Judgements, cutoff: int,
     discount = np.log2(np.arange(2, cutoff + 2, dtype=np.float64))
     dcg = (gain_vectors(run, table, cutoff) / discount).sum(axis=1)
     idcg = (ideal_vectors(judgements, table, cutoff) / discount).sum(axis=1)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        return np.where(idcg > 0, dcg / np.where(idcg > 0, idcg, 1.0), np.nan)
+    return normalised(dcg, idcg)

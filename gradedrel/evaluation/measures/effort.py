@@ -33,23 +33,19 @@ from gradedrel.evaluation.measures.significance import resample_counts
 TOLERANCE = 1e-9
 
 
-def _reached(curves: np.ndarray, targets) -> np.ndarray:
+def first_ranks(curves: np.ndarray, targets) -> np.ndarray:
+    """First 1-based rank where each row of ``(rows, depth)`` curves reaches its row's target
+    (within :data:`TOLERANCE`); a row that never reaches it gives depth + 1 (censored)."""
+    curves = np.asarray(curves, dtype=np.float64)
     targets = np.asarray(targets, dtype=np.float64)
-    return curves >= (targets - TOLERANCE * np.maximum(1.0, np.abs(targets)))[..., None]
+    reached = curves >= (targets - TOLERANCE * np.maximum(1.0, np.abs(targets)))[..., None]
+    return np.where(reached.any(axis=1), reached.argmax(axis=1) + 1, curves.shape[1] + 1)
 
 
 def rank_reached(curve: np.ndarray, target: float) -> int | None:
     """First 1-based rank where ``curve`` ≥ ``target``, or None if it never gets there."""
-    hits = np.flatnonzero(_reached(np.asarray(curve, dtype=np.float64), target))
-    return int(hits[0]) + 1 if len(hits) else None
-
-
-def first_ranks(curves: np.ndarray, targets: np.ndarray) -> np.ndarray:
-    """:func:`rank_reached` row by row for ``(rows, depth)`` curves and one target per row;
-    a row that never reaches its target gives depth + 1 (censored)."""
-    curves = np.asarray(curves, dtype=np.float64)
-    reached = _reached(curves, targets)
-    return np.where(reached.any(axis=1), reached.argmax(axis=1) + 1, curves.shape[1] + 1)
+    rank = int(first_ranks(np.asarray(curve, dtype=np.float64)[None, :], [target])[0])
+    return rank if rank <= len(curve) else None
 
 
 @dataclass(frozen=True)

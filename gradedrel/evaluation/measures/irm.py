@@ -84,25 +84,13 @@ def _listed(topics) -> str:
     return shown + (f", … ({len(topics) - 10} more)" if len(topics) > 10 else "")
 
 
-def _called_from_pyterrier() -> bool:
-    """Whether PyTerrier is on the call stack (its ``pt.Experiment`` averages per-topic
-    values itself, not through the measure's aggregator)."""
-    frame = sys._getframe(1)
+def _callers() -> list[str]:
+    """The module names of the call stack, from the caller's frame outwards."""
+    frame, names = sys._getframe(1), []
     while frame is not None:
-        if str(frame.f_globals.get("__name__", "")).partition(".")[0] == "pyterrier":
-            return True
+        names.append(str(frame.f_globals.get("__name__", "")))
         frame = frame.f_back
-    return False
-
-
-def _caller_level() -> int:
-    """The ``stacklevel`` of a warning raised here that names the first frame outside this
-    package's measures and ir_measures (the caller's ``ir_measures.calc…`` line)."""
-    frame, level = sys._getframe(1), 1
-    while frame is not None and str(frame.f_globals.get("__name__", "")).startswith(
-            (__name__, "ir_measures")):
-        frame, level = frame.f_back, level + 1
-    return level
+    return names
 
 
 def check_defined(measure, topics, values, levels, pyterrier: bool) -> None:
@@ -131,7 +119,9 @@ def check_defined(measure, topics, values, levels, pyterrier: bool) -> None:
         f"{measure} is undefined for {len(undefined)} of {len(topics)} topics ({why}): "
         f"{_listed(undefined)}; their value is NaN and the mean leaves them out, as "
         "gradedrel evaluate does (means.tsv, column topics)", UndefinedTopicsWarning,
-        stacklevel=_caller_level())
+        # name the first frame outside these measures and ir_measures (the caller's line)
+        stacklevel=next((level for level, name in enumerate(_callers(), 1)
+                         if not name.startswith((__name__, "ir_measures"))), 1))
 
 
 class DefinedMeanAgg(MeanAgg):
@@ -155,9 +145,7 @@ class GradedMeasure(ir_measures.measures.Measure):
         return self.FAMILY(**self.params)
 
     def validate_params(self):
-        """Check the parameters by building our measure; ir_measures' AssertionError if they are
-        refused.
-        """
+        """Check the parameters by building our measure (refused: ir_measures' AssertionError)."""
         try:
             self.ours()
         except ValueError as error:
@@ -171,7 +159,9 @@ class GradedMeasure(ir_measures.measures.Measure):
         values = ours.values(Ranking(judged, judgements))
         levels = [g for g in range(judgements.level_counts.shape[1])
                   if judgements.level_counts[:, g].any()]
-        check_defined(ours, judgements.topics, values, levels, _called_from_pyterrier())
+        # PyTerrier's pt.Experiment averages per-topic values itself, not through aggregator()
+        pyterrier = any(name.partition(".")[0] == "pyterrier" for name in _callers())
+        check_defined(ours, judgements.topics, values, levels, pyterrier)
         for qid, value in zip(judgements.topics, values):
             yield Metric(str(qid), self, float(value))
 

@@ -60,26 +60,22 @@ class JKMeasure(Measure):
         return self["b"] if "b" in self.SUPPORTED_PARAMS else 0
 
     def gain_by_grade(self, ranking: Ranking) -> np.ndarray:
-        """Gain of each grade 0..3 under this measure's profile and gains; ValueError if a level of
-        the profile has no gain.
-        """
+        """Gain of each grade 0..3 under this measure's profile and gains (ValueError: a level
+        of the profile has no gain)."""
         levels = ranking.profile_levels(self["profile"])
         missing = [level for level in levels if level not in self["gains"]]
         if missing:
             raise ValueError(f"{self}: the gain table has no gain for levels {missing}")
-        profile = cg.GainProfile(self["profile"], levels, self["gains"])
-        return profile.gain_by_grade
+        return cg.gain_table(levels, self["gains"])
 
     def values(self, ranking: Ranking) -> np.ndarray:
-        """Per-topic (n)CG or (n)DCG at the cutoff (normalised by the ideal curve where
-        NORMALISED).
-        """
+        """Per-topic (n)CG or (n)DCG at the cutoff (``NORMALISED``: over the ideal curve's)."""
         k = self["cutoff"]
         table = self.gain_by_grade(ranking)
         actual = ranking.curve(table, self.base, k)[:, k - 1]
         if not self.NORMALISED:
             return actual
-        return cg.normalised(actual, ranking.ideal_curve(table, self.base, k)[:, k - 1])
+        return cg.normalised(actual, ranking.curve(table, self.base, k, ideal=True)[:, k - 1])
 
     def undefined_when(self) -> str:
         """An ideal of 0 (nCG, nDCG): no judged document earns gain under the profile."""

@@ -24,6 +24,17 @@ from gradedrel.collection.grades import LEVELS
 from gradedrel.retrieval.runs import RankedRun
 
 MISSING_TOPICS = ("zero", "skip")
+READINGS = ("exact", "atleast")
+
+
+def relevant(grade: np.ndarray, level: int, reading: str = "exact") -> np.ndarray:
+    """Which grades belong to the recall base at ``level``: judged exactly ``level`` (the
+    paper's definition) or, ``reading="atleast"``, ``level`` or higher."""
+    if reading == "exact":
+        return grade == level
+    if reading == "atleast":
+        return grade >= level
+    raise ValueError(f"reading must be one of {READINGS}, not {reading!r}")
 
 
 @dataclass(frozen=True)
@@ -83,37 +94,8 @@ class Judgements:
         return len(self.topics)
 
     def recall_base(self, level: int, reading: str = "exact") -> np.ndarray:
-        """Per-topic size of the recall base at ``level``: judged exactly ``level``
-        (``reading="exact"``, the paper's definition) or at least ``level`` (``"atleast"``)."""
-        if reading == "exact":
-            return self.level_counts[:, level].copy()
-        if reading == "atleast":
-            return self.level_counts[:, level:].sum(axis=1)
-        raise ValueError(f"reading must be 'exact' or 'atleast', not {reading!r}")
-
-    def ideal_gains(self, gain_by_grade: np.ndarray, depth: int) -> np.ndarray:
-        """Ideal gain vectors ``(T, depth)``: each topic's recall-base gains sorted
-        descending (all highly relevant first, …), padded with zeros."""
-        return ideal_gains(self.level_counts, gain_by_grade, depth)
-
-
-def ideal_gains(level_counts: np.ndarray, gain_by_grade: np.ndarray, depth: int) -> np.ndarray:
-    """Ideal gain vectors ``(T, depth)`` from per-topic counts of judged documents per level
-    ``(T, 4)``: the gains sorted descending (all highly relevant first, …), zero-padded."""
-    gains = np.asarray(gain_by_grade, dtype=np.float64)
-    n_topics = level_counts.shape[0]
-    order = np.argsort(-gains, kind="stable")  # grades by gain, best first
-    ideal = np.zeros((n_topics, depth), dtype=np.float64)
-    start = np.zeros(n_topics, dtype=np.int64)
-    ranks = np.arange(depth)
-    for grade in order:  # at most four passes, each vectorised over topics
-        if gains[grade] <= 0:
-            break
-        stop = start + level_counts[:, grade]
-        fill = (ranks[None, :] >= start[:, None]) & (ranks[None, :] < stop[:, None])
-        ideal[fill] = gains[grade]
-        start = stop
-    return ideal
+        """Per-topic size of the recall base at ``level`` (:func:`relevant`)."""
+        return self.level_counts[:, relevant(np.arange(len(LEVELS)), level, reading)].sum(axis=1)
 
 
 @dataclass(frozen=True)

@@ -57,10 +57,9 @@ class NERRMeasure(Measure):
         k = self["cutoff"]
         gains = self["gains"]
         table = np.array([0.0, gains[1], gains[2], gains[3]])
-        actual = expected_reciprocal_rank(ranking.gain_vectors(table, k), gains[3])
-        ideal = expected_reciprocal_rank(ranking.ideal_vectors(table, k), gains[3])
-        with np.errstate(invalid="ignore", divide="ignore"):
-            return np.where(ideal > 0, actual / np.where(ideal > 0, ideal, 1.0), np.nan)
+        actual = expected_reciprocal_rank(ranking.vectors(table, k), gains[3])
+        ideal = expected_reciprocal_rank(ranking.vectors(table, k, ideal=True), gains[3])
+        return cg.normalised(actual, ideal)
 
     def undefined_when(self) -> str:
         """An ideal of 0: no judged document has gain."""

@@ -61,18 +61,15 @@ class QMeasure(Measure):
         grades = ranking.cached(("grades", depth), lambda: judged.topk_grades(depth))
         relevant = grades > 0
         found = np.cumsum(relevant, axis=1)
-        gain = np.cumsum(ranking.gain_vectors(table, depth), axis=1)
-        ideal = np.cumsum(ranking.ideal_vectors(table, depth), axis=1)
+        gain = np.cumsum(ranking.vectors(table, depth), axis=1)
+        ideal = np.cumsum(ranking.vectors(table, depth, ideal=True), axis=1)
         rank = np.arange(1, depth + 1, dtype=np.float64)
         beta = self["beta"]
         with np.errstate(invalid="ignore", divide="ignore"):
             blended = (found + beta * gain) / (rank + beta * ideal)
         total = np.where(relevant, blended, 0.0).sum(axis=1)
         base = ranking.judgements.recall_base(1, "atleast").astype(np.float64)
-        if cutoff is not None:
-            base = np.minimum(base, cutoff)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            return np.where(base > 0, total / np.where(base > 0, base, 1.0), np.nan)
+        return cg.normalised(total, base if cutoff is None else np.minimum(base, cutoff))
 
     def undefined_when(self) -> str:
         """No relevant document (R = 0)."""

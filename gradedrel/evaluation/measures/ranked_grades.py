@@ -10,9 +10,9 @@ collection's recall base: what a reader of the evaluation (the findings' effort,
   :func:`gradedrel.collection.testbed.recall_base`): per request how many documents are
   judged exactly each level (the size of the paper's recall base R_r).
 
-From these two, :func:`gain_vectors` and :func:`ideal_vectors` give the ``(requests, depth)``
-gain and ideal vectors of a gain table exactly as the evaluation builds them from the run
-and the qrels (:mod:`.cumulated_gain`); :func:`read` reads both files back, checked.
+From these two, :func:`gain_vectors` and :func:`vectors_by_profile` give the ``(requests,
+depth)`` gain and ideal vectors of a gain table exactly as the evaluation builds them from the
+run and the qrels (:mod:`.cumulated_gain`); :func:`read` reads both files back, checked.
 """
 from __future__ import annotations
 
@@ -25,9 +25,8 @@ import pandas as pd
 from gradedrel.core.errors import InputError
 from gradedrel.evaluation.contract import COLUMNS
 from gradedrel.evaluation.measures import cumulated_gain as cg
-from gradedrel.evaluation.measures.judgements import JudgedRun, Judgements, ideal_gains
+from gradedrel.evaluation.measures.judgements import JudgedRun, Judgements
 
-LEVELS = (1, 2, 3)
 #: The collection's recall base (gradedrel.collection.testbed.recall_base).
 RECALL_BASE_COLUMNS = ["qid", "n_0", "n_1", "n_2", "n_3"]
 _DIGIT = ord("0")
@@ -51,21 +50,16 @@ def ranked_grades_table(labels: Sequence[str], grades: Sequence[Sequence[str]],
                         columns=COLUMNS["ranked_grades"])
 
 
-def grades_matrix(grades: Sequence[str], depth: int) -> np.ndarray:
-    """``(requests, depth)`` levels from digit strings (0 beyond a string's end)."""
+def gain_vectors(grades: Sequence[str], gain_by_grade: np.ndarray, depth: int) -> np.ndarray:
+    """Gain vectors ``(requests, depth)`` of one run's requests (``grades`` in their order):
+    the gain of the level at each rank, 0 beyond the ranking (as
+    :func:`~gradedrel.evaluation.measures.cumulated_gain.gain_vectors`)."""
     matrix = np.zeros((len(grades), depth), dtype=np.int8)
     for row, text in enumerate(grades):
         if text:
             digits = np.frombuffer(text[:depth].encode("ascii"), dtype=np.uint8) - _DIGIT
             matrix[row, :len(digits)] = digits
-    return matrix
-
-
-def gain_vectors(grades: Sequence[str], gain_by_grade: np.ndarray, depth: int) -> np.ndarray:
-    """Gain vectors ``(requests, depth)`` of one run's requests (``grades`` in their order):
-    the gain of the level at each rank, 0 beyond the ranking (as
-    :func:`~gradedrel.evaluation.measures.cumulated_gain.gain_vectors`)."""
-    return np.asarray(gain_by_grade, dtype=np.float64)[grades_matrix(grades, depth)]
+    return np.asarray(gain_by_grade, dtype=np.float64)[matrix]
 
 
 def level_counts(recall_base: pd.DataFrame, topics: Sequence[str]) -> np.ndarray:
@@ -76,15 +70,8 @@ def level_counts(recall_base: pd.DataFrame, topics: Sequence[str]) -> np.ndarray
     if missing:
         raise ValueError(f"recall base: no rows for requests {missing[:5]}")
     counts = np.zeros((len(topics), 4), dtype=np.int64)
-    for level in LEVELS:
-        counts[:, level] = wide.loc[list(topics), f"n_{level}"].to_numpy(dtype=np.int64)
+    counts[:, 1:] = wide.loc[list(topics), RECALL_BASE_COLUMNS[2:]].to_numpy(dtype=np.int64)
     return counts
-
-
-def ideal_vectors(counts: np.ndarray, gain_by_grade: np.ndarray, depth: int) -> np.ndarray:
-    """Ideal gain vectors ``(requests, depth)`` from per-level counts ``(requests, 4)`` (as
-    :func:`~gradedrel.evaluation.measures.cumulated_gain.ideal_vectors`)."""
-    return ideal_gains(counts, gain_by_grade, depth)
 
 
 def vectors_by_profile(ranked: pd.DataFrame, recall_base: pd.DataFrame,
@@ -106,9 +93,8 @@ def vectors_by_profile(ranked: pd.DataFrame, recall_base: pd.DataFrame,
         by_run[run] = rows.loc[topics].tolist()
     curves, ideal = {}, {}
     for name, levels in profiles.items():
-        table = cg.GainProfile(name, tuple(int(x) for x in levels),
-                               {int(k): float(v) for k, v in gains.items()}).gain_by_grade
-        ideal[name] = ideal_vectors(counts, table, depth)
+        table = cg.gain_table(levels, {int(k): v for k, v in gains.items()})
+        ideal[name] = cg.ideal_gains(counts, table, depth)
         curves[name] = {run: gain_vectors(by_run[run], table, depth) for run in runs}
     return curves, ideal
 

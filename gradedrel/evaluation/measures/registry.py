@@ -132,12 +132,6 @@ def closest(name: str) -> str:
     return match[0] if match else candidates[0]
 
 
-def module_of(measure: Measure):
-    """The family module of a measure (it orders its family entries: ``grid``)."""
-    families()
-    return importlib.import_module(f"{__package__}.{_MODULE_OF[measure.NAME]}")
-
-
 def expand(names: Sequence[str], settings) -> list:
     """The measures ``names`` list, in order: full names as they are, family entries spread
     over the evaluation's settings (a family module's entries together, where its first

@@ -38,10 +38,8 @@ class TestResult:
 
 
 def friedman(values: np.ndarray) -> tuple[TestResult, int] | None:
-    """Friedman's chi-square over a ``(topics, runs)`` matrix (rows must be complete).
-
-    Returns (result, degrees of freedom), or None with fewer than 3 runs or 2 topics.
-    """
+    """Friedman's chi-square over a ``(topics, runs)`` matrix (rows must be complete): (result,
+    degrees of freedom), or None with fewer than 3 runs or 2 topics."""
     n_topics, n_runs = values.shape
     if n_runs < 3 or n_topics < 2:
         return None
@@ -118,10 +116,8 @@ def random_signs(trials: int, n: int, seed: int) -> np.ndarray:
 
 def bootstrap_ci(values: np.ndarray, resamples: int, confidence: float,
                  seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Percentile bootstrap CI of column means of a ``(topics, points)`` matrix.
-
-    Returns (mean, low, high), each of shape (points,).
-    """
+    """Percentile bootstrap CI of column means of a ``(topics, points)`` matrix: (mean, low,
+    high), each of shape (points,)."""
     values = np.asarray(values, dtype=np.float64)
     if values.ndim == 1:
         values = values[:, None]

@@ -26,20 +26,10 @@ from gradedrel.core import lazy
 
 np = lazy.module("numpy")
 
-from gradedrel.evaluation.measures.judgements import JudgedRun, Judgements
+from gradedrel.evaluation.measures.judgements import READINGS, JudgedRun, Judgements, relevant
 
-READINGS = ("exact", "atleast")
 RECALL_POINTS = tuple(round(0.1 * i, 1) for i in range(11))
 ROUNDINGS = ("legacy", "lround")
-
-
-def relevant(grade: np.ndarray, level: int, reading: str = "exact") -> np.ndarray:
-    """Which grades belong to the recall base at ``level``."""
-    if reading == "exact":
-        return grade == level
-    if reading == "atleast":
-        return grade >= level
-    raise ValueError(f"reading must be one of {READINGS}, not {reading!r}")
 
 
 def _relevant_hits(run: JudgedRun, level: int, reading: str):
