@@ -116,7 +116,8 @@ def byte_chunks(path: str | Path, block: int = 1 << 20) -> Iterator[bytes]:
 
     Decompressing 1 MiB blocks ourselves is about twice as fast as reading a
     ``bz2.open`` stream piecemeal. Concatenated streams (multi-stream bz2,
-    multi-member gzip) are read to the end, as ``bz2.open``/``gzip.open`` do.
+    multi-member gzip) are read to the end, as ``bz2.open``/``gzip.open`` do; a truncated
+    stream is an :class:`InputError`, where they raise ``EOFError``.
     """
     path = Path(path)
     make = _DECOMPRESSORS.get(path.suffix.lower())
@@ -139,6 +140,10 @@ def byte_chunks(path: str | Path, block: int = 1 << 20) -> Iterator[bytes]:
                     data = decompressor.unused_data
                     if data:
                         decompressor = make()
+        if not decompressor.eof:  # a download cut short (gzip.open would raise EOFError)
+            raise InputError(path, None, "a complete thesaurus file (SKOS RDF/XML or its "
+                             "cache, gzip/bzip2 allowed)", "the compressed stream ends "
+                             "before its end-of-stream marker (truncated?)")
 
 
 def read_skos(path: str | Path, base: str = "") -> Thesaurus:
@@ -170,9 +175,9 @@ def rdflib_triples(path: str | Path, syntax: str, base: str = "") -> Iterable[tu
     except ImportError as error:  # pragma: no cover - depends on the environment
         raise InputError(path, None, "rdflib installed to read this syntax "
                          f"({syntax}); RDF/XML needs no rdflib", str(error)) from None
-    graph = rdflib.Graph()
+    graph, data = rdflib.Graph(), b"".join(byte_chunks(path))
     try:
-        graph.parse(io.BytesIO(b"".join(byte_chunks(path))), format=syntax, publicID=base or None)
+        graph.parse(io.BytesIO(data), format=syntax, publicID=base or None)
     except Exception as error:  # rdflib raises many types; report one clear line
         raise InputError(path, getattr(error, "lines", None), f"valid {syntax}",
                          str(error).splitlines()[0] if str(error) else repr(error)) from None

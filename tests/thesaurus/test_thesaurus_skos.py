@@ -204,3 +204,19 @@ def test_concatenated_compressed_streams_are_read_to_the_end(tmp_path, suffix, c
     target.write_bytes(compress(data[:middle]) + compress(data[middle:]))
     assert b"".join(byte_chunks(target, block=64)) == data
     assert read_skos(target).concepts == read_skos(MINI_RDF).concepts
+
+
+@pytest.mark.parametrize("suffix, compress", [(".rdf.bz2", bz2.compress),
+                                               (".rdf.gz", gzip.compress),
+                                               (".ttl.gz", gzip.compress)])
+def test_a_truncated_compressed_file_is_one_error_not_part_of_a_thesaurus(
+        tmp_path, suffix, compress):
+    # A download cut short: gzip.open/bz2.open raise EOFError; the streaming reader must
+    # not hand the parser a prefix (which may parse into fewer concepts without a word).
+    source = MINI_TTL if suffix.startswith(".ttl") else MINI_RDF
+    whole = compress(source.read_bytes())
+    target = tmp_path / f"mini{suffix}"
+    target.write_bytes(whole[:len(whole) - 8])
+    with pytest.raises(InputError, match="truncated") as caught:
+        read_skos(target)
+    assert str(target) in str(caught.value) and "\n" not in str(caught.value)
