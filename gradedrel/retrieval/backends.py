@@ -158,9 +158,9 @@ class WeightingModel:
                 value = float(value)
             except ValueError:
                 pass
-        low_ok = self.minimum is None or (value > self.minimum if self.exclusive_minimum
-                                          else value >= self.minimum)
-        if not _number(value) or not low_ok or \
+        low_ok = _number(value) and (self.minimum is None or (
+            value > self.minimum if self.exclusive_minimum else value >= self.minimum))
+        if not low_ok or \
                 (self.maximum is not None and value > self.maximum):
             low = "" if self.minimum is None else \
                 f"{'>' if self.exclusive_minimum else '>='} {self.minimum:g}"

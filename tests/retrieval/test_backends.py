@@ -46,6 +46,11 @@ def test_parameters_are_kept_in_config_order_and_checked():
          r"found 1.5"),
         ({"backend": "terrier", "wmodel": "DirichletLM", "controls": {"c": 0}},
          r"controls.c \(DirichletLM's mu\): expected a number > 0, found 0"),
+        ({"backend": "terrier", "wmodel": "BM25", "controls": {"c": "high"}},
+         r"controls.c \(BM25's b \(length normalisation\)\): expected a number >= 0 and <= 1, "
+         r"found 'high'"),
+        ({"backend": "terrier", "wmodel": "DirichletLM", "controls": {"c": [2500]}},
+         r"controls.c \(DirichletLM's mu\): expected a number > 0, found \[2500\]"),
         ({"backend": "terrier", "wmodel": "DPH", "controls": {"c": 1}},
          r"controls.c: Terrier's DPH has no parameter"),
         ({"backend": "terrier", "wmodel": "BM25", "controls": {"qe": "on"}},
