@@ -23,8 +23,14 @@ def main():
                                        {path: read(path) for path in inp.ratings},
                                        inp.rating_items)
         ratings = transform.ratings_table(frame, inp.rating_items, params.parent)
-    derived = transform.derive(plans.read_plans(inp.plans), key_sources.read(inp.key_sources),
-                               derivation, ratings, params.parent)
+    sources = key_sources.read(inp.key_sources)
+    derived = transform.derive(plans.read_plans(inp.plans), sources, derivation, ratings,
+                               params.parent)
+    # A8: the share of the parent's own/other_concept keys rated 'page', per curator and all
+    shares = transform.page_shares(sources, ratings) if ratings is not None else \
+        pd.DataFrame(columns=transform.RATING_COLUMNS)
+    if ratings is None:
+        log.info("%s: no blinded rating used, page_shares.tsv has no rows", params.plan_set)
     s = derived.summary
     log.info("%s from %s (%s): %d of %d keys kept; %d concepts and %d facets dropped; "
              "%d plans left without a key (run as no query); %d plans of other requests "
@@ -34,6 +40,7 @@ def main():
     plans.write_plans(derived.plans, out.plans)
     write_tsv(derived.key_sources, out.key_sources)
     write_tsv(s, out.summary)
+    write_tsv(shares, out.page_shares)
     # the parent's candidate topics: a derived plan set runs and evaluates the same requests
     write_text(Path(inp.candidates).read_text(encoding="utf-8"), out.candidates)
 

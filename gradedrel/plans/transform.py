@@ -24,9 +24,13 @@ is an error. Ratings (A8) are read per request and key text (``qid``, ``key``, `
 ``inferable`` or ``page``); a key of class ``own`` or ``other_concept`` of a curated plan
 without a rating is an error (the rating covers every such key), as is a rating of a key the
 plans do not hold.
+The share of the parent's rated keys the rater judged ``page``, per curator
+(:func:`page_shares`), is written beside a derived plan set that reads ratings
+(``page_shares.tsv``; A8 reports it per curator and plan set).
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Iterable, Mapping
 
@@ -255,3 +259,28 @@ def derive(plans: Iterable[Plan], key_sources: pd.DataFrame, derivation: Derivat
                    pd.DataFrame(summary, columns=SUMMARY_COLUMNS),
                    [p for p in by_qid if p not in set(requests)])
 
+
+#: The columns of ``page_shares.tsv``, written beside a derived plan set that used ratings.
+RATING_COLUMNS = ["curator", "rated_keys", "page", "inferable", "share_page"]
+
+
+def page_shares(key_sources: pd.DataFrame, ratings: Mapping[tuple[str, str], str]) -> pd.DataFrame:
+    """Per curator (and ``all``): the keys of class own or other_concept, how many the
+    blinded rater rated ``page`` and ``inferable``, and the share rated ``page`` (A8). A key
+    counts once per request (the rating is per request and key); a key without a rating is
+    an error."""
+    rated = key_sources[key_sources["source_class"].isin(RATED_CLASSES)]
+    rated = rated.drop_duplicates(["qid", "key"])
+    missing = [(q, k) for q, k in zip(rated["qid"], rated["key"]) if (q, k) not in ratings]
+    if missing:
+        raise ValueError(f"{len(missing)} own/other_concept keys have no rating, first {missing[0]}")
+    values = pd.Series([ratings[(q, k)] for q, k in zip(rated["qid"], rated["key"])],
+                       index=rated.index, dtype=object)
+    rows = []
+    groups = [(c, values[rated["curator"] == c]) for c in sorted(set(rated["curator"]))]
+    for curator, part in groups + [("all", values)]:
+        page = int((part == "page").sum())
+        rows.append({"curator": curator, "rated_keys": len(part), "page": page,
+                     "inferable": int((part == "inferable").sum()),
+                     "share_page": page / len(part) if len(part) else math.nan})
+    return pd.DataFrame(rows, columns=RATING_COLUMNS)

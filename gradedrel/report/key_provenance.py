@@ -177,35 +177,6 @@ def robustness(differences: Mapping[str, pd.Series], curators: Mapping[str, str]
     return pd.DataFrame(rows, columns=ROBUSTNESS_COLUMNS)
 
 
-# ---------------------------------------------------------------- ratings (A8)
-
-RATING_COLUMNS = ["curator", "rated_keys", "page", "inferable", "share_page"]
-
-
-def page_shares(key_sources: pd.DataFrame, ratings: Mapping[tuple[str, str], str]) -> pd.DataFrame:
-    """Per curator (and ``all``): the keys of class own or other_concept, how many the
-    blinded rater rated ``page`` and ``inferable``, and the share rated ``page`` (A8). A key
-    counts once per request (the rating is per request and key); a key without a rating is
-    an error."""
-    from gradedrel.plans.transform import RATED_CLASSES
-
-    rated = key_sources[key_sources["source_class"].isin(RATED_CLASSES)]
-    rated = rated.drop_duplicates(["qid", "key"])
-    missing = [(q, k) for q, k in zip(rated["qid"], rated["key"]) if (q, k) not in ratings]
-    if missing:
-        raise ValueError(f"{len(missing)} own/other_concept keys have no rating, first {missing[0]}")
-    values = pd.Series([ratings[(q, k)] for q, k in zip(rated["qid"], rated["key"])],
-                       index=rated.index, dtype=object)
-    rows = []
-    groups = [(c, values[rated["curator"] == c]) for c in sorted(set(rated["curator"]))]
-    for curator, part in groups + [("all", values)]:
-        page = int((part == "page").sum())
-        rows.append({"curator": curator, "rated_keys": len(part), "page": page,
-                     "inferable": int((part == "inferable").sum()),
-                     "share_page": page / len(part) if len(part) else math.nan})
-    return pd.DataFrame(rows, columns=RATING_COLUMNS)
-
-
 # ---------------------------------------------------------------- tables
 
 def decomposition_table(table: pd.DataFrame, title: str) -> Table:

@@ -199,3 +199,17 @@ def test_recalled_keys_are_left_out_and_counted_when_asked():
     assert (row["dropped_recalled"], row["kept"]) == (1, 11)
     with pytest.raises(ValueError, match="true or false"):
         transform.Derivation.from_config({"without_recalled": "yes"})
+
+
+def test_page_shares_per_curator():
+    sources = pd.DataFrame([("1", "a", "own", "A"), ("1", "a", "own", "A"),   # one key twice
+                            ("1", "b", "other_concept", "A"), ("2", "c", "own", "B"),
+                            ("2", "d", "thesaurus", "B")],
+                           columns=["qid", "key", "source_class", "curator"])
+    ratings = {("1", "a"): "page", ("1", "b"): "inferable", ("2", "c"): "page"}
+    table = transform.page_shares(sources, ratings).set_index("curator")
+    assert table.loc["A", ["rated_keys", "page", "inferable", "share_page"]].tolist() == \
+        [2, 1, 1, 0.5]
+    assert table.loc["all", ["rated_keys", "page"]].tolist() == [3, 2]
+    with pytest.raises(ValueError, match="no rating"):
+        transform.page_shares(sources, {("1", "a"): "page"})

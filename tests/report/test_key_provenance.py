@@ -100,17 +100,3 @@ def test_tables_render(frames):
     text = table.to_markdown()
     assert "| curators' own keys | WSYN/e(P) − WSYN/e(P-no-own) | 6 | 3.3 |" in text
     assert "add up to the primary effect request by request" in text
-
-
-def test_page_shares_per_curator():
-    sources = pd.DataFrame([("1", "a", "own", "A"), ("1", "a", "own", "A"),   # one key twice
-                            ("1", "b", "other_concept", "A"), ("2", "c", "own", "B"),
-                            ("2", "d", "thesaurus", "B")],
-                           columns=["qid", "key", "source_class", "curator"])
-    ratings = {("1", "a"): "page", ("1", "b"): "inferable", ("2", "c"): "page"}
-    table = kp.page_shares(sources, ratings).set_index("curator")
-    assert table.loc["A", ["rated_keys", "page", "inferable", "share_page"]].tolist() == \
-        [2, 1, 1, 0.5]
-    assert table.loc["all", ["rated_keys", "page"]].tolist() == [3, 2]
-    with pytest.raises(ValueError, match="no rating"):
-        kp.page_shares(sources, {("1", "a"): "page"})

@@ -151,6 +151,7 @@ rule derive_plan_set:
         candidates=PATHS.plan_set("candidates.tsv"),
         key_sources=PATHS.plan_set("key_sources.tsv"),
         summary=PATHS.plan_set("derivation.tsv"),
+        page_shares=PATHS.plan_set("page_shares.tsv"),
     log:
         log_of("{collection}/{planset}/derive_plan_set"),
     wildcard_constraints:
