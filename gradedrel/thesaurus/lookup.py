@@ -29,7 +29,6 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from gradedrel.core.errors import InputError
 from gradedrel.core.text import s_stem, tokenise
 from gradedrel.thesaurus.model import Thesaurus, normalise_label
 
@@ -244,17 +243,9 @@ def named_thesaurus(name: str, config_path: Path, cache_dir: Path | None = None)
 def run_lookup(args) -> int:
     """Run ``gradedrel thesaurus lookup``: print the matches of each term; the exit code."""
     if args.path:
-        import lzma
-        import zlib
-
         from gradedrel.thesaurus import load
 
-        try:
-            thesaurus = load(Path(args.path))
-        except (EOFError, zlib.error, lzma.LZMAError) as error:  # a truncated download
-            raise InputError(args.path, None, "a complete thesaurus file (SKOS RDF/XML or "
-                             "its cache, gzip/bzip2 allowed)", f"{error} (truncated?)") \
-                from None
+        thesaurus = load(Path(args.path))  # a damaged or cut download: one InputError
     else:
         # Any source (SKOS, MeSH, WordNet), through the cache; pins from the config.
         config_path = project_config(args.config)

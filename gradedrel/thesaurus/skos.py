@@ -117,7 +117,8 @@ def byte_chunks(path: str | Path, block: int = 1 << 20) -> Iterator[bytes]:
     Decompressing 1 MiB blocks ourselves is about twice as fast as reading a
     ``bz2.open`` stream piecemeal. Concatenated streams (multi-stream bz2,
     multi-member gzip) are read to the end, as ``bz2.open``/``gzip.open`` do; a truncated
-    stream is an :class:`InputError`, where they raise ``EOFError``.
+    or damaged stream is one :class:`InputError` naming the file, where they raise
+    ``EOFError`` or ``OSError``.
     """
     path = Path(path)
     make = _DECOMPRESSORS.get(path.suffix.lower())
@@ -132,7 +133,10 @@ def byte_chunks(path: str | Path, block: int = 1 << 20) -> Iterator[bytes]:
         for data in iter(lambda: handle.read(block), b""):
             bar.update(len(data))
             while data:
-                out = decompressor.decompress(data)
+                try:
+                    out = decompressor.decompress(data)
+                except (OSError, EOFError, zlib.error, lzma.LZMAError) as error:
+                    raise _incomplete(path, f"{error} (a damaged download?)") from None
                 if out:
                     yield out
                 data = b""
@@ -141,9 +145,13 @@ def byte_chunks(path: str | Path, block: int = 1 << 20) -> Iterator[bytes]:
                     if data:
                         decompressor = make()
         if not decompressor.eof:  # a download cut short (gzip.open would raise EOFError)
-            raise InputError(path, None, "a complete thesaurus file (SKOS RDF/XML or its "
-                             "cache, gzip/bzip2 allowed)", "the compressed stream ends "
-                             "before its end-of-stream marker (truncated?)")
+            raise _incomplete(path, "the compressed stream ends before its end-of-stream "
+                              "marker (truncated?)")
+
+
+def _incomplete(path: Path, why: str) -> InputError:
+    return InputError(path, None, "a complete thesaurus file (SKOS; gzip, bzip2 or xz "
+                      "allowed)", why)
 
 
 def read_skos(path: str | Path, base: str = "") -> Thesaurus:

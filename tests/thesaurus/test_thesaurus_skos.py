@@ -220,3 +220,18 @@ def test_a_truncated_compressed_file_is_one_error_not_part_of_a_thesaurus(
     with pytest.raises(InputError, match="truncated") as caught:
         read_skos(target)
     assert str(target) in str(caught.value) and "\n" not in str(caught.value)
+
+
+@pytest.mark.parametrize("suffix, compress", [(".rdf.bz2", bz2.compress),
+                                               (".rdf.gz", gzip.compress)])
+def test_a_damaged_compressed_file_is_one_error(tmp_path, suffix, compress):
+    # bz2 raises OSError, zlib its own error, on a corrupted block: one line naming the file
+    whole = bytearray(compress(MINI_RDF.read_bytes()))
+    middle = len(whole) // 2
+    whole[middle:middle + 16] = bytes(16)
+    target = tmp_path / f"mini{suffix}"
+    target.write_bytes(bytes(whole))
+    with pytest.raises(InputError, match="a complete thesaurus file") as caught:
+        read_skos(target)
+    assert str(target) in str(caught.value) and "\n" not in str(caught.value)
+
