@@ -231,12 +231,10 @@ TESTS = {"equivalence": _equivalence, "large_spread": _spread, "spread": _spread
 # has its verdict against 0 and the paper's value), and the findings table's reason.
 
 def _level1_negligible_level3_large(finding, parts, rows, notes):
-    (a, part_a), (b, part_b) = [(c, verdict) for c, verdict in parts if c.deciding]
-    reason = (f"level {a.level}: {part_a.verdict} ({part_a.reason}); level {b.level}: "
-              f"{part_b.verdict} ({part_b.reason})")
-    why = "; ".join(f"{c.part.split(': ', 1)[-1]}: {x.verdict}"
-                    for c, x in ((a, part_a), (b, part_b)))
-    return replace(v.all_of([part_a, part_b]), reason=why), reason
+    deciding = [(c, verdict) for c, verdict in parts if c.deciding]
+    reason = "; ".join(f"level {c.level}: {x.verdict} ({x.reason})" for c, x in deciding)
+    why = "; ".join(f"{c.part.split(': ', 1)[-1]}: {x.verdict}" for c, x in deciding)
+    return replace(v.all_of(x for _, x in deciding), reason=why), reason
 
 
 def _primary(finding, parts, rows, notes):
@@ -345,15 +343,14 @@ def comparisons_markdown(comparisons: pd.DataFrame) -> str:
              "|---|---|---|---|---:|---:|---|---:|---:|---:|---:|---|---|"]
     for r in comparisons.to_dict("records"):
         ratio = r["finding"] == 4 and str(r["part"]).startswith("proportional")
-        d = 2 if ratio else 1
-        conf = f"{r['confidence']:.0%}"
-        interval = f"{conf} [{fmt(r['low'], d, not ratio)}, {fmt(r['high'], d, not ratio)}]"
+        num = lambda x: fmt(x, 2 if ratio else 1, not ratio)
+        interval = f"{r['confidence']:.0%} [{num(r['low'])}, {num(r['high'])}]"
         verdict = r["verdict"] + (f" ({r['size']})" if r["size"] else "") if r["verdict"] \
             else r["size"]
         lines.append(
             f"| {r['finding']} | {r['part']} | {r['comparison']} | `{r['measure']}` | "
-            f"{r['requests']} | {fmt(r['estimate'], d, not ratio)} | {interval} | "
-            f"{fmt(r['published'], d, not ratio)} | {_p(r['p_value'])} | {_p(r['p_holm'])} | "
+            f"{r['requests']} | {num(r['estimate'])} | {interval} | "
+            f"{num(r['published'])} | {_p(r['p_value'])} | {_p(r['p_holm'])} | "
             f"{fmt(r['mde'], 1, False)} | {verdict or '–'} | {'yes' if r['deciding'] else 'no'} |")
     return "\n".join(lines) + "\n"
 
@@ -467,17 +464,12 @@ def summary_markdown(summary: pd.DataFrame, title: str, rests_on_text: str = "")
              "verdict | why |",
              "|---|---|---|---:|---:|---|---:|---:|---|---|"]
     for r in summary.to_dict("records"):
+        d, signed = (2, False) if r["finding"] == 4 else (1, True)
         try:
-            r["effect"] = float(r["effect"])
-        except ValueError:
-            pass
-        d = 2 if r["finding"] == 4 else 1
-        signed = r["finding"] != 4
-        if isinstance(r["effect"], str):
-            effect, interval = r["effect"], "–"
-        else:
-            effect = fmt(r["effect"], d, signed)
+            effect = fmt(float(r["effect"]), d, signed)
             interval = f"[{fmt(r['low'], d, signed)}, {fmt(r['high'], d, signed)}]"
+        except ValueError:   # "2 of 7 hold"
+            effect, interval = r["effect"], "–"
         paper = fmt(_number(r.get("published")), d, signed)
         lines.append(f"| {r['finding']} | {r['plan_set']} | {r['model']} | {r['requests']} | "
                      f"{effect} | {interval} | {paper} | {_p(_number(r.get('p_value')))} | "
