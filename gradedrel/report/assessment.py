@@ -61,34 +61,24 @@ class Published:
 
 def avp_matrix(per_topic: pd.DataFrame, level: int, query_types: Sequence[str]) -> pd.DataFrame:
     """Requests × query types of AvP(level) in points, requests where every type has a value."""
-    return measure_matrix(per_topic, str(AvP(level=level)), query_types) * POINTS
+    return measure_matrix(per_topic, str(AvP(level=level)), query_types)
 
 
-def measure_matrix(per_topic: pd.DataFrame, name: str, query_types: Sequence[str],
-                   evaluation_order: bool = False) -> pd.DataFrame:
-    """Requests × query types of the measure ``name`` (as per_topic.tsv writes it), requests
-    where every type has a value: sorted by request id, or in the evaluation's order (as
-    per_topic.tsv lists them). The order is the bootstrap's and the randomisation test's
-    pairing of rows with draws: the AvP tests read sorted ids, the other measures the
-    evaluation's order (as each was pre-registered and first run)."""
+def measure_matrix(per_topic: pd.DataFrame, name: str, query_types: Sequence[str]) -> pd.DataFrame:
+    """Requests × query types of the measure ``name`` (as per_topic.tsv writes it; AvP in
+    points), requests where every type has a value: AvP sorted by request id, the other
+    measures in the evaluation's order (as per_topic.tsv lists them). The order is the
+    bootstrap's and the randomisation test's pairing of rows with draws (as each was
+    pre-registered and first run)."""
     rows = per_topic[per_topic["measure"] == name]
     wide = rows.pivot(index="qid", columns="run", values="value").astype(float)
-    if evaluation_order:
+    avp = registry.parse(name).NAME == "AvP"
+    if not avp:
         wide = wide.reindex(pd.unique(rows["qid"]))
     missing = [t for t in query_types if t not in wide.columns]
     if missing:
         raise ValueError(f"per-topic values of {name} lack the query types {missing}")
-    return wide[list(query_types)].dropna()
-
-
-def measure_matrices(per_topic: pd.DataFrame, design: Design) -> dict[str, pd.DataFrame]:
-    """Every measure the design names → its requests × query types matrix (AvP in points)."""
-    out = {}
-    for name in design.measures():
-        avp = registry.parse(name).NAME == "AvP"
-        out[name] = measure_matrix(per_topic, name, design.query_types,
-                                   evaluation_order=not avp) * (POINTS if avp else 1.0)
-    return out
+    return wide[list(query_types)].dropna() * (POINTS if avp else 1.0)
 
 
 def p_value(a: np.ndarray, b: np.ndarray, test: str, constants: Constants) -> float:
@@ -273,7 +263,7 @@ def assess_finding(finding: Finding, values, effort, published: Published,
                    design: Design) -> tuple[list[dict], v.Verdict, str]:
     """One finding's rows (in the design's order), its verdict (its ``reason``: what decided
     it, in a few words) and the reason in full: ``values`` maps each measure the design names
-    to its requests × query types matrix (:func:`measure_matrices`), ``effort`` is the
+    to its requests × query types matrix (:func:`measure_matrix`), ``effort`` is the
     evaluation's effort (:class:`~gradedrel.evaluation.measures.effort.RequestCurves`)."""
     rows, parts, notes, holm = [], [], [], []
     for c in finding.comparisons:
@@ -355,14 +345,6 @@ def comparisons_markdown(comparisons: pd.DataFrame) -> str:
     return "\n".join(lines) + "\n"
 
 
-def findings_markdown(findings: pd.DataFrame) -> str:
-    """The findings table (finding, claim, verdict, why) as Markdown."""
-    lines = ["| finding | claim | verdict | why |", "|---|---|---|---|"]
-    lines += [f"| {r['finding']} | {r['claim']} | **{r['verdict']}** | {r['reason']} |"
-              for r in findings.to_dict("records")]
-    return "\n".join(lines) + "\n"
-
-
 SUMMARY_COLUMNS = ["finding", "collection", "plan_set", "model", "effect", "low", "high",
                    "requests", "verdict", "published", "p_value", "why"]
 
@@ -396,7 +378,8 @@ def summary_rows(collection: str, plan_set: str, model: str, comparisons: pd.Dat
 
 
 def verdicts_markdown(title: str, comparisons: pd.DataFrame, findings: pd.DataFrame) -> str:
-    """The verdict section of a findings report: verdicts, then every comparison."""
+    """The verdict section of a findings report: the findings table (finding, claim, verdict,
+    why), then every comparison."""
     return "\n".join([
         f"## {title}", "",
         "Rules fixed in advance: docs/preregistration.md. Effects in AvP points (finding 4: a "
@@ -404,7 +387,9 @@ def verdicts_markdown(title: str, comparisons: pd.DataFrame, findings: pd.DataFr
         f"p = {tests_of_record(comparisons)}, raw and "
         "Holm-adjusted within the finding; MDE = the smallest difference detectable at "
         "α = 0.05 with power 0.8 for this n.", "",
-        findings_markdown(findings),
+        "| finding | claim | verdict | why |", "|---|---|---|---|",
+        *[f"| {r['finding']} | {r['claim']} | **{r['verdict']}** | {r['reason']} |"
+          for r in findings.to_dict("records")], "",
         comparisons_markdown(comparisons)])
 
 

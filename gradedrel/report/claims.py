@@ -184,13 +184,6 @@ def replace_region(text: str, new: str) -> str:
 HEADLINE = "report/headline.md"
 
 
-def snapshot(results: Path, collection: str, target: Path, config: Mapping) -> None:
-    """Copy the main job's tables that the README and docs quote into the frozen snapshot."""
-    target.mkdir(parents=True, exist_ok=True)
-    for frozen, source in sources(collection, config).items():
-        shutil.copyfile(results / collection / source, target / frozen)
-
-
 def read_headline(snapshot_root: str | Path) -> str | None:
     """The frozen headline.md of the snapshot, or None where there is none."""
     path = Path(snapshot_root) / "headline.md"
@@ -230,8 +223,11 @@ def main(argv=None) -> int:
                         help="the main job's config files (default: both testbeds')")
     args = parser.parse_args(argv)
     config = load_config(args.configfile)
-    for collection in config.get("active_collections", []):
-        snapshot(Path(args.results), collection, Path(args.snapshot) / collection, config)
+    for collection in config.get("active_collections", []):   # the tables the docs quote
+        target = Path(args.snapshot) / collection
+        target.mkdir(parents=True, exist_ok=True)
+        for frozen, source in sources(collection, config).items():
+            shutil.copyfile(Path(args.results) / collection / source, target / frozen)
     headline = Path(args.results) / HEADLINE
     if headline.exists():  # the NFCorpus main job's
         shutil.copyfile(headline, Path(args.snapshot) / "headline.md")

@@ -30,7 +30,8 @@ def assess_files(per_topic: pd.DataFrame, effort, paper: Published, design: Desi
     (``effort``: :class:`gradedrel.evaluation.measures.effort.RequestCurves` of the
     evaluation's requests, for the gain profiles the design's effort comparisons name)."""
     per_topic = per_topic.assign(value=pd.to_numeric(per_topic["value"]))
-    values = assessment.measure_matrices(per_topic, design)
+    values = {name: assessment.measure_matrix(per_topic, name, design.query_types)
+              for name in design.measures()}
     return assessment.assess(values, effort, assessment.published_from(paper), design)
 
 
