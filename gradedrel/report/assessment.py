@@ -29,7 +29,6 @@ POINTS = 100.0  # AvP in points (percent), as the paper reports it
 COMPARISON_COLUMNS = ["finding", "part", "comparison", "measure", "requests", "estimate", "low",
                       "high", "confidence", "published", "p_value", "p_holm", "mde", "verdict",
                       "size", "deciding"]
-FINDING_COLUMNS = ["finding", "claim", "verdict", "reason", "why"]
 #: The tests of record, in the words of the reports.
 TESTS_OF_RECORD = {"randomisation": "two-sided paired randomisation test",
                    "wilcoxon": "two-sided Wilcoxon signed-rank test",
@@ -51,9 +50,8 @@ class Published:
         return round(row[first] - row[second], 6)
 
     def spread(self, level: int, query_types: Sequence[str] | None = None) -> float:
-        """Largest minus smallest published AvP at ``level`` over the query types (NaN for fewer
-        than two).
-        """
+        """Largest minus smallest published AvP at ``level`` over the query types (NaN for
+        fewer than two)."""
         row = self.avp.get(level, {})
         values = [row[t] for t in (query_types or row) if t in row]
         return round(max(values) - min(values), 6) if len(values) > 1 else math.nan
@@ -296,7 +294,7 @@ def assess(values: Mapping[str, pd.DataFrame], effort, published: Published,
     known = COMPARISON_COLUMNS + ["why", "test_of_record"]
     extra = [c for c in comparisons.columns if c not in known]
     return (comparisons[COMPARISON_COLUMNS + extra + ["test_of_record"]],
-            pd.DataFrame(findings, columns=FINDING_COLUMNS))
+            pd.DataFrame(findings))
 
 
 # --- from the evaluation's files ----------------------------------------------------------

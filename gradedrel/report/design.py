@@ -34,8 +34,6 @@ NEEDS = {"equivalence": ("measure", "pairs"), "large_spread": ("measure",),
          "difference": ("first", "second", "measure")}
 #: The tests on AvP in points (the paper's unit; the margin is in AvP points).
 AVP_TESTS = ("equivalence", "large_spread", "spread", "directional")
-#: The tests whose p is Friedman's (not the paired test of record).
-SPREAD_TESTS = ("large_spread", "spread")
 
 
 @dataclass(frozen=True)
@@ -95,9 +93,8 @@ class Finding:
 
 @dataclass(frozen=True)
 class Design:
-    """The study design: the pre-registration, primary plan set and model, constants, query types
-    and findings.
-    """
+    """The study design: the pre-registration, primary plan set and model, constants, query
+    types and findings."""
 
     source: str
     preregistration: str
@@ -237,7 +234,7 @@ def _comparison(row: Mapping[str, Any], where: str, at: str, constants: Constant
             raise InputError(where, None, f"{at} ({row['test']}): an AvP measure",
                              row["measure"])
         row["measure"] = str(measure)
-    if row["test"] in SPREAD_TESTS:
+    if row["test"] in ("large_spread", "spread"):   # p: Friedman's, not a paired test
         if row.get("test_of_record", "friedman") != "friedman":
             raise InputError(where, None, f"{at} ({row['test']}): Friedman's test",
                              row["test_of_record"])
