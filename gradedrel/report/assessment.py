@@ -319,9 +319,7 @@ def fmt(x, digits: int = 1, signed: bool = True) -> str:
 
 
 def _p(x):
-    if x is None or not math.isfinite(x):
-        return "–"
-    return f"{x:.4f}" if x >= 0.0001 else "<0.0001"
+    return "<0.0001" if x is not None and 0 <= x < 0.0001 else fmt(x, 4, False)
 
 
 def comparisons_markdown(comparisons: pd.DataFrame) -> str:

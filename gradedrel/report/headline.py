@@ -11,7 +11,6 @@ per-topic values, the probe's remembered requests and the decomposition table.
 """
 from __future__ import annotations
 
-import math
 from typing import Mapping, Sequence
 
 import pandas as pd
@@ -200,9 +199,8 @@ def markdown(rows: pd.DataFrame, sentences: Mapping[str, str]) -> str:
     lines += ["", "| collection | row | plan set | requests | left out | effect | 95 % CI | "
               "paper | p | verdict |", "|---|---|---|---:|---:|---:|---|---:|---:|---|"]
     for r in rows.to_dict("records"):
-        p = "–" if isinstance(r["p_value"], float) and math.isnan(r["p_value"]) \
-            else f"{r['p_value']:.4f}"
         lines.append(f"| {r['collection']} | {r['row']} | {r['plan_set']} | {r['requests']} | "
                      f"{r['excluded']} | {fmt(r['estimate'])} | [{fmt(r['low'])}, "
-                     f"{fmt(r['high'])}] | {fmt(r['published'])} | {p} | {_said(r) or '–'} |")
+                     f"{fmt(r['high'])}] | {fmt(r['published'])} | "
+                     f"{fmt(r['p_value'], 4, False)} | {_said(r) or '–'} |")
     return "\n".join(lines) + "\n"
