@@ -391,17 +391,15 @@ def verdicts_markdown(title: str, comparisons: pd.DataFrame, findings: pd.DataFr
 
 def tests_of_record(comparisons: pd.DataFrame) -> str:
     """Whose p the comparisons report, in words, from their ``test_of_record`` column: the
-    paired tests, and Friedman for the deciding spreads' levels."""
-    if "test_of_record" not in comparisons:
-        return "–"
+    paired tests, and Friedman for the deciding spreads' levels (:func:`assess` writes the
+    column for every row)."""
     tests = [t for t in dict.fromkeys(comparisons["test_of_record"]) if t]
     paired = " or ".join(TESTS_OF_RECORD[t] for t in tests if t != "friedman")
     spreads = comparisons[(comparisons["test_of_record"] == "friedman")
                           & comparisons["deciding"].astype(bool)]
     levels = [str(registry.parse(m)["level"]) for m in dict.fromkeys(spreads["measure"])]
-    if not levels:
-        return paired
-    return f"{paired} (Friedman for the level-{' and level-'.join(levels)} spread)"
+    return paired + (f" (Friedman for the level-{' and level-'.join(levels)} spread)"
+                     if levels else "")
 
 
 def rests_on(summary: pd.DataFrame, primary: str, thesaurus: str, model: str,

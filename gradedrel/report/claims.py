@@ -94,9 +94,9 @@ def _cell(r, digits: int = 1, signed: bool = True) -> str:
 def render(summary: pd.DataFrame, primary: pd.DataFrame, collection: str = "cranfield",
            derived: Mapping[str, str] | None = None, headline: str | None = None,
            model: str | None = None, plans: str = "expert plans") -> str:
-    """The README region (without its markers): the qualified headline of each testbed (``headline``: the bullets
-    of results/report/headline.md, when the NFCorpus main job wrote it), the primary
-    comparison in one paragraph, the verdict of every finding for every plan set that is
+    """The README region (without its markers): the qualified headline of each testbed
+    (``headline``: the bullets of results/report/headline.md, when the NFCorpus main job
+    wrote it), the primary comparison in one paragraph, the verdict of every finding for every plan set that is
     not derived (``derived``: derived plan set -> its parent), and finding 2 of each curated
     plan set beside its derived plan sets (the keys by where they came from); the tables
     for one ``model`` only when it is given (the summary has every model)."""
@@ -126,11 +126,11 @@ def render(summary: pd.DataFrame, primary: pd.DataFrame, collection: str = "cran
     conditions = [c for c in dict.fromkeys(zip(summary["plan_set"], summary["model"]))
                   if c[0] not in derived and model in (None, c[1])]
     findings = sorted(summary["finding"].unique(), key=int)
+    by = {(r["plan_set"], r["model"], r["finding"]): r for r in summary.to_dict("records")}
     lines.append("| plan set | model | " + " | ".join(f"finding {f}" for f in findings) + " |")
     lines.append("|---|---|" + "---|" * len(findings))
     for plan_set, model in conditions:
-        rows = summary[(summary["plan_set"] == plan_set) & (summary["model"] == model)]
-        cells = [_cell(rows[rows["finding"] == f].iloc[0], *((2, False) if f == "4" else (1, True)))
+        cells = [_cell(by[plan_set, model, f], *((2, False) if f == "4" else (1, True)))
                  for f in findings]
         lines.append(f"| {plan_set} | {model} | " + " | ".join(cells) + " |")
     parents = [c for c in conditions if collection not in NO_KEY_TABLE and any(
@@ -142,13 +142,10 @@ def render(summary: pd.DataFrame, primary: pd.DataFrame, collection: str = "cran
                   "run):", "",
                   "| plan set | model | " + " | ".join(h for _, h in KEY_COLUMNS) + " |",
                   "|---|---|" + "---|" * len(KEY_COLUMNS)]
-        two = summary[summary["finding"] == "2"]
         for plan_set, model in parents:
-            cells = []
-            for name in (plan_set + suffix for suffix, _ in KEY_COLUMNS):
-                row = two[(two["plan_set"] == name) & (two["model"] == model)]
-                shown = len(row) and (name == plan_set or derived.get(name) == plan_set)
-                cells.append(_cell(row.iloc[0]) if shown else "–")
+            names = [plan_set + suffix for suffix, _ in KEY_COLUMNS]
+            cells = [_cell(by[name, model, "2"]) if (name, model, "2") in by and (
+                name == plan_set or derived.get(name) == plan_set) else "–" for name in names]
             lines.append(f"| {plan_set} | {model} | " + " | ".join(cells) + " |")
     return "\n".join(lines)
 
