@@ -6,8 +6,10 @@ computes them. Input: per-request values of each measure the design names, per q
 (the evaluation's ``per_topic.tsv``), and the evaluation's effort
 (:class:`gradedrel.evaluation.measures.effort.RequestCurves`). Output: one row per
 comparison (effect, interval, raw and Holm-adjusted p of its test of record, minimum
-detectable effect, verdict, whether it decides) and one verdict per finding. Pure functions:
-no files.
+detectable effect, verdict, whether it decides) and one verdict per finding: the findings
+report of one plan set and model. :func:`assess_files` takes the evaluation's files as read,
+:func:`write_assessment` writes the three verdict tables (every comparison, one verdict per
+finding, the primary comparison alone); the rest are pure functions.
 """
 from __future__ import annotations
 
@@ -18,6 +20,7 @@ from typing import Mapping, Sequence
 import numpy as np
 import pandas as pd
 
+from gradedrel.core.io import write_tsv
 from gradedrel.report import verdicts as v
 from gradedrel.report.design import Comparison, Constants, Design, Finding
 from gradedrel.evaluation.measures import registry
@@ -297,7 +300,35 @@ def assess(values: Mapping[str, pd.DataFrame], effort, published: Published,
             pd.DataFrame(findings))
 
 
-# --- from the evaluation's files ----------------------------------------------------------
+# --- from and to the evaluation's files ---------------------------------------------------
+
+def avp_means(means: pd.DataFrame, levels: Sequence[int],
+              query_types: Sequence[str]) -> dict[tuple[int, str], float]:
+    """Mean AvP (0..1) per (level, query type) from a means.tsv frame."""
+    from gradedrel.report.tables import mean_of
+
+    return {(lv, q): mean_of(means, q, str(AvP(level=lv)))[0] for lv in levels for q in query_types}
+
+
+def assess_files(per_topic: pd.DataFrame, effort, paper, design: Design):
+    """(comparisons, findings) for one plan set and model under ``design``, from the
+    evaluation's per-topic values (every measure the design names), its effort
+    (``effort``: :class:`gradedrel.evaluation.measures.effort.RequestCurves` of the
+    evaluation's requests, for the gain profiles the design's effort comparisons name) and
+    the paper's numbers (``paper``: :class:`gradedrel.report.published.Published`)."""
+    per_topic = per_topic.assign(value=pd.to_numeric(per_topic["value"]))
+    values = {name: measure_matrix(per_topic, name, design.query_types)
+              for name in design.measures()}
+    return assess(values, effort, published_from(paper), design)
+
+
+def write_assessment(comparisons: pd.DataFrame, findings: pd.DataFrame, verdicts: str,
+                     findings_path: str, primary: str) -> None:
+    """The verdict tables: every comparison, each finding's verdict, the primary comparison."""
+    write_tsv(comparisons, verdicts)
+    write_tsv(findings, findings_path)
+    write_tsv(comparisons[comparisons["part"] == "primary"], primary)
+
 
 def published_from(paper) -> Published:
     """The assessment's view of :class:`gradedrel.published.Published` (AvP in points; the
