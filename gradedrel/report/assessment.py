@@ -362,8 +362,7 @@ def comparisons_markdown(comparisons: pd.DataFrame) -> str:
         ratio = r["finding"] == 4 and str(r["part"]).startswith("proportional")
         num = lambda x: fmt(x, 2 if ratio else 1, not ratio)
         interval = f"{r['confidence']:.0%} [{num(r['low'])}, {num(r['high'])}]"
-        verdict = r["verdict"] + (f" ({r['size']})" if r["size"] else "") if r["verdict"] \
-            else r["size"]
+        verdict = str(v.Verdict(r["verdict"], r["size"])) if r["verdict"] else r["size"]
         lines.append(
             f"| {r['finding']} | {r['part']} | {r['comparison']} | `{r['measure']}` | "
             f"{r['requests']} | {num(r['estimate'])} | {interval} | "
