@@ -9,7 +9,7 @@ from gradedrel.evaluation.measures.effort import RequestCurves
 from gradedrel.core.io import write_text
 from gradedrel.job import per_model_pages, run_step
 from gradedrel.report import evaluation_files as report_io
-from gradedrel.report import design, findings, published, reproducibility, tables
+from gradedrel.report import assessment, design, published, reproducibility, tables
 from gradedrel.report import markdown as report_md
 from gradedrel.report.html import markdown_to_html
 
@@ -87,11 +87,11 @@ def write_findings(model, inp, out, pub, plan_design):
                                 {name: p["gain_profiles"][name] for name in profiles},
                                 {int(k): float(v) for k, v in p["gains"].items()},
                                 int(p["depth"]), plan_design.query_types)
-    comparisons, verdicts = findings.assess_files(per_topic, effort, pub, plan_design)
-    findings.write_assessment(comparisons, verdicts, out.verdicts, out.findings, out.primary)
+    comparisons, verdicts = assessment.assess_files(per_topic, effort, pub, plan_design)
+    assessment.write_assessment(comparisons, verdicts, out.verdicts, out.findings, out.primary)
     paper = {(lv, q): pub.avp_of(lv, q) for lv in p["levels"] for q in p["query_types"]}
     repro = report_md.reproduction_table(
-        reproducibility.reproduction_table(findings.avp_means(means, p["levels"], p["query_types"]),
+        reproducibility.reproduction_table(assessment.avp_means(means, p["levels"], p["query_types"]),
                                            paper, p["baseline"], p["query_types"], p["levels"]),
         f"Reproduction measures against {p['baseline']} — {title}, {model}")
     write_table(repro, "reproduction", out)

@@ -34,10 +34,9 @@ def main():
         pool = read_tsv(inp.fresh_pool)
         base = read_tsv(inp.fresh_recall_base)
         flagged = remembered.loc[remembered["source"] == mp.REAL, "qid"].tolist()
-        found = headline.fresh_rows(c, primary, thesaurus, per_topic, flagged,
-                                    dict(zip(pool["qid"], pool["split"])),
-                                    dict(zip(base["qid"], pd.to_numeric(base["n_3"]))),
-                                    paper, study)
+        found = headline.headline_rows(c, primary, thesaurus, per_topic, flagged, paper, study,
+                                       dict(zip(pool["qid"], pool["split"])),
+                                       dict(zip(base["qid"], pd.to_numeric(base["n_3"]))))
         rows += found
         decisions = json.loads(open(inp.fresh_decisions, encoding="utf-8").read())
         curated = next((r for r in rows if r["row"].startswith("H2q")

@@ -6,8 +6,10 @@ computes them. Input: per-request values of each measure the design names, per q
 (the evaluation's ``per_topic.tsv``), and the evaluation's effort
 (:class:`gradedrel.evaluation.measures.effort.RequestCurves`). Output: one row per
 comparison (effect, interval, raw and Holm-adjusted p of its test of record, minimum
-detectable effect, verdict, whether it decides) and one verdict per finding. Pure functions:
-no files.
+detectable effect, verdict, whether it decides) and one verdict per finding: the findings
+report of one plan set and model. :func:`assess_files` takes the evaluation's files as read,
+:func:`write_assessment` writes the three verdict tables (every comparison, one verdict per
+finding, the primary comparison alone); the rest are pure functions.
 """
 from __future__ import annotations
 
@@ -18,6 +20,7 @@ from typing import Mapping, Sequence
 import numpy as np
 import pandas as pd
 
+from gradedrel.core.io import write_tsv
 from gradedrel.report import verdicts as v
 from gradedrel.report.design import Comparison, Constants, Design, Finding
 from gradedrel.evaluation.measures import registry
@@ -29,7 +32,6 @@ POINTS = 100.0  # AvP in points (percent), as the paper reports it
 COMPARISON_COLUMNS = ["finding", "part", "comparison", "measure", "requests", "estimate", "low",
                       "high", "confidence", "published", "p_value", "p_holm", "mde", "verdict",
                       "size", "deciding"]
-FINDING_COLUMNS = ["finding", "claim", "verdict", "reason", "why"]
 #: The tests of record, in the words of the reports.
 TESTS_OF_RECORD = {"randomisation": "two-sided paired randomisation test",
                    "wilcoxon": "two-sided Wilcoxon signed-rank test",
@@ -51,9 +53,8 @@ class Published:
         return round(row[first] - row[second], 6)
 
     def spread(self, level: int, query_types: Sequence[str] | None = None) -> float:
-        """Largest minus smallest published AvP at ``level`` over the query types (NaN for fewer
-        than two).
-        """
+        """Largest minus smallest published AvP at ``level`` over the query types (NaN for
+        fewer than two)."""
         row = self.avp.get(level, {})
         values = [row[t] for t in (query_types or row) if t in row]
         return round(max(values) - min(values), 6) if len(values) > 1 else math.nan
@@ -61,34 +62,24 @@ class Published:
 
 def avp_matrix(per_topic: pd.DataFrame, level: int, query_types: Sequence[str]) -> pd.DataFrame:
     """Requests × query types of AvP(level) in points, requests where every type has a value."""
-    return measure_matrix(per_topic, str(AvP(level=level)), query_types) * POINTS
+    return measure_matrix(per_topic, str(AvP(level=level)), query_types)
 
 
-def measure_matrix(per_topic: pd.DataFrame, name: str, query_types: Sequence[str],
-                   evaluation_order: bool = False) -> pd.DataFrame:
-    """Requests × query types of the measure ``name`` (as per_topic.tsv writes it), requests
-    where every type has a value: sorted by request id, or in the evaluation's order (as
-    per_topic.tsv lists them). The order is the bootstrap's and the randomisation test's
-    pairing of rows with draws: the AvP tests read sorted ids, the other measures the
-    evaluation's order (as each was pre-registered and first run)."""
+def measure_matrix(per_topic: pd.DataFrame, name: str, query_types: Sequence[str]) -> pd.DataFrame:
+    """Requests × query types of the measure ``name`` (as per_topic.tsv writes it; AvP in
+    points), requests where every type has a value: AvP sorted by request id, the other
+    measures in the evaluation's order (as per_topic.tsv lists them). The order is the
+    bootstrap's and the randomisation test's pairing of rows with draws (as each was
+    pre-registered and first run)."""
     rows = per_topic[per_topic["measure"] == name]
     wide = rows.pivot(index="qid", columns="run", values="value").astype(float)
-    if evaluation_order:
+    avp = registry.parse(name).NAME == "AvP"
+    if not avp:
         wide = wide.reindex(pd.unique(rows["qid"]))
     missing = [t for t in query_types if t not in wide.columns]
     if missing:
         raise ValueError(f"per-topic values of {name} lack the query types {missing}")
-    return wide[list(query_types)].dropna()
-
-
-def measure_matrices(per_topic: pd.DataFrame, design: Design) -> dict[str, pd.DataFrame]:
-    """Every measure the design names → its requests × query types matrix (AvP in points)."""
-    out = {}
-    for name in design.measures():
-        avp = registry.parse(name).NAME == "AvP"
-        out[name] = measure_matrix(per_topic, name, design.query_types,
-                                   evaluation_order=not avp) * (POINTS if avp else 1.0)
-    return out
+    return wide[list(query_types)].dropna() * (POINTS if avp else 1.0)
 
 
 def p_value(a: np.ndarray, b: np.ndarray, test: str, constants: Constants) -> float:
@@ -231,12 +222,10 @@ TESTS = {"equivalence": _equivalence, "large_spread": _spread, "spread": _spread
 # has its verdict against 0 and the paper's value), and the findings table's reason.
 
 def _level1_negligible_level3_large(finding, parts, rows, notes):
-    (a, part_a), (b, part_b) = [(c, verdict) for c, verdict in parts if c.deciding]
-    reason = (f"level {a.level}: {part_a.verdict} ({part_a.reason}); level {b.level}: "
-              f"{part_b.verdict} ({part_b.reason})")
-    why = "; ".join(f"{c.part.split(': ', 1)[-1]}: {x.verdict}"
-                    for c, x in ((a, part_a), (b, part_b)))
-    return replace(v.all_of([part_a, part_b]), reason=why), reason
+    deciding = [(c, verdict) for c, verdict in parts if c.deciding]
+    reason = "; ".join(f"level {c.level}: {x.verdict} ({x.reason})" for c, x in deciding)
+    why = "; ".join(f"{c.part.split(': ', 1)[-1]}: {x.verdict}" for c, x in deciding)
+    return replace(v.all_of(x for _, x in deciding), reason=why), reason
 
 
 def _primary(finding, parts, rows, notes):
@@ -275,7 +264,7 @@ def assess_finding(finding: Finding, values, effort, published: Published,
                    design: Design) -> tuple[list[dict], v.Verdict, str]:
     """One finding's rows (in the design's order), its verdict (its ``reason``: what decided
     it, in a few words) and the reason in full: ``values`` maps each measure the design names
-    to its requests × query types matrix (:func:`measure_matrices`), ``effort`` is the
+    to its requests × query types matrix (:func:`measure_matrix`), ``effort`` is the
     evaluation's effort (:class:`~gradedrel.evaluation.measures.effort.RequestCurves`)."""
     rows, parts, notes, holm = [], [], [], []
     for c in finding.comparisons:
@@ -308,10 +297,38 @@ def assess(values: Mapping[str, pd.DataFrame], effort, published: Published,
     known = COMPARISON_COLUMNS + ["why", "test_of_record"]
     extra = [c for c in comparisons.columns if c not in known]
     return (comparisons[COMPARISON_COLUMNS + extra + ["test_of_record"]],
-            pd.DataFrame(findings, columns=FINDING_COLUMNS))
+            pd.DataFrame(findings))
 
 
-# --- from the evaluation's files ----------------------------------------------------------
+# --- from and to the evaluation's files ---------------------------------------------------
+
+def avp_means(means: pd.DataFrame, levels: Sequence[int],
+              query_types: Sequence[str]) -> dict[tuple[int, str], float]:
+    """Mean AvP (0..1) per (level, query type) from a means.tsv frame."""
+    from gradedrel.report.tables import mean_of
+
+    return {(lv, q): mean_of(means, q, str(AvP(level=lv)))[0] for lv in levels for q in query_types}
+
+
+def assess_files(per_topic: pd.DataFrame, effort, paper, design: Design):
+    """(comparisons, findings) for one plan set and model under ``design``, from the
+    evaluation's per-topic values (every measure the design names), its effort
+    (``effort``: :class:`gradedrel.evaluation.measures.effort.RequestCurves` of the
+    evaluation's requests, for the gain profiles the design's effort comparisons name) and
+    the paper's numbers (``paper``: :class:`gradedrel.report.published.Published`)."""
+    per_topic = per_topic.assign(value=pd.to_numeric(per_topic["value"]))
+    values = {name: measure_matrix(per_topic, name, design.query_types)
+              for name in design.measures()}
+    return assess(values, effort, published_from(paper), design)
+
+
+def write_assessment(comparisons: pd.DataFrame, findings: pd.DataFrame, verdicts: str,
+                     findings_path: str, primary: str) -> None:
+    """The verdict tables: every comparison, each finding's verdict, the primary comparison."""
+    write_tsv(comparisons, verdicts)
+    write_tsv(findings, findings_path)
+    write_tsv(comparisons[comparisons["part"] == "primary"], primary)
+
 
 def published_from(paper) -> Published:
     """The assessment's view of :class:`gradedrel.published.Published` (AvP in points; the
@@ -333,9 +350,7 @@ def fmt(x, digits: int = 1, signed: bool = True) -> str:
 
 
 def _p(x):
-    if x is None or not math.isfinite(x):
-        return "–"
-    return f"{x:.4f}" if x >= 0.0001 else "<0.0001"
+    return "<0.0001" if x is not None and 0 <= x < 0.0001 else fmt(x, 4, False)
 
 
 def comparisons_markdown(comparisons: pd.DataFrame) -> str:
@@ -345,24 +360,14 @@ def comparisons_markdown(comparisons: pd.DataFrame) -> str:
              "|---|---|---|---|---:|---:|---|---:|---:|---:|---:|---|---|"]
     for r in comparisons.to_dict("records"):
         ratio = r["finding"] == 4 and str(r["part"]).startswith("proportional")
-        d = 2 if ratio else 1
-        conf = f"{r['confidence']:.0%}"
-        interval = f"{conf} [{fmt(r['low'], d, not ratio)}, {fmt(r['high'], d, not ratio)}]"
-        verdict = r["verdict"] + (f" ({r['size']})" if r["size"] else "") if r["verdict"] \
-            else r["size"]
+        num = lambda x: fmt(x, 2 if ratio else 1, not ratio)
+        interval = f"{r['confidence']:.0%} [{num(r['low'])}, {num(r['high'])}]"
+        verdict = str(v.Verdict(r["verdict"], r["size"])) if r["verdict"] else r["size"]
         lines.append(
             f"| {r['finding']} | {r['part']} | {r['comparison']} | `{r['measure']}` | "
-            f"{r['requests']} | {fmt(r['estimate'], d, not ratio)} | {interval} | "
-            f"{fmt(r['published'], d, not ratio)} | {_p(r['p_value'])} | {_p(r['p_holm'])} | "
+            f"{r['requests']} | {num(r['estimate'])} | {interval} | "
+            f"{num(r['published'])} | {_p(r['p_value'])} | {_p(r['p_holm'])} | "
             f"{fmt(r['mde'], 1, False)} | {verdict or '–'} | {'yes' if r['deciding'] else 'no'} |")
-    return "\n".join(lines) + "\n"
-
-
-def findings_markdown(findings: pd.DataFrame) -> str:
-    """The findings table (finding, claim, verdict, why) as Markdown."""
-    lines = ["| finding | claim | verdict | why |", "|---|---|---|---|"]
-    lines += [f"| {r['finding']} | {r['claim']} | **{r['verdict']}** | {r['reason']} |"
-              for r in findings.to_dict("records")]
     return "\n".join(lines) + "\n"
 
 
@@ -399,7 +404,8 @@ def summary_rows(collection: str, plan_set: str, model: str, comparisons: pd.Dat
 
 
 def verdicts_markdown(title: str, comparisons: pd.DataFrame, findings: pd.DataFrame) -> str:
-    """The verdict section of a findings report: verdicts, then every comparison."""
+    """The verdict section of a findings report: the findings table (finding, claim, verdict,
+    why), then every comparison."""
     return "\n".join([
         f"## {title}", "",
         "Rules fixed in advance: docs/preregistration.md. Effects in AvP points (finding 4: a "
@@ -407,23 +413,23 @@ def verdicts_markdown(title: str, comparisons: pd.DataFrame, findings: pd.DataFr
         f"p = {tests_of_record(comparisons)}, raw and "
         "Holm-adjusted within the finding; MDE = the smallest difference detectable at "
         "α = 0.05 with power 0.8 for this n.", "",
-        findings_markdown(findings),
+        "| finding | claim | verdict | why |", "|---|---|---|---|",
+        *[f"| {r['finding']} | {r['claim']} | **{r['verdict']}** | {r['reason']} |"
+          for r in findings.to_dict("records")], "",
         comparisons_markdown(comparisons)])
 
 
 def tests_of_record(comparisons: pd.DataFrame) -> str:
     """Whose p the comparisons report, in words, from their ``test_of_record`` column: the
-    paired tests, and Friedman for the deciding spreads' levels."""
-    if "test_of_record" not in comparisons:
-        return "–"
+    paired tests, and Friedman for the deciding spreads' levels (:func:`assess` writes the
+    column for every row)."""
     tests = [t for t in dict.fromkeys(comparisons["test_of_record"]) if t]
     paired = " or ".join(TESTS_OF_RECORD[t] for t in tests if t != "friedman")
     spreads = comparisons[(comparisons["test_of_record"] == "friedman")
                           & comparisons["deciding"].astype(bool)]
     levels = [str(registry.parse(m)["level"]) for m in dict.fromkeys(spreads["measure"])]
-    if not levels:
-        return paired
-    return f"{paired} (Friedman for the level-{' and level-'.join(levels)} spread)"
+    return paired + (f" (Friedman for the level-{' and level-'.join(levels)} spread)"
+                     if levels else "")
 
 
 def rests_on(summary: pd.DataFrame, primary: str, thesaurus: str, model: str,
@@ -467,17 +473,12 @@ def summary_markdown(summary: pd.DataFrame, title: str, rests_on_text: str = "")
              "verdict | why |",
              "|---|---|---|---:|---:|---|---:|---:|---|---|"]
     for r in summary.to_dict("records"):
+        d, signed = (2, False) if r["finding"] == 4 else (1, True)
         try:
-            r["effect"] = float(r["effect"])
-        except ValueError:
-            pass
-        d = 2 if r["finding"] == 4 else 1
-        signed = r["finding"] != 4
-        if isinstance(r["effect"], str):
-            effect, interval = r["effect"], "–"
-        else:
-            effect = fmt(r["effect"], d, signed)
+            effect = fmt(float(r["effect"]), d, signed)
             interval = f"[{fmt(r['low'], d, signed)}, {fmt(r['high'], d, signed)}]"
+        except ValueError:   # "2 of 7 hold"
+            effect, interval = r["effect"], "–"
         paper = fmt(_number(r.get("published")), d, signed)
         lines.append(f"| {r['finding']} | {r['plan_set']} | {r['model']} | {r['requests']} | "
                      f"{effect} | {interval} | {paper} | {_p(_number(r.get('p_value')))} | "

@@ -34,8 +34,6 @@ NEEDS = {"equivalence": ("measure", "pairs"), "large_spread": ("measure",),
          "difference": ("first", "second", "measure")}
 #: The tests on AvP in points (the paper's unit; the margin is in AvP points).
 AVP_TESTS = ("equivalence", "large_spread", "spread", "directional")
-#: The tests whose p is Friedman's (not the paired test of record).
-SPREAD_TESTS = ("large_spread", "spread")
 
 
 @dataclass(frozen=True)
@@ -95,9 +93,8 @@ class Finding:
 
 @dataclass(frozen=True)
 class Design:
-    """The study design: the pre-registration, primary plan set and model, constants, query types
-    and findings.
-    """
+    """The study design: the pre-registration, primary plan set and model, constants, query
+    types and findings."""
 
     source: str
     preregistration: str
@@ -180,10 +177,10 @@ def load(path: str | Path) -> Design:
     path = Path(path)
     raw = _read(path)
     where = str(path)
+    bad = functools.partial(InputError, where, None)   # (expected, found): names the file
     for key in ("preregistration", "query_types", "findings"):
         if key not in raw:
-            raise InputError(where, None, f"key '{key}' (here or in the design it amends)",
-                             "missing")
+            raise bad(f"key '{key}' (here or in the design it amends)", "missing")
     query_types = tuple(raw["query_types"])
     constants = Constants(**(raw.get("constants") or {}))
     findings = []
@@ -193,20 +190,18 @@ def load(path: str | Path) -> Design:
             at = f"findings[{i}].comparisons[{j}]"
             missing = [k for k in NEEDS[row["test"]] if k not in row]
             if missing:
-                raise InputError(where, None, f"{at} ({row['test']}): keys {list(NEEDS[row['test']])}",
-                                 f"missing {missing}")
+                raise bad(f"{at} ({row['test']}): keys {list(NEEDS[row['test']])}",
+                          f"missing {missing}")
             unknown = [t for t in (row.get("first"), row.get("second"))
                        if t is not None and t not in query_types]
             if unknown:
-                raise InputError(where, None, f"{at}: query types among {list(query_types)}",
-                                 unknown)
-            comparisons.append(_comparison(row, where, at, constants))
+                raise bad(f"{at}: query types among {list(query_types)}", unknown)
+            comparisons.append(_comparison(row, bad, at, constants))
         headlines = sum(c.headline for c in comparisons)
         one = item["rule"] in ("primary", "deciding_row")   # the headline's verdict decides
         if headlines > 1 or (one and headlines != 1):
-            raise InputError(where, None, f"findings[{i}] (rule {item['rule']}): one headline "
-                             "comparison" if one else f"findings[{i}]: at most one headline "
-                             "comparison", f"{headlines}")
+            raise bad(f"findings[{i}] (rule {item['rule']}): one headline comparison" if one
+                      else f"findings[{i}]: at most one headline comparison", f"{headlines}")
         findings.append(Finding(item["finding"], item["claim"], item["rule"], tuple(comparisons),
                                 dict(item.get("effort_reading") or {})))
     return Design(source=where, preregistration=raw["preregistration"],
@@ -216,31 +211,27 @@ def load(path: str | Path) -> Design:
                   query_types=query_types, findings=tuple(findings))
 
 
-def _comparison(row: Mapping[str, Any], where: str, at: str, constants: Constants) -> Comparison:
+def _comparison(row: Mapping[str, Any], bad, at: str, constants: Constants) -> Comparison:
     """One comparison of a design file: its measure name parsed (and written as the
-    evaluation writes it) and its test of record settled."""
+    evaluation writes it; every test needs one, :data:`NEEDS`) and its test of record
+    settled; ``bad(expected, found)``: the error naming the file."""
     row = dict(row)
-    if "measure" in row:
-        try:
-            measure = registry.parse(row["measure"])
-        except ValueError as error:   # UnknownMeasure, or a family's wrong parameters
-            raise InputError(where, None, f"{at}: a registered measure name", str(error)) \
-                from None
-        if row["test"] == "effort_ratio":
-            if measure.NAME != "JK_CG" or set(measure.params) != {"profile"}:
-                raise InputError(where, None, f"{at} (effort_ratio): a CG curve named by its "
-                                 "gain profile only, e.g. JK_CG(profile='3')", row["measure"])
-        elif not getattr(measure, "complete", False):
-            raise InputError(where, None, f"{at}: one measure with every parameter given",
-                             row["measure"])
-        if row["test"] in AVP_TESTS and measure.NAME != "AvP":
-            raise InputError(where, None, f"{at} ({row['test']}): an AvP measure",
-                             row["measure"])
-        row["measure"] = str(measure)
-    if row["test"] in SPREAD_TESTS:
+    try:
+        measure = registry.parse(row["measure"])
+    except ValueError as error:   # UnknownMeasure, or a family's wrong parameters
+        raise bad(f"{at}: a registered measure name", str(error)) from None
+    if row["test"] == "effort_ratio":
+        if measure.NAME != "JK_CG" or set(measure.params) != {"profile"}:
+            raise bad(f"{at} (effort_ratio): a CG curve named by its gain profile only, e.g. "
+                      "JK_CG(profile='3')", row["measure"])
+    elif not getattr(measure, "complete", False):
+        raise bad(f"{at}: one measure with every parameter given", row["measure"])
+    if row["test"] in AVP_TESTS and measure.NAME != "AvP":
+        raise bad(f"{at} ({row['test']}): an AvP measure", row["measure"])
+    row["measure"] = str(measure)
+    if row["test"] in ("large_spread", "spread"):   # p: Friedman's, not a paired test
         if row.get("test_of_record", "friedman") != "friedman":
-            raise InputError(where, None, f"{at} ({row['test']}): Friedman's test",
-                             row["test_of_record"])
+            raise bad(f"{at} ({row['test']}): Friedman's test", row["test_of_record"])
         row["test_of_record"] = "friedman"
     elif row["test"] != "effort_ratio":
         row.setdefault("test_of_record", constants.test_of_record)

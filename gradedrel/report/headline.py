@@ -11,7 +11,6 @@ per-topic values, the probe's remembered requests and the decomposition table.
 """
 from __future__ import annotations
 
-import math
 from typing import Mapping, Sequence
 
 import pandas as pd
@@ -69,9 +68,20 @@ FRESH_ROWS = (
 )
 
 
-def _rows(which_rows, collection, primary, thesaurus, per_topic, requests, remembered, paper,
-          study, split=None, level3=None) -> list[dict]:
-    """The rows ``which_rows`` of one testbed: each on its plan set and its requests."""
+def headline_rows(collection: str, primary: str, thesaurus: str,
+                  per_topic: Mapping[str, pd.DataFrame], remembered: Sequence[str],
+                  paper: assessment.Published, study: Design,
+                  split: Mapping[str, str] | None = None,
+                  level3: Mapping[str, int] | None = None) -> list[dict]:
+    """The rows of one testbed, each on its plan set and its requests. Without ``split``:
+    :data:`HEADLINE_ROWS` (the primary comparison on every request, H2q: the ``-thesaurus``
+    plans on the cleared requests, the primary on the cleared and on the remembered
+    requests). With it, Amendment 2's :data:`FRESH_ROWS` of the fresh requests (those of the
+    ``thesaurus`` plan set), with each request's ``split`` (``test``, ``dev``) and its number
+    of level-3 documents (``level3``). ``per_topic`` maps the two plan sets to their
+    per-topic values (the primary model's); ``remembered`` are the requests the probe calls
+    remembered."""
+    requests = set(per_topic[primary if split is None else thesaurus]["qid"])
     remembered = set(remembered) & requests
     cleared = requests - remembered
     chosen = {"every": requests, "cleared": cleared, "remembered": remembered}
@@ -80,35 +90,12 @@ def _rows(which_rows, collection, primary, thesaurus, per_topic, requests, remem
                       dev={q for q in cleared if split.get(q) == "dev"},
                       three={q for q in cleared if level3.get(q, 0) >= 3})
     out = []
-    for label, which, subset in which_rows:
+    for label, which, subset in HEADLINE_ROWS if split is None else FRESH_ROWS:
         plan_set = thesaurus if which == "thesaurus" else primary
         keep = sorted(chosen[subset])
         out.append(_row(collection, label, plan_set, per_topic[plan_set], keep,
                         len(requests) - len(keep), paper, study))
     return out
-
-
-def headline_rows(collection: str, primary: str, thesaurus: str,
-                  per_topic: Mapping[str, pd.DataFrame], remembered: Sequence[str],
-                  paper: assessment.Published, study: Design) -> list[dict]:
-    """The rows of one testbed (:data:`HEADLINE_ROWS`): the primary comparison on every
-    request, H2q (the ``-thesaurus`` plans on the cleared requests), the primary on the
-    cleared and on the remembered requests. ``per_topic`` maps the two plan sets to their
-    per-topic values (the primary model's); ``remembered`` are the requests the probe calls
-    remembered."""
-    return _rows(HEADLINE_ROWS, collection, primary, thesaurus, per_topic,
-                 set(per_topic[primary]["qid"]), remembered, paper, study)
-
-
-def fresh_rows(collection: str, primary: str, thesaurus: str,
-               per_topic: Mapping[str, pd.DataFrame], remembered: Sequence[str],
-               split: Mapping[str, str], level3: Mapping[str, int],
-               paper: assessment.Published, study: Design) -> list[dict]:
-    """Amendment 2's rows (:data:`FRESH_ROWS`) of the fresh requests, as
-    :func:`headline_rows` (``per_topic``: the full and the ``thesaurus`` plan set), with each
-    request's ``split`` (``test``, ``dev``) and its number of level-3 documents (``level3``)."""
-    return _rows(FRESH_ROWS, collection, primary, thesaurus, per_topic,
-                 set(per_topic[thesaurus]["qid"]), remembered, paper, study, split, level3)
 
 
 def fresh_sentence(rows: pd.DataFrame, collection: str, pool: int, extension: bool,
@@ -212,9 +199,8 @@ def markdown(rows: pd.DataFrame, sentences: Mapping[str, str]) -> str:
     lines += ["", "| collection | row | plan set | requests | left out | effect | 95 % CI | "
               "paper | p | verdict |", "|---|---|---|---:|---:|---:|---|---:|---:|---|"]
     for r in rows.to_dict("records"):
-        p = "–" if isinstance(r["p_value"], float) and math.isnan(r["p_value"]) \
-            else f"{r['p_value']:.4f}"
         lines.append(f"| {r['collection']} | {r['row']} | {r['plan_set']} | {r['requests']} | "
                      f"{r['excluded']} | {fmt(r['estimate'])} | [{fmt(r['low'])}, "
-                     f"{fmt(r['high'])}] | {fmt(r['published'])} | {p} | {_said(r) or '–'} |")
+                     f"{fmt(r['high'])}] | {fmt(r['published'])} | "
+                     f"{fmt(r['p_value'], 4, False)} | {_said(r) or '–'} |")
     return "\n".join(lines) + "\n"

@@ -119,7 +119,6 @@ def large_spread(spread: Interval, friedman_p: float, margin: float, published: 
 
 def all_of(verdicts: Iterable[Verdict]) -> Verdict:
     """Holds if every part holds; does not hold if any part does not; else inconclusive."""
-    verdicts = list(verdicts)
     names = [v.verdict for v in verdicts]
     if not names:
         return Verdict(INCONCLUSIVE, reason="no part")
@@ -174,7 +173,6 @@ def minimum_detectable_effect(sd: float, n: int, alpha: float = 0.05, power: flo
 def ratio_verdict(ratio: Interval, published: float) -> Verdict:
     """A claim that a ratio is below 1 (published ratio ``published`` < 1), judged as a
     directional claim on the log scale."""
-    log = Interval(math.log(ratio.estimate), math.log(ratio.low), math.log(ratio.high),
-                   ratio.confidence) if ratio.low > 0 else Interval(math.nan, math.nan,
-                                                                    math.nan, ratio.confidence)
-    return directional(log, math.log(published), null="1")
+    log = [math.log(x) if ratio.low > 0 else math.nan
+           for x in (ratio.estimate, ratio.low, ratio.high)]
+    return directional(Interval(*log, ratio.confidence), math.log(published), null="1")

@@ -64,8 +64,8 @@ def test_fresh_rows_split_the_cleared_requests_and_the_sentence_follows_the_verd
     thesaurus.loc[(thesaurus["qid"] == "c0") & (thesaurus["run"] == "SUM/u"), "value"] = 1.0
     split = {q: ("test" if i % 3 == 0 else "dev") for i, q in enumerate(cleared + remembered)}
     level3 = {q: (3 if i < 25 else 1) for i, q in enumerate(cleared)}
-    rows = headline.fresh_rows("f", "F", "F-thesaurus", {"F": full, "F-thesaurus": thesaurus},
-                               remembered + ["not-curated"], split, level3, PAPER, FAST)
+    rows = headline.headline_rows("f", "F", "F-thesaurus", {"F": full, "F-thesaurus": thesaurus},
+                                  remembered + ["not-curated"], PAPER, FAST, split, level3)
     by = {r["row"]: r for r in rows}
     primary = by[headline.FRESH_PRIMARY]
     assert (primary["plan_set"], primary["requests"], primary["excluded"]) == \

@@ -4,7 +4,7 @@ import numpy as np
 import pandas as pd
 
 from gradedrel.evaluation.measures.effort import RequestCurves
-from gradedrel.report import design, findings, markdown
+from gradedrel.report import assessment, design, markdown
 from gradedrel.report.published import load
 from gradedrel.report.tables import Table
 
@@ -68,7 +68,7 @@ def _assessed(tmp_path):
     effort = RequestCurves.read(out / "ranked_grades.tsv", _recall_base(tmp_path, qrels),
                                 PROFILES, {1: 1, 2: 2, 3: 3},
                                 50, DESIGN.query_types)
-    return findings.assess_files(per_topic, effort, paper, DESIGN), paper
+    return assessment.assess_files(per_topic, effort, paper, DESIGN), paper
 
 
 def test_the_findings_from_the_evaluation_files_equal_those_from_the_runs(tmp_path):
@@ -108,7 +108,7 @@ def test_assess_files_and_write(tmp_path):
     assert set(comparisons["test_of_record"]) == {"randomisation", "friedman", ""}
     assert verdicts["verdict"].iloc[3].startswith("holds")
     out = {k: tmp_path / f"{k}.tsv" for k in ("verdicts", "findings", "primary")}
-    findings.write_assessment(comparisons, verdicts, out["verdicts"], out["findings"],
+    assessment.write_assessment(comparisons, verdicts, out["verdicts"], out["findings"],
                               out["primary"])
     primary = pd.read_csv(out["primary"], sep="\t")
     assert primary["comparison"].tolist() == ["WSYN/e - SUM/u"]
