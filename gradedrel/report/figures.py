@@ -9,6 +9,7 @@ vector is drawn as a black dotted line. Legends sit below the panels, never over
 """
 from __future__ import annotations
 
+import zlib
 from typing import Mapping, Sequence
 
 import matplotlib
@@ -47,21 +48,14 @@ def with_runs(style: Mapping, runs: Sequence[str]) -> dict:
     return {**style, **{run: RUN_STYLES[i % len(RUN_STYLES)] for i, run in enumerate(runs)}}
 
 
-def style_of(style: Mapping, qt: str) -> dict:
-    """The configured style of query type ``qt``; one without (a structure added to the
-    registry, ``BAND/u``) gets a default: a colour and marker from :data:`RUN_STYLES` chosen
-    by its structure's name (the same on every figure), dashed unexpanded, solid expanded."""
-    if qt in style:
-        return dict(style[qt])
-    import zlib
-
-    structure, _, expansion = qt.partition("/")
-    base = RUN_STYLES[zlib.crc32(structure.encode("utf-8")) % len(RUN_STYLES)]
-    return {**base, "linestyle": "--" if expansion == "u" else "-"}
-
-
 def _line_kw(style: Mapping, qt: str, i: int, n: int, every: int | None) -> dict:
-    s = style_of(style, qt)
+    """The line of query type ``qt``: its configured style; one without (a structure added to
+    the registry, ``BAND/u``) gets a colour and marker from :data:`RUN_STYLES` chosen by its
+    structure's name (the same on every figure), dashed unexpanded, solid expanded."""
+    structure, _, expansion = qt.partition("/")
+    s = style[qt] if qt in style else {
+        **RUN_STYLES[zlib.crc32(structure.encode("utf-8")) % len(RUN_STYLES)],
+        "linestyle": "--" if expansion == "u" else "-"}
     kw = {"color": s["colour"], "marker": s["marker"], "linestyle": s["linestyle"],
           "linewidth": 1.4, "markersize": 4.5, "label": qt}
     if every:   # stagger markers so that curves lying on top of each other stay legible
