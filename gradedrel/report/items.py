@@ -97,11 +97,6 @@ def screen_png(source: str | Path, target: str | Path, source_dpi: float,
     return size
 
 
-def png_data_uri(data: bytes) -> str:
-    """A PNG's bytes as a ``data:`` URI, for an ``<img>`` inside the report."""
-    return "data:image/png;base64," + base64.b64encode(data).decode("ascii")
-
-
 def landing_html(answer_html: str, figure: bytes | None, figure_alt: str,
                  links: list[tuple[str, str]]) -> str:
     """The report's landing page (an HTML fragment the workflow description includes): the
@@ -110,7 +105,8 @@ def landing_html(answer_html: str, figure: bytes | None, figure_alt: str,
     to the files the report does not embed."""
     out = [LANDING_STYLE, '<div class="gradedrel-landing">', answer_html]
     if figure is not None:
-        out.append(f'<figure><img src="{png_data_uri(figure)}" alt="{html.escape(figure_alt)}" '
+        uri = "data:image/png;base64," + base64.b64encode(figure).decode("ascii")
+        out.append(f'<figure><img src="{uri}" alt="{html.escape(figure_alt)}" '
                    'style="max-width:100%;height:auto"><figcaption>'
                    f"{html.escape(figure_alt)}</figcaption></figure>")
     if links:
