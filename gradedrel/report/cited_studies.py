@@ -48,6 +48,7 @@ from gradedrel.core.errors import InputError
 from gradedrel.report import memory_probe
 from gradedrel.report.memory_probe import (CLAIMS, PLACEBO, REAL, REFERENCE, Answer,
                                            best_similarity, parse_answers, placebo_assignment)
+from gradedrel.report.tables import Table
 
 #: The grid θ is chosen from (Amendment 2, B5).
 THETAS = (0.60, 0.65, 0.70, 0.75, 0.80, 0.85, 0.90, 0.95, 1.00)
@@ -159,6 +160,15 @@ def similarities(claimed: Sequence[frozenset], docnos: Iterable[str],
     return {d: best_similarity(claimed, judged.titles[d], MIN_SHARED) for d in docnos}
 
 
+def _titles(given: Given, terms: Callable[[str], tuple[str, ...]]) -> list[frozenset]:
+    return [t for s in given.answer.cited_studies if (t := frozenset(terms(s.title)))]
+
+
+def _matches(given: Given, terms, docnos: Iterable[str], judged: Judged, theta: float) -> bool:
+    return any(reaches(v, theta) for v in similarities(_titles(given, terms), docnos,
+                                                        judged).values())
+
+
 def derangements(n: int, count: int, seed: int) -> list[np.ndarray]:
     """``count`` seeded permutations of range(n) without a fixed point (module docstring)."""
     if n < 2:
@@ -224,17 +234,12 @@ def score(requests: pd.DataFrame, given: Sequence[Given], judged: Mapping[str, J
     judgements (a placebo is scored against a real NutritionFacts request's); ``seed``: the
     study design's."""
     by_id = {r.probe_id: r for r in requests.itertuples(index=False)}
-    titles_of: dict[str, list[frozenset]] = {p: [] for p in by_id}
-    v2_titles: dict[str, list[frozenset]] = {p: [] for p in by_id}
     answered: dict[str, list[Given]] = {p: [] for p in by_id}
     for g in given:
         answered[g.probe_id].append(g)
-        for study in g.answer.cited_studies:
-            t = frozenset(terms(study.title))
-            if t:
-                titles_of[g.probe_id].append(t)
-                if g.framing != V1:
-                    v2_titles[g.probe_id].append(t)
+    titles_of = {p: [t for g in gs for t in _titles(g, terms)] for p, gs in answered.items()}
+    v2_titles = {p: [t for g in gs if g.framing != V1 for t in _titles(g, terms)]
+                 for p, gs in answered.items()}
     real, reference, placebos = ([p for p in sorted(by_id) if by_id[p].source == source]
                                  for source in (REAL, REFERENCE, PLACEBO))
     qids = {p: by_id[p].qid for p in by_id}
@@ -275,9 +280,8 @@ def score(requests: pd.DataFrame, given: Sequence[Given], judged: Mapping[str, J
     for row in rows:
         p, own3 = row["probe_id"], row.pop("_own3")
         matched = {d: s for d, s in own3.items() if reaches(s, theta)}
-        by = sorted({g.label for g in answered[p] for study in g.answer.cited_studies
-                     if any(reaches(v, theta) for v in similarities(
-                         [frozenset(terms(study.title))], matched, judged[row["source"]]).values())})
+        by = sorted({g.label for g in answered[p]
+                     if _matches(g, terms, matched, judged[row["source"]], theta)})
         row.update(matched=len(matched),
                    matched_documents=" ".join(f"{d}:{s:.3f}" for d, s in sorted(matched.items())),
                    matched_by=" ".join(by),
@@ -321,9 +325,8 @@ def rates(table: pd.DataFrame, given: Sequence[Given], requests: pd.DataFrame,
     for (source, pool, framing), items in sorted(groups.items()):
         ids = sorted({g.probe_id for g in items})
         mine = judged[REAL if source == PLACEBO else source]   # a placebo: its assigned request
-        matched = {g.probe_id for g in items if any(reaches(v, theta) for v in similarities(
-            [frozenset(terms(s.title)) for s in g.answer.cited_studies],
-            mine.at(qid_of[assigned.get(g.probe_id, g.probe_id)], 3), mine).values())}
+        matched = {g.probe_id for g in items if _matches(
+            g, terms, mine.at(qid_of[assigned.get(g.probe_id, g.probe_id)], 3), mine, theta)}
         n = len(items)
         rows.append({"source": source, "pool": pool, "framing": framing, "requests": len(ids),
                      "answers": n,
@@ -346,8 +349,6 @@ def markdown(table: pd.DataFrame, nulls: pd.DataFrame, by_framing: pd.DataFrame,
              decisions: Mapping) -> str:
     """The probe's report: the null rates and θ, the rates per source, pool and framing, the
     cleared and remembered counts."""
-    from gradedrel.report.tables import Table
-
     lines = ["# Memory probe v2 (Amendment 2, B4–B6; docs/memory-probe.md)", "",
              f"- θ = **{decisions['theta']:.2f}**: the smallest of the grid at which the placebo "
              f"rate ({decisions['placebo_rate']:.1%}) and the permutation rate "
