@@ -314,9 +314,8 @@ def rates(table: pd.DataFrame, given: Sequence[Given], requests: pd.DataFrame,
     (``seed``: the study design's)."""
     pool_of, source_of, qid_of = (dict(zip(requests["probe_id"], requests[c]))
                                   for c in ("pool", "source", "qid"))
-    real = sorted(p for p, s in source_of.items() if s == REAL)
-    assigned = placebo_assignment(sorted(p for p, s in source_of.items() if s == PLACEBO),
-                                  real, seed)
+    assigned = placebo_assignment([p for p, s in source_of.items() if s == PLACEBO],
+                                  [p for p, s in source_of.items() if s == REAL], seed)
     remembered = dict(zip(table["probe_id"], table["remembered"]))
     groups: dict[tuple[str, str, str], list[Given]] = {}
     for g in given:

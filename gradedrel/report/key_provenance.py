@@ -119,11 +119,10 @@ def own_keys_statement(table: pd.DataFrame) -> str:
 def primary_differences(per_topic: pd.DataFrame, first: str = "WSYN/e",
                         second: str = "SUM/u") -> pd.Series:
     """qid → the primary comparison's per-request difference (AvP level 3, points)."""
-    a, b = level_avp(per_topic, first), level_avp(per_topic, second)
-    common = [q for q in a.index if q in set(b.index)]
-    if len(common) != len(a) or len(common) != len(b):
+    a, b = level_avp(per_topic, first), level_avp(per_topic, second)   # each sorted by qid
+    if not a.index.equals(b.index):
         raise ValueError(f"{first} and {second} are not over the same requests")
-    return (a.reindex(common) - b.reindex(common)).rename("difference")
+    return (a - b).rename("difference")
 
 
 def _interval_row(differences: pd.Series, rules: Constants) -> dict:

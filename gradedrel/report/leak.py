@@ -141,11 +141,8 @@ def _percentiles(values: np.ndarray, confidence: float) -> tuple[float, float]:
 
 
 def _ratio(numerator: np.ndarray, denominator: np.ndarray) -> np.ndarray:
-    with np.errstate(divide="ignore", invalid="ignore"):
-        out = numerator / denominator
-    out[(denominator == 0) & (numerator > 0)] = math.inf
-    out[(denominator == 0) & (numerator == 0)] = math.nan
-    return out
+    with np.errstate(divide="ignore", invalid="ignore"):   # sums ≥ 0: x/0 is +inf, 0/0 NaN
+        return numerator / denominator
 
 
 def _bootstrap(sums: pd.DataFrame, numerator: str, denominator: str,
