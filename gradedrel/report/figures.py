@@ -70,14 +70,10 @@ def _lines(ax, rows: pd.DataFrame, x: str, y: str, query_types: Sequence[str], s
         ax.plot(r[x], r[y], **_line_kw(style, qt, i, len(query_types), every))
 
 
-#: Legend entries in one row below the panels at most (the six query types and the ideal
-#: fit the page's width); more wrap into rows of equal length.
-LEGEND_COLUMNS = 7
-
-
-def legend_columns(entries: int, most: int = LEGEND_COLUMNS) -> int:
-    """Columns for ``entries`` legend entries: one row up to ``most``, else as few rows as
-    fit, filled evenly (8 entries: 2 rows of 4)."""
+def legend_columns(entries: int, most: int = 7) -> int:
+    """Columns for ``entries`` legend entries below the panels: one row up to ``most`` (the
+    six query types and the ideal fit the page's width), else as few rows of equal length as
+    fit (8 entries: 2 rows of 4)."""
     rows = -(-entries // most)
     return -(-entries // rows)
 

@@ -43,7 +43,6 @@ TERMS = (("structure", "WSYN/u(P)", "SUM/u(P)"),
          ("other-concept keys", "WSYN/e(P-no-own)", "WSYN/e(P-thesaurus)"),
          ("curators' own keys", "WSYN/e(P)", "WSYN/e(P-no-own)"))
 PRIMARY = "primary effect"
-LEVEL = 3
 CONFIDENCE = 0.95   # of every interval (A4, A5)
 
 DECOMPOSITION_COLUMNS = ["term", "computed_as", "requests", "mean", "low", "high",
@@ -52,7 +51,7 @@ ROBUSTNESS_COLUMNS = ["plan_set", "row", "group", "requests", "estimate", "low",
                       "interval", "note"]
 
 
-def level_avp(per_topic: pd.DataFrame, run: str, level: int = LEVEL) -> pd.Series:
+def level_avp(per_topic: pd.DataFrame, run: str, level: int = 3) -> pd.Series:
     """qid → AvP(level) of one run, in points (the evaluation's ``per_topic.tsv``), requests
     in the findings' order (sorted by qid as text, as the assessment's matrices are), so
     that the bootstrap resamples the same requests and gives the findings' intervals."""
