@@ -87,9 +87,6 @@ def markdown_to_html(text: str, title: str) -> str:
 
 # --- report pages: a TSV, Markdown or text result as one HTML page ---------------------------
 
-_PAGE_CSS = "h1{font-size:1.25em}p{margin:.4em 0}"
-
-
 def _is_number(text: str) -> bool:
     try:
         float(text)
@@ -137,7 +134,7 @@ def text_to_html(text: str, title: str, source: str = "", lines_shown: int = PAG
 
 
 def _page_head(title: str, source: str) -> list[str]:
-    out = _head(title, _PAGE_CSS) + [f"<h1>{html.escape(title)}</h1>"]
+    out = _head(title, "h1{font-size:1.25em}p{margin:.4em 0}") + [f"<h1>{html.escape(title)}</h1>"]
     return out + ([f"<p>File: <code>{html.escape(source)}</code></p>"] if source else [])
 
 
@@ -157,15 +154,12 @@ def page(text: str, source: str, title: str) -> str:
     return text_to_html(text, title, source)
 
 
-#: How a page's title names the wildcards of its file.
-_NAMED = (("collection", "collection"), ("thesaurus", "thesaurus"), ("planset", "plan set"),
-          ("model", "model"), ("wmodel", "model"))
-
-
 def page_title(source: str, wildcards) -> str:
     """``means.tsv: collection cranfield, plan set auto, model BM25``."""
     values = dict(wildcards.items()) if wildcards else {}
-    named = [f"{word} {values[key]}" for key, word in _NAMED if values.get(key)]
+    named = [f"{word} {values[key]}" for key, word in (
+        ("collection", "collection"), ("thesaurus", "thesaurus"), ("planset", "plan set"),
+        ("model", "model"), ("wmodel", "model")) if values.get(key)]
     name = source.rsplit("/", 1)[-1]
     return f"{name}: {', '.join(named)}" if named else name
 
