@@ -252,22 +252,29 @@ def score(requests: pd.DataFrame, given: Sequence[Given], judged: Mapping[str, J
     cranfield_permutation = permutation_best(v2_titles, qids, reference, cran, seed) if cran \
         else []
 
+    theta = choose_theta(placebo_best, permutation)
     rows, level1_best = [], []
     for p in real + reference:
         r, source = by_id[p], by_id[p].source
         mine = judged[source]
         own3 = similarities(titles_of[p], mine.at(r.qid, 3), mine)
         own1 = similarities(titles_of[p], mine.at(r.qid, 1), mine)
+        best1 = max(own1.values(), default=0.0)
         if own1:
-            level1_best.append(max(own1.values()))
+            level1_best.append(best1)
+        matched = {d: s for d, s in own3.items() if reaches(s, theta)}
+        by = sorted({g.label for g in answered[p] if _matches(g, terms, matched, mine, theta)})
         rows.append({"probe_id": p, "source": source, "pool": r.pool, "qid": r.qid,
                      "answers": len(answered[p]), "claimed_titles": len(titles_of[p]),
                      **{f"known_{f}": ",".join(g.answer.remembers_page for g in sorted(
                          answered[p], key=lambda g: g.sample) if g.framing == f)
                         for f in (*FRAMINGS, V1)},
                      "level3": len(own3), "best_level3": max(own3.values(), default=0.0),
-                     "_own3": own3, "level1": len(own1),
-                     "_best1": max(own1.values(), default=0.0)})
+                     "matched": len(matched), "matched_by": " ".join(by),
+                     "matched_documents": " ".join(f"{d}:{s:.3f}"
+                                                   for d, s in sorted(matched.items())),
+                     "level1": len(own1), "level1_hits": "yes" if reaches(best1, theta) else "no",
+                     "remembered": "yes" if matched else "no"})
 
     null_rows = [{"theta": t, "placebo_rate": rate(placebo_best, t), "placebos": len(placebos),
                   "permutation_rate": rate(permutation, t), "permutation_pairs": len(permutation),
@@ -275,18 +282,6 @@ def score(requests: pd.DataFrame, given: Sequence[Given], judged: Mapping[str, J
                   "cranfield_pairs": len(cranfield_permutation),
                   "level1_rate": rate(level1_best, t), "level1_requests": len(level1_best)}
                  for t in THETAS]
-    theta = choose_theta(placebo_best, permutation)
-
-    for row in rows:
-        p, own3 = row["probe_id"], row.pop("_own3")
-        matched = {d: s for d, s in own3.items() if reaches(s, theta)}
-        by = sorted({g.label for g in answered[p]
-                     if _matches(g, terms, matched, judged[row["source"]], theta)})
-        row.update(matched=len(matched),
-                   matched_documents=" ".join(f"{d}:{s:.3f}" for d, s in sorted(matched.items())),
-                   matched_by=" ".join(by),
-                   level1_hits="yes" if reaches(row.pop("_best1"), theta) else "no",
-                   remembered="yes" if matched else "no")
     table = pd.DataFrame(rows, columns=PER_REQUEST_COLUMNS)
     at = next(r for r in null_rows if r["theta"] == theta)
     fresh = table[(table["source"] == REAL) & (table["pool"] == "fresh")]
