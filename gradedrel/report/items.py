@@ -84,12 +84,10 @@ def screen_png(source: str | Path, target: str | Path, source_dpi: float,
     from PIL import Image
 
     with Image.open(source) as image:
-        image.load()
         factor = min(1.0, dpi / source_dpi)
         size = (max(1, round(image.width * factor)), max(1, round(image.height * factor)))
         rgba = image.convert("RGBA")
-    flat = Image.new("RGBA", rgba.size, "white")
-    flat.alpha_composite(rgba)
+    flat = Image.alpha_composite(Image.new("RGBA", rgba.size, "white"), rgba)
     small = flat.convert("RGB").resize(size, Image.Resampling.LANCZOS)
     small = small.quantize(256, dither=Image.Dither.NONE)
     with atomic_open(str(target), "wb") as handle:
