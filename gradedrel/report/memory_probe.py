@@ -138,11 +138,9 @@ _Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _mapping
 
 
 def _text(value) -> str:
-    if value is None:
-        return ""
     if isinstance(value, (list, tuple)):
-        return ", ".join(_text(v) for v in value)
-    return str(value)
+        return ", ".join(map(_text, value))
+    return "" if value is None else str(value)
 
 
 def _keys(item: dict, name: str, path, line) -> tuple[str, ...]:
