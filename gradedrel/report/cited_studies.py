@@ -48,6 +48,7 @@ from gradedrel.core.errors import InputError
 from gradedrel.report import memory_probe
 from gradedrel.report.memory_probe import (CLAIMS, PLACEBO, REAL, REFERENCE, Answer,
                                            best_similarity, parse_answers, placebo_assignment)
+from gradedrel.report.tables import Table
 
 #: The grid θ is chosen from (Amendment 2, B5).
 THETAS = (0.60, 0.65, 0.70, 0.75, 0.80, 0.85, 0.90, 0.95, 1.00)
@@ -159,6 +160,15 @@ def similarities(claimed: Sequence[frozenset], docnos: Iterable[str],
     return {d: best_similarity(claimed, judged.titles[d], MIN_SHARED) for d in docnos}
 
 
+def _titles(given: Given, terms: Callable[[str], tuple[str, ...]]) -> list[frozenset]:
+    return [t for s in given.answer.cited_studies if (t := frozenset(terms(s.title)))]
+
+
+def _matches(given: Given, terms, docnos: Iterable[str], judged: Judged, theta: float) -> bool:
+    return any(reaches(v, theta) for v in similarities(_titles(given, terms), docnos,
+                                                        judged).values())
+
+
 def derangements(n: int, count: int, seed: int) -> list[np.ndarray]:
     """``count`` seeded permutations of range(n) without a fixed point (module docstring)."""
     if n < 2:
@@ -224,17 +234,12 @@ def score(requests: pd.DataFrame, given: Sequence[Given], judged: Mapping[str, J
     judgements (a placebo is scored against a real NutritionFacts request's); ``seed``: the
     study design's."""
     by_id = {r.probe_id: r for r in requests.itertuples(index=False)}
-    titles_of: dict[str, list[frozenset]] = {p: [] for p in by_id}
-    v2_titles: dict[str, list[frozenset]] = {p: [] for p in by_id}
     answered: dict[str, list[Given]] = {p: [] for p in by_id}
     for g in given:
         answered[g.probe_id].append(g)
-        for study in g.answer.cited_studies:
-            t = frozenset(terms(study.title))
-            if t:
-                titles_of[g.probe_id].append(t)
-                if g.framing != V1:
-                    v2_titles[g.probe_id].append(t)
+    titles_of = {p: [t for g in gs for t in _titles(g, terms)] for p, gs in answered.items()}
+    v2_titles = {p: [t for g in gs if g.framing != V1 for t in _titles(g, terms)]
+                 for p, gs in answered.items()}
     real, reference, placebos = ([p for p in sorted(by_id) if by_id[p].source == source]
                                  for source in (REAL, REFERENCE, PLACEBO))
     qids = {p: by_id[p].qid for p in by_id}
@@ -247,22 +252,29 @@ def score(requests: pd.DataFrame, given: Sequence[Given], judged: Mapping[str, J
     cranfield_permutation = permutation_best(v2_titles, qids, reference, cran, seed) if cran \
         else []
 
+    theta = choose_theta(placebo_best, permutation)
     rows, level1_best = [], []
     for p in real + reference:
         r, source = by_id[p], by_id[p].source
         mine = judged[source]
         own3 = similarities(titles_of[p], mine.at(r.qid, 3), mine)
         own1 = similarities(titles_of[p], mine.at(r.qid, 1), mine)
+        best1 = max(own1.values(), default=0.0)
         if own1:
-            level1_best.append(max(own1.values()))
+            level1_best.append(best1)
+        matched = {d: s for d, s in own3.items() if reaches(s, theta)}
+        by = sorted({g.label for g in answered[p] if _matches(g, terms, matched, mine, theta)})
         rows.append({"probe_id": p, "source": source, "pool": r.pool, "qid": r.qid,
                      "answers": len(answered[p]), "claimed_titles": len(titles_of[p]),
                      **{f"known_{f}": ",".join(g.answer.remembers_page for g in sorted(
                          answered[p], key=lambda g: g.sample) if g.framing == f)
                         for f in (*FRAMINGS, V1)},
                      "level3": len(own3), "best_level3": max(own3.values(), default=0.0),
-                     "_own3": own3, "level1": len(own1),
-                     "_best1": max(own1.values(), default=0.0)})
+                     "matched": len(matched), "matched_by": " ".join(by),
+                     "matched_documents": " ".join(f"{d}:{s:.3f}"
+                                                   for d, s in sorted(matched.items())),
+                     "level1": len(own1), "level1_hits": "yes" if reaches(best1, theta) else "no",
+                     "remembered": "yes" if matched else "no"})
 
     null_rows = [{"theta": t, "placebo_rate": rate(placebo_best, t), "placebos": len(placebos),
                   "permutation_rate": rate(permutation, t), "permutation_pairs": len(permutation),
@@ -270,19 +282,6 @@ def score(requests: pd.DataFrame, given: Sequence[Given], judged: Mapping[str, J
                   "cranfield_pairs": len(cranfield_permutation),
                   "level1_rate": rate(level1_best, t), "level1_requests": len(level1_best)}
                  for t in THETAS]
-    theta = choose_theta(placebo_best, permutation)
-
-    for row in rows:
-        p, own3 = row["probe_id"], row.pop("_own3")
-        matched = {d: s for d, s in own3.items() if reaches(s, theta)}
-        by = sorted({g.label for g in answered[p] for study in g.answer.cited_studies
-                     if any(reaches(v, theta) for v in similarities(
-                         [frozenset(terms(study.title))], matched, judged[row["source"]]).values())})
-        row.update(matched=len(matched),
-                   matched_documents=" ".join(f"{d}:{s:.3f}" for d, s in sorted(matched.items())),
-                   matched_by=" ".join(by),
-                   level1_hits="yes" if reaches(row.pop("_best1"), theta) else "no",
-                   remembered="yes" if matched else "no")
     table = pd.DataFrame(rows, columns=PER_REQUEST_COLUMNS)
     at = next(r for r in null_rows if r["theta"] == theta)
     fresh = table[(table["source"] == REAL) & (table["pool"] == "fresh")]
@@ -310,9 +309,8 @@ def rates(table: pd.DataFrame, given: Sequence[Given], requests: pd.DataFrame,
     (``seed``: the study design's)."""
     pool_of, source_of, qid_of = (dict(zip(requests["probe_id"], requests[c]))
                                   for c in ("pool", "source", "qid"))
-    real = sorted(p for p, s in source_of.items() if s == REAL)
-    assigned = placebo_assignment(sorted(p for p, s in source_of.items() if s == PLACEBO),
-                                  real, seed)
+    assigned = placebo_assignment([p for p, s in source_of.items() if s == PLACEBO],
+                                  [p for p, s in source_of.items() if s == REAL], seed)
     remembered = dict(zip(table["probe_id"], table["remembered"]))
     groups: dict[tuple[str, str, str], list[Given]] = {}
     for g in given:
@@ -321,9 +319,8 @@ def rates(table: pd.DataFrame, given: Sequence[Given], requests: pd.DataFrame,
     for (source, pool, framing), items in sorted(groups.items()):
         ids = sorted({g.probe_id for g in items})
         mine = judged[REAL if source == PLACEBO else source]   # a placebo: its assigned request
-        matched = {g.probe_id for g in items if any(reaches(v, theta) for v in similarities(
-            [frozenset(terms(s.title)) for s in g.answer.cited_studies],
-            mine.at(qid_of[assigned.get(g.probe_id, g.probe_id)], 3), mine).values())}
+        matched = {g.probe_id for g in items if _matches(
+            g, terms, mine.at(qid_of[assigned.get(g.probe_id, g.probe_id)], 3), mine, theta)}
         n = len(items)
         rows.append({"source": source, "pool": pool, "framing": framing, "requests": len(ids),
                      "answers": n,
@@ -346,8 +343,6 @@ def markdown(table: pd.DataFrame, nulls: pd.DataFrame, by_framing: pd.DataFrame,
              decisions: Mapping) -> str:
     """The probe's report: the null rates and θ, the rates per source, pool and framing, the
     cleared and remembered counts."""
-    from gradedrel.report.tables import Table
-
     lines = ["# Memory probe v2 (Amendment 2, B4–B6; docs/memory-probe.md)", "",
              f"- θ = **{decisions['theta']:.2f}**: the smallest of the grid at which the placebo "
              f"rate ({decisions['placebo_rate']:.1%}) and the permutation rate "

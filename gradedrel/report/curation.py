@@ -64,23 +64,18 @@ def profile(plans: Iterable[Plan]) -> dict:
     keys unexpanded and expanded, keys per concept, and the share of expansion keys by
     relation."""
     chosen = list(plans)
-    relations: Counter = Counter()
-    totals: Counter = Counter()
-    for plan in chosen:
-        concepts = plan.concepts()
-        totals["facets"] += len(plan.facets)
-        totals["major"] += sum(f.importance == "major" for f in plan.facets)
-        totals["concepts"] += len(concepts)
-        totals["keys_u"] += sum(len(c.keys) for c in concepts)
-        totals["keys_e"] += sum(len(c.keys) + len(c.expansion) for c in concepts)
-        relations.update(k.relation for c in concepts for k in c.expansion)
+    concepts = [c for plan in chosen for c in plan.concepts()]
+    facets = sum(len(plan.facets) for plan in chosen)
+    major = sum(f.importance == "major" for plan in chosen for f in plan.facets)
+    keys_u = sum(len(c.keys) for c in concepts)
+    keys_e = sum(len(c.keys) + len(c.expansion) for c in concepts)
+    relations = Counter(k.relation for c in concepts for k in c.expansion)
     n = max(len(chosen), 1)
-    out = {"plans": len(chosen), "facets": totals["facets"] / n, "major_facets": totals["major"] / n,
-           "minor_facets": (totals["facets"] - totals["major"]) / n,
-           "concepts": totals["concepts"] / n, "keys_u": totals["keys_u"] / n,
-           "keys_e": totals["keys_e"] / n,
-           "keys_per_concept_e": totals["keys_e"] / max(totals["concepts"], 1),
-           "growth": totals["keys_e"] / max(totals["keys_u"], 1)}
+    out = {"plans": len(chosen), "facets": facets / n, "major_facets": major / n,
+           "minor_facets": (facets - major) / n, "concepts": len(concepts) / n,
+           "keys_u": keys_u / n, "keys_e": keys_e / n,
+           "keys_per_concept_e": keys_e / max(len(concepts), 1),
+           "growth": keys_e / max(keys_u, 1)}
     expansion = sum(relations.values())
     for relation in ("UF", "NT", "BT", "RT", "variant", "curated", "request"):
         out[f"share_{relation}"] = relations[relation] / expansion if expansion else 0.0

@@ -9,6 +9,7 @@ vector is drawn as a black dotted line. Legends sit below the panels, never over
 """
 from __future__ import annotations
 
+import zlib
 from typing import Mapping, Sequence
 
 import matplotlib
@@ -31,13 +32,6 @@ def _rc(font_size: float) -> dict:
             "pdf.compression": 6}
 
 
-def _figure(panels: int, figures: Mapping):
-    with plt.rc_context(_rc(figures["font_size"])):
-        fig, axes = plt.subplots(1, panels, figsize=(figures["width"], figures["height"] + 0.5),
-                                 layout="constrained", squeeze=False)
-    return fig, axes.ravel()
-
-
 #: The styles of runs beside the query types (``gradedrel compare``: a user's runs), in
 #: order: none shares a query type's colour and marker (config ``report.figures.style``)
 #: or the ideal vector's black dotted line (colours from Paul Tol's palettes, beside the
@@ -51,25 +45,17 @@ RUN_STYLES = ({"colour": "#882255", "marker": "D", "linestyle": "-"},
 def with_runs(style: Mapping, runs: Sequence[str]) -> dict:
     """The query types' ``style`` with a style of its own for each of ``runs`` (from
     :data:`RUN_STYLES`, in order, repeating after the last)."""
-    added = {run: RUN_STYLES[i % len(RUN_STYLES)] for i, run in enumerate(runs)}
-    return {**style, **added}
-
-
-def style_of(style: Mapping, qt: str) -> dict:
-    """The configured style of query type ``qt``; one without (a structure added to the
-    registry, ``BAND/u``) gets a default: a colour and marker from :data:`RUN_STYLES` chosen
-    by its structure's name (the same on every figure), dashed unexpanded, solid expanded."""
-    if qt in style:
-        return dict(style[qt])
-    import zlib
-
-    structure, _, expansion = qt.partition("/")
-    base = RUN_STYLES[zlib.crc32(structure.encode("utf-8")) % len(RUN_STYLES)]
-    return {**base, "linestyle": "--" if expansion == "u" else "-"}
+    return {**style, **{run: RUN_STYLES[i % len(RUN_STYLES)] for i, run in enumerate(runs)}}
 
 
 def _line_kw(style: Mapping, qt: str, i: int, n: int, every: int | None) -> dict:
-    s = style_of(style, qt)
+    """The line of query type ``qt``: its configured style; one without (a structure added to
+    the registry, ``BAND/u``) gets a colour and marker from :data:`RUN_STYLES` chosen by its
+    structure's name (the same on every figure), dashed unexpanded, solid expanded."""
+    structure, _, expansion = qt.partition("/")
+    s = style[qt] if qt in style else {
+        **RUN_STYLES[zlib.crc32(structure.encode("utf-8")) % len(RUN_STYLES)],
+        "linestyle": "--" if expansion == "u" else "-"}
     kw = {"color": s["colour"], "marker": s["marker"], "linestyle": s["linestyle"],
           "linewidth": 1.4, "markersize": 4.5, "label": qt}
     if every:   # stagger markers so that curves lying on top of each other stay legible
@@ -84,23 +70,30 @@ def _lines(ax, rows: pd.DataFrame, x: str, y: str, query_types: Sequence[str], s
         ax.plot(r[x], r[y], **_line_kw(style, qt, i, len(query_types), every))
 
 
-#: Legend entries in one row below the panels at most (the six query types and the ideal
-#: fit the page's width); more wrap into rows of equal length.
-LEGEND_COLUMNS = 7
-
-
-def legend_columns(entries: int, most: int = LEGEND_COLUMNS) -> int:
-    """Columns for ``entries`` legend entries: one row up to ``most``, else as few rows as
-    fit, filled evenly (8 entries: 2 rows of 4)."""
+def legend_columns(entries: int, most: int = 7) -> int:
+    """Columns for ``entries`` legend entries below the panels: one row up to ``most`` (the
+    six query types and the ideal fit the page's width), else as few rows of equal length as
+    fit (8 entries: 2 rows of 4)."""
     rows = -(-entries // most)
     return -(-entries // rows)
 
 
-def _legend(fig, axes, font_size: float, ncol: int) -> None:
-    ncol = legend_columns(ncol)
-    handles, labels = axes[0].get_legend_handles_labels()
-    with plt.rc_context(_rc(font_size)):
-        fig.legend(handles, labels, loc="outside lower center", ncol=ncol, frameon=False)
+def _panels(items: Sequence, figures: Mapping, title: str, ylabel: str, entries: int, draw):
+    """A figure of one panel per item (``draw(ax, item)``), gridded, the y label on the
+    first, the legend of ``entries`` entries below the panels."""
+    with plt.rc_context(_rc(figures["font_size"])):
+        fig, axes = plt.subplots(1, len(items), layout="constrained", squeeze=False,
+                                 figsize=(figures["width"], figures["height"] + 0.5))
+        axes = axes.ravel()
+        for ax, item in zip(axes, items):
+            draw(ax, item)
+            ax.grid(alpha=0.3)
+        axes[0].set_ylabel(ylabel)
+        fig.suptitle(title)
+        handles, labels = axes[0].get_legend_handles_labels()
+        fig.legend(handles, labels, loc="outside lower center", ncol=legend_columns(entries),
+                   frameon=False)
+    return fig
 
 
 def _rows(frame: pd.DataFrame, max_rank: int | None = None, **where) -> pd.DataFrame:
@@ -116,24 +109,18 @@ def pr_figure(pr_curves: pd.DataFrame, levels: Sequence[int], reading: str,
               query_types: Sequence[str], figures: Mapping, title: str):
     """Interpolated precision at the standard recall points, one panel per level
     (separate recall base per level; J&K 2000, Method 1)."""
-    fig, axes = _figure(len(levels), figures)
-    with plt.rc_context(_rc(figures["font_size"])):
-        for ax, level in zip(axes, levels):
-            rows = _rows(pr_curves, level=int(level), reading=reading)
-            topics = sorted(set(rows["topics"].astype(int)))
-            _lines(ax, rows, "recall", "precision", query_types, figures["style"], None)
-            word = "exactly" if reading == "exact" else "at least"
-            ax.set_title(f"level {level} ({LEVEL_NAMES[level]}), "
-                         f"n = {'/'.join(map(str, topics))}")
-            ax.set_xlabel(f"recall ({word} level {level})")
-            ax.set_xlim(-0.02, 1.02)    # whole markers at recall 0 and 1
-            ax.set_ylim(0, 1.02)
-            ax.set_xticks([0, 0.2, 0.4, 0.6, 0.8, 1.0])
-            ax.grid(alpha=0.3)
-        axes[0].set_ylabel("interpolated precision")
-        fig.suptitle(title)
-    _legend(fig, axes, figures["font_size"], len(query_types))
-    return fig
+    def draw(ax, level):
+        rows = _rows(pr_curves, level=int(level), reading=reading)
+        topics = sorted(set(rows["topics"].astype(int)))
+        _lines(ax, rows, "recall", "precision", query_types, figures["style"], None)
+        word = "exactly" if reading == "exact" else "at least"
+        ax.set_title(f"level {level} ({LEVEL_NAMES[level]}), n = {'/'.join(map(str, topics))}")
+        ax.set_xlabel(f"recall ({word} level {level})")
+        ax.set_xlim(-0.02, 1.02)    # whole markers at recall 0 and 1
+        ax.set_ylim(0, 1.02)
+        ax.set_xticks([0, 0.2, 0.4, 0.6, 0.8, 1.0])
+
+    return _panels(levels, figures, title, "interpolated precision", len(query_types), draw)
 
 
 def gain_figure(gain_curves: pd.DataFrame, curve: JKMeasure, profiles: Sequence[str],
@@ -143,45 +130,34 @@ def gain_figure(gain_curves: pd.DataFrame, curve: JKMeasure, profiles: Sequence[
     1..max_rank, one panel per gain profile, with the ideal vector (J&K 2000 Method 2; J&K
     2002 for nCG)."""
     kind, base = curve.curve
-    fig, axes = _figure(len(profiles), figures)
-    max_rank, every = figures["max_rank"], figures["marker_every"]
-    ideal_style = figures["ideal"]
-    with plt.rc_context(_rc(figures["font_size"])):
-        for ax, profile in zip(axes, profiles):
-            rows = _rows(gain_curves, max_rank, profile=str(profile), kind=kind, base=int(base))
-            _lines(ax, rows, "rank", "value", query_types, figures["style"], every)
-            ideal = rows[rows["run"] == query_types[0]].sort_values("rank")
-            ax.plot(ideal["rank"], ideal["ideal"], color=ideal_style["colour"],
-                    linestyle=ideal_style["linestyle"], linewidth=ideal_style["linewidth"],
-                    label="ideal vector")
-            ax.set_title(profile_label(profile))
-            ax.set_xlabel("rank")
-            ax.set_xlim(*_rank_limits(max_rank))
-            ax.set_xticks(_rank_ticks(max_rank))
-            if kind.startswith("n"):
-                ax.set_ylim(0, 1.05)
-            else:
-                ax.set_ylim(bottom=0)
-            ax.grid(alpha=0.3)
-        axes[0].set_ylabel(f"mean {curve.label()}")
-        fig.suptitle(title)
-    _legend(fig, axes, figures["font_size"], len(query_types) + 1)
-    return fig
+    max_rank, every, ideal_style = figures["max_rank"], figures["marker_every"], figures["ideal"]
+
+    def draw(ax, profile):
+        rows = _rows(gain_curves, max_rank, profile=str(profile), kind=kind, base=int(base))
+        _lines(ax, rows, "rank", "value", query_types, figures["style"], every)
+        ideal = rows[rows["run"] == query_types[0]].sort_values("rank")
+        ax.plot(ideal["rank"], ideal["ideal"], color=ideal_style["colour"],
+                linestyle=ideal_style["linestyle"], linewidth=ideal_style["linewidth"],
+                label="ideal vector")
+        ax.set_title(profile_label(profile))
+        ax.set_xlabel("rank")
+        _rank_axis(ax, max_rank)
+        if kind.startswith("n"):
+            ax.set_ylim(0, 1.05)
+        else:
+            ax.set_ylim(bottom=0)
+
+    return _panels(profiles, figures, title, f"mean {curve.label()}", len(query_types) + 1, draw)
 
 
-def _rank_limits(max_rank: int) -> tuple[float, float]:
-    """Ranks 1..max_rank with a little room, so that markers and error bars at the first
-    and last rank are drawn whole."""
-    pad = 0.03 * max_rank
-    return 1 - pad, max_rank + pad
-
-
-def _rank_ticks(max_rank: int, n: int = 5) -> list[int]:
-    """Rank 1 and n evenly spaced round ranks up to max_rank (rank 0 does not exist)."""
-    raw = max_rank / n
-    step = min(m * 10 ** e for e in range(0, 7) for m in (1, 2, 2.5, 5) if m * 10 ** e >= raw)
-    step = max(1, int(step))
-    return [1] + list(range(step, max_rank + 1, step))
+def _rank_axis(ax, max_rank: int, n: int = 5) -> None:
+    """Ranks 1..max_rank with a little room, so that markers and error bars at the first and
+    last rank are drawn whole; ticks at rank 1 and n evenly spaced round ranks up to max_rank
+    (rank 0 does not exist)."""
+    ax.set_xlim(1 - 0.03 * max_rank, max_rank + 0.03 * max_rank)
+    step = max(1, int(min(m * 10 ** e for e in range(0, 7) for m in (1, 2, 2.5, 5)
+                          if m * 10 ** e >= max_rank / n)))
+    ax.set_xticks([1] + list(range(step, max_rank + 1, step)))
 
 
 def difference_figure(gain_curves: pd.DataFrame, bands: pd.DataFrame | None,
@@ -225,8 +201,7 @@ def difference_figure(gain_curves: pd.DataFrame, bands: pd.DataFrame | None,
                     drawn += len(b) > 0
                 ax.plot(r.index, r - ref.reindex(r.index), **kw)
                 ax.axhline(0, color="#000000", linewidth=0.8)
-                ax.set_xlim(*_rank_limits(max_rank))
-                ax.set_xticks(_rank_ticks(max_rank, 3))
+                _rank_axis(ax, max_rank, 3)
                 ax.grid(alpha=0.3)
                 if row == 0:
                     ax.set_title(f"{qt} − {baseline}")

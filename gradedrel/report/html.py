@@ -35,22 +35,23 @@ def _cells(line: str) -> list[str]:
     return [c.strip() for c in line.strip().strip("|").split("|")]
 
 
-def _table(lines: list[str]) -> list[str]:
-    header, align = _cells(lines[0]), _cells(lines[1])
-    out = ["<table>", "<tr>" + "".join(f"<th>{_inline(h)}</th>" for h in header) + "</tr>"]
-    for line in lines[2:]:
-        cells = [f'<td class="n">{_inline(c)}</td>' if a.endswith(":") else f"<td>{_inline(c)}</td>"
-                 for c, a in zip(_cells(line), align)]
-        out.append("<tr>" + "".join(cells) + "</tr>")
-    out.append("</table>")
-    return out
+def _table(header: list[str], body: list[list[str]], numeric: list[bool], cell) -> list[str]:
+    """``<table>`` lines; ``cell`` makes a cell's HTML, a ``numeric`` column's right-aligned."""
+    out = ["<table>", "<tr>" + "".join(f"<th>{cell(h)}</th>" for h in header) + "</tr>"]
+    out += ["<tr>" + "".join(f'<td class="n">{cell(c)}</td>' if i < len(numeric) and numeric[i]
+                             else f"<td>{cell(c)}</td>" for i, c in enumerate(row)) + "</tr>"
+            for row in body]
+    return out + ["</table>"]
+
+
+def _head(title: str, css: str = "") -> list[str]:
+    return ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
+            f"<title>{html.escape(title)}</title><style>{_CSS}{css}</style></head><body>"]
 
 
 def markdown_to_html(text: str, title: str) -> str:
     """A standalone HTML page of the Markdown the report writes (headings, lists, tables, code)."""
-    out = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
-           f"<title>{html.escape(title)}</title><style>{_CSS}</style></head><body>"]
-    lines, i = text.splitlines(), 0
+    out, lines, i = _head(title), text.splitlines(), 0
     while i < len(lines):
         line = lines[i]
         if not line.strip():
@@ -65,7 +66,9 @@ def markdown_to_html(text: str, title: str) -> str:
             i += 1
         elif line.startswith("|"):
             block = list(takewhile(lambda x: x.startswith("|"), lines[i:]))
-            out += _table(block)
+            align = [a.endswith(":") for a in _cells(block[1])]
+            out += _table(_cells(block[0]), [_cells(b)[:len(align)] for b in block[2:]], align,
+                          _inline)
             i += len(block)
         elif line.startswith("- "):
             block = list(takewhile(lambda x: x.startswith("- "), lines[i:]))
@@ -83,9 +86,6 @@ def markdown_to_html(text: str, title: str) -> str:
 
 
 # --- report pages: a TSV, Markdown or text result as one HTML page ---------------------------
-
-_PAGE_CSS = "h1{font-size:1.25em}p{margin:.4em 0}"
-
 
 def _is_number(text: str) -> bool:
     try:
@@ -109,17 +109,10 @@ def tsv_to_html(text: str, title: str, source: str = "", rows_shown: int = PAGE_
     numeric = [bool(cells) and all(_is_number(c) for c in cells)
                for cells in ([r[i] for r in body if i < len(r) and r[i] != ""]
                              for i in range(len(header)))]
-    out = _head(title, source)
-    out.append(f"<p>{len(body)} rows × {len(header)} columns</p>")
+    out = _page_head(title, source) + [f"<p>{len(body)} rows × {len(header)} columns</p>"]
     if len(body) > rows_shown:
-        out.append(f"<p>The first {rows_shown} rows; all {len(body)} are in the file"
-                   + (f" <code>{html.escape(source)}</code>" if source else "") + ".</p>")
-    out += ["<table>", "<tr>" + "".join(f"<th>{html.escape(h)}</th>" for h in header) + "</tr>"]
-    for row in body[:rows_shown]:
-        out.append("<tr>" + "".join(
-            f'<td class="n">{html.escape(c)}</td>' if i < len(numeric) and numeric[i]
-            else f"<td>{html.escape(c)}</td>" for i, c in enumerate(row)) + "</tr>")
-    out += ["</table>", "</body></html>"]
+        out.append(_cut(f"The first {rows_shown} rows; all {len(body)} are in the file", source))
+    out += _table(header, body[:rows_shown], numeric, html.escape) + ["</body></html>"]
     return "\n".join(out) + "\n"
 
 
@@ -131,22 +124,22 @@ def text_to_html(text: str, title: str, source: str = "", lines_shown: int = PAG
     """A text file (YAML and the like) as preformatted HTML: its first ``lines_shown``
     lines; when there are more, the page says so and names the file."""
     lines = text.splitlines()
-    out = _head(title, source)
+    out = _page_head(title, source)
     if len(lines) > lines_shown:
-        out.append(f"<p>The first {lines_shown} of {len(lines)} lines; all are in the file"
-                   + (f" <code>{html.escape(source)}</code>" if source else "") + ".</p>")
+        out.append(_cut(f"The first {lines_shown} of {len(lines)} lines; all are in the file",
+                        source))
         text = "\n".join(lines[:lines_shown]) + "\n"
     out += [f"<pre>{html.escape(text)}</pre>", "</body></html>"]
     return "\n".join(out) + "\n"
 
 
-def _head(title: str, source: str) -> list[str]:
-    out = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
-           f"<title>{html.escape(title)}</title><style>{_CSS}{_PAGE_CSS}</style></head><body>",
-           f"<h1>{html.escape(title)}</h1>"]
-    if source:
-        out.append(f"<p>File: <code>{html.escape(source)}</code></p>")
-    return out
+def _page_head(title: str, source: str) -> list[str]:
+    out = _head(title, "h1{font-size:1.25em}p{margin:.4em 0}") + [f"<h1>{html.escape(title)}</h1>"]
+    return out + ([f"<p>File: <code>{html.escape(source)}</code></p>"] if source else [])
+
+
+def _cut(sentence: str, source: str) -> str:
+    return f"<p>{sentence}" + (f" <code>{html.escape(source)}</code>" if source else "") + ".</p>"
 
 
 def page(text: str, source: str, title: str) -> str:
@@ -161,15 +154,12 @@ def page(text: str, source: str, title: str) -> str:
     return text_to_html(text, title, source)
 
 
-#: How a page's title names the wildcards of its file.
-_NAMED = (("collection", "collection"), ("thesaurus", "thesaurus"), ("planset", "plan set"),
-          ("model", "model"), ("wmodel", "model"))
-
-
 def page_title(source: str, wildcards) -> str:
     """``means.tsv: collection cranfield, plan set auto, model BM25``."""
     values = dict(wildcards.items()) if wildcards else {}
-    named = [f"{word} {values[key]}" for key, word in _NAMED if values.get(key)]
+    named = [f"{word} {values[key]}" for key, word in (
+        ("collection", "collection"), ("thesaurus", "thesaurus"), ("planset", "plan set"),
+        ("model", "model"), ("wmodel", "model")) if values.get(key)]
     name = source.rsplit("/", 1)[-1]
     return f"{name}: {', '.join(named)}" if named else name
 

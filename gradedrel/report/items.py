@@ -84,22 +84,15 @@ def screen_png(source: str | Path, target: str | Path, source_dpi: float,
     from PIL import Image
 
     with Image.open(source) as image:
-        image.load()
         factor = min(1.0, dpi / source_dpi)
         size = (max(1, round(image.width * factor)), max(1, round(image.height * factor)))
         rgba = image.convert("RGBA")
-    flat = Image.new("RGBA", rgba.size, "white")
-    flat.alpha_composite(rgba)
+    flat = Image.alpha_composite(Image.new("RGBA", rgba.size, "white"), rgba)
     small = flat.convert("RGB").resize(size, Image.Resampling.LANCZOS)
     small = small.quantize(256, dither=Image.Dither.NONE)
     with atomic_open(str(target), "wb") as handle:
         small.save(handle, format="PNG", optimize=True)
     return size
-
-
-def png_data_uri(data: bytes) -> str:
-    """A PNG's bytes as a ``data:`` URI, for an ``<img>`` inside the report."""
-    return "data:image/png;base64," + base64.b64encode(data).decode("ascii")
 
 
 def landing_html(answer_html: str, figure: bytes | None, figure_alt: str,
@@ -110,7 +103,8 @@ def landing_html(answer_html: str, figure: bytes | None, figure_alt: str,
     to the files the report does not embed."""
     out = [LANDING_STYLE, '<div class="gradedrel-landing">', answer_html]
     if figure is not None:
-        out.append(f'<figure><img src="{png_data_uri(figure)}" alt="{html.escape(figure_alt)}" '
+        uri = "data:image/png;base64," + base64.b64encode(figure).decode("ascii")
+        out.append(f'<figure><img src="{uri}" alt="{html.escape(figure_alt)}" '
                    'style="max-width:100%;height:auto"><figcaption>'
                    f"{html.escape(figure_alt)}</figcaption></figure>")
     if links:

@@ -124,15 +124,11 @@ def linear_percentile(values: np.ndarray, q: float) -> float:
         return float(np.percentile(values, q))
     ordered = np.sort(values)
     h = (len(ordered) - 1) * q / 100.0
-    lo, hi = int(math.floor(h)), int(math.ceil(h))
-    a, b = ordered[lo], ordered[hi]
-    if lo == hi or a == b:
-        return float(a)
-    if math.isinf(a) and math.isinf(b):
-        return math.nan
-    if math.isinf(a) or math.isinf(b):
-        return float(a if math.isinf(a) else b)
-    return float(a + (h - lo) * (b - a))
+    lo = int(math.floor(h))
+    a, b = float(ordered[lo]), float(ordered[math.ceil(h)])
+    if math.isinf(a) and not math.isinf(b):
+        return a
+    return a if a == b else a + (h - lo) * (b - a)   # −∞ and +∞: NaN; a finite a, +∞: +∞
 
 
 def _percentiles(values: np.ndarray, confidence: float) -> tuple[float, float]:
@@ -145,11 +141,8 @@ def _percentiles(values: np.ndarray, confidence: float) -> tuple[float, float]:
 
 
 def _ratio(numerator: np.ndarray, denominator: np.ndarray) -> np.ndarray:
-    with np.errstate(divide="ignore", invalid="ignore"):
-        out = numerator / denominator
-    out[(denominator == 0) & (numerator > 0)] = math.inf
-    out[(denominator == 0) & (numerator == 0)] = math.nan
-    return out
+    with np.errstate(divide="ignore", invalid="ignore"):   # sums ≥ 0: x/0 is +inf, 0/0 NaN
+        return numerator / denominator
 
 
 def _bootstrap(sums: pd.DataFrame, numerator: str, denominator: str,
@@ -177,12 +170,11 @@ def pooled(group: pd.DataFrame, N: int, rules: Constants) -> dict:
     sums = per.groupby("qid", sort=True).agg(a=("a", "sum"), b=("b", "sum"),
                                              c=("c", "sum"), l2=("n_L2", "max"))
     with_l2 = sums[sums["l2"] > 0]
-    lift, selectivity = _bootstrap(sums, "a", "b", rules), _bootstrap(with_l2, "a", "c", rules)
-    return {"requests": len(sums), "pairs": len(group), "lift": lift[0], "lift_low": lift[1],
-            "lift_high": lift[2], "selectivity": selectivity[0],
-            "selectivity_low": selectivity[1], "selectivity_high": selectivity[2],
-            "selectivity_requests": len(with_l2), "undefined_lift": lift[3],
-            "undefined_selectivity": selectivity[3]}
+    out = {"requests": len(sums), "pairs": len(group), "selectivity_requests": len(with_l2)}
+    for name, part, denominator in (("lift", sums, "b"), ("selectivity", with_l2, "c")):
+        values = _bootstrap(part, "a", denominator, rules)
+        out |= dict(zip((name, f"{name}_low", f"{name}_high", f"undefined_{name}"), values))
+    return out
 
 
 def diagnostic(pair_table: pd.DataFrame, N: int, rules: Constants) -> pd.DataFrame:

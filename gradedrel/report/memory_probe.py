@@ -48,6 +48,7 @@ import yaml
 from gradedrel.core.errors import InputError
 from gradedrel.core import yaml_io
 from gradedrel.report.leak import Documents, linear_percentile
+from gradedrel.report.tables import Table
 
 SOURCES = ("nfcorpus", "placebo", "cranfield")
 REAL, PLACEBO, REFERENCE = SOURCES
@@ -98,10 +99,6 @@ class Collection:
     level3: Mapping[str, Sequence[str]]   # qid -> docnos judged 3
     titles: Mapping[str, str]             # docno -> title
 
-    def level3_ids(self, qid: str) -> np.ndarray:
-        """Document ids judged at level 3 for ``qid``."""
-        return self.documents.id_set(self.level3.get(qid, []), f"request {qid}")
-
 
 # ---------------------------------------------------------------- reading
 
@@ -141,11 +138,9 @@ _Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _mapping
 
 
 def _text(value) -> str:
-    if value is None:
-        return ""
     if isinstance(value, (list, tuple)):
-        return ", ".join(_text(v) for v in value)
-    return str(value)
+        return ", ".join(map(_text, value))
+    return "" if value is None else str(value)
 
 
 def _keys(item: dict, name: str, path, line) -> tuple[str, ...]:
@@ -296,9 +291,8 @@ def placebo_assignment(placebos: Sequence[str], real: Sequence[str],
     if placebos and not real:
         raise ValueError("memory probe: placebos but no real request to score them against")
     rng = np.random.default_rng(seed)
-    order: list[int] = []
-    while len(order) < len(placebos):
-        order += rng.permutation(len(real)).tolist()
+    order = [i for _ in range(math.ceil(len(placebos) / (len(real) or 1)))
+             for i in rng.permutation(len(real)).tolist()]
     return {p: real[order[i]] for i, p in enumerate(placebos)}
 
 
@@ -331,9 +325,10 @@ def score(requests: pd.DataFrame, answers: Mapping[str, Answer],
         collection = collections[REFERENCE if r.source == REFERENCE else REAL]
         answer = answers[r.probe_id]
         q_terms = set(collection.terms(target.text))
-        l3 = collection.level3_ids(target.qid)
-        l3_titles = {d: collection.titles.get(d, "") for d in collection.level3.get(target.qid, [])}
-        matched = matched_documents([s.title for s in answer.cited_studies], l3_titles, q_terms,
+        docnos = collection.level3.get(target.qid, [])
+        l3 = collection.documents.id_set(docnos, f"request {target.qid}")
+        matched = matched_documents([s.title for s in answer.cited_studies],
+                                    {d: collection.titles.get(d, "") for d in docnos}, q_terms,
                                     collection.terms, thresholds)
         l_mem, n_mem = key_lift(answer.remembered_keys, q_terms, collection, l3)
         l_der, n_der = key_lift(answer.derived_keys, q_terms, collection, l3)
@@ -373,19 +368,15 @@ SOURCE_COLUMNS = ["source", "requests", *(f"claims_{c}" for c in CLAIMS), "with_
 def per_source(table: pd.DataFrame) -> pd.DataFrame:
     """Rates per source: claimed memory (shares), requests with a matched study (for the
     placebos: the false-match rate), mean recall, the key statistic, each rule, remembered."""
-    rows = []
-    for source in SOURCES:
-        part = table[table["source"] == source]
-        if len(part):
-            rows.append({"source": source, "requests": len(part),
-                         **{f"claims_{c}": float((part["remembers_page"] == c).mean())
-                            for c in CLAIMS},
-                         "with_match": float((part["matched"] >= 1).mean()),
-                         "mean_recall": float(part["recall"].mean()),
-                         "statistic_defined": int(part["log_ratio"].notna().sum()),
-                         "median_log_ratio": float(part["log_ratio"].median()),
-                         **{rule: float((part[rule] == "yes").mean())
-                            for rule in ("keys_rule", "cited_rule", "remembered")}})
+    rows = [{"source": source, "requests": len(part),
+             **{f"claims_{c}": float((part["remembers_page"] == c).mean()) for c in CLAIMS},
+             "with_match": float((part["matched"] >= 1).mean()),
+             "mean_recall": float(part["recall"].mean()),
+             "statistic_defined": int(part["log_ratio"].notna().sum()),
+             "median_log_ratio": float(part["log_ratio"].median()),
+             **{rule: float((part[rule] == "yes").mean())
+                for rule in ("keys_rule", "cited_rule", "remembered")}}
+            for source in SOURCES if len(part := table[table["source"] == source])]
     return pd.DataFrame(rows, columns=SOURCE_COLUMNS)
 
 
@@ -399,8 +390,6 @@ def remembered(table: pd.DataFrame) -> pd.DataFrame:
 
 def markdown(table: pd.DataFrame, sources: pd.DataFrame, decisions: Mapping) -> str:
     """The probe's report: the decisions, the rates per source, the remembered requests."""
-    from gradedrel.report.tables import Table
-
     lines = ["# The memory probe (Amendment 1, A7; docs/memory-probe.md)", "",
              f"- Placebo false-match rate: {decisions['placebo_false_match_rate']:.1%} of "
              f"{decisions['placebos']} placebos reach one matched document; the cited-study rule "

@@ -35,6 +35,9 @@ def test_the_five_terms_add_up_to_the_primary_effect_request_by_request(frames):
     values = kp.series(frames)
     per_request = kp.decompose(values)
     terms = [t for t, _, _ in kp.TERMS]
+    # the terms telescope: each subtracts the series the one before it adds
+    assert [b for _, _, b in kp.TERMS] == ["SUM/u(P)"] + [a for _, a, _ in kp.TERMS[:-1]]
+    assert kp.TERMS[-1][1] == "WSYN/e(P)"
     primary = np.array(VALUES[""]["WSYN/e"]) - np.array(VALUES[""]["SUM/u"])
     np.testing.assert_allclose(per_request[terms].sum(axis=1).to_numpy(), 100 * primary)
     np.testing.assert_allclose(per_request[kp.PRIMARY].to_numpy(), 100 * primary)
