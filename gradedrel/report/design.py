@@ -130,8 +130,12 @@ def _parsed_text(text: str, source: str):
     return yaml_io.load(text, source)   # libyaml's parser; a key given twice is refused
 
 
-def _read(path: Path) -> dict:
-    """The design of ``path`` checked against the schema, over the design it amends."""
+def _read(path: Path, chain: tuple[str, ...] = ()) -> dict:
+    """The design of ``path`` checked against the schema, over the design it amends
+    (``chain``: the files that amend it, so that a circle of amendments is one error)."""
+    if str(path) in chain:
+        raise InputError(chain[-1], None, "amends: a design that does not amend this one",
+                         " -> ".join(chain + (str(path),)))
     try:
         raw = _parsed(path) or {}
     except FileNotFoundError:
@@ -145,7 +149,7 @@ def _read(path: Path) -> dict:
         raise InputError(str(path), None, "a study design as config/schema/design.schema.yaml "
                          "describes it", schema_error_line(errors[0]).replace("config: ", "", 1))
     if "amends" in raw:
-        base = _read(path.parent / raw["amends"])
+        base = _read(path.parent / raw["amends"], chain + (str(path),))
         raw = {**base, **{k: v for k, v in raw.items() if k != "amends"}}
     return raw
 

@@ -139,3 +139,16 @@ def test_a_misspelt_effort_curve_names_the_file_the_comparison_and_the_closest_n
     said = str(error.value)
     assert str(bad) in said and "findings[3].comparisons[1]" in said
     assert "closest registered: \\'JK_CG\\'" in said
+
+
+def test_a_circle_of_amendments_is_one_error_naming_it(tmp_path):
+    """A design that amends itself, directly or through another, is one error naming the
+    circle (it was endless recursion: a RecursionError traceback)."""
+    (tmp_path / "a.yaml").write_text("amends: b.yaml\n", encoding="utf-8")
+    (tmp_path / "b.yaml").write_text("amends: a.yaml\n", encoding="utf-8")
+    (tmp_path / "self.yaml").write_text("amends: self.yaml\n", encoding="utf-8")
+    with pytest.raises(InputError, match=r"b\.yaml.*amends.*a\.yaml -> .*b\.yaml -> .*a\.yaml"):
+        design.load(tmp_path / "a.yaml")
+    with pytest.raises(InputError, match=r"self\.yaml -> .*self\.yaml"):
+        design.load(tmp_path / "self.yaml")
+    assert design.files(tmp_path / "a.yaml") == [str(tmp_path / "a.yaml"), str(tmp_path / "b.yaml")]
