@@ -125,17 +125,16 @@ def _study(collection: str, root: Path, config_files: list[Path], configs: Seque
     report section, and the study design and published numbers it names for
     ``collection`` (relative to ``root``, else the package's own files); a missing one is
     one line naming the first config file."""
-    config = read_config(config_files + [Path(c) for c in configs])
-    report = dict(config.get("report") or {})
-    collection_config = (config.get("collections") or {}).get(collection) or {}
-    design = _resolve(root, collection_config.get("design", DEFAULT_DESIGN))
-    published = _resolve(root, report.get("published", "config/published/jk2000.yaml"))
+    config = read_config(config_files + [Path(c) for c in configs])   # schema defaults filled
+    report = config["report"]
+    design = _resolve(root, config["collections"].get(collection, {}).get("design",
+                                                                          DEFAULT_DESIGN))
+    published = _resolve(root, report["published"])
     for path, what in ((design, "study design"), (published, "published numbers")):
         if not path.exists():
             raise FileNotFoundError(f"{path}: no {what} (named in {config_files[0]} or "
                                     "--config)")
-    order = list((config.get("query_types") or {}).get("labels") or [])
-    return order, report, design, published
+    return config["query_types"]["labels"], report, design, published
 
 
 def locate(against: str | Path, configs: Sequence[str | Path] = ()) -> PlanSetRuns:
@@ -192,25 +191,14 @@ def locate(against: str | Path, configs: Sequence[str | Path] = ()) -> PlanSetRu
     order, report, design, published = _study(collection, root,
                                               [_resolve(root, PROJECT_CONFIG)], configs)
     # the query types in the config's order (the record's is alphabetical), then any other
-    runs = {label: runs[label] for label in [*[q for q in order if q in runs],
-                                             *[q for q in runs if q not in order]]}
+    runs = dict(sorted(runs.items(), key=lambda run: order.index(run[0]) if run[0] in order
+                       else len(order)))
     if settings.baseline_run not in runs:
         raise InputError(paths["provenance"], None, f"the baseline {settings.baseline_run!r} "
                          "among the evaluated runs", sorted(runs))
     return PlanSetRuns(against, collection, plan_set, model, runs, paths["topics"],
                        paths["qrels"], paths["evaluation"], record, settings, design,
                        published, report)
-
-
-def stale_runs(finished: PlanSetRuns) -> list[str]:
-    """The query types whose run file is not the one the evaluation read (its sha256); none
-    for a reference (it ships no runs)."""
-    from gradedrel.core.io import sha256_of
-
-    if finished.reference is not None:
-        return []
-    return [label for label, entry in finished.record["runs"].items()
-            if entry.get("sha256") and sha256_of(finished.runs[label]) != entry["sha256"]]
 
 
 # --- your runs ------------------------------------------------------------------------------
@@ -346,14 +334,11 @@ def summary(per_topic: pd.DataFrame, runs: Sequence[str], baseline: str, best: s
     for run in runs:
         pairs += [(run, baseline, paper_gain, f"{best} - {baseline}"),
                   (run, best, math.nan, "")]
-    rows = []
-    for first, second, paper, paper_comparison in pairs:
-        row = _row(2, "", f"{first} - {second}", str(AvP(level=level)), matrix[first],
-                   matrix[second], math.nan, constants, False)
-        rows.append((row["comparison"], row["measure"], row["requests"], row["estimate"],
-                     row["low"], row["high"], row["confidence"], row["p_value"],
-                     round(paper, 6), paper_comparison if not math.isnan(paper) else ""))
-    return pd.DataFrame(rows, columns=SUMMARY_COLUMNS)
+    rows = [dict(_row(2, "", f"{first} - {second}", str(AvP(level=level)), matrix[first],
+                      matrix[second], math.nan, constants, False), paper=round(paper, 6),
+                 paper_comparison=paper_comparison if not math.isnan(paper) else "")
+            for first, second, paper, paper_comparison in pairs]
+    return pd.DataFrame(rows).rename(columns={"estimate": "effect"})[SUMMARY_COLUMNS]
 
 
 def summary_table(frame: pd.DataFrame, title: str, constants):
@@ -437,7 +422,7 @@ def compare(runs: Mapping[str, str | Path], against: str | Path, out_dir: str | 
     read and checked first, then all is written into a folder beside it that becomes
     ``out_dir`` only when complete (:func:`gradedrel.core.io.atomic_folder`)."""
     from gradedrel.collection.readers import read_qrels_tsv
-    from gradedrel.core.io import atomic_folder, read_tsv
+    from gradedrel.core.io import atomic_folder, read_tsv, sha256_of
     from gradedrel.evaluation.files import read_runs
     from gradedrel.report import design as design_model
     from gradedrel.report import published as published_model
@@ -445,7 +430,10 @@ def compare(runs: Mapping[str, str | Path], against: str | Path, out_dir: str | 
     finished = locate(against, configs)
     check_labels(runs, list(finished.runs))
     check_run_files(runs)
-    stale = stale_runs(finished)
+    # the query types whose run file is not the one the evaluation read (a reference ships none)
+    stale = [label for label, entry in finished.record["runs"].items() if entry.get("sha256")
+             and sha256_of(finished.runs[label]) != entry["sha256"]] \
+        if finished.reference is None else []
     if stale:
         raise InputError(finished.evaluation / "provenance.json", None,
                          f"the run files it evaluated; {HOW}",
@@ -472,15 +460,13 @@ def check_out(out_dir: Path) -> None:
     """``--out`` is replaced whole: it must be new, empty, or an earlier comparison's."""
     if not out_dir.exists() or out_dir.is_dir() and not any(out_dir.iterdir()):
         return
-    try:
-        record = json.loads((out_dir / "provenance.json").read_text(encoding="utf-8"))
-        earlier = record.get("step") == "compare"
-    except (OSError, ValueError, AttributeError):
-        earlier = False
-    if not earlier:
-        raise InputError(out_dir, None, "an --out folder that is new, empty or an earlier "
-                         "comparison's (it is replaced whole)",
-                         "a file" if not out_dir.is_dir() else "other files")
+    with contextlib.suppress(OSError, ValueError, AttributeError):
+        if json.loads((out_dir / "provenance.json").read_text(encoding="utf-8")).get(
+                "step") == "compare":
+            return
+    raise InputError(out_dir, None, "an --out folder that is new, empty or an earlier "
+                     "comparison's (it is replaced whole)",
+                     "a file" if not out_dir.is_dir() else "other files")
 
 
 def write_comparison(finished: PlanSetRuns, runs: Mapping[str, str | Path],
@@ -507,14 +493,12 @@ def write_comparison(finished: PlanSetRuns, runs: Mapping[str, str | Path],
     if finished.reference is None:
         check_against_workflow(means, finished, query_types)
     level = max(settings.levels)
-    best = best_expanded_strong(means, [q for q in report.get("expanded_strong", [])
+    best = best_expanded_strong(means, [q for q in report["expanded_strong"]
                                         if q in query_types], level)
     written = list(sorted((out_dir / "evaluation").iterdir()))
     significance = significance_table(
         vs_baseline, f"Each run against {settings.baseline_run} — {where}",
-        (report.get("significance_columns") or {}).get("vs_baseline",
-                                                       "randomisation_p_adjusted"),
-        float(report.get("alpha", 0.05)))
+        report["significance_columns"]["vs_baseline"], float(report["alpha"]))
     significance.notes.append(
         f"Adjusted ({settings.correction}) over the {len(query_types) + len(labels) - 1} runs "
         f"tested against {settings.baseline_run} at each measure, yours included: the query "
@@ -586,8 +570,7 @@ def printed(result: Comparison) -> str:
     baseline, level = settings.baseline_run, result.level
     tested = result.vs_baseline[result.vs_baseline["measure"] == str(AvP(level=level))]
     tested = tested.set_index("run")
-    column = (finished.report.get("significance_columns") or {}).get(
-        "vs_baseline", "randomisation_p_adjusted")
+    column = finished.report["significance_columns"]["vs_baseline"]
     header = ["run"] + [f"AvP{lv} (paper)" for lv in settings.levels] + \
         [f"vs {baseline} at {level}", "p (Holm)"]
     lines = []

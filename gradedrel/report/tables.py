@@ -10,7 +10,6 @@ AvP values are shown in percent, as in Järvelin & Kekäläinen (SIGIR 2000), Ta
 """
 from __future__ import annotations
 
-import io
 import math
 from dataclasses import dataclass, field
 from typing import Iterable, Mapping, Sequence
@@ -60,9 +59,7 @@ class Table:
 
     def to_csv(self) -> str:
         """The table as CSV (floats to six decimals)."""
-        buffer = io.StringIO()
-        self.frame.to_csv(buffer, index=False, float_format="%.6f", lineterminator="\n")
-        return buffer.getvalue()
+        return self.frame.to_csv(index=False, float_format="%.6f", lineterminator="\n")
 
     def to_markdown(self) -> str:
         """The table as Markdown, with its title and notes."""
@@ -190,12 +187,10 @@ def testbed_table(recall_base: pd.DataFrame, statistics: pd.DataFrame | None,
     rows = [("topics (requests)", float(n), float(published.requests))]
     for level in (3, 2, 1, 0):
         total = float(base[f"n_{level}"].sum())
-        paper = published.recall_base.get(level)
-        rows.append((f"recall base, level {level} ({LEVEL_NAMES[level]}): total", total,
-                     np.nan if paper is None else float(paper)))
+        paper = float(published.recall_base.get(level, np.nan))
+        rows.append((f"recall base, level {level} ({LEVEL_NAMES[level]}): total", total, paper))
         rows.append((f"recall base, level {level} ({LEVEL_NAMES[level]}): mean per topic",
-                     total / n if n else np.nan,
-                     np.nan if paper is None else paper / published.requests))
+                     total / n if n else np.nan, paper / published.requests))
     if statistics is not None and len(statistics):
         stats = _of_topics(statistics, topics)
         quantities = [c for c in stats.columns if c not in ("qid", "query_type")
