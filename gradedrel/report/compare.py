@@ -2,19 +2,17 @@
 reference evaluation, :mod:`.reference`), in the paper's tables and figures, without the
 workflow (docs/compare.md).
 
-:func:`locate` finds everything from the plan set's runs folder,
-``results/<c>/runs/<p>/<model>``: the query types' runs and the settings their evaluation
-recorded, the plan set's topics, the judgements mapped to levels, and from the project's
-config (with the files the workflow ran with laid over it) the study design, the published
-numbers and the report's settings. Your runs and the query types' are evaluated together by
-the one evaluation code path (:func:`gradedrel.evaluation.files.evaluate_files`); the tables
-and figures are the report's; the summary's rows are the findings' comparison rows
-(:func:`.assessment._row`). Everything is checked before anything is written, and the
-output folder appears whole or not at all (:func:`gradedrel.core.io.atomic_folder`).
+:func:`locate` finds the plan set and the project around it. Your runs and the query types'
+are evaluated together by the one evaluation code path
+(:func:`gradedrel.evaluation.files.evaluate_files`); the tables and figures are the report's;
+the summary's rows are the findings' comparison rows (:func:`.assessment._row`). Everything is
+checked before anything is written, and the output folder appears whole or not at all
+(:func:`gradedrel.core.io.atomic_folder`).
 """
 from __future__ import annotations
 
 import contextlib
+import itertools
 import json
 import logging
 import math
@@ -311,8 +309,7 @@ def best_expanded_strong(means: pd.DataFrame, candidates: Sequence[str], level: 
     if not candidates:
         raise ValueError("config: report.expanded_strong: no expanded strong query type "
                          "among the plan set's runs")
-    values = [mean_of(means, q, str(AvP(level=level)))[0] for q in candidates]
-    return candidates[max(range(len(values)), key=lambda i: (values[i], -i))]
+    return max(candidates, key=lambda q: mean_of(means, q, str(AvP(level=level)))[0])
 
 
 def summary(per_topic: pd.DataFrame, runs: Sequence[str], baseline: str, best: str,
@@ -486,12 +483,11 @@ def write_comparison(finished: PlanSetRuns, runs: Mapping[str, str | Path],
             tables = evaluate_files({**finished.runs, **runs}, qrels, settings,
                                     out_dir / "evaluation", topics,
                                     qrels_source=str(finished.qrels), bootstrap=False)
+            check_against_workflow(tables["means"], finished, query_types)
         else:
             tables = finished.reference.evaluate_beside(runs, qrels, settings,
                                                         out_dir / "evaluation", topics)
     means, vs_baseline = tables["means"], tables["significance_vs_baseline"]
-    if finished.reference is None:
-        check_against_workflow(means, finished, query_types)
     level = max(settings.levels)
     best = best_expanded_strong(means, [q for q in report["expanded_strong"]
                                         if q in query_types], level)
@@ -603,10 +599,7 @@ def printed(result: Comparison) -> str:
                     f"[{row.low:+.1f}, {row.high:+.1f}], randomisation p = {row.p_value:.3g}"
                     f"{paper}")
     text.append(f"wrote {len(result.written)} files to {result.out_dir}:")
-    groups: dict[str, list[str]] = {}
-    for path in result.written:
-        relative = Path(path).relative_to(result.out_dir)
-        folder = "" if relative.parent == Path(".") else f"{relative.parent}/"
-        groups.setdefault(folder, []).append(relative.name)
-    text += [f"  {folder}{' '.join(names)}" for folder, names in groups.items()]
+    for folder, paths in itertools.groupby(result.written, lambda p: p.parent):   # in order
+        relative = "" if folder == result.out_dir else f"{folder.relative_to(result.out_dir)}/"
+        text.append(f"  {relative}{' '.join(p.name for p in paths)}")
     return "\n".join(text)

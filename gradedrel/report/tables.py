@@ -33,7 +33,6 @@ class Table:
     title: str
     notes: list[str] = field(default_factory=list)
     digits: Mapping[str, int] = field(default_factory=dict)
-    default_digits: int = 4
     whole_as_int: bool = False     # counts in a float column print without decimals
     infinite: str = "not reached"  # how an infinite value prints (effort: a rank not reached)
 
@@ -49,7 +48,7 @@ class Table:
                 return str(int(value))
             if column in self.digits and self.digits[column] < 0:   # p-values: 3 significant
                 return f"{value:.3g}"
-            text = f"{value:.{self.digits.get(column, self.default_digits)}f}"
+            text = f"{value:.{self.digits.get(column, 4)}f}"
             return text[1:] if text.startswith("-") and not text.strip("-0.") else text
         return str(value)
 
