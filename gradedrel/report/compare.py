@@ -104,18 +104,16 @@ def _resolve(root: Path, path: str) -> Path:
     return here if here.exists() or Path(path).is_absolute() else project_file(path)
 
 
-def _recorded(path: Path, *keys: str) -> tuple[dict, Settings]:
+def _recorded(path: Path) -> tuple[dict, Settings]:
     """An evaluation's provenance record and the settings it recorded (read back as the same
-    :class:`Settings`); one line if it is not one or lacks ``keys``."""
+    :class:`Settings`); one line if it is not one or lacks its runs."""
     try:
         record = json.loads(path.read_text(encoding="utf-8"))
-        settings = Settings.from_record(record["config"]["evaluation"], str(path))
-        for key in keys:
-            record[key]
+        record["runs"]
+        return record, Settings.from_record(record["config"]["evaluation"], str(path))
     except (OSError, json.JSONDecodeError, KeyError, TypeError) as error:
         raise InputError(path, None, "an evaluation's provenance record with config.evaluation"
-                         + "".join(f" and {k}" for k in keys), repr(error)) from None
-    return record, settings
+                         " and runs", repr(error)) from None
 
 
 def _study(collection: str, root: Path, config_files: list[Path], configs: Sequence) -> tuple:
@@ -176,7 +174,7 @@ def locate(against: str | Path, configs: Sequence[str | Path] = ()) -> PlanSetRu
     paths = plan_set_paths(against.parents[3], collection, plan_set, model)
     if not paths["provenance"].exists():
         raise _missing(paths["provenance"], "evaluation of this plan set")
-    record, settings = _recorded(paths["provenance"], "runs")
+    record, settings = _recorded(paths["provenance"])
     runs = {}
     for label, entry in record["runs"].items():
         runs[label] = against / Path(entry["path"]).name
@@ -365,8 +363,7 @@ def draw(gain_curves: pd.DataFrame, report: Mapping, query_types: Sequence[str],
     from gradedrel.evaluation.measures import jk
     from gradedrel.report import figures
 
-    style = dict(report["figures"])
-    style["style"] = figures.with_runs(style["style"], runs)
+    style = dict(report["figures"], style=figures.with_runs(report["figures"]["style"], runs))
     written = []
     for name in report.get("curves") or ["JK_CG", "JK_DCG(b=2)", "JK_DCG(b=10)"]:
         curve = jk.curve(name, "report.curves")

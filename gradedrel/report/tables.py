@@ -155,10 +155,10 @@ def avp_table(means: pd.DataFrame, published: Published, query_types: Sequence[s
             rows.append(row)
     frame = pd.DataFrame(rows)
     notes = ["AvP in percent; diff = ours − paper, in AvP points. Topics: requests with at least "
-             "one document judged at the level (the level's recall base is not empty)."]
-    notes.append("Topics per level (ours): " + "; ".join(
-        f"level {lv}: {_count_text(c)}" for lv, c in sorted(counts.items()))
-        + f". Paper: {published.requests} requests.")
+             "one document judged at the level (the level's recall base is not empty).",
+             "Topics per level (ours): " + "; ".join(f"level {lv}: {_count_text(c)}"
+                                                     for lv, c in sorted(counts.items()))
+             + f". Paper: {published.requests} requests."]
     digits = {c: 1 for c in frame.columns if c.endswith(("ours", "paper", "diff"))}
     return Table(frame, title, notes, digits)
 
@@ -196,9 +196,8 @@ def testbed_table(recall_base: pd.DataFrame, statistics: pd.DataFrame | None,
                       and pd.api.types.is_numeric_dtype(stats[c])]
         for quantity in quantities:
             for qt in query_types:
-                values = stats.loc[stats["query_type"] == qt, quantity]
-                rows.append((f"mean {quantity} per query: {qt}",
-                             float(values.mean()) if len(values) else np.nan, np.nan))
+                rows.append((f"mean {quantity} per query: {qt}",   # NaN for none
+                             float(stats.loc[stats["query_type"] == qt, quantity].mean()), np.nan))
     frame = pd.DataFrame(rows, columns=["quantity", "ours", "paper"])
     notes = [f"Paper: {published.requests} requests; {published.setting.get('collection', '')}. "
              "'–' where the paper gives no number."]
@@ -230,9 +229,7 @@ def effort_table(effort: pd.DataFrame, published: Published, query_types: Sequen
         for name, group in (("ours strong", strong), ("ours others", others)):
             ranked = [values[q] for q in group if q in values]
             row[name] = float(np.mean(ranked)) if ranked else np.nan
-        row["paper strong"] = spec.strong
-        row["paper others"] = spec.others
-        rows.append(row)
+        rows.append(row | {"paper strong": spec.strong, "paper others": spec.others})
     frame = pd.DataFrame(rows)
     digits = {q: 0 for q in query_types} | {"ours strong": 1, "ours others": 1,
                                              "paper strong": 0, "paper others": 0,
