@@ -424,10 +424,9 @@ def compare(runs: Mapping[str, str | Path], against: str | Path, out_dir: str | 
     finished = locate(against, configs)
     check_labels(runs, list(finished.runs))
     check_run_files(runs)
-    # the query types whose run file is not the one the evaluation read (a reference ships none)
+    # the query types whose run file is not the one the evaluation read (a reference has none)
     stale = [label for label, entry in finished.record["runs"].items() if entry.get("sha256")
-             and sha256_of(finished.runs[label]) != entry["sha256"]] \
-        if finished.reference is None else []
+             and finished.runs.get(label) and sha256_of(finished.runs[label]) != entry["sha256"]]
     if stale:
         raise InputError(finished.evaluation / "provenance.json", None,
                          f"the run files it evaluated; {HOW}",

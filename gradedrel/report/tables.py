@@ -62,10 +62,9 @@ class Table:
 
     def to_markdown(self) -> str:
         """The table as Markdown, with its title and notes."""
-        header = [str(c) for c in self.frame.columns]
         numeric = [pd.api.types.is_numeric_dtype(self.frame[c]) for c in self.frame.columns]
         lines = [f"**{self.title}**", "",
-                 "| " + " | ".join(header) + " |",
+                 "| " + " | ".join(map(str, self.frame.columns)) + " |",
                  "|" + "|".join("---:" if n else "---" for n in numeric) + "|"]
         lines += ["| " + " | ".join(row) + " |" for row in self._rows()]
         if self.notes:
@@ -247,8 +246,7 @@ def significance_table(frame: pd.DataFrame, title: str, p_column: str, alpha: fl
     if p_column not in table.columns:
         raise ValueError(f"significance file: expected a p-value column {p_column!r}; "
                          f"found {list(table.columns)}")
-    p = pd.to_numeric(table[p_column], errors="coerce")
-    table["significant"] = p < alpha
+    table["significant"] = pd.to_numeric(table[p_column], errors="coerce") < alpha
     digits = {p_column: -1} | {c: -1 for c in table.columns if "p_value" in c or "p_adjusted" in c}
     return Table(table.reset_index(drop=True), title,
                  [f"significant: {p_column} < {alpha} (p-values as computed by the evaluation "
