@@ -151,10 +151,8 @@ def testbeds_markdown(testbeds: Mapping[str, pd.DataFrame], topics: Mapping[str,
              "|---|" + "---:|" * len(columns),
              "| requests | " + " | ".join(str(c[1]) for c in columns) + " |"]
     for level, name in ((3, "highly"), (2, "fairly"), (1, "marginally")):
-        cells = []
-        for _, n, base in columns:
-            total = base.get(level, math.nan)
-            cells.append(f"{total:.0f} ({total / n:.1f} per request)" if n and math.isfinite(total)
-                         else "–")
+        cells = [f"{base[level]:.0f} ({base[level] / n:.1f} per request)"
+                 if n and math.isfinite(base.get(level, math.nan)) else "–"
+                 for _, n, base in columns]
         lines.append(f"| level {level} ({name}) | " + " | ".join(cells) + " |")
     return "\n".join(lines) + "\n"

@@ -39,9 +39,8 @@ def difference_bands(per_topic: pd.DataFrame, kind: str, base: int, profiles: Se
         "measure", sort=False)))
     for profile in profiles:
         for rank in ranks:
-            name = named.get((str(profile), int(rank)))
-            values = by_name.get(name) if name else None
-            if values is None or values.empty:
+            values = by_name.get(named.get((str(profile), int(rank))))   # groups are not empty
+            if values is None:
                 continue
             wide = values.pivot_table(index="qid", columns="run", values="value",
                                       aggfunc="first")

@@ -2,19 +2,17 @@
 reference evaluation, :mod:`.reference`), in the paper's tables and figures, without the
 workflow (docs/compare.md).
 
-:func:`locate` finds everything from the plan set's runs folder,
-``results/<c>/runs/<p>/<model>``: the query types' runs and the settings their evaluation
-recorded, the plan set's topics, the judgements mapped to levels, and from the project's
-config (with the files the workflow ran with laid over it) the study design, the published
-numbers and the report's settings. Your runs and the query types' are evaluated together by
-the one evaluation code path (:func:`gradedrel.evaluation.files.evaluate_files`); the tables
-and figures are the report's; the summary's rows are the findings' comparison rows
-(:func:`.assessment._row`). Everything is checked before anything is written, and the
-output folder appears whole or not at all (:func:`gradedrel.core.io.atomic_folder`).
+:func:`locate` finds the plan set and the project around it. Your runs and the query types'
+are evaluated together by the one evaluation code path
+(:func:`gradedrel.evaluation.files.evaluate_files`); the tables and figures are the report's;
+the summary's rows are the findings' comparison rows (:func:`.assessment._row`). Everything is
+checked before anything is written, and the output folder appears whole or not at all
+(:func:`gradedrel.core.io.atomic_folder`).
 """
 from __future__ import annotations
 
 import contextlib
+import itertools
 import json
 import logging
 import math
@@ -106,18 +104,16 @@ def _resolve(root: Path, path: str) -> Path:
     return here if here.exists() or Path(path).is_absolute() else project_file(path)
 
 
-def _recorded(path: Path, *keys: str) -> tuple[dict, Settings]:
+def _recorded(path: Path) -> tuple[dict, Settings]:
     """An evaluation's provenance record and the settings it recorded (read back as the same
-    :class:`Settings`); one line if it is not one or lacks ``keys``."""
+    :class:`Settings`); one line if it is not one or lacks its runs."""
     try:
         record = json.loads(path.read_text(encoding="utf-8"))
-        settings = Settings.from_record(record["config"]["evaluation"], str(path))
-        for key in keys:
-            record[key]
+        record["runs"]
+        return record, Settings.from_record(record["config"]["evaluation"], str(path))
     except (OSError, json.JSONDecodeError, KeyError, TypeError) as error:
         raise InputError(path, None, "an evaluation's provenance record with config.evaluation"
-                         + "".join(f" and {k}" for k in keys), repr(error)) from None
-    return record, settings
+                         " and runs", repr(error)) from None
 
 
 def _study(collection: str, root: Path, config_files: list[Path], configs: Sequence) -> tuple:
@@ -125,17 +121,16 @@ def _study(collection: str, root: Path, config_files: list[Path], configs: Seque
     report section, and the study design and published numbers it names for
     ``collection`` (relative to ``root``, else the package's own files); a missing one is
     one line naming the first config file."""
-    config = read_config(config_files + [Path(c) for c in configs])
-    report = dict(config.get("report") or {})
-    collection_config = (config.get("collections") or {}).get(collection) or {}
-    design = _resolve(root, collection_config.get("design", DEFAULT_DESIGN))
-    published = _resolve(root, report.get("published", "config/published/jk2000.yaml"))
+    config = read_config(config_files + [Path(c) for c in configs])   # schema defaults filled
+    report = config["report"]
+    design = _resolve(root, config["collections"].get(collection, {}).get("design",
+                                                                          DEFAULT_DESIGN))
+    published = _resolve(root, report["published"])
     for path, what in ((design, "study design"), (published, "published numbers")):
         if not path.exists():
             raise FileNotFoundError(f"{path}: no {what} (named in {config_files[0]} or "
                                     "--config)")
-    order = list((config.get("query_types") or {}).get("labels") or [])
-    return order, report, design, published
+    return config["query_types"]["labels"], report, design, published
 
 
 def locate(against: str | Path, configs: Sequence[str | Path] = ()) -> PlanSetRuns:
@@ -179,7 +174,7 @@ def locate(against: str | Path, configs: Sequence[str | Path] = ()) -> PlanSetRu
     paths = plan_set_paths(against.parents[3], collection, plan_set, model)
     if not paths["provenance"].exists():
         raise _missing(paths["provenance"], "evaluation of this plan set")
-    record, settings = _recorded(paths["provenance"], "runs")
+    record, settings = _recorded(paths["provenance"])
     runs = {}
     for label, entry in record["runs"].items():
         runs[label] = against / Path(entry["path"]).name
@@ -192,25 +187,14 @@ def locate(against: str | Path, configs: Sequence[str | Path] = ()) -> PlanSetRu
     order, report, design, published = _study(collection, root,
                                               [_resolve(root, PROJECT_CONFIG)], configs)
     # the query types in the config's order (the record's is alphabetical), then any other
-    runs = {label: runs[label] for label in [*[q for q in order if q in runs],
-                                             *[q for q in runs if q not in order]]}
+    runs = dict(sorted(runs.items(), key=lambda run: order.index(run[0]) if run[0] in order
+                       else len(order)))
     if settings.baseline_run not in runs:
         raise InputError(paths["provenance"], None, f"the baseline {settings.baseline_run!r} "
                          "among the evaluated runs", sorted(runs))
     return PlanSetRuns(against, collection, plan_set, model, runs, paths["topics"],
                        paths["qrels"], paths["evaluation"], record, settings, design,
                        published, report)
-
-
-def stale_runs(finished: PlanSetRuns) -> list[str]:
-    """The query types whose run file is not the one the evaluation read (its sha256); none
-    for a reference (it ships no runs)."""
-    from gradedrel.core.io import sha256_of
-
-    if finished.reference is not None:
-        return []
-    return [label for label, entry in finished.record["runs"].items()
-            if entry.get("sha256") and sha256_of(finished.runs[label]) != entry["sha256"]]
 
 
 # --- your runs ------------------------------------------------------------------------------
@@ -323,8 +307,7 @@ def best_expanded_strong(means: pd.DataFrame, candidates: Sequence[str], level: 
     if not candidates:
         raise ValueError("config: report.expanded_strong: no expanded strong query type "
                          "among the plan set's runs")
-    values = [mean_of(means, q, str(AvP(level=level)))[0] for q in candidates]
-    return candidates[max(range(len(values)), key=lambda i: (values[i], -i))]
+    return max(candidates, key=lambda q: mean_of(means, q, str(AvP(level=level)))[0])
 
 
 def summary(per_topic: pd.DataFrame, runs: Sequence[str], baseline: str, best: str,
@@ -346,14 +329,11 @@ def summary(per_topic: pd.DataFrame, runs: Sequence[str], baseline: str, best: s
     for run in runs:
         pairs += [(run, baseline, paper_gain, f"{best} - {baseline}"),
                   (run, best, math.nan, "")]
-    rows = []
-    for first, second, paper, paper_comparison in pairs:
-        row = _row(2, "", f"{first} - {second}", str(AvP(level=level)), matrix[first],
-                   matrix[second], math.nan, constants, False)
-        rows.append((row["comparison"], row["measure"], row["requests"], row["estimate"],
-                     row["low"], row["high"], row["confidence"], row["p_value"],
-                     round(paper, 6), paper_comparison if not math.isnan(paper) else ""))
-    return pd.DataFrame(rows, columns=SUMMARY_COLUMNS)
+    rows = [dict(_row(2, "", f"{first} - {second}", str(AvP(level=level)), matrix[first],
+                      matrix[second], math.nan, constants, False), paper=round(paper, 6),
+                 paper_comparison=paper_comparison if not math.isnan(paper) else "")
+            for first, second, paper, paper_comparison in pairs]
+    return pd.DataFrame(rows).rename(columns={"estimate": "effect"})[SUMMARY_COLUMNS]
 
 
 def summary_table(frame: pd.DataFrame, title: str, constants):
@@ -383,8 +363,7 @@ def draw(gain_curves: pd.DataFrame, report: Mapping, query_types: Sequence[str],
     from gradedrel.evaluation.measures import jk
     from gradedrel.report import figures
 
-    style = dict(report["figures"])
-    style["style"] = figures.with_runs(style["style"], runs)
+    style = dict(report["figures"], style=figures.with_runs(report["figures"]["style"], runs))
     written = []
     for name in report.get("curves") or ["JK_CG", "JK_DCG(b=2)", "JK_DCG(b=10)"]:
         curve = jk.curve(name, "report.curves")
@@ -437,7 +416,7 @@ def compare(runs: Mapping[str, str | Path], against: str | Path, out_dir: str | 
     read and checked first, then all is written into a folder beside it that becomes
     ``out_dir`` only when complete (:func:`gradedrel.core.io.atomic_folder`)."""
     from gradedrel.collection.readers import read_qrels_tsv
-    from gradedrel.core.io import atomic_folder, read_tsv
+    from gradedrel.core.io import atomic_folder, read_tsv, sha256_of
     from gradedrel.evaluation.files import read_runs
     from gradedrel.report import design as design_model
     from gradedrel.report import published as published_model
@@ -445,7 +424,9 @@ def compare(runs: Mapping[str, str | Path], against: str | Path, out_dir: str | 
     finished = locate(against, configs)
     check_labels(runs, list(finished.runs))
     check_run_files(runs)
-    stale = stale_runs(finished)
+    # the query types whose run file is not the one the evaluation read (a reference has none)
+    stale = [label for label, entry in finished.record["runs"].items() if entry.get("sha256")
+             and finished.runs.get(label) and sha256_of(finished.runs[label]) != entry["sha256"]]
     if stale:
         raise InputError(finished.evaluation / "provenance.json", None,
                          f"the run files it evaluated; {HOW}",
@@ -472,15 +453,13 @@ def check_out(out_dir: Path) -> None:
     """``--out`` is replaced whole: it must be new, empty, or an earlier comparison's."""
     if not out_dir.exists() or out_dir.is_dir() and not any(out_dir.iterdir()):
         return
-    try:
-        record = json.loads((out_dir / "provenance.json").read_text(encoding="utf-8"))
-        earlier = record.get("step") == "compare"
-    except (OSError, ValueError, AttributeError):
-        earlier = False
-    if not earlier:
-        raise InputError(out_dir, None, "an --out folder that is new, empty or an earlier "
-                         "comparison's (it is replaced whole)",
-                         "a file" if not out_dir.is_dir() else "other files")
+    with contextlib.suppress(OSError, ValueError, AttributeError):
+        if json.loads((out_dir / "provenance.json").read_text(encoding="utf-8")).get(
+                "step") == "compare":
+            return
+    raise InputError(out_dir, None, "an --out folder that is new, empty or an earlier "
+                     "comparison's (it is replaced whole)",
+                     "a file" if not out_dir.is_dir() else "other files")
 
 
 def write_comparison(finished: PlanSetRuns, runs: Mapping[str, str | Path],
@@ -500,21 +479,18 @@ def write_comparison(finished: PlanSetRuns, runs: Mapping[str, str | Path],
             tables = evaluate_files({**finished.runs, **runs}, qrels, settings,
                                     out_dir / "evaluation", topics,
                                     qrels_source=str(finished.qrels), bootstrap=False)
+            check_against_workflow(tables["means"], finished, query_types)
         else:
             tables = finished.reference.evaluate_beside(runs, qrels, settings,
                                                         out_dir / "evaluation", topics)
     means, vs_baseline = tables["means"], tables["significance_vs_baseline"]
-    if finished.reference is None:
-        check_against_workflow(means, finished, query_types)
     level = max(settings.levels)
-    best = best_expanded_strong(means, [q for q in report.get("expanded_strong", [])
+    best = best_expanded_strong(means, [q for q in report["expanded_strong"]
                                         if q in query_types], level)
     written = list(sorted((out_dir / "evaluation").iterdir()))
     significance = significance_table(
         vs_baseline, f"Each run against {settings.baseline_run} — {where}",
-        (report.get("significance_columns") or {}).get("vs_baseline",
-                                                       "randomisation_p_adjusted"),
-        float(report.get("alpha", 0.05)))
+        report["significance_columns"]["vs_baseline"], float(report["alpha"]))
     significance.notes.append(
         f"Adjusted ({settings.correction}) over the {len(query_types) + len(labels) - 1} runs "
         f"tested against {settings.baseline_run} at each measure, yours included: the query "
@@ -586,8 +562,7 @@ def printed(result: Comparison) -> str:
     baseline, level = settings.baseline_run, result.level
     tested = result.vs_baseline[result.vs_baseline["measure"] == str(AvP(level=level))]
     tested = tested.set_index("run")
-    column = (finished.report.get("significance_columns") or {}).get(
-        "vs_baseline", "randomisation_p_adjusted")
+    column = finished.report["significance_columns"]["vs_baseline"]
     header = ["run"] + [f"AvP{lv} (paper)" for lv in settings.levels] + \
         [f"vs {baseline} at {level}", "p (Holm)"]
     lines = []
@@ -620,10 +595,7 @@ def printed(result: Comparison) -> str:
                     f"[{row.low:+.1f}, {row.high:+.1f}], randomisation p = {row.p_value:.3g}"
                     f"{paper}")
     text.append(f"wrote {len(result.written)} files to {result.out_dir}:")
-    groups: dict[str, list[str]] = {}
-    for path in result.written:
-        relative = Path(path).relative_to(result.out_dir)
-        folder = "" if relative.parent == Path(".") else f"{relative.parent}/"
-        groups.setdefault(folder, []).append(relative.name)
-    text += [f"  {folder}{' '.join(names)}" for folder, names in groups.items()]
+    for folder, paths in itertools.groupby(result.written, lambda p: p.parent):   # in order
+        relative = "" if folder == result.out_dir else f"{folder.relative_to(result.out_dir)}/"
+        text.append(f"  {relative}{' '.join(p.name for p in paths)}")
     return "\n".join(text)

@@ -19,11 +19,6 @@ COLUMNS = {
     "statistics": ["qid", "query_type"],
 }
 
-# Text columns stay text ("2+3", "3" and qids are names, not numbers).
-_TEXT = {"run": str, "qid": str, "measure": str, "profile": str, "kind": str, "reading": str,
-         "query_type": str}
-
-
 def check_columns(frame: pd.DataFrame, required: list[str], path: str | Path) -> pd.DataFrame:
     """``frame`` if it has every column of ``required``, else InputError naming the missing ones."""
     missing = [c for c in required if c not in frame.columns]
@@ -35,7 +30,9 @@ def check_columns(frame: pd.DataFrame, required: list[str], path: str | Path) ->
 
 def read(path: str | Path, kind: str | None = None) -> pd.DataFrame:
     """Read one TSV with a header; check its columns if ``kind`` names a known shape."""
-    frame = pd.read_csv(path, sep="\t", dtype=_TEXT, keep_default_na=False,
+    # text columns stay text ("2+3", "3" and qids are names, not numbers)
+    text = ("run", "qid", "measure", "profile", "kind", "reading", "query_type")
+    frame = pd.read_csv(path, sep="\t", dtype=dict.fromkeys(text, str), keep_default_na=False,
                         na_values={"rank_reached": [""], "p_value": [""]})
     if kind is not None:
         check_columns(frame, COLUMNS[kind], path)

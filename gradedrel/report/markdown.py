@@ -22,9 +22,7 @@ ASPECTS = [("collection", "collection"), ("engine", "retrieval engine"),
 
 def reproduction_table(frame: pd.DataFrame, title: str) -> Table:
     """ER and ΔRI per query type and level (AvP improvements shown in points)."""
-    shown = frame.copy()
-    for column in ("paper improvement", "our improvement"):
-        shown[column] = 100 * shown[column]
+    shown = frame.assign(**{c: 100 * frame[c] for c in ("paper improvement", "our improvement")})
     notes = ["Improvements over the baseline in AvP points. ER = our improvement ÷ the paper's "
              "(1 = reproduced, < 1 smaller, < 0 reversed); ΔRI = RI(paper) − RI(ours), with "
              "RI = (M_type − M_baseline) / M_baseline (0 = reproduced, > 0 smaller than "
@@ -56,7 +54,6 @@ def findings_markdown(title: str, model: str, comparisons: pd.DataFrame,
     lines += ["## Reproduction measures", "", reproduction.to_markdown(),
               "## Stratified AvP beside the paper's", "", avp.to_markdown()]
     if links:
-        lines += ["## Tables and figures", ""]
-        lines += [f"- [{name}]({path})" for name, path in links.items()]
-        lines.append("")
+        lines += ["## Tables and figures", "",
+                  *(f"- [{name}]({path})" for name, path in links.items()), ""]
     return "\n".join(lines)

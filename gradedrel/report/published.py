@@ -45,21 +45,24 @@ class Published:
         return self.avp.get(level, {}).get(query_type, math.nan)
 
 
-def _need(raw: Mapping, key: str, path: str, where: str):
+#: Each effort row's keys and their types.
+EFFORT_KEYS = {"id": str, "profile": str, "kind": str, "base": int, "k": int, "strong": float,
+               "others": float}
+
+
+def _need(raw: Mapping, key, path: str, where: str, kind=None):
+    """``raw[key]`` (as ``kind``; a float must be a number); InputError naming the key."""
     if not isinstance(raw, Mapping) or key not in raw:
         raise InputError(path, None, f"key '{where}{key}'", "missing")
-    return raw[key]
-
-
-def _number(value, path: str, where: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise InputError(path, None, f"a number at '{where}'", value)
-    return float(value)
+    value = raw[key]
+    if kind is float and (isinstance(value, bool) or not isinstance(value, (int, float))):
+        raise InputError(path, None, f"a number at '{where}{key}'", value)
+    return value if kind is None else kind(value)
 
 
 def from_mapping(raw: Mapping, path: str = "<published>") -> Published:
     """Check and convert the reference file's content; AvP is rescaled to 0..1."""
-    scale = _number(_need(raw, "avp_scale", path, ""), path, "avp_scale")
+    scale = _need(raw, "avp_scale", path, "", float)
     avp_raw = _need(raw, "avp", path, "")
     avp: dict[int, dict[str, float]] = {}
     for level in (1, 2, 3):
@@ -67,25 +70,19 @@ def from_mapping(raw: Mapping, path: str = "<published>") -> Published:
         if not isinstance(row, Mapping):
             raise InputError(path, None, f"a mapping query type -> AvP at 'avp.{level}'", row)
         # the paper's query types; a structure it did not run simply has no value here
-        avp[level] = {str(qt): _number(value, path, f"avp.{level}.{qt}") / scale
-                      for qt, value in row.items()}
-    effort = []
-    for i, item in enumerate(_need(raw, "effort", path, "")):
-        where = f"effort[{i}]."
-        effort.append(EffortSpec(
-            id=str(_need(item, "id", path, where)), profile=str(_need(item, "profile", path, where)),
-            kind=str(_need(item, "kind", path, where)), base=int(_need(item, "base", path, where)),
-            k=int(_need(item, "k", path, where)),
-            strong=_number(_need(item, "strong", path, where), path, where + "strong"),
-            others=_number(_need(item, "others", path, where), path, where + "others")))
+        avp[level] = {str(qt): _need(row, qt, path, f"avp.{level}.", float) / scale
+                      for qt in row}
+    effort = tuple(EffortSpec(**{key: _need(item, key, path, f"effort[{i}].", kind)
+                                 for key, kind in EFFORT_KEYS.items()})
+                   for i, item in enumerate(_need(raw, "effort", path, "")))
     testbed = _need(raw, "testbed", path, "")
     return Published(
         source=str(_need(raw, "source", path, "")),
         setting={str(k): str(v) for k, v in _need(raw, "setting", path, "").items()},
-        requests=int(_need(testbed, "requests", path, "testbed.")),
+        requests=_need(testbed, "requests", path, "testbed.", int),
         recall_base={int(k): int(v)
                      for k, v in _need(testbed, "recall_base", path, "testbed.").items()},
-        avp=avp, effort=tuple(effort))
+        avp=avp, effort=effort)
 
 
 def load(path: str | Path) -> Published:

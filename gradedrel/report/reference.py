@@ -63,16 +63,8 @@ class Reference:
 
     folder: Path
     manifest: Mapping
-
-    @property
-    def collection(self) -> str:
-        """The collection's name, as in config."""
-        return self.manifest["collection"]
-
-    @property
-    def query_types(self) -> list[str]:
-        """The query types evaluated, in the config's order."""
-        return list(self.manifest["query_types"])
+    collection: str             # the collection's name, as in config
+    query_types: list[str]      # the query types evaluated, in the config's order
 
     def table(self, name: str) -> pd.DataFrame:
         """One of the evaluation's tables (:data:`TABLES`)."""
@@ -171,10 +163,10 @@ def find(name_or_folder: str | Path) -> Reference | None:
         for key in ("collection", "plan_set", "model", "query_types", "judgements",
                     "judgements_sha256", "config_files"):
             manifest[key]
+        return Reference(folder, manifest, manifest["collection"], list(manifest["query_types"]))
     except (OSError, ValueError, KeyError, TypeError, AttributeError) as error:
         raise InputError(path, None, "a reference evaluation's manifest (gradedrel.report."
                          "reference.build)", repr(error)) from None
-    return Reference(folder, manifest)
 
 
 def packaged() -> list[str]:

@@ -25,9 +25,7 @@ def report_settings(config: Mapping, *keys: str) -> dict:
     out = {}
     for key in keys:
         if key == "bootstrap":  # the difference figures': the evaluation's, with its seed
-            boot = config["evaluation"]["bootstrap"]
-            out[key] = {"resamples": boot["resamples"], "confidence": boot["confidence"],
-                        "seed": config["evaluation"]["seed"]}
+            out[key] = {**config["evaluation"]["bootstrap"], "seed": config["evaluation"]["seed"]}
         elif key in SHARED:
             value = functools.reduce(operator.getitem, SHARED[key], config)
             if value is None:

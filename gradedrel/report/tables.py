@@ -10,7 +10,6 @@ AvP values are shown in percent, as in Järvelin & Kekäläinen (SIGIR 2000), Ta
 """
 from __future__ import annotations
 
-import io
 import math
 from dataclasses import dataclass, field
 from typing import Iterable, Mapping, Sequence
@@ -34,7 +33,6 @@ class Table:
     title: str
     notes: list[str] = field(default_factory=list)
     digits: Mapping[str, int] = field(default_factory=dict)
-    default_digits: int = 4
     whole_as_int: bool = False     # counts in a float column print without decimals
     infinite: str = "not reached"  # how an infinite value prints (effort: a rank not reached)
 
@@ -50,7 +48,7 @@ class Table:
                 return str(int(value))
             if column in self.digits and self.digits[column] < 0:   # p-values: 3 significant
                 return f"{value:.3g}"
-            text = f"{value:.{self.digits.get(column, self.default_digits)}f}"
+            text = f"{value:.{self.digits.get(column, 4)}f}"
             return text[1:] if text.startswith("-") and not text.strip("-0.") else text
         return str(value)
 
@@ -60,16 +58,13 @@ class Table:
 
     def to_csv(self) -> str:
         """The table as CSV (floats to six decimals)."""
-        buffer = io.StringIO()
-        self.frame.to_csv(buffer, index=False, float_format="%.6f", lineterminator="\n")
-        return buffer.getvalue()
+        return self.frame.to_csv(index=False, float_format="%.6f", lineterminator="\n")
 
     def to_markdown(self) -> str:
         """The table as Markdown, with its title and notes."""
-        header = [str(c) for c in self.frame.columns]
         numeric = [pd.api.types.is_numeric_dtype(self.frame[c]) for c in self.frame.columns]
         lines = [f"**{self.title}**", "",
-                 "| " + " | ".join(header) + " |",
+                 "| " + " | ".join(map(str, self.frame.columns)) + " |",
                  "|" + "|".join("---:" if n else "---" for n in numeric) + "|"]
         lines += ["| " + " | ".join(row) + " |" for row in self._rows()]
         if self.notes:
@@ -159,10 +154,10 @@ def avp_table(means: pd.DataFrame, published: Published, query_types: Sequence[s
             rows.append(row)
     frame = pd.DataFrame(rows)
     notes = ["AvP in percent; diff = ours − paper, in AvP points. Topics: requests with at least "
-             "one document judged at the level (the level's recall base is not empty)."]
-    notes.append("Topics per level (ours): " + "; ".join(
-        f"level {lv}: {_count_text(c)}" for lv, c in sorted(counts.items()))
-        + f". Paper: {published.requests} requests.")
+             "one document judged at the level (the level's recall base is not empty).",
+             "Topics per level (ours): " + "; ".join(f"level {lv}: {_count_text(c)}"
+                                                     for lv, c in sorted(counts.items()))
+             + f". Paper: {published.requests} requests."]
     digits = {c: 1 for c in frame.columns if c.endswith(("ours", "paper", "diff"))}
     return Table(frame, title, notes, digits)
 
@@ -190,21 +185,18 @@ def testbed_table(recall_base: pd.DataFrame, statistics: pd.DataFrame | None,
     rows = [("topics (requests)", float(n), float(published.requests))]
     for level in (3, 2, 1, 0):
         total = float(base[f"n_{level}"].sum())
-        paper = published.recall_base.get(level)
-        rows.append((f"recall base, level {level} ({LEVEL_NAMES[level]}): total", total,
-                     np.nan if paper is None else float(paper)))
+        paper = float(published.recall_base.get(level, np.nan))
+        rows.append((f"recall base, level {level} ({LEVEL_NAMES[level]}): total", total, paper))
         rows.append((f"recall base, level {level} ({LEVEL_NAMES[level]}): mean per topic",
-                     total / n if n else np.nan,
-                     np.nan if paper is None else paper / published.requests))
+                     total / n if n else np.nan, paper / published.requests))
     if statistics is not None and len(statistics):
         stats = _of_topics(statistics, topics)
         quantities = [c for c in stats.columns if c not in ("qid", "query_type")
                       and pd.api.types.is_numeric_dtype(stats[c])]
         for quantity in quantities:
             for qt in query_types:
-                values = stats.loc[stats["query_type"] == qt, quantity]
-                rows.append((f"mean {quantity} per query: {qt}",
-                             float(values.mean()) if len(values) else np.nan, np.nan))
+                rows.append((f"mean {quantity} per query: {qt}",   # NaN for none
+                             float(stats.loc[stats["query_type"] == qt, quantity].mean()), np.nan))
     frame = pd.DataFrame(rows, columns=["quantity", "ours", "paper"])
     notes = [f"Paper: {published.requests} requests; {published.setting.get('collection', '')}. "
              "'–' where the paper gives no number."]
@@ -236,9 +228,7 @@ def effort_table(effort: pd.DataFrame, published: Published, query_types: Sequen
         for name, group in (("ours strong", strong), ("ours others", others)):
             ranked = [values[q] for q in group if q in values]
             row[name] = float(np.mean(ranked)) if ranked else np.nan
-        row["paper strong"] = spec.strong
-        row["paper others"] = spec.others
-        rows.append(row)
+        rows.append(row | {"paper strong": spec.strong, "paper others": spec.others})
     frame = pd.DataFrame(rows)
     digits = {q: 0 for q in query_types} | {"ours strong": 1, "ours others": 1,
                                              "paper strong": 0, "paper others": 0,
@@ -256,8 +246,7 @@ def significance_table(frame: pd.DataFrame, title: str, p_column: str, alpha: fl
     if p_column not in table.columns:
         raise ValueError(f"significance file: expected a p-value column {p_column!r}; "
                          f"found {list(table.columns)}")
-    p = pd.to_numeric(table[p_column], errors="coerce")
-    table["significant"] = p < alpha
+    table["significant"] = pd.to_numeric(table[p_column], errors="coerce") < alpha
     digits = {p_column: -1} | {c: -1 for c in table.columns if "p_value" in c or "p_adjusted" in c}
     return Table(table.reset_index(drop=True), title,
                  [f"significant: {p_column} < {alpha} (p-values as computed by the evaluation "
