@@ -84,7 +84,7 @@ def expand(uri: str | None, unexpanded: list[str], thesaurus: Thesaurus, rules: 
     per_relation: dict[str, int] = {}
     for key in offered:
         terms = stats.terms(key.key)
-        if not terms or terms in seen or not stats.in_index(key.key):
+        if not terms or terms in seen or stats.df(key.key) <= 0:
             continue
         if ceiling is not None and stats.df(key.key) > ceiling:
             continue

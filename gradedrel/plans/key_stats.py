@@ -23,18 +23,10 @@ class Terms:
     """Text → its indexed terms (tokens through the pipeline, stopwords out), cached."""
 
     def __init__(self, pipeline: Pipeline):
-        self.pipeline = pipeline
-        self._tokens: dict[str, str | None] = {}
+        self.pipeline = functools.lru_cache(maxsize=None)(pipeline)
 
     def __call__(self, text: str) -> tuple[str, ...]:
-        out = []
-        for token in tokenise(text):
-            if token not in self._tokens:
-                self._tokens[token] = self.pipeline(token)
-            term = self._tokens[token]
-            if term:
-                out.append(term)
-        return tuple(out)
+        return tuple(term for term in map(self.pipeline, tokenise(text)) if term)
 
 
 class KeyStatistics:
@@ -42,7 +34,6 @@ class KeyStatistics:
 
     def __init__(self, pipeline: Pipeline, term_df: Callable[[str], int], documents: int,
                  phrase_df: Callable[[tuple[str, ...]], int] | None = None):
-        self.pipeline = pipeline
         self.terms = Terms(pipeline)  # a key's indexed terms, in order (stopwords dropped)
         self.phrase_df = phrase_df
         self.term_df = term_df
@@ -56,13 +47,9 @@ class KeyStatistics:
             terms = self.terms(key)
             found = min((self.term_df(t) for t in terms), default=0)
             if found and len(terms) > 1 and self.phrase_df is not None:
-                found = self.phrase_df(tuple(t for t in tokenise(key) if self.pipeline(t)))
+                found = self.phrase_df(tuple(t for t in tokenise(key) if self.terms.pipeline(t)))
             self._df[key] = found
         return found
-
-    def in_index(self, key: str) -> bool:
-        """Whether some document holds ``key``."""
-        return self.df(key) > 0
 
     def idf(self, key: str) -> float:
         """log(N / df), 0 for a key not in the index (it cannot discriminate)."""
