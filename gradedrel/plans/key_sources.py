@@ -51,7 +51,7 @@ from __future__ import annotations
 import functools
 
 from dataclasses import dataclass
-from typing import Callable, Iterable, Mapping
+from typing import Iterable, Mapping
 
 from gradedrel.core import lazy
 
@@ -60,11 +60,9 @@ pd = lazy.module("pandas")
 from gradedrel.core.errors import InputError
 from gradedrel.core.text import tokenise
 from gradedrel.plans import analysis
-from gradedrel.plans.key_stats import Terms  # noqa: F401 (scripts import it from here)
+from gradedrel.plans.key_stats import Pipeline, Terms  # noqa: F401 (scripts import Terms from here)
 from gradedrel.plans.model import Plan, PlanKey
 from gradedrel.thesaurus import Thesaurus
-
-Pipeline = Callable[[str], "str | None"]
 
 #: The source classes, in the order they are tried (A1).
 SOURCE_CLASSES = ("request", "thesaurus", "other_concept", "own")
@@ -296,14 +294,11 @@ SHARE_SCOPES = (("all keys", None), ("expansion keys", "expansion"))
 
 
 def _count_row(group: pd.DataFrame) -> dict:
-    row: dict = {"keys": len(group)}
     counts = group["source_class"].value_counts()
-    for name in SOURCE_CLASSES:
-        row[name] = int(counts.get(name, 0))
-    for name in SOURCE_CLASSES:
-        row[f"share_{name}"] = row[name] / row["keys"] if row["keys"] else float("nan")
-    checked = group["declared_holds"].isin(["yes", "no"])
-    row["declared_checked"] = int(checked.sum())
+    row = {"keys": len(group), **{name: int(counts.get(name, 0)) for name in SOURCE_CLASSES}}
+    row.update({f"share_{name}": row[name] / len(group) if len(group) else float("nan")
+                for name in SOURCE_CLASSES})
+    row["declared_checked"] = int(group["declared_holds"].isin(["yes", "no"]).sum())
     row["declared_not_holding"] = int((group["declared_holds"] == "no").sum())
     return row
 

@@ -274,13 +274,11 @@ def page_shares(key_sources: pd.DataFrame, ratings: Mapping[tuple[str, str], str
     missing = [(q, k) for q, k in zip(rated["qid"], rated["key"]) if (q, k) not in ratings]
     if missing:
         raise ValueError(f"{len(missing)} own/other_concept keys have no rating, first {missing[0]}")
-    values = pd.Series([ratings[(q, k)] for q, k in zip(rated["qid"], rated["key"])],
-                       index=rated.index, dtype=object)
+    rated = rated.assign(rating=[ratings[(q, k)] for q, k in zip(rated["qid"], rated["key"])])
     rows = []
-    groups = [(c, values[rated["curator"] == c]) for c in sorted(set(rated["curator"]))]
-    for curator, part in groups + [("all", values)]:
-        page = int((part == "page").sum())
+    for curator, part in [*rated.groupby("curator"), ("all", rated)]:
+        page = int((part["rating"] == "page").sum())
         rows.append({"curator": curator, "rated_keys": len(part), "page": page,
-                     "inferable": int((part == "inferable").sum()),
+                     "inferable": int((part["rating"] == "inferable").sum()),
                      "share_page": page / len(part) if len(part) else math.nan})
     return pd.DataFrame(rows, columns=RATING_COLUMNS)

@@ -17,12 +17,9 @@ is written as that member.
 from __future__ import annotations
 
 import re
-from typing import Callable
 
-from gradedrel.collection.matches import phrase, term  # noqa: F401  (MatchOp's words)
+from gradedrel.collection.matches import Pipeline, phrase, term  # noqa: F401  (MatchOp's words)
 from gradedrel.queries.query_tree import Key, Node, Operator, Syn
-
-Pipeline = Callable[[str], "str | None"]
 
 _PHRASE = re.compile(r"^(#1|#uw|#uw[1-9][0-9]*|auto)$")
 class MatchOpWriter:
