@@ -175,12 +175,9 @@ class KeySources:
         shortest path (ties as in the module docstring). Extending the best path of a
         concept gives the best extensions through it, so one path per concept suffices."""
         best: dict[str, Path] = {}
-        frontier = []
-        for rank, seed in enumerate(seeds):
-            path = Path(0, (), rank, seed, seed)
-            if seed not in best or path.order() < best[seed].order():
-                best[seed] = path
-                frontier.append(seed)
+        for rank, seed in enumerate(seeds):  # a seed named twice: its first rank
+            best.setdefault(seed, Path(0, (), rank, seed, seed))
+        frontier = list(best)
         for depth in range(1, max_depth + 1):
             step: dict[str, Path] = {}
             for uri in frontier:
@@ -336,10 +333,8 @@ def read_curators(path: str, column: str) -> dict[str, str]:
     from gradedrel.core.io import read_tsv
 
     table = read_tsv(path)
-    for needed in ("qid", column):
-        if needed not in table.columns:
-            raise InputError(path, 1, f"a header with columns qid and {column}",
-                             list(table.columns))
+    if not {"qid", column} <= set(table.columns):
+        raise InputError(path, 1, f"a header with columns qid and {column}", list(table.columns))
     values = table[column].fillna("").astype(str)
     return {q: v for q, v in zip(table["qid"], values) if v}
 

@@ -73,14 +73,12 @@ def posting_phrase_df(counter, phrase_operator: str = "auto") -> Callable[[tuple
 
     ``counter``: a :class:`gradedrel.collection.matches.MatchCounter` over the index's
     posting arrays, which follows Terrier's operators exactly (what
-    :func:`terrier_phrase_df` retrieves, without a result row per document).
+    :func:`terrier_phrase_df` retrieves, without a result row per document), or any
+    MatchOp query → count (:func:`document_counter`).
     """
     from gradedrel.collection.matches import phrase
 
-    def df(tokens: tuple[str, ...]) -> int:
-        return counter(f"#combine({phrase(tokens, phrase_operator)})")
-
-    return df
+    return lambda tokens: counter(f"#combine({phrase(tokens, phrase_operator)})")
 
 
 def terrier_phrase_df(index, phrase_operator: str = "auto") -> Callable[[tuple[str, ...]], int]:
@@ -91,10 +89,8 @@ def terrier_phrase_df(index, phrase_operator: str = "auto") -> Callable[[tuple[s
     compiled queries' phrase operator matches. One result row per matching document:
     the independent check of :func:`posting_phrase_df` (tests, benchmarks).
     """
-    from gradedrel.collection.matches import phrase
-
-    count = document_counter(index, int(index.getCollectionStatistics().getNumberOfDocuments()))
-    return lambda tokens: count(f"#combine({phrase(tokens, phrase_operator)})")
+    documents = int(index.getCollectionStatistics().getNumberOfDocuments())
+    return posting_phrase_df(document_counter(index, documents), phrase_operator)
 
 
 def document_counter(index, documents: int) -> Callable[[str], int]:

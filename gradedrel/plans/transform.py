@@ -126,10 +126,9 @@ def join_ratings(items: pd.DataFrame, answers: Mapping[str, pd.DataFrame],
     seen: dict[str, str] = {}
     ratings = {}
     for path, frame in answers.items():
-        for column in ("item_id", "rating"):
-            if column not in frame.columns:
-                raise InputError(path, 1, "a header with columns item_id and rating",
-                                 list(frame.columns))
+        if not {"item_id", "rating"} <= set(frame.columns):
+            raise InputError(path, 1, "a header with columns item_id and rating",
+                             list(frame.columns))
         for line, (item, rating) in enumerate(zip(frame["item_id"], frame["rating"]), start=2):
             if item not in known:
                 raise InputError(path, line, "an item id of the rated items", item)
@@ -151,8 +150,7 @@ def ratings_table(frame: pd.DataFrame, path: str = "<ratings>",
                   plan_set: str | None = None) -> dict[tuple[str, str], str]:
     """(qid, key) → rating, checked (columns, values, one rating per key). A file rating the
     keys of several plan sets has a column ``plan_set``: only ``plan_set``'s rows are read."""
-    missing = [c for c in ("qid", "key", "rating") if c not in frame.columns]
-    if missing:
+    if not {"qid", "key", "rating"} <= set(frame.columns):
         raise InputError(path, 1, "a header with columns qid, key, rating", list(frame.columns))
     lines = pd.Series(range(2, len(frame) + 2), index=frame.index)
     if "plan_set" in frame.columns and plan_set is not None:
