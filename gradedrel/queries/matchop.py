@@ -70,6 +70,4 @@ class MatchOpWriter:
         """The MatchOp string for a tree; always a ``#combine`` at the top (None if empty);
         :class:`~gradedrel.queries.query_tree.NotExpressible` for an operator MatchOp lacks."""
         text = self.node(node)
-        if text is None:
-            return None
-        return text if text.startswith("#combine") else f"#combine({text})"
+        return text if text is None or text.startswith("#combine") else f"#combine({text})"
