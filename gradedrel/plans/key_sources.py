@@ -217,23 +217,16 @@ class KeySources:
         if key.relation not in THESAURUS_RELATIONS:
             return ""
         starts = {*self.named_by(key.via), *(self.preferred(concept_uri) if concept_uri else ())}
-        if key.relation == "UF":
-            reached = starts
-        else:
-            attribute = dict(STEPS)[key.relation]
-            depth = key.depth or 1
-            reached = {t for s in starts for t in self.walk(s, attribute, depth)}
+        reached = starts if key.relation == "UF" else \
+            {t for s in starts for t in self.walk(s, dict(STEPS)[key.relation], key.depth or 1)}
         return "yes" if any(terms in self.labels_of.get(uri, ()) for uri in reached) else "no"
 
 
 def curator_of(plan: Plan, curators: Mapping[str, str]) -> str:
     """The plan's curator: its own field, else the batches', ``auto`` for automatic plans."""
-    if plan.curator:
-        return plan.curator
-    if plan.qid in curators and curators[plan.qid]:
-        return curators[plan.qid]
-    if plan.source == "auto":
-        return AUTO_CURATOR
+    found = plan.curator or curators.get(plan.qid)
+    if found or plan.source == "auto":
+        return found or AUTO_CURATOR
     raise ValueError(f"plan of request {plan.qid}: no curator (no 'curator' field and not in "
                      "the curation batches)")
 
