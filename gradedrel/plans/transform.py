@@ -31,7 +31,7 @@ The share of the parent's rated keys the rater judged ``page``, per curator
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Iterable, Mapping
 
 from gradedrel.core import lazy
@@ -40,7 +40,7 @@ pd = lazy.module("pandas")
 
 from gradedrel.core.errors import InputError
 from gradedrel.plans.key_sources import LISTS, SOURCE_CLASSES
-from gradedrel.plans.model import Facet, Plan, PlanConcept
+from gradedrel.plans.model import Plan
 
 RATINGS = ("inferable", "page")
 RATED_CLASSES = ("own", "other_concept")
@@ -224,13 +224,12 @@ def derive(plans: Iterable[Plan], key_sources: pd.DataFrame, derivation: Derivat
                                                           key_no=len(kept) - 1))
                     lists[kind] = kept
                 if lists["keys"] or lists["expansion"]:
-                    concepts.append(PlanConcept(concept.label, concept.uri, concept.matched,
-                                                lists["keys"], lists["expansion"]))
+                    concepts.append(replace(concept, keys=lists["keys"],
+                                            expansion=lists["expansion"]))
                 else:
                     counts["concepts_dropped"] += 1
             if concepts:
-                facets.append(Facet(facet.name, facet.importance, concepts, facet.specificity,
-                                    facet.rationale))
+                facets.append(replace(facet, concepts=concepts))  # its flags too (may_be_empty)
             else:
                 counts["facets_dropped"] += 1
         note = plan.note
