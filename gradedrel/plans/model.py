@@ -380,7 +380,8 @@ def read_curated(paths: Iterable[str | Path]) -> list[Plan]:
     return plans
 
 
-def merge_curated(auto: list[Plan], curated: list[Plan], path: str | Path = "<curated>") -> list[Plan]:
+def merge_curated(auto: list[Plan], curated: list[Plan],
+                  path: str | Path = "<curated>") -> list[Plan]:
     """Automatic plans with curated ones in their place; a curated plan for a topic the
     collection does not have is an error."""
     by_qid = {p.qid: p for p in curated}
