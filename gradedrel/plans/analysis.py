@@ -27,12 +27,11 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Callable, Iterable, Sequence
+from typing import Iterable, Sequence
 
 from gradedrel.core.text import s_stem, tokenise
+from gradedrel.plans.key_stats import Pipeline
 from gradedrel.thesaurus import Thesaurus
-
-Pipeline = Callable[[str], "str | None"]
 
 _QUALIFIER = re.compile(r"\s*\(([^()]*)\)\s*$")
 

@@ -75,19 +75,16 @@ def expand(uri: str | None, unexpanded: list[str], thesaurus: Thesaurus, rules: 
     if uri is None or uri not in thesaurus.concepts:
         return []
     seen = {stats.terms(k) for k in unexpanded}
-    ceiling = None if rules.max_key_df_fraction is None \
+    ceiling = float("inf") if rules.max_key_df_fraction is None \
         else rules.max_key_df_fraction * stats.documents
     offered = candidates(uri, thesaurus, rules)
-    rank = {rel: i for i, rel in enumerate(ORDER)}
-    offered.sort(key=lambda k: (rank[k.relation], k.depth, -stats.df(k.key), k.key))
+    offered.sort(key=lambda k: (ORDER.index(k.relation), k.depth, -stats.df(k.key), k.key))
     chosen: list[PlanKey] = []
     per_relation: dict[str, int] = {}
     for key in offered:
         terms = stats.terms(key.key)
-        if not terms or terms in seen or not stats.in_index(key.key):
-            continue
-        if ceiling is not None and stats.df(key.key) > ceiling:
-            continue
+        if not terms or terms in seen or not 0 < stats.df(key.key) <= ceiling:
+            continue  # no document holds it, or too many
         cap = rules.max_keys_per_relation.get(key.relation)
         if cap is not None and per_relation.get(key.relation, 0) >= cap:
             continue

@@ -51,7 +51,7 @@ from __future__ import annotations
 import functools
 
 from dataclasses import dataclass
-from typing import Callable, Iterable, Mapping
+from typing import Iterable, Mapping
 
 from gradedrel.core import lazy
 
@@ -60,11 +60,9 @@ pd = lazy.module("pandas")
 from gradedrel.core.errors import InputError
 from gradedrel.core.text import tokenise
 from gradedrel.plans import analysis
-from gradedrel.plans.key_stats import Terms  # noqa: F401 (scripts import it from here)
+from gradedrel.plans.key_stats import Pipeline, Terms  # noqa: F401 (scripts import Terms from here)
 from gradedrel.plans.model import Plan, PlanKey
 from gradedrel.thesaurus import Thesaurus
-
-Pipeline = Callable[[str], "str | None"]
 
 #: The source classes, in the order they are tried (A1).
 SOURCE_CLASSES = ("request", "thesaurus", "other_concept", "own")
@@ -177,12 +175,9 @@ class KeySources:
         shortest path (ties as in the module docstring). Extending the best path of a
         concept gives the best extensions through it, so one path per concept suffices."""
         best: dict[str, Path] = {}
-        frontier = []
-        for rank, seed in enumerate(seeds):
-            path = Path(0, (), rank, seed, seed)
-            if seed not in best or path.order() < best[seed].order():
-                best[seed] = path
-                frontier.append(seed)
+        for rank, seed in enumerate(seeds):  # a seed named twice: its first rank
+            best.setdefault(seed, Path(0, (), rank, seed, seed))
+        frontier = list(best)
         for depth in range(1, max_depth + 1):
             step: dict[str, Path] = {}
             for uri in frontier:
@@ -222,23 +217,16 @@ class KeySources:
         if key.relation not in THESAURUS_RELATIONS:
             return ""
         starts = {*self.named_by(key.via), *(self.preferred(concept_uri) if concept_uri else ())}
-        if key.relation == "UF":
-            reached = starts
-        else:
-            attribute = dict(STEPS)[key.relation]
-            depth = key.depth or 1
-            reached = {t for s in starts for t in self.walk(s, attribute, depth)}
+        reached = starts if key.relation == "UF" else \
+            {t for s in starts for t in self.walk(s, dict(STEPS)[key.relation], key.depth or 1)}
         return "yes" if any(terms in self.labels_of.get(uri, ()) for uri in reached) else "no"
 
 
 def curator_of(plan: Plan, curators: Mapping[str, str]) -> str:
     """The plan's curator: its own field, else the batches', ``auto`` for automatic plans."""
-    if plan.curator:
-        return plan.curator
-    if plan.qid in curators and curators[plan.qid]:
-        return curators[plan.qid]
-    if plan.source == "auto":
-        return AUTO_CURATOR
+    found = plan.curator or curators.get(plan.qid)
+    if found or plan.source == "auto":
+        return found or AUTO_CURATOR
     raise ValueError(f"plan of request {plan.qid}: no curator (no 'curator' field and not in "
                      "the curation batches)")
 
@@ -296,14 +284,11 @@ SHARE_SCOPES = (("all keys", None), ("expansion keys", "expansion"))
 
 
 def _count_row(group: pd.DataFrame) -> dict:
-    row: dict = {"keys": len(group)}
     counts = group["source_class"].value_counts()
-    for name in SOURCE_CLASSES:
-        row[name] = int(counts.get(name, 0))
-    for name in SOURCE_CLASSES:
-        row[f"share_{name}"] = row[name] / row["keys"] if row["keys"] else float("nan")
-    checked = group["declared_holds"].isin(["yes", "no"])
-    row["declared_checked"] = int(checked.sum())
+    row = {"keys": len(group), **{name: int(counts.get(name, 0)) for name in SOURCE_CLASSES}}
+    row.update({f"share_{name}": row[name] / len(group) if len(group) else float("nan")
+                for name in SOURCE_CLASSES})
+    row["declared_checked"] = int(group["declared_holds"].isin(["yes", "no"]).sum())
     row["declared_not_holding"] = int((group["declared_holds"] == "no").sum())
     return row
 
@@ -341,10 +326,8 @@ def read_curators(path: str, column: str) -> dict[str, str]:
     from gradedrel.core.io import read_tsv
 
     table = read_tsv(path)
-    for needed in ("qid", column):
-        if needed not in table.columns:
-            raise InputError(path, 1, f"a header with columns qid and {column}",
-                             list(table.columns))
+    if not {"qid", column} <= set(table.columns):
+        raise InputError(path, 1, f"a header with columns qid and {column}", list(table.columns))
     values = table[column].fillna("").astype(str)
     return {q: v for q, v in zip(table["qid"], values) if v}
 

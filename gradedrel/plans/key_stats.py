@@ -23,18 +23,10 @@ class Terms:
     """Text → its indexed terms (tokens through the pipeline, stopwords out), cached."""
 
     def __init__(self, pipeline: Pipeline):
-        self.pipeline = pipeline
-        self._tokens: dict[str, str | None] = {}
+        self.pipeline = functools.lru_cache(maxsize=None)(pipeline)
 
     def __call__(self, text: str) -> tuple[str, ...]:
-        out = []
-        for token in tokenise(text):
-            if token not in self._tokens:
-                self._tokens[token] = self.pipeline(token)
-            term = self._tokens[token]
-            if term:
-                out.append(term)
-        return tuple(out)
+        return tuple(term for term in map(self.pipeline, tokenise(text)) if term)
 
 
 class KeyStatistics:
@@ -42,7 +34,6 @@ class KeyStatistics:
 
     def __init__(self, pipeline: Pipeline, term_df: Callable[[str], int], documents: int,
                  phrase_df: Callable[[tuple[str, ...]], int] | None = None):
-        self.pipeline = pipeline
         self.terms = Terms(pipeline)  # a key's indexed terms, in order (stopwords dropped)
         self.phrase_df = phrase_df
         self.term_df = term_df
@@ -56,13 +47,9 @@ class KeyStatistics:
             terms = self.terms(key)
             found = min((self.term_df(t) for t in terms), default=0)
             if found and len(terms) > 1 and self.phrase_df is not None:
-                found = self.phrase_df(tuple(t for t in tokenise(key) if self.pipeline(t)))
+                found = self.phrase_df(tuple(t for t in tokenise(key) if self.terms.pipeline(t)))
             self._df[key] = found
         return found
-
-    def in_index(self, key: str) -> bool:
-        """Whether some document holds ``key``."""
-        return self.df(key) > 0
 
     def idf(self, key: str) -> float:
         """log(N / df), 0 for a key not in the index (it cannot discriminate)."""
@@ -86,14 +73,12 @@ def posting_phrase_df(counter, phrase_operator: str = "auto") -> Callable[[tuple
 
     ``counter``: a :class:`gradedrel.collection.matches.MatchCounter` over the index's
     posting arrays, which follows Terrier's operators exactly (what
-    :func:`terrier_phrase_df` retrieves, without a result row per document).
+    :func:`terrier_phrase_df` retrieves, without a result row per document), or any
+    MatchOp query → count (:func:`document_counter`).
     """
     from gradedrel.collection.matches import phrase
 
-    def df(tokens: tuple[str, ...]) -> int:
-        return counter(f"#combine({phrase(tokens, phrase_operator)})")
-
-    return df
+    return lambda tokens: counter(f"#combine({phrase(tokens, phrase_operator)})")
 
 
 def terrier_phrase_df(index, phrase_operator: str = "auto") -> Callable[[tuple[str, ...]], int]:
@@ -104,10 +89,8 @@ def terrier_phrase_df(index, phrase_operator: str = "auto") -> Callable[[tuple[s
     compiled queries' phrase operator matches. One result row per matching document:
     the independent check of :func:`posting_phrase_df` (tests, benchmarks).
     """
-    from gradedrel.collection.matches import phrase
-
-    count = document_counter(index, int(index.getCollectionStatistics().getNumberOfDocuments()))
-    return lambda tokens: count(f"#combine({phrase(tokens, phrase_operator)})")
+    documents = int(index.getCollectionStatistics().getNumberOfDocuments())
+    return posting_phrase_df(document_counter(index, documents), phrase_operator)
 
 
 def document_counter(index, documents: int) -> Callable[[str], int]:

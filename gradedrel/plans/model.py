@@ -380,13 +380,12 @@ def read_curated(paths: Iterable[str | Path]) -> list[Plan]:
     return plans
 
 
-def merge_curated(auto: list[Plan], curated: list[Plan], path: str | Path = "<curated>",
-                  known_qids: Iterable[str] | None = None) -> list[Plan]:
+def merge_curated(auto: list[Plan], curated: list[Plan],
+                  path: str | Path = "<curated>") -> list[Plan]:
     """Automatic plans with curated ones in their place; a curated plan for a topic the
     collection does not have is an error."""
-    known = set(known_qids) if known_qids is not None else {p.qid for p in auto}
     by_qid = {p.qid: p for p in curated}
-    unknown = sorted(set(by_qid) - known)
+    unknown = sorted(set(by_qid) - {p.qid for p in auto})
     if unknown:
         raise InputError(str(path), None, "curated plans only for topics of the collection",
                          unknown)

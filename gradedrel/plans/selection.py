@@ -52,14 +52,6 @@ def plan_reasons(plan: Plan | None, criteria: Criteria) -> list[str]:
     return out
 
 
-def judgement_reasons(highly_relevant: int, criteria: Criteria) -> list[str]:
-    """Why the judgements leave a candidate out (empty: selected)."""
-    if highly_relevant < criteria.min_highly_relevant:
-        return [f"{highly_relevant} highly relevant document(s) < "
-                f"{criteria.min_highly_relevant}"]
-    return []
-
-
 CANDIDATE_COLUMNS = ["qid", "candidate", "reason"]
 
 
@@ -109,6 +101,8 @@ def select(candidate_table: pd.DataFrame, recall_base: pd.DataFrame,
             why = ["no plan"]
         else:
             why = [why_not[qid]] if why_not[qid] else []
-            why += judgement_reasons(level3.get(qid, 0), criteria)
+            if level3.get(qid, 0) < criteria.min_highly_relevant:
+                why.append(f"{level3.get(qid, 0)} highly relevant document(s) < "
+                           f"{criteria.min_highly_relevant}")
         rows.append((qid, int(not why), "; ".join(why) if why else "selected"))
     return pd.DataFrame(rows, columns=["qid", "selected", "reason"])

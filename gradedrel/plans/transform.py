@@ -31,7 +31,7 @@ The share of the parent's rated keys the rater judged ``page``, per curator
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Iterable, Mapping
 
 from gradedrel.core import lazy
@@ -40,7 +40,7 @@ pd = lazy.module("pandas")
 
 from gradedrel.core.errors import InputError
 from gradedrel.plans.key_sources import LISTS, SOURCE_CLASSES
-from gradedrel.plans.model import Facet, Plan, PlanConcept
+from gradedrel.plans.model import Plan
 
 RATINGS = ("inferable", "page")
 RATED_CLASSES = ("own", "other_concept")
@@ -126,10 +126,9 @@ def join_ratings(items: pd.DataFrame, answers: Mapping[str, pd.DataFrame],
     seen: dict[str, str] = {}
     ratings = {}
     for path, frame in answers.items():
-        for column in ("item_id", "rating"):
-            if column not in frame.columns:
-                raise InputError(path, 1, "a header with columns item_id and rating",
-                                 list(frame.columns))
+        if not {"item_id", "rating"} <= set(frame.columns):
+            raise InputError(path, 1, "a header with columns item_id and rating",
+                             list(frame.columns))
         for line, (item, rating) in enumerate(zip(frame["item_id"], frame["rating"]), start=2):
             if item not in known:
                 raise InputError(path, line, "an item id of the rated items", item)
@@ -151,8 +150,7 @@ def ratings_table(frame: pd.DataFrame, path: str = "<ratings>",
                   plan_set: str | None = None) -> dict[tuple[str, str], str]:
     """(qid, key) → rating, checked (columns, values, one rating per key). A file rating the
     keys of several plan sets has a column ``plan_set``: only ``plan_set``'s rows are read."""
-    missing = [c for c in ("qid", "key", "rating") if c not in frame.columns]
-    if missing:
+    if not {"qid", "key", "rating"} <= set(frame.columns):
         raise InputError(path, 1, "a header with columns qid, key, rating", list(frame.columns))
     lines = pd.Series(range(2, len(frame) + 2), index=frame.index)
     if "plan_set" in frame.columns and plan_set is not None:
@@ -226,13 +224,12 @@ def derive(plans: Iterable[Plan], key_sources: pd.DataFrame, derivation: Derivat
                                                           key_no=len(kept) - 1))
                     lists[kind] = kept
                 if lists["keys"] or lists["expansion"]:
-                    concepts.append(PlanConcept(concept.label, concept.uri, concept.matched,
-                                                lists["keys"], lists["expansion"]))
+                    concepts.append(replace(concept, keys=lists["keys"],
+                                            expansion=lists["expansion"]))
                 else:
                     counts["concepts_dropped"] += 1
             if concepts:
-                facets.append(Facet(facet.name, facet.importance, concepts, facet.specificity,
-                                    facet.rationale))
+                facets.append(replace(facet, concepts=concepts))  # its flags too (may_be_empty)
             else:
                 counts["facets_dropped"] += 1
         note = plan.note
@@ -274,13 +271,11 @@ def page_shares(key_sources: pd.DataFrame, ratings: Mapping[tuple[str, str], str
     missing = [(q, k) for q, k in zip(rated["qid"], rated["key"]) if (q, k) not in ratings]
     if missing:
         raise ValueError(f"{len(missing)} own/other_concept keys have no rating, first {missing[0]}")
-    values = pd.Series([ratings[(q, k)] for q, k in zip(rated["qid"], rated["key"])],
-                       index=rated.index, dtype=object)
+    rated = rated.assign(rating=[ratings[(q, k)] for q, k in zip(rated["qid"], rated["key"])])
     rows = []
-    groups = [(c, values[rated["curator"] == c]) for c in sorted(set(rated["curator"]))]
-    for curator, part in groups + [("all", values)]:
-        page = int((part == "page").sum())
+    for curator, part in [*rated.groupby("curator"), ("all", rated)]:
+        page = int((part["rating"] == "page").sum())
         rows.append({"curator": curator, "rated_keys": len(part), "page": page,
-                     "inferable": int((part == "inferable").sum()),
+                     "inferable": int((part["rating"] == "inferable").sum()),
                      "share_page": page / len(part) if len(part) else math.nan})
     return pd.DataFrame(rows, columns=RATING_COLUMNS)

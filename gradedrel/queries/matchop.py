@@ -17,12 +17,9 @@ is written as that member.
 from __future__ import annotations
 
 import re
-from typing import Callable
 
-from gradedrel.collection.matches import phrase, term  # noqa: F401  (MatchOp's words)
+from gradedrel.collection.matches import Pipeline, phrase, term  # noqa: F401  (MatchOp's words)
 from gradedrel.queries.query_tree import Key, Node, Operator, Syn
-
-Pipeline = Callable[[str], "str | None"]
 
 _PHRASE = re.compile(r"^(#1|#uw|#uw[1-9][0-9]*|auto)$")
 class MatchOpWriter:
@@ -73,6 +70,4 @@ class MatchOpWriter:
         """The MatchOp string for a tree; always a ``#combine`` at the top (None if empty);
         :class:`~gradedrel.queries.query_tree.NotExpressible` for an operator MatchOp lacks."""
         text = self.node(node)
-        if text is None:
-            return None
-        return text if text.startswith("#combine") else f"#combine({text})"
+        return text if text is None or text.startswith("#combine") else f"#combine({text})"

@@ -18,7 +18,7 @@ query files hold one JSON object per topic:
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import ClassVar, Union
 
 from gradedrel.core import lazy
@@ -71,15 +71,6 @@ class Operator:
 
     op: ClassVar[str] = ""
     children: tuple["Node", ...]
-
-    def fields(self) -> dict:
-        """Its own fields as written in a query file, before ``children``."""
-        return {}
-
-    @classmethod
-    def from_fields(cls, data: dict, children: tuple["Node", ...]) -> "Operator":
-        """The operator of a query file's dict (``children`` already read)."""
-        return cls(children)
 
     def keep(self, kept: list[int], children: list["Node"]) -> "Operator | None":
         """This operator over the children left (``kept``: their positions); None if none."""
@@ -134,19 +125,10 @@ class WSum(Operator):
     weights: tuple[float, ...] = ()
 
     def __init__(self, weights: tuple[float, ...], children: tuple["Node", ...]):
-        object.__setattr__(self, "weights", tuple(weights))
+        object.__setattr__(self, "weights", tuple(float(w) for w in weights))
         object.__setattr__(self, "children", tuple(children))
         if len(self.weights) != len(self.children):
             raise ValueError("WSum needs one weight per child")
-
-    def fields(self):
-        """The weights, before the children."""
-        return {"weights": list(self.weights)}
-
-    @classmethod
-    def from_fields(cls, data, children):
-        """The weights read as numbers."""
-        return cls(tuple(float(w) for w in data["weights"]), children)
 
     def keep(self, kept, children):
         """The children left with their weights; None when no positive weight is left."""
@@ -250,8 +232,9 @@ def to_dict(node: Node) -> dict:
         return {"op": "key", "tokens": list(node.tokens)}
     if isinstance(node, Syn):
         return {"op": "syn", "keys": [to_dict(k) for k in node.keys]}
-    if isinstance(node, Operator):
-        return {"op": node.op, **node.fields(), "children": [to_dict(c) for c in node.children]}
+    if isinstance(node, Operator):  # its own fields (a tuple each), before its children
+        own = {f.name: list(getattr(node, f.name)) for f in fields(node) if f.name != "children"}
+        return {"op": node.op, **own, "children": [to_dict(c) for c in node.children]}
     raise TypeError(f"not a query tree node: {node!r}")
 
 
@@ -263,8 +246,8 @@ def from_dict(data: dict) -> Node:
     if op == "syn":
         return Syn(tuple(from_dict(k) for k in data["keys"]))  # type: ignore[misc]
     if op in OPERATORS:
-        children = tuple(from_dict(c) for c in data["children"])
-        return OPERATORS[op].from_fields(data, children)
+        own = {f.name: data[f.name] for f in fields(OPERATORS[op]) if f.name != "children"}
+        return OPERATORS[op](**own, children=tuple(from_dict(c) for c in data["children"]))
     raise ValueError(f"unknown query tree operator {op!r}")
 
 

@@ -22,8 +22,9 @@ alike are merged by the back end (:mod:`gradedrel.queries.matchop`).
 from __future__ import annotations
 
 import difflib
-from typing import Callable, ClassVar, Iterable
+from typing import ClassVar, Iterable
 
+from gradedrel.plans.key_stats import Pipeline
 from gradedrel.plans.model import Facet, Plan, PlanKey
 from gradedrel.queries.query_tree import Key, Node, Sum, Syn, WSum
 from gradedrel.core.text import tokenise
@@ -32,8 +33,6 @@ from gradedrel.core.text import tokenise
 WEIGHTS = {"major": 10.0, "minor": 7.0}
 #: The expansions of every structure: u (unexpanded), e (expanded).
 EXPANSIONS = ("u", "e")
-
-Pipeline = Callable[[str], "str | None"]
 
 
 # --- the registry ------------------------------------------------------------------------

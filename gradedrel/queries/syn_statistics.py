@@ -20,7 +20,7 @@ import pandas as pd
 
 from gradedrel.plans.key_stats import document_counter  # noqa: F401 (the Terrier check)
 from gradedrel.queries.matchop import MatchOpWriter
-from gradedrel.queries.query_tree import Node, syn_groups
+from gradedrel.queries.query_tree import Node, from_dict, syn_groups
 
 
 def group_rows(qid: str, label: str, tree: Node, writer: MatchOpWriter,
@@ -77,15 +77,9 @@ GROUP_COLUMNS = ["qid", "query_type", "group", "members", "summed_df", "union_df
 def query_file_rows(paths, writer: MatchOpWriter, count: Callable[[str], int],
                     documents: int) -> pd.DataFrame:
     """:func:`group_rows` of every query in the query files ``paths``."""
-    import json
+    from gradedrel.queries.query_files import read_query_file
 
-    from gradedrel.queries.query_tree import from_dict
-
-    rows = []
-    for path in paths:
-        with open(path, encoding="utf-8") as handle:
-            for line in handle:
-                record = json.loads(line)
-                rows += group_rows(record["qid"], record["query_type"], from_dict(record["tree"]),
-                                   writer, count, documents)
+    rows = [row for path in paths for q in read_query_file(path).itertuples(index=False)
+            for row in group_rows(q.qid, q.query_type, from_dict(q.tree), writer, count,
+                                  documents)]
     return pd.DataFrame(rows, columns=GROUP_COLUMNS)

@@ -77,6 +77,13 @@ def test_thesaurus_plans_keep_request_and_thesaurus_keys(plans, sources):
         [15, 12, 2, 1, 0, 0, 0]
 
 
+def test_a_derived_facet_keeps_its_may_be_empty_mark(plans, sources):
+    plans[2].facets[1].may_be_empty = True   # request 3's facet "wings"
+    derived = {p.qid: p for p in transform.derive(plans, sources,
+                                                  transform.STANDARD["no-own"]).plans}
+    assert [(f.name, f.may_be_empty) for f in derived["3"].facets] == [("wings", True)]
+
+
 def test_dropped_concepts_facets_and_an_emptied_plan_are_counted(plans, sources):
     derived = transform.derive(plans, sources, transform.STANDARD["request"], parent="expert")
     summary = derived.summary.set_index("qid")
