@@ -72,20 +72,15 @@ def recorded_settings(settings: Settings) -> dict:
     it is the default grid (what the other settings spell out)."""
     from dataclasses import asdict
 
-    recorded = asdict(settings)
-    if recorded["measures"] is None:
-        del recorded["measures"]
-    return recorded
+    return {k: v for k, v in asdict(settings).items() if k != "measures" or v is not None}
 
 
 def warn_if_most_topics_unranked(judgements: Judgements, runs: Mapping[str, RankedRun],
-                                 settings: Settings) -> int:
+                                 settings: Settings) -> None:
     """One line when most qrels topics are in none of the runs (their zeros would swamp
-    the means), saying how to restrict the evaluation; returns how many are absent."""
-    ranked = set()
-    for run in runs.values():
-        ranked.update(run.topics)
-    absent = sum(1 for topic in judgements.topics if topic not in ranked)
+    the means), saying how to restrict the evaluation."""
+    ranked = set().union(*(run.topics for run in runs.values()))
+    absent = sum(topic not in ranked for topic in judgements.topics)
     if absent * 2 > judgements.n_topics:
         effect = ("score zero on every measure" if settings.missing_topics == "zero"
                   else "are left out of the means")
@@ -93,6 +88,5 @@ def warn_if_most_topics_unranked(judgements: Judgements, runs: Mapping[str, Rank
             "%d of %d qrels topics are in none of the runs and %s; to evaluate only the "
             "topics the runs answer, pass --topics FILE (their ids, one per line)",
             absent, judgements.n_topics, effect)
-    return absent
 
 

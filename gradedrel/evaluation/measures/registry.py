@@ -106,25 +106,24 @@ def parse(name: str):
     ours = parse_family(name)
     if ours is not None:
         return ours
-    from gradedrel.evaluation.standard_measures import StandardMeasure, is_standard
+    from gradedrel.evaluation.standard_measures import StandardMeasure, parse_measures
 
-    if is_standard(name):
-        return StandardMeasure(name)
-    raise UnknownMeasure(f"unknown measure {name!r} (the closest registered: "
-                         f"{closest(name)!r})")
+    try:
+        parse_measures([name])  # ir_measures parses it: a standard measure
+    except ValueError:
+        raise UnknownMeasure(f"unknown measure {name!r} (the closest registered: "
+                             f"{closest(name)!r})") from None
+    return StandardMeasure(name)
 
 
 def closest(name: str) -> str:
     """The registered family name (or ir_measures measure name) nearest ``name``."""
     head = _HEAD.match(name)
     head = head.group(1) if head else name
-    candidates = list(families())
-    try:
-        import ir_measures
+    import ir_measures
 
-        candidates += [n for n in ir_measures.measures.registry if n not in candidates]
-    except ImportError:  # pragma: no cover - ir_measures is a dependency
-        pass
+    candidates = list(families())
+    candidates += [n for n in ir_measures.measures.registry if n not in candidates]
     by_case = {c.casefold(): c for c in candidates}
     if head.casefold() in by_case:
         return by_case[head.casefold()]
