@@ -145,13 +145,11 @@ def significance_tables(results: list[RunResult], judgements: Judgements,
                                                       nan=1.0), settings.correction)
             r_adj = significance.adjust(np.array([t.p_value for t in r_tests]),
                                         settings.correction)
-            for j, i in enumerate(others):
-                baseline_rows.append((measure, labels[i], base, len(values),
-                                      values[:, i].mean(), values[:, b].mean(),
-                                      values[:, i].mean() - values[:, b].mean(),
-                                      t_tests[j].statistic, t_tests[j].p_value, t_adj[j],
-                                      r_tests[j].p_value, r_adj[j],
-                                      settings.randomisation_trials, settings.correction))
+            for i, t, t_p, r, r_p in zip(others, t_tests, t_adj, r_tests, r_adj):
+                mean, mean_base = values[:, i].mean(), values[:, b].mean()
+                baseline_rows.append((measure, labels[i], base, len(values), mean, mean_base,
+                                      mean - mean_base, t.statistic, t.p_value, t_p, r.p_value,
+                                      r_p, settings.randomisation_trials, settings.correction))
     if settings.baseline_run not in labels:
         log.info("baseline run %r not among the runs %s: no tests against a baseline",
                  settings.baseline_run, labels)

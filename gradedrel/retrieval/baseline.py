@@ -13,7 +13,6 @@ import pandas as pd
 from gradedrel.core.text import query_text, tokenise
 
 NO_TERMS = "no query terms after tokenisation and stopword removal"
-NO_MATCH = "query matched no document"
 
 
 def baseline_queries(topics: pd.DataFrame,
@@ -45,7 +44,9 @@ def retrieve(index_dir, queries: pd.DataFrame, wmodel: str, depth: int,
 
 
 def unmatched(queries: pd.DataFrame, run: pd.DataFrame) -> pd.DataFrame:
-    """Runnable topics that retrieved nothing."""
-    empty = sorted(set(queries["qid"].tolist()) - set(run["qid"].tolist()),
-                   key=queries["qid"].tolist().index)
-    return pd.DataFrame([(qid, NO_MATCH) for qid in empty], columns=["qid", "reason"])
+    """Runnable topics that retrieved nothing (in the order of ``queries``, one per topic)."""
+    from gradedrel.retrieval.grid import NO_MATCH
+
+    ranked = set(run["qid"].tolist())
+    return pd.DataFrame([(qid, NO_MATCH) for qid in queries["qid"].tolist() if qid not in ranked],
+                        columns=["qid", "reason"])

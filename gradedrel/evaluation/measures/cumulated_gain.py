@@ -48,14 +48,10 @@ def gain_vectors(run: JudgedRun, gain_by_grade: np.ndarray, depth: int) -> np.nd
     return np.asarray(gain_by_grade, dtype=np.float64)[run.topk_grades(depth)]
 
 
-def ideal_vectors(judgements: Judgements, gain_by_grade: np.ndarray, depth: int) -> np.ndarray:
-    """Ideal gain vectors ``(T, depth)`` from the recall base."""
-    return ideal_gains(judgements.level_counts, gain_by_grade, depth)
-
-
-def ideal_gains(level_counts: np.ndarray, gain_by_grade: np.ndarray, depth: int) -> np.ndarray:
-    """Ideal gain vectors ``(T, depth)`` from per-topic counts of judged documents per level
-    ``(T, 4)``: the gains sorted descending (all highly relevant first, …), zero-padded."""
+def ideal_vectors(level_counts: np.ndarray, gain_by_grade: np.ndarray, depth: int) -> np.ndarray:
+    """Ideal gain vectors ``(T, depth)`` from the recall base: per-topic counts of judged
+    documents per level ``(T, 4)`` (``Judgements.level_counts``), their gains sorted
+    descending (all highly relevant first, …), zero-padded."""
     gains = np.asarray(gain_by_grade, dtype=np.float64)
     n_topics = level_counts.shape[0]
     order = np.argsort(-gains, kind="stable")  # grades by gain, best first
@@ -104,5 +100,5 @@ def ndcg_log2(run: JudgedRun, judgements: Judgements, cutoff: int,
     table = np.array(MODERN_GAINS[gain])
     discount = np.log2(np.arange(2, cutoff + 2, dtype=np.float64))
     dcg = (gain_vectors(run, table, cutoff) / discount).sum(axis=1)
-    idcg = (ideal_vectors(judgements, table, cutoff) / discount).sum(axis=1)
+    idcg = (ideal_vectors(judgements.level_counts, table, cutoff) / discount).sum(axis=1)
     return normalised(dcg, idcg)

@@ -114,12 +114,9 @@ class JudgedRun:
     n_topics: int
 
     def evaluated(self, missing_topics: str = "zero") -> np.ndarray:
-        """Which topics count in this run's means (bool (T,))."""
-        if missing_topics == "zero":
-            return np.ones(self.n_topics, dtype=bool)
-        if missing_topics == "skip":
-            return self.present.copy()
-        raise ValueError(f"missing_topics must be one of {MISSING_TOPICS}, not {missing_topics!r}")
+        """Which topics count in this run's means (bool (T,)): every one (``"zero"``) or
+        those the run ranks (``"skip"``; :meth:`Settings.check` admits no other value)."""
+        return self.present.copy() if missing_topics == "skip" else np.ones(self.n_topics, bool)
 
     def topk_grades(self, depth: int) -> np.ndarray:
         """The grades of the top ``depth`` documents per topic, ``(T, depth)``, 0-padded."""

@@ -94,7 +94,7 @@ def vectors_by_profile(ranked: pd.DataFrame, recall_base: pd.DataFrame,
     curves, ideal = {}, {}
     for name, levels in profiles.items():
         table = cg.gain_table(levels, {int(k): v for k, v in gains.items()})
-        ideal[name] = cg.ideal_gains(counts, table, depth)
+        ideal[name] = cg.ideal_vectors(counts, table, depth)
         curves[name] = {run: gain_vectors(by_run[run], table, depth) for run in runs}
     return curves, ideal
 
