@@ -25,6 +25,7 @@ from __future__ import annotations
 from gradedrel.core import lazy
 
 np = lazy.module("numpy")
+pd = lazy.module("pandas")
 
 from gradedrel.evaluation.measures.judgements import READINGS, JudgedRun, Judgements, relevant
 
@@ -37,11 +38,7 @@ def _relevant_hits(run: JudgedRun, level: int, reading: str):
     mask = relevant(run.grade, level, reading)
     topic = run.topic[mask]
     rank = run.position[mask] + 1
-    index = np.arange(len(topic))
-    new_block = np.ones(len(topic), dtype=bool)
-    new_block[1:] = topic[1:] != topic[:-1]
-    block_start = np.maximum.accumulate(np.where(new_block, index, 0)) if len(topic) else index
-    j = index - block_start + 1
+    j = pd.Series(topic).groupby(topic).cumcount().to_numpy() + 1
     return topic, j, rank, j / rank
 
 
