@@ -33,13 +33,13 @@ def retrieve(index_dir, queries: pd.DataFrame, wmodel: str, depth: int,
              index=None) -> pd.DataFrame:
     """Run ``queries`` through one Terrier model as the grid does; ``qid, docno, rank,
     score`` in trec_eval's order."""
-    from gradedrel.retrieval.grid import Model, retriever
+    from gradedrel.retrieval.grid import Model
     from gradedrel.retrieval.runs import trec_eval_ranking
 
     if len(queries) == 0:
         return trec_eval_ranking(pd.DataFrame(columns=["qid", "docno", "score"]))
     model = Model.from_config(wmodel, {"backend": "terrier", "wmodel": wmodel})
-    result = retriever(model, index_dir, depth, index=index).transform(queries)
+    result = model.engine().retriever(index_dir, depth, index=index).transform(queries)
     return trec_eval_ranking(result[["qid", "docno", "score"]].assign(qid=result["qid"].astype(str)))
 
 

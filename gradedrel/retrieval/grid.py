@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any, Mapping
 
 from gradedrel.core import lazy
@@ -56,11 +55,6 @@ class Model:
         return backends.get(self.backend, f"model {self.name}")(self.parameters)
 
 
-def retriever(model: Model, index_dir: str | Path, depth: int, index=None):
-    """The model as a PyTerrier transformer over ``index_dir`` (index and postings loaded once)."""
-    return model.engine().retriever(index_dir, depth, index=index)
-
-
 #: Topics per call of the retriever (progress is logged between calls).
 PART = 25
 
@@ -76,7 +70,8 @@ def _in_parts(batch: pd.DataFrame, desc: str):
 
 def run_query_type(model: Model, transformer, topics: pd.DataFrame, queries: pd.DataFrame,
                    label: str, pipeline) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """Run one query type through ``model`` (its ``transformer``, from :func:`retriever`):
+    """Run one query type through ``model`` (its ``transformer``, built once for every query
+    type by ``model.engine().retriever(index_dir, depth, index=index)``):
     ``(run qid, docno, rank, score; not_ranked qid, query_type, reason)``."""
     engine = model.engine()
     by_qid = queries.set_index("qid")
