@@ -86,9 +86,8 @@ def run_query_type(model: Model, transformer, topics: pd.DataFrame, queries: pd.
             not_ranked.append((qid, label, NO_KEYS))
         else:
             prepared[qid] = columns
-    runnable = list(prepared)
-    batch = pd.DataFrame([{"qid": qid, **columns} for qid, columns in prepared.items()])
-    if runnable:
+    if prepared:
+        batch = pd.DataFrame([{"qid": qid, **columns} for qid, columns in prepared.items()])
         run = pd.concat([transformer.transform(part)[["qid", "docno", "score"]]
                          for part in _in_parts(batch, f"{model.name} retrieving {label}")],
                         ignore_index=True)
@@ -101,7 +100,7 @@ def run_query_type(model: Model, transformer, topics: pd.DataFrame, queries: pd.
     run = trec_eval_ranking(run[~run["qid"].isin(nan | infinite)])
     ranked = set(run["qid"].tolist())  # a list first: iterating pandas' strings is slow
     not_ranked += [(q, label, NAN_SCORES if q in nan else INF_SCORES if q in infinite
-                    else NO_MATCH) for q in runnable if q not in ranked]
+                    else NO_MATCH) for q in prepared if q not in ranked]
     order = {q: i for i, q in enumerate(topics["qid"].astype(str))}
     not_ranked.sort(key=lambda row: order[row[0]])
     return (run[["qid", "docno", "rank", "score"]].reset_index(drop=True),

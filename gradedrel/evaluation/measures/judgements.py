@@ -144,12 +144,10 @@ def judge(run: RankedRun, judgements: Judgements) -> JudgedRun:
     n_docs = max(len(run.vocabulary), 1)
     q_key = q_topic[retrieved].astype(np.int64) * n_docs + q_code[retrieved]
     q_grade = qrels["grade"].to_numpy()[retrieved]
-    by_key = np.argsort(q_key, kind="stable")
-    q_key, q_grade = q_key[by_key], q_grade[by_key]
     r_key = row_topic.astype(np.int64) * n_docs + run.doc_code[keep]
-    where = np.clip(np.searchsorted(q_key, r_key), 0, max(len(q_key) - 1, 0))
-    found = (q_key[where] == r_key) if len(q_key) else np.zeros(len(r_key), dtype=bool)
-    grade = np.where(found, q_grade[where] if len(q_key) else 0, 0).astype(np.int8)
+    # the qrels' keys are unique (from_qrels refuses a pair twice); a row they do not judge
+    # gets -1: the level 0 appended
+    grade = np.append(q_grade, 0)[pd.Index(q_key).get_indexer(r_key)].astype(np.int8)
     present = np.zeros(judgements.n_topics, dtype=bool)
     present[row_topic] = True
     return JudgedRun(topic=row_topic.astype(np.int64), position=position.astype(np.int64),
