@@ -53,19 +53,11 @@ def ideal_vectors(level_counts: np.ndarray, gain_by_grade: np.ndarray, depth: in
     documents per level ``(T, 4)`` (``Judgements.level_counts``), their gains sorted
     descending (all highly relevant first, …), zero-padded."""
     gains = np.asarray(gain_by_grade, dtype=np.float64)
-    n_topics = level_counts.shape[0]
     order = np.argsort(-gains, kind="stable")  # grades by gain, best first
-    ideal = np.zeros((n_topics, depth), dtype=np.float64)
-    start = np.zeros(n_topics, dtype=np.int64)
-    ranks = np.arange(depth)
-    for grade in order:  # at most four passes, each vectorised over topics
-        if gains[grade] <= 0:
-            break
-        stop = start + level_counts[:, grade]
-        fill = (ranks[None, :] >= start[:, None]) & (ranks[None, :] < stop[:, None])
-        ideal[fill] = gains[grade]
-        start = stop
-    return ideal
+    ends = np.cumsum(level_counts[:, order], axis=1)  # (T, 4): where each grade's run ends
+    block = (np.arange(depth)[None, :, None] >= ends[:, None, :]).sum(axis=2)  # (T, depth)
+    # a grade without gain earns 0, and so does a rank past the recall base (block 4)
+    return np.append(np.maximum(gains[order], 0.0), 0.0)[block]
 
 
 def cumulated_gain(gains: np.ndarray) -> np.ndarray:
