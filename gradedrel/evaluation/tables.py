@@ -53,9 +53,7 @@ def tidy_tables(results: list[RunResult], judgements: Judgements) -> dict[str, p
                                        "measure": np.asarray(measures, dtype=object)[m_idx],
                                        "value": matrix[t_idx, m_idx]}))
         counts = defined.sum(axis=0)
-        with np.errstate(invalid="ignore"):
-            mean = np.where(counts > 0, np.nansum(matrix, axis=0) / np.maximum(counts, 1),
-                            np.nan)
+        mean = np.where(counts > 0, np.nansum(matrix, axis=0) / np.maximum(counts, 1), np.nan)
         means.append(pd.DataFrame({"run": result.label, "measure": measures, "mean": mean,
                                    "topics": counts.astype(np.int64)}))
     pr, gain, eff = (pd.DataFrame([(r.label, *row) for r in results for row in getattr(r, field)],
