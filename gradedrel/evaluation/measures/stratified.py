@@ -81,12 +81,8 @@ def documents_needed(x: np.ndarray, rounding: str = "legacy") -> np.ndarray:
     if rounding == "legacy":
         return np.floor(x + 0.9).astype(np.int64)  # C's (long) cast truncates; x >= 0
     if rounding == "lround":
-        return _lround(x)
+        # C's lround for x >= 0: halves away from zero (floor(x + 0.5) would round
+        # 0.49999999999999994 up in floating point)
+        whole = np.floor(x)
+        return (whole + (x - whole >= 0.5)).astype(np.int64)
     raise ValueError(f"rounding must be one of {ROUNDINGS}, not {rounding!r}")
-
-
-def _lround(x: np.ndarray) -> np.ndarray:
-    """C's lround for x >= 0: nearest integer, halves away from zero (floor(x + 0.5)
-    can round up wrongly in floating point, e.g. for 0.49999999999999994)."""
-    whole = np.floor(x)
-    return (whole + (x - whole >= 0.5)).astype(np.int64)
