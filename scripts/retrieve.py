@@ -43,7 +43,7 @@ def main():
                "platform": platform, "implementation": implementation}
     for name, parameters in snakemake.params.models.items():
         model = grid.Model.from_config(name, parameters)
-        transformer = grid.retriever(model, index_dir, snakemake.params.depth, index=index)
+        transformer = model.engine().retriever(index_dir, snakemake.params.depth, index=index)
         run_model(model, transformer, context)
 
 

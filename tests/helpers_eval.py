@@ -87,6 +87,6 @@ def gain_vectors_of_runs(runs: Mapping, qrels: pd.DataFrame, topics: Sequence[st
     curves, ideal = {}, {}
     for name, levels in profiles.items():
         table = gain_table(levels, {int(k): x for k, x in gains.items()})
-        ideal[name] = ideal_vectors(judgements, table, depth)
+        ideal[name] = ideal_vectors(judgements.level_counts, table, depth)
         curves[name] = {t: gain_vectors(j, table, depth) for t, j in judged.items()}
     return curves, ideal

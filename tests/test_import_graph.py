@@ -100,7 +100,7 @@ def test_the_graph_reader_sees_a_circle_and_an_upward_import():
 
 def test_the_graph_is_read():
     graph = import_graph()
-    assert "gradedrel.evaluation.run_result" in graph["gradedrel.evaluation.tables"]
+    assert "gradedrel.evaluation.contract" in graph["gradedrel.evaluation.tables"]
     assert "gradedrel.queries.weighted_concepts" in graph["gradedrel.queries"]
 
 

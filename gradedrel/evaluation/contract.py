@@ -1,6 +1,6 @@
 """The evaluation's files and their columns: the one statement of the contract, imported
-by the writer (:mod:`gradedrel.evaluation.tables`, :mod:`.significance_tables`,
-:mod:`.files`) and every reader (the report, the comparison of plan sets).
+by the writer (:mod:`gradedrel.evaluation.tables`, :mod:`.files`) and every reader (the
+report, the comparison of plan sets).
 
 Each file is ``results/{c}/evaluation/{planset}/{model}/<name>.tsv``.
 """

@@ -26,8 +26,9 @@ from gradedrel.evaluation.measures import cumulated_gain as cg
 from gradedrel.evaluation.measures import effort, ranked_grades, stratified
 from gradedrel.evaluation.measures.base import Ranking
 from gradedrel.evaluation.measures.judgements import Judgements, judge
-from gradedrel.evaluation.run_result import RunResult
 from gradedrel.evaluation.settings import Settings
+from gradedrel.evaluation.tables import (RunResult, bootstrap_table, significance_tables,
+                                        tidy_tables)
 from gradedrel.retrieval.runs import RankedRun
 
 log = logging.getLogger("gradedrel")
@@ -132,9 +133,6 @@ def evaluate(runs: Mapping[str, RankedRun], judgements: Judgements,
     """Every table of the contract for a set of runs (label → ranked run); without
     ``bootstrap`` all but ``bootstrap_ci`` (the slowest table, which nothing downstream
     of ``gradedrel evaluate`` needs unless asked for)."""
-    from gradedrel.evaluation.significance_tables import bootstrap_table, significance_tables
-    from gradedrel.evaluation.tables import tidy_tables
-
     measures = settings.measure_list()
     standard = standard_provider(measures, judgements)
     results = [evaluate_run(label, run, judgements, settings, measures, standard)

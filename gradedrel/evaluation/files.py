@@ -3,18 +3,19 @@ provenance — the one code path behind ``gradedrel evaluate`` and the workflow'
 from __future__ import annotations
 
 import logging
+from dataclasses import asdict
 from pathlib import Path
 from typing import Mapping
 
 import pandas as pd
 
-from gradedrel.core.io import sha256_of, write_tsv
+from gradedrel.core.io import sha256_of, write_text, write_tsv
 from gradedrel.core.params import plain
 from gradedrel.evaluation.contract import SIGNIFICANCE_TABLES, TABLES
 from gradedrel.evaluation.evaluate import evaluate
 from gradedrel.evaluation.measures.judgements import Judgements
 from gradedrel.evaluation.settings import Settings
-from gradedrel.retrieval.runs import RankedRun
+from gradedrel.retrieval.runs import RankedRun, read_run
 
 
 def write_tables(tables: Mapping[str, pd.DataFrame], out_dir: str | Path) -> list[Path]:
@@ -32,8 +33,6 @@ def write_tables(tables: Mapping[str, pd.DataFrame], out_dir: str | Path) -> lis
 
 def read_runs(paths: Mapping[str, str | Path]) -> dict[str, RankedRun]:
     """Read and rank every run file (label → path), strictly (see :func:`runs.read_run`)."""
-    from gradedrel.retrieval.runs import read_run
-
     return {label: read_run(path) for label, path in paths.items()}
 
 
@@ -44,7 +43,6 @@ def evaluate_files(run_paths: Mapping[str, str | Path], qrels: pd.DataFrame,
     """Read runs, evaluate them against graded qrels, write every table and provenance.json:
     the one code path behind ``gradedrel evaluate`` and the workflow's evaluation rule."""
     from gradedrel.core import ir_metadata, provenance
-    from gradedrel.core.io import write_text
 
     judgements = Judgements.from_qrels(qrels, topics, source=qrels_source)
     if judgements.n_topics == 0:
@@ -70,22 +68,15 @@ def recorded_settings(settings: Settings) -> dict:
     """The settings as an evaluation records them (``config.evaluation`` of provenance.json;
     :meth:`Settings.from_record` reads them back): every field, ``measures`` left out when
     it is the default grid (what the other settings spell out)."""
-    from dataclasses import asdict
-
-    recorded = asdict(settings)
-    if recorded["measures"] is None:
-        del recorded["measures"]
-    return recorded
+    return {k: v for k, v in asdict(settings).items() if k != "measures" or v is not None}
 
 
 def warn_if_most_topics_unranked(judgements: Judgements, runs: Mapping[str, RankedRun],
-                                 settings: Settings) -> int:
+                                 settings: Settings) -> None:
     """One line when most qrels topics are in none of the runs (their zeros would swamp
-    the means), saying how to restrict the evaluation; returns how many are absent."""
-    ranked = set()
-    for run in runs.values():
-        ranked.update(run.topics)
-    absent = sum(1 for topic in judgements.topics if topic not in ranked)
+    the means), saying how to restrict the evaluation."""
+    ranked = set().union(*(run.topics for run in runs.values()))
+    absent = sum(topic not in ranked for topic in judgements.topics)
     if absent * 2 > judgements.n_topics:
         effect = ("score zero on every measure" if settings.missing_topics == "zero"
                   else "are left out of the means")
@@ -93,6 +84,5 @@ def warn_if_most_topics_unranked(judgements: Judgements, runs: Mapping[str, Rank
             "%d of %d qrels topics are in none of the runs and %s; to evaluate only the "
             "topics the runs answer, pass --topics FILE (their ids, one per line)",
             absent, judgements.n_topics, effect)
-    return absent
 
 

@@ -18,6 +18,7 @@ import numpy as np
 from gradedrel.evaluation.measures import cumulated_gain as cg
 from gradedrel.evaluation.measures import registry, significance, stratified
 from gradedrel.evaluation.measures.avp import AvP
+from gradedrel.evaluation.measures.judgements import MISSING_TOPICS
 
 
 def profile_order(profiles: Mapping[str, tuple[int, ...]]) -> dict[str, tuple[int, ...]]:
@@ -122,7 +123,7 @@ class Settings:
         if too_deep:
             raise ValueError(f"{where}: cutoffs/effort_ranks {too_deep} outside 1..depth "
                              f"({self.depth})")
-        if self.missing_topics not in ("zero", "skip"):
+        if self.missing_topics not in MISSING_TOPICS:
             raise ValueError(f"{where}.missing_topics: 'zero' or 'skip', not "
                              f"{self.missing_topics!r}")
         for gain in self.ndcg_log2_gains:

@@ -11,6 +11,8 @@ standard measure is configured.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
 
@@ -28,24 +30,14 @@ def parse_measures(names: list[str]) -> list:
     return measures
 
 
-def is_standard(name: str) -> bool:
-    """Whether ``name`` is a standard measure: one that ir_measures parses."""
-    try:
-        parse_measures([name])
-    except ValueError:
-        return False
-    return True
-
-
+@dataclass(frozen=True, repr=False)
 class StandardMeasure:
     """A standard measure of the evaluation, named as config names it (``nDCG@10``,
     ``AP(rel=3)``), its values taken from the evaluation's :class:`StandardMeasures`
     (through :meth:`~gradedrel.evaluation.measures.base.Ranking.standard_vectors`)."""
 
+    name: str
     complete = True
-
-    def __init__(self, name: str):
-        self.name = name
 
     def __str__(self) -> str:
         return self.name
@@ -55,12 +47,6 @@ class StandardMeasure:
     def label(self, long: bool = False) -> str:
         """The measure as figures and tables name it: ir_measures' name (``nDCG@10``)."""
         return self.name
-
-    def __eq__(self, other) -> bool:
-        return isinstance(other, StandardMeasure) and other.name == self.name
-
-    def __hash__(self) -> int:
-        return hash(self.name)
 
     def values(self, ranking) -> np.ndarray:
         """Per-topic values of this ir_measures measure, computed once for the ranking."""
@@ -78,11 +64,8 @@ class StandardMeasures:
         self.names = list(measure_names)
         self.measures = parse_measures(self.names)
         self.topics = list(judgements.topics)
-        qrels: dict[str, dict[str, int]] = {}
-        frame = judgements.qrels
-        for qid, docno, grade in zip(frame["qid"].astype(str), frame["docno"].astype(str),
-                                     frame["grade"].astype(int)):
-            qrels.setdefault(qid, {})[docno] = int(grade)
+        qrels = {qid: dict(zip(rows["docno"], rows["grade"].tolist()))
+                 for qid, rows in judgements.qrels.groupby("qid", sort=False)}
         self._evaluator = ir_measures.evaluator(self.measures, qrels)
 
     def vectors(self, run) -> dict[str, np.ndarray]:

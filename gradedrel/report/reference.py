@@ -110,9 +110,7 @@ class Reference:
         from gradedrel.evaluation.evaluate import evaluate_run, standard_provider
         from gradedrel.evaluation.files import read_runs, recorded_settings, write_tables
         from gradedrel.evaluation.measures.judgements import Judgements
-        from gradedrel.evaluation.run_result import RunResult
-        from gradedrel.evaluation.significance_tables import significance_tables
-        from gradedrel.evaluation.tables import tidy_tables
+        from gradedrel.evaluation.tables import RunResult, significance_tables, tidy_tables
 
         source = f"{self.folder / MANIFEST} (judgements)"
         judgements = Judgements.from_qrels(qrels, list(topics), source=source)

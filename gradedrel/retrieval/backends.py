@@ -15,6 +15,7 @@ enums equal to the registries.
 """
 from __future__ import annotations
 
+import contextlib
 import difflib
 from dataclasses import dataclass
 from pathlib import Path
@@ -154,14 +155,11 @@ class WeightingModel:
         if self.c is None:
             raise ValueError(f"{where}.controls.c: Terrier's {self.name} has no parameter")
         if isinstance(value, str):
-            try:
+            with contextlib.suppress(ValueError):  # a number written as text is that number
                 value = float(value)
-            except ValueError:
-                pass
         low_ok = _number(value) and (self.minimum is None or (
             value > self.minimum if self.exclusive_minimum else value >= self.minimum))
-        if not low_ok or \
-                (self.maximum is not None and value > self.maximum):
+        if not low_ok or (self.maximum is not None and value > self.maximum):
             low = "" if self.minimum is None else \
                 f"{'>' if self.exclusive_minimum else '>='} {self.minimum:g}"
             high = "" if self.maximum is None else f"<= {self.maximum:g}"

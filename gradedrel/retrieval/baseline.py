@@ -13,7 +13,6 @@ import pandas as pd
 from gradedrel.core.text import query_text, tokenise
 
 NO_TERMS = "no query terms after tokenisation and stopword removal"
-NO_MATCH = "query matched no document"
 
 
 def baseline_queries(topics: pd.DataFrame,
@@ -34,18 +33,20 @@ def retrieve(index_dir, queries: pd.DataFrame, wmodel: str, depth: int,
              index=None) -> pd.DataFrame:
     """Run ``queries`` through one Terrier model as the grid does; ``qid, docno, rank,
     score`` in trec_eval's order."""
-    from gradedrel.retrieval.grid import Model, retriever
+    from gradedrel.retrieval.grid import Model
     from gradedrel.retrieval.runs import trec_eval_ranking
 
     if len(queries) == 0:
         return trec_eval_ranking(pd.DataFrame(columns=["qid", "docno", "score"]))
     model = Model.from_config(wmodel, {"backend": "terrier", "wmodel": wmodel})
-    result = retriever(model, index_dir, depth, index=index).transform(queries)
+    result = model.engine().retriever(index_dir, depth, index=index).transform(queries)
     return trec_eval_ranking(result[["qid", "docno", "score"]].assign(qid=result["qid"].astype(str)))
 
 
 def unmatched(queries: pd.DataFrame, run: pd.DataFrame) -> pd.DataFrame:
-    """Runnable topics that retrieved nothing."""
-    empty = sorted(set(queries["qid"].tolist()) - set(run["qid"].tolist()),
-                   key=queries["qid"].tolist().index)
-    return pd.DataFrame([(qid, NO_MATCH) for qid in empty], columns=["qid", "reason"])
+    """Runnable topics that retrieved nothing (in the order of ``queries``, one per topic)."""
+    from gradedrel.retrieval.grid import NO_MATCH
+
+    ranked = set(run["qid"].tolist())
+    return pd.DataFrame([(qid, NO_MATCH) for qid in queries["qid"].tolist() if qid not in ranked],
+                        columns=["qid", "reason"])

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any, Mapping
 
 from gradedrel.core import lazy
@@ -56,11 +55,6 @@ class Model:
         return backends.get(self.backend, f"model {self.name}")(self.parameters)
 
 
-def retriever(model: Model, index_dir: str | Path, depth: int, index=None):
-    """The model as a PyTerrier transformer over ``index_dir`` (index and postings loaded once)."""
-    return model.engine().retriever(index_dir, depth, index=index)
-
-
 #: Topics per call of the retriever (progress is logged between calls).
 PART = 25
 
@@ -76,7 +70,8 @@ def _in_parts(batch: pd.DataFrame, desc: str):
 
 def run_query_type(model: Model, transformer, topics: pd.DataFrame, queries: pd.DataFrame,
                    label: str, pipeline) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """Run one query type through ``model`` (its ``transformer``, from :func:`retriever`):
+    """Run one query type through ``model`` (its ``transformer``, built once for every query
+    type by ``model.engine().retriever(index_dir, depth, index=index)``):
     ``(run qid, docno, rank, score; not_ranked qid, query_type, reason)``."""
     engine = model.engine()
     by_qid = queries.set_index("qid")
@@ -91,9 +86,8 @@ def run_query_type(model: Model, transformer, topics: pd.DataFrame, queries: pd.
             not_ranked.append((qid, label, NO_KEYS))
         else:
             prepared[qid] = columns
-    runnable = list(prepared)
-    batch = pd.DataFrame([{"qid": qid, **columns} for qid, columns in prepared.items()])
-    if runnable:
+    if prepared:
+        batch = pd.DataFrame([{"qid": qid, **columns} for qid, columns in prepared.items()])
         run = pd.concat([transformer.transform(part)[["qid", "docno", "score"]]
                          for part in _in_parts(batch, f"{model.name} retrieving {label}")],
                         ignore_index=True)
@@ -106,7 +100,7 @@ def run_query_type(model: Model, transformer, topics: pd.DataFrame, queries: pd.
     run = trec_eval_ranking(run[~run["qid"].isin(nan | infinite)])
     ranked = set(run["qid"].tolist())  # a list first: iterating pandas' strings is slow
     not_ranked += [(q, label, NAN_SCORES if q in nan else INF_SCORES if q in infinite
-                    else NO_MATCH) for q in runnable if q not in ranked]
+                    else NO_MATCH) for q in prepared if q not in ranked]
     order = {q: i for i, q in enumerate(topics["qid"].astype(str))}
     not_ranked.sort(key=lambda row: order[row[0]])
     return (run[["qid", "docno", "rank", "score"]].reset_index(drop=True),

@@ -29,7 +29,7 @@ def test_ideal_vector_and_its_dcg_reproduce_the_2002_worked_example():
     # the recall base of the example: three 3s, three 2s, four 1s (and irrelevant ones)
     _, run = ranked_by_grade(G)
     judgements, _ = ranked_by_grade(IDEAL_2002 + [0] * 5)
-    ideal = cg.ideal_vectors(judgements, LINEAR, 10)[0]
+    ideal = cg.ideal_vectors(judgements.level_counts, LINEAR, 10)[0]
     assert ideal.tolist() == IDEAL_2002
     dcg_ideal = cg.discounted_cumulated_gain(ideal, 2)
     # The paper prints 10.52 and 11.21 at ranks 6 and 8, where the exact values are

@@ -33,7 +33,7 @@ def test_the_ideal_curve_bounds_the_actual_one(ranking_grades, extra, base):
     judgements, run = build(ranking_grades, extra)
     for profile in PROFILES:
         gains = cg.gain_vectors(run, profile, DEPTH)
-        ideal = cg.ideal_vectors(judgements, profile, DEPTH)
+        ideal = cg.ideal_vectors(judgements.level_counts, profile, DEPTH)
         for kind_base in (0, base):
             assert np.all(cg.curve(gains, kind_base) <= cg.curve(ideal, kind_base) + 1e-9)
 
@@ -45,7 +45,7 @@ def test_normalised_gain_lies_in_0_1_and_cg_equals_dcg_below_rank_b(ranking_grad
     judgements, run = build(ranking_grades, extra)
     for profile in PROFILES:
         gains = cg.gain_vectors(run, profile, DEPTH)
-        ideal = cg.ideal_vectors(judgements, profile, DEPTH)
+        ideal = cg.ideal_vectors(judgements.level_counts, profile, DEPTH)
         dcg = cg.discounted_cumulated_gain(gains, base)
         cgv = cg.cumulated_gain(gains)
         assert np.array_equal(dcg[:, :base - 1], cgv[:, :base - 1])
@@ -72,7 +72,7 @@ def test_a_perfect_run_reaches_the_ideal(ranking_grades, extra, k, base):
                              perfect)
     for profile in PROFILES:
         gains = cg.gain_vectors(run, profile, DEPTH)
-        ideal = cg.ideal_vectors(judgements, profile, DEPTH)
+        ideal = cg.ideal_vectors(judgements.level_counts, profile, DEPTH)
         assert np.array_equal(gains, ideal)
         curve, ideal_curve = (cg.curve(gains, base)[0], cg.curve(ideal, base)[0])
         if ideal_curve[k - 1] > 0:

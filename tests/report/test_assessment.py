@@ -228,9 +228,8 @@ def test_one_comparison_has_one_p_in_the_evaluation_and_the_findings():
     test draws the same sign flips for them: one p (issue 31, item 3). The topics here are
     in an order that is not the text order the findings use (qrels order: 10, 2, 1, ...)."""
     from gradedrel.evaluation.measures.judgements import Judgements
-    from gradedrel.evaluation.run_result import RunResult
     from gradedrel.evaluation.settings import Settings
-    from gradedrel.evaluation.significance_tables import significance_tables
+    from gradedrel.evaluation.tables import RunResult, significance_tables
     from gradedrel.report.assessment import _row, avp_matrix
     from gradedrel.report.design import Constants
 

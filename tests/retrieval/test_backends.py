@@ -129,7 +129,7 @@ def test_a_back_end_registered_outside_the_package_runs_in_the_grid(echo):
                             "tree": [to_dict(Sum((Key(("d2",)), Key(("d1",))))),
                                      to_dict(Sum((Key(("the",)),)))],
                             "matchop": ["", ""]})
-    run, not_ranked = grid.run_query_type(model, grid.retriever(model, "unused", 10), topics,
+    run, not_ranked = grid.run_query_type(model, model.engine().retriever("unused", 10), topics,
                                           queries, "SUM/u", toy_pipeline)
     assert run.values.tolist() == [["1", "d2", 1, 4.0], ["1", "d1", 2, 2.0]]
     assert not_ranked.values.tolist() == [["2", "SUM/u", grid.NO_KEYS],

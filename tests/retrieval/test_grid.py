@@ -69,7 +69,7 @@ def test_terrier_model_runs_matchop_like_its_plain_query(tiny, tmp_path, model):
         "2": Sum((Syn((Key(("slipstream",)), Key(("flutter",)))),)),
     })
     terrier_model = grid.Model(model, "terrier", {"wmodel": model})
-    retriever = grid.retriever(terrier_model, directory, 1000)
+    retriever = terrier_model.engine().retriever(directory, 1000)
     run, not_ranked = grid.run_query_type(terrier_model, retriever, topics, queries, "SSYN-C/u",
                                           pipeline)
     assert not_ranked.empty
@@ -99,7 +99,7 @@ def test_every_topic_is_ranked_or_has_a_reason(tiny, tmp_path):
     })
     for model in [grid.Model("InQuery", "inquery", {}),
                   grid.Model("BM25", "terrier", {"wmodel": "BM25"})]:
-        retriever = grid.retriever(model, directory, 1000)
+        retriever = model.engine().retriever(directory, 1000)
         run, not_ranked = grid.run_query_type(model, retriever, topics, queries, "SSYN-C/u",
                                               pipeline)
         nan = model.backend == "terrier"
@@ -145,8 +145,8 @@ def test_infinite_scores_are_withheld_with_their_reason(tiny, tmp_path, model):
         "2": Sum((Key(("aeroelastic",)),)),
     })
     terrier_model = grid.Model.from_config(model, {"backend": "terrier", "wmodel": model})
-    run, not_ranked = grid.run_query_type(terrier_model, grid.retriever(terrier_model,
-                                                                        directory, 100),
+    run, not_ranked = grid.run_query_type(terrier_model,
+                                          terrier_model.engine().retriever(directory, 100),
                                           topics, queries, "SSYN-C/u", pipeline)
     assert not_ranked.values.tolist() == [["1", "SSYN-C/u", grid.INF_SCORES]]
     assert set(run["qid"]) == {"2"} and np.isfinite(run["score"]).all()

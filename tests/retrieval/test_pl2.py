@@ -50,7 +50,7 @@ def test_terrier_pl2_scores_as_the_formula(tmp_path_factory, terrier_started, c)
     pipeline = terrier.term_pipeline(directory)
     model = grid.Model.from_config("PL2", {"backend": "terrier", "wmodel": "PL2",
                                            "controls": {"c": c}})
-    retriever = grid.retriever(model, directory, 100)
+    retriever = model.engine().retriever(directory, 100)
     for words in (["shells"], ["buckling", "cylindrical", "shells"], ["wing", "slipstream"]):
         found = retriever.search(" ".join(words)).set_index("docno")["score"]
         expected = {}

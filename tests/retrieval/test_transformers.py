@@ -46,7 +46,7 @@ def test_structure_then_inquery_in_pt_experiment(setting):
     # the transformer route ranks exactly as the workflow's grid does
     ranked = (wsyn_e >> InQuery(directory)).transform(topics)
     model = grid.Model("InQuery", "inquery", {})
-    run, _ = grid.run_query_type(model, grid.retriever(model, directory, 1000),
+    run, _ = grid.run_query_type(model, model.engine().retriever(directory, 1000),
                                  topics, query_files.read_query_file(queries / "WSYN-e.jsonl"),
                                  "WSYN/e", pipeline)
     assert ranked[["qid", "docno"]].values.tolist() == run[["qid", "docno"]].values.tolist()

@@ -254,7 +254,8 @@ class Ranking:
         """Gain vectors ``(requests, length)`` of the run's top ``length`` documents, or
         (``ideal``) the ideal gain vectors from the recall bases."""
         table = np.asarray(gain_by_grade, dtype=np.float64)
-        source = (self.judgements, cg.ideal_vectors) if ideal else (self.judged, cg.gain_vectors)
+        source = (self.judgements.level_counts, cg.ideal_vectors) if ideal else \
+            (self.judged, cg.gain_vectors)
         return self._length(("vectors", ideal, table.tobytes()), length,
                             lambda n: source[1](source[0], table, n))
 

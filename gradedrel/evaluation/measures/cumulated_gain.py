@@ -48,36 +48,16 @@ def gain_vectors(run: JudgedRun, gain_by_grade: np.ndarray, depth: int) -> np.nd
     return np.asarray(gain_by_grade, dtype=np.float64)[run.topk_grades(depth)]
 
 
-def ideal_vectors(judgements: Judgements, gain_by_grade: np.ndarray, depth: int) -> np.ndarray:
-    """Ideal gain vectors ``(T, depth)`` from the recall base."""
-    return ideal_gains(judgements.level_counts, gain_by_grade, depth)
-
-
-def ideal_gains(level_counts: np.ndarray, gain_by_grade: np.ndarray, depth: int) -> np.ndarray:
-    """Ideal gain vectors ``(T, depth)`` from per-topic counts of judged documents per level
-    ``(T, 4)``: the gains sorted descending (all highly relevant first, …), zero-padded."""
+def ideal_vectors(level_counts: np.ndarray, gain_by_grade: np.ndarray, depth: int) -> np.ndarray:
+    """Ideal gain vectors ``(T, depth)`` from the recall base: per-topic counts of judged
+    documents per level ``(T, 4)`` (``Judgements.level_counts``), their gains sorted
+    descending (all highly relevant first, …), zero-padded."""
     gains = np.asarray(gain_by_grade, dtype=np.float64)
-    n_topics = level_counts.shape[0]
     order = np.argsort(-gains, kind="stable")  # grades by gain, best first
-    ideal = np.zeros((n_topics, depth), dtype=np.float64)
-    start = np.zeros(n_topics, dtype=np.int64)
-    ranks = np.arange(depth)
-    for grade in order:  # at most four passes, each vectorised over topics
-        if gains[grade] <= 0:
-            break
-        stop = start + level_counts[:, grade]
-        fill = (ranks[None, :] >= start[:, None]) & (ranks[None, :] < stop[:, None])
-        ideal[fill] = gains[grade]
-        start = stop
-    return ideal
-
-
-def discounts(depth: int, base: int) -> np.ndarray:
-    """J&K's divisor per rank 1..depth: 1 for i < b, log_b(i) for i ≥ b."""
-    if base < 2:
-        raise ValueError(f"the DCG log base b must be at least 2, not {base}")
-    rank = np.arange(1, depth + 1, dtype=np.float64)
-    return np.where(rank < base, 1.0, np.log(rank) / np.log(base))
+    ends = np.cumsum(level_counts[:, order], axis=1)  # (T, 4): where each grade's run ends
+    block = (np.arange(depth)[None, :, None] >= ends[:, None, :]).sum(axis=2)  # (T, depth)
+    # a grade without gain earns 0, and so does a rank past the recall base (block 4)
+    return np.append(np.maximum(gains[order], 0.0), 0.0)[block]
 
 
 def cumulated_gain(gains: np.ndarray) -> np.ndarray:
@@ -86,8 +66,11 @@ def cumulated_gain(gains: np.ndarray) -> np.ndarray:
 
 
 def discounted_cumulated_gain(gains: np.ndarray, base: int) -> np.ndarray:
-    """DCG with J&K's rule (no discount before rank b), rank by rank along the last axis."""
-    return np.cumsum(gains / discounts(gains.shape[-1], base), axis=-1)
+    """DCG with J&K's rule, rank by rank along the last axis: the gain at rank i divided by 1
+    for i < b, by log_b(i) for i ≥ b (b ≥ 2: checked by ``JK_DCG`` and the settings'
+    ``dcg_bases``)."""
+    rank = np.arange(1, gains.shape[-1] + 1, dtype=np.float64)
+    return np.cumsum(gains / np.where(rank < base, 1.0, np.log(rank) / np.log(base)), axis=-1)
 
 
 def curve(gains: np.ndarray, kind_base: int) -> np.ndarray:
@@ -109,5 +92,5 @@ def ndcg_log2(run: JudgedRun, judgements: Judgements, cutoff: int,
     table = np.array(MODERN_GAINS[gain])
     discount = np.log2(np.arange(2, cutoff + 2, dtype=np.float64))
     dcg = (gain_vectors(run, table, cutoff) / discount).sum(axis=1)
-    idcg = (ideal_vectors(judgements, table, cutoff) / discount).sum(axis=1)
+    idcg = (ideal_vectors(judgements.level_counts, table, cutoff) / discount).sum(axis=1)
     return normalised(dcg, idcg)

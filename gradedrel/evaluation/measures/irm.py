@@ -157,8 +157,7 @@ class GradedMeasure(ir_measures.measures.Measure):
         judgements, judged = _inputs(qrels, run)
         ours = self.ours()
         values = ours.values(Ranking(judged, judgements))
-        levels = [g for g in range(judgements.level_counts.shape[1])
-                  if judgements.level_counts[:, g].any()]
+        levels = np.flatnonzero(judgements.level_counts.any(axis=0)).tolist()
         # PyTerrier's pt.Experiment averages per-topic values itself, not through aggregator()
         pyterrier = any(name.partition(".")[0] == "pyterrier" for name in _callers())
         check_defined(ours, judgements.topics, values, levels, pyterrier)

@@ -22,6 +22,7 @@ from typing import Mapping, Sequence
 np = lazy.module("numpy")
 
 from gradedrel.evaluation.measures import cumulated_gain as cg
+from gradedrel.evaluation.measures import registry
 from gradedrel.evaluation.measures.base import Measure, Param, Ranking, spell
 
 #: How figures name the gain profiles (a panel per profile); a profile not here is named as
@@ -59,19 +60,15 @@ class JKMeasure(Measure):
         """The curve's log base (0 for CG)."""
         return self["b"] if "b" in self.SUPPORTED_PARAMS else 0
 
-    def gain_by_grade(self, ranking: Ranking) -> np.ndarray:
-        """Gain of each grade 0..3 under this measure's profile and gains (ValueError: a level
-        of the profile has no gain)."""
+    def values(self, ranking: Ranking) -> np.ndarray:
+        """Per-topic (n)CG or (n)DCG at the cutoff (``NORMALISED``: over the ideal curve's);
+        ValueError when a level of the profile has no gain."""
+        k = self["cutoff"]
         levels = ranking.profile_levels(self["profile"])
         missing = [level for level in levels if level not in self["gains"]]
         if missing:
             raise ValueError(f"{self}: the gain table has no gain for levels {missing}")
-        return cg.gain_table(levels, self["gains"])
-
-    def values(self, ranking: Ranking) -> np.ndarray:
-        """Per-topic (n)CG or (n)DCG at the cutoff (``NORMALISED``: over the ideal curve's)."""
-        k = self["cutoff"]
-        table = self.gain_by_grade(ranking)
+        table = cg.gain_table(levels, self["gains"])
         actual = ranking.curve(table, self.base, k)[:, k - 1]
         if not self.NORMALISED:
             return actual
@@ -187,8 +184,6 @@ def curve(name: str, key: str) -> JKMeasure:
     ``JK_CG``, ``JK_nCG``, ``JK_DCG(b=B)``, ``JK_nDCG(b=B)`` (B the log base); the gain
     profiles are the figure's panels and the ranks its axis, so the name sets neither. Any
     other name is one ValueError naming ``key``."""
-    from gradedrel.evaluation.measures import registry
-
     expected = "expected JK_CG, JK_nCG, JK_DCG(b=B) or JK_nDCG(b=B)"
     try:
         measure = registry.parse_family(str(name))

@@ -114,12 +114,9 @@ class JudgedRun:
     n_topics: int
 
     def evaluated(self, missing_topics: str = "zero") -> np.ndarray:
-        """Which topics count in this run's means (bool (T,))."""
-        if missing_topics == "zero":
-            return np.ones(self.n_topics, dtype=bool)
-        if missing_topics == "skip":
-            return self.present.copy()
-        raise ValueError(f"missing_topics must be one of {MISSING_TOPICS}, not {missing_topics!r}")
+        """Which topics count in this run's means (bool (T,)): every one (``"zero"``) or
+        those the run ranks (``"skip"``; :meth:`Settings.check` admits no other value)."""
+        return self.present.copy() if missing_topics == "skip" else np.ones(self.n_topics, bool)
 
     def topk_grades(self, depth: int) -> np.ndarray:
         """The grades of the top ``depth`` documents per topic, ``(T, depth)``, 0-padded."""
@@ -147,12 +144,10 @@ def judge(run: RankedRun, judgements: Judgements) -> JudgedRun:
     n_docs = max(len(run.vocabulary), 1)
     q_key = q_topic[retrieved].astype(np.int64) * n_docs + q_code[retrieved]
     q_grade = qrels["grade"].to_numpy()[retrieved]
-    by_key = np.argsort(q_key, kind="stable")
-    q_key, q_grade = q_key[by_key], q_grade[by_key]
     r_key = row_topic.astype(np.int64) * n_docs + run.doc_code[keep]
-    where = np.clip(np.searchsorted(q_key, r_key), 0, max(len(q_key) - 1, 0))
-    found = (q_key[where] == r_key) if len(q_key) else np.zeros(len(r_key), dtype=bool)
-    grade = np.where(found, q_grade[where] if len(q_key) else 0, 0).astype(np.int8)
+    # the qrels' keys are unique (from_qrels refuses a pair twice); a row they do not judge
+    # gets -1: the level 0 appended
+    grade = np.append(q_grade, 0)[pd.Index(q_key).get_indexer(r_key)].astype(np.int8)
     present = np.zeros(judgements.n_topics, dtype=bool)
     present[row_topic] = True
     return JudgedRun(topic=row_topic.astype(np.int64), position=position.astype(np.int64),

@@ -54,11 +54,8 @@ def gain_vectors(grades: Sequence[str], gain_by_grade: np.ndarray, depth: int) -
     """Gain vectors ``(requests, depth)`` of one run's requests (``grades`` in their order):
     the gain of the level at each rank, 0 beyond the ranking (as
     :func:`~gradedrel.evaluation.measures.cumulated_gain.gain_vectors`)."""
-    matrix = np.zeros((len(grades), depth), dtype=np.int8)
-    for row, text in enumerate(grades):
-        if text:
-            digits = np.frombuffer(text[:depth].encode("ascii"), dtype=np.uint8) - _DIGIT
-            matrix[row, :len(digits)] = digits
+    text = "".join(g[:depth].ljust(depth, "0") for g in grades).encode("ascii")
+    matrix = (np.frombuffer(text, dtype=np.uint8) - _DIGIT).reshape(len(grades), depth)
     return np.asarray(gain_by_grade, dtype=np.float64)[matrix]
 
 
@@ -94,7 +91,7 @@ def vectors_by_profile(ranked: pd.DataFrame, recall_base: pd.DataFrame,
     curves, ideal = {}, {}
     for name, levels in profiles.items():
         table = cg.gain_table(levels, {int(k): v for k, v in gains.items()})
-        ideal[name] = cg.ideal_gains(counts, table, depth)
+        ideal[name] = cg.ideal_vectors(counts, table, depth)
         curves[name] = {run: gain_vectors(by_run[run], table, depth) for run in runs}
     return curves, ideal
 

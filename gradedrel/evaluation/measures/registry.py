@@ -106,25 +106,24 @@ def parse(name: str):
     ours = parse_family(name)
     if ours is not None:
         return ours
-    from gradedrel.evaluation.standard_measures import StandardMeasure, is_standard
+    from gradedrel.evaluation.standard_measures import StandardMeasure, parse_measures
 
-    if is_standard(name):
-        return StandardMeasure(name)
-    raise UnknownMeasure(f"unknown measure {name!r} (the closest registered: "
-                         f"{closest(name)!r})")
+    try:
+        parse_measures([name])  # ir_measures parses it: a standard measure
+    except ValueError:
+        raise UnknownMeasure(f"unknown measure {name!r} (the closest registered: "
+                             f"{closest(name)!r})") from None
+    return StandardMeasure(name)
 
 
 def closest(name: str) -> str:
     """The registered family name (or ir_measures measure name) nearest ``name``."""
     head = _HEAD.match(name)
     head = head.group(1) if head else name
-    candidates = list(families())
-    try:
-        import ir_measures
+    import ir_measures
 
-        candidates += [n for n in ir_measures.measures.registry if n not in candidates]
-    except ImportError:  # pragma: no cover - ir_measures is a dependency
-        pass
+    candidates = list(families())
+    candidates += [n for n in ir_measures.measures.registry if n not in candidates]
     by_case = {c.casefold(): c for c in candidates}
     if head.casefold() in by_case:
         return by_case[head.casefold()]
@@ -137,25 +136,15 @@ def expand(names: Sequence[str], settings) -> list:
     over the evaluation's settings (a family module's entries together, where its first
     entry stands: :meth:`~gradedrel.evaluation.measures.base.Measure.grid`); a measure
     listed twice is kept where it first appears."""
-    slots: list = []            # a measure, or the name of a family module
-    entries: dict[str, list] = {}
+    groups: dict = {}  # a family module's name → its entries; a full measure → itself
     for name in names:
         measure = parse(name)
-        if isinstance(measure, Measure) and not measure.complete:
-            module = _MODULE_OF[measure.NAME]
-            if module not in entries:
-                entries[module] = []
-                slots.append(module)
-            entries[module].append(measure)
-        else:
-            slots.append(measure)
-    out, seen = [], set()
-    for slot in slots:
-        group = [slot] if not isinstance(slot, str) else \
-            importlib.import_module(f"{__package__}.{slot}").MEASURES[0].grid(
-                entries[slot], settings)
+        entry = isinstance(measure, Measure) and not measure.complete
+        groups.setdefault(_MODULE_OF[measure.NAME] if entry else measure, []).append(measure)
+    out: dict = {}
+    for key, group in groups.items():
+        if isinstance(key, str):
+            group = importlib.import_module(f"{__package__}.{key}").MEASURES[0].grid(group, settings)
         for measure in group:
-            if str(measure) not in seen:
-                seen.add(str(measure))
-                out.append(measure)
-    return out
+            out.setdefault(str(measure), measure)
+    return list(out.values())

@@ -25,6 +25,7 @@ from __future__ import annotations
 from gradedrel.core import lazy
 
 np = lazy.module("numpy")
+pd = lazy.module("pandas")
 
 from gradedrel.evaluation.measures.judgements import READINGS, JudgedRun, Judgements, relevant
 
@@ -37,11 +38,7 @@ def _relevant_hits(run: JudgedRun, level: int, reading: str):
     mask = relevant(run.grade, level, reading)
     topic = run.topic[mask]
     rank = run.position[mask] + 1
-    index = np.arange(len(topic))
-    new_block = np.ones(len(topic), dtype=bool)
-    new_block[1:] = topic[1:] != topic[:-1]
-    block_start = np.maximum.accumulate(np.where(new_block, index, 0)) if len(topic) else index
-    j = index - block_start + 1
+    j = pd.Series(topic).groupby(topic).cumcount().to_numpy() + 1
     return topic, j, rank, j / rank
 
 
@@ -84,12 +81,8 @@ def documents_needed(x: np.ndarray, rounding: str = "legacy") -> np.ndarray:
     if rounding == "legacy":
         return np.floor(x + 0.9).astype(np.int64)  # C's (long) cast truncates; x >= 0
     if rounding == "lround":
-        return _lround(x)
+        # C's lround for x >= 0: halves away from zero (floor(x + 0.5) would round
+        # 0.49999999999999994 up in floating point)
+        whole = np.floor(x)
+        return (whole + (x - whole >= 0.5)).astype(np.int64)
     raise ValueError(f"rounding must be one of {ROUNDINGS}, not {rounding!r}")
-
-
-def _lround(x: np.ndarray) -> np.ndarray:
-    """C's lround for x >= 0: nearest integer, halves away from zero (floor(x + 0.5)
-    can round up wrongly in floating point, e.g. for 0.49999999999999994)."""
-    whole = np.floor(x)
-    return (whole + (x - whole >= 0.5)).astype(np.int64)
