@@ -9,7 +9,7 @@ from typing import Callable, Iterator, Mapping
 
 from gradedrel.collection import readers
 from gradedrel.core import text as terrier_text
-from gradedrel.core.errors import InputError
+from gradedrel.core.errors import InputError, once
 from gradedrel.collection.judgements import _ir_datasets
 from gradedrel.collection.spec import CollectionSpec
 
@@ -158,7 +158,7 @@ def checked_documents(spec: CollectionSpec, census: DocumentCensus,
     ``limit`` are an :class:`InputError` at its line. An empty document is kept (the
     collection's size is what it is) and counted.
     """
-    first_seen: dict[str, tuple[str, int]] = {}
+    seen: dict[str, int] = {}
     for source, number, record in iter_documents(spec):
         docno = record["docno"]
         if not docno:
@@ -169,10 +169,7 @@ def checked_documents(spec: CollectionSpec, census: DocumentCensus,
                              f"a document id of at most {DOCNO_MAX_LENGTH} characters", docno)
         if limit is not None:
             limit.check(record["text"], docno, source, number)
-        if docno in first_seen:
-            raise InputError(source, number,
-                             f"a unique document id; first at line {first_seen[docno][1]}", docno)
-        first_seen[docno] = (source, number)
+        once(seen, docno, source, number, "a unique document id", docno)
         census.docnos.append(docno)
         census.max_docno_length = max(census.max_docno_length, len(docno))
         if not record["text"].strip():
