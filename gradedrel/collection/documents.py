@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import functools
+import itertools
 import re
 from collections import Counter
 from dataclasses import dataclass, field
@@ -111,14 +112,9 @@ class PositionLimit:
 def _token_run_pattern() -> re.Pattern:
     """Runs of the characters Terrier's UTF tokeniser keeps (:mod:`gradedrel.core.text`'s
     own predicate over the Basic Multilingual Plane, as a character class)."""
-    ranges, start = [], None
-    for code in range(0x10000 + 1):
-        keep = code <= 0xFFFF and terrier_text._is_token_char(chr(code))
-        if keep and start is None:
-            start = code
-        elif not keep and start is not None:
-            ranges.append(f"{re.escape(chr(start))}-{re.escape(chr(code - 1))}")
-            start = None
+    runs = itertools.groupby(map(chr, range(0x10000)), terrier_text._is_token_char)
+    ranges = [f"{re.escape(run[0])}-{re.escape(run[-1])}"
+              for run in (list(chars) for keep, chars in runs if keep)]
     return re.compile(f"[{''.join(ranges)}]+")
 
 

@@ -163,11 +163,10 @@ def read_qrels_tsv(path: str | Path, grade_map: GradeMap | None = None) -> pd.Da
             raise InputError(path, int(lines[row]), f"a grade in {LEVELS}",
                              frame["grade"].iloc[row])
         grade = numeric.to_numpy(dtype=np.int64)
-    for row in np.flatnonzero(frame.duplicated(["qid", "docno"]).to_numpy())[:1]:
-        qid, docno = frame["qid"].iloc[row], frame["docno"].iloc[row]
-        first = np.flatnonzero(((frame["qid"] == qid) & (frame["docno"] == docno)).to_numpy())
-        raise InputError(path, int(lines[row]), "one judgement per (topic, document); "
-                         f"first at line {lines[first[0]]}", f"{qid} {docno}")
+    seen: dict[tuple[str, str], int] = {}
+    for qid, docno, line in zip(frame["qid"], frame["docno"], lines.tolist()):
+        once(seen, (qid, docno), path, line, "one judgement per (topic, document)",
+             f"{qid} {docno}")
     label = frame["label"] if "label" in frame.columns else frame["grade"]
     return pd.DataFrame({"qid": frame["qid"], "docno": frame["docno"], "label": label,
                          "grade": grade})
