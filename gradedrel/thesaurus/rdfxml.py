@@ -63,8 +63,7 @@ def _resolve(base: str, ref: str) -> str:
 
 
 class _Reader:
-    def __init__(self, base: str, predicates: frozenset[str] | None = None):
-        self.base = base
+    def __init__(self, predicates: frozenset[str] | None = None):
         self.keep = predicates
         self._bnodes = itertools.count(1)
 
@@ -197,7 +196,7 @@ def triples(source: "BinaryIO | Iterable[bytes]", base: str = "", name: str = "<
     """
     from lxml import etree  # on use: the workflow's rule files read without lxml
 
-    reader = _Reader(base, None if predicates is None else frozenset(predicates))
+    reader = _Reader(None if predicates is None else frozenset(predicates))
     depth = 0
     root = None
     root_is_rdf = True
