@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import functools
+import itertools
 import re
 from collections import Counter
 from dataclasses import dataclass, field
@@ -9,7 +10,7 @@ from typing import Callable, Iterator, Mapping
 
 from gradedrel.collection import readers
 from gradedrel.core import text as terrier_text
-from gradedrel.core.errors import InputError
+from gradedrel.core.errors import InputError, once
 from gradedrel.collection.judgements import _ir_datasets
 from gradedrel.collection.spec import CollectionSpec
 
@@ -111,14 +112,9 @@ class PositionLimit:
 def _token_run_pattern() -> re.Pattern:
     """Runs of the characters Terrier's UTF tokeniser keeps (:mod:`gradedrel.core.text`'s
     own predicate over the Basic Multilingual Plane, as a character class)."""
-    ranges, start = [], None
-    for code in range(0x10000 + 1):
-        keep = code <= 0xFFFF and terrier_text._is_token_char(chr(code))
-        if keep and start is None:
-            start = code
-        elif not keep and start is not None:
-            ranges.append(f"{re.escape(chr(start))}-{re.escape(chr(code - 1))}")
-            start = None
+    runs = itertools.groupby(map(chr, range(0x10000)), terrier_text._is_token_char)
+    ranges = [f"{re.escape(run[0])}-{re.escape(run[-1])}"
+              for run in (list(chars) for keep, chars in runs if keep)]
     return re.compile(f"[{''.join(ranges)}]+")
 
 
@@ -158,7 +154,7 @@ def checked_documents(spec: CollectionSpec, census: DocumentCensus,
     ``limit`` are an :class:`InputError` at its line. An empty document is kept (the
     collection's size is what it is) and counted.
     """
-    first_seen: dict[str, tuple[str, int]] = {}
+    seen: dict[str, int] = {}
     for source, number, record in iter_documents(spec):
         docno = record["docno"]
         if not docno:
@@ -169,10 +165,7 @@ def checked_documents(spec: CollectionSpec, census: DocumentCensus,
                              f"a document id of at most {DOCNO_MAX_LENGTH} characters", docno)
         if limit is not None:
             limit.check(record["text"], docno, source, number)
-        if docno in first_seen:
-            raise InputError(source, number,
-                             f"a unique document id; first at line {first_seen[docno][1]}", docno)
-        first_seen[docno] = (source, number)
+        once(seen, docno, source, number, "a unique document id", docno)
         census.docnos.append(docno)
         census.max_docno_length = max(census.max_docno_length, len(docno))
         if not record["text"].strip():

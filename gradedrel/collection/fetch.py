@@ -12,6 +12,7 @@ Collections given as local files need no fetch (:func:`needs_fetch`).
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import sys
 from pathlib import Path
@@ -26,6 +27,11 @@ PART_ITERATORS = {"docs": "docs_iter", "topics": "queries_iter", "qrels": "qrels
 _OPENED: list[set[str]] = []   # the sets being filled by active :func:`files_opened` blocks
 
 
+@functools.cache  # an audit hook cannot be removed: one for the process, idle outside
+def _hook() -> None:
+    sys.addaudithook(_audit)
+
+
 def _audit(event: str, args: tuple) -> None:
     if event == "open" and _OPENED and isinstance(args[0], (str, bytes, os.PathLike)):
         name = os.fsdecode(args[0])
@@ -33,17 +39,11 @@ def _audit(event: str, args: tuple) -> None:
             opened.add(name)
 
 
-_HOOKED = False
-
-
 @contextlib.contextmanager
 def files_opened() -> Iterator[set[str]]:
     """The names of the files this process opens inside the block (Python's ``open``
     audit event: builtins.open, io, gzip, os.open alike)."""
-    global _HOOKED
-    if not _HOOKED:   # an audit hook cannot be removed: one for the process, idle outside
-        sys.addaudithook(_audit)
-        _HOOKED = True
+    _hook()
     opened: set[str] = set()
     _OPENED.append(opened)
     try:

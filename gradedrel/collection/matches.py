@@ -99,34 +99,25 @@ def every_term_documents(arrays: PostingArrays, terms: tuple[str, ...]) -> np.nd
     return _EMPTY if common is None else common.astype(np.int64)
 
 
-def _stride(arrays: PostingArrays, docids: np.ndarray, width: int) -> np.int64:
+def proximity_documents(arrays: PostingArrays, terms: tuple[str, ...],
+                        window: int | None = None) -> np.ndarray:
+    """Documents where ``terms`` occur in this order at adjacent positions (``window`` None:
+    ``#1``), or with a window of ``max(window, len(terms))`` positions holding every term, a
+    term written k times at k positions (``#uwN``)."""
+    common = every_term_documents(arrays, terms)
+    if common.size == 0 or len(terms) == 1:
+        return common
+    width = len(terms) if window is None else max(window, len(terms))
     # positions are below the document's length; a window never reaches the next document
-    return np.int64(int(arrays.doc_lengths[docids].max(initial=0)) + width + 1)
-
-
-def ordered_documents(arrays: PostingArrays, terms: tuple[str, ...]) -> np.ndarray:
-    """Documents where ``terms`` occur in this order at adjacent positions."""
-    common = every_term_documents(arrays, terms)
-    if common.size == 0 or len(terms) == 1:
-        return common
-    stride = _stride(arrays, common, len(terms))
-    starts = None
-    for offset, term in enumerate(terms):
-        codes = _occurrence_codes(arrays, term, common, stride) - offset
-        starts = codes if starts is None else starts[np.isin(starts, codes)]
-        if starts.size == 0:
-            return _EMPTY
-    return np.unique(starts // stride)
-
-
-def window_documents(arrays: PostingArrays, terms: tuple[str, ...], window: int) -> np.ndarray:
-    """Documents with a window of ``max(window, len(terms))`` positions holding every term
-    (a term written k times at k positions)."""
-    common = every_term_documents(arrays, terms)
-    if common.size == 0 or len(terms) == 1:
-        return common
-    width = max(window, len(terms))
-    stride = _stride(arrays, common, width)
+    stride = np.int64(int(arrays.doc_lengths[common].max(initial=0)) + width + 1)
+    if window is None:
+        starts = None
+        for offset, term in enumerate(terms):
+            codes = _occurrence_codes(arrays, term, common, stride) - offset
+            starts = codes if starts is None else starts[np.isin(starts, codes)]
+            if starts.size == 0:
+                return _EMPTY
+        return np.unique(starts // stride)
     needed = {t: terms.count(t) for t in terms}
     codes = {t: _occurrence_codes(arrays, t, common, stride) for t in needed}
     # a window holding every term can be moved to start at its first occurrence
@@ -205,8 +196,9 @@ class MatchCounter:
             if kind == "#syn":
                 return np.unique(np.concatenate(members)), at + 1
             if kind == "uw":
-                return window_documents(self.arrays, tuple(members), int(value)), at + 1
-            return ordered_documents(self.arrays, terrier_phrase_order(tuple(members), self.df)), at + 1
+                return proximity_documents(self.arrays, tuple(members), int(value)), at + 1
+            return proximity_documents(self.arrays, terrier_phrase_order(tuple(members),
+                                                                         self.df)), at + 1
         raise ValueError(f"unexpected {value!r} in {tokens}")
 
     def documents(self, query: str) -> np.ndarray:

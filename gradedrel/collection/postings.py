@@ -69,15 +69,11 @@ class PostingArrays:
         """Mean document length (indexed tokens)."""
         return float(self.doc_lengths.mean()) if self.N else 0.0
 
-    def term_id(self, term: str) -> int | None:
-        """Position of ``term`` in the sorted term list, or None if the index lacks it."""
-        i = int(np.searchsorted(self.terms, term))
-        return i if i < len(self.terms) and self.terms[i] == term else None
-
     def _span(self, term: str) -> tuple[int, int]:
         """Where the postings of ``term`` are (empty for a term not in the index)."""
-        i = self.term_id(term)
-        return (0, 0) if i is None else (self.term_offsets[i], self.term_offsets[i + 1])
+        i = int(np.searchsorted(self.terms, term))
+        found = i < len(self.terms) and self.terms[i] == term
+        return (self.term_offsets[i], self.term_offsets[i + 1]) if found else (0, 0)
 
     def postings(self, term: str) -> tuple[np.ndarray, np.ndarray]:
         """``(docids, tfs)`` of ``term`` (empty arrays for a term not in the index)."""

@@ -57,18 +57,6 @@ def note_bom(path: str | Path) -> bool:
     return found
 
 
-def _bytes_of(path: str | Path) -> bytes:
-    """A file's bytes (decompressed if it ends in ``.gz``; a damaged gzip file is one
-    :class:`InputError`)."""
-    path = Path(path)
-    if path.suffix != ".gz":
-        return path.read_bytes()
-    try:
-        return gzip.decompress(path.read_bytes())
-    except (EOFError, OSError, zlib.error) as error:
-        raise InputError(path, None, "a complete gzip file", str(error)) from None
-
-
 def _lines(path: str | Path) -> Iterator[str]:
     """The lines of a text input, UTF-8 (gzip-compressed if it ends in ``.gz``), its
     byte-order mark (if any) stripped and logged. A byte that is not UTF-8, or a compressed
@@ -116,9 +104,8 @@ def read_qrels(path: str | Path, grade_map: GradeMap) -> pd.DataFrame:
                              "a TREC qrels line 'qid iteration docno label' (4 fields)",
                              line.rstrip("\n"))
         qid, _, docno, label = parts
-        if NOT_IN_ID.search(qid) or NOT_IN_ID.search(docno):
-            check_id(qid, "topic id", path, number)
-            check_id(docno, "document id", path, number)
+        check_id(qid, "topic id", path, number)
+        check_id(docno, "document id", path, number)
         grade = grade_map.level(label, str(path), number)
         once(seen, (qid, docno), path, number, "one judgement per (topic, document)",
              f"{qid} {docno}")
@@ -136,7 +123,12 @@ def read_qrels_tsv(path: str | Path, grade_map: GradeMap | None = None) -> pd.Da
     a pair judged twice (with the line where it was first judged).
     """
     note_bom(path)  # pandas strips it
-    data = _bytes_of(path)
+    data = Path(path).read_bytes()
+    if str(path).endswith(".gz"):
+        try:
+            data = gzip.decompress(data)
+        except (EOFError, OSError, zlib.error) as error:
+            raise InputError(path, None, "a complete gzip file", str(error)) from None
     check_text(path, data, "a graded qrels TSV as UTF-8 text")
     try:
         frame = pd.read_csv(io.BytesIO(data), sep="\t", dtype=str, keep_default_na=False,
@@ -160,23 +152,21 @@ def read_qrels_tsv(path: str | Path, grade_map: GradeMap | None = None) -> pd.Da
         for row in np.flatnonzero(frame[column].str.contains(NOT_IN_ID).to_numpy())[:1]:
             check_id(frame[column].iloc[row], what, path, int(lines[row]))
     if grade_map is not None:
-        labels = frame["label"].to_numpy(dtype=object)
         level_of = {}
-        for label, line in zip(labels, lines):
+        for label, line in zip(frame["label"], lines):
             if label not in level_of:
                 level_of[label] = grade_map.level(label, str(path), int(line))
-        grade = np.array([level_of[label] for label in labels], dtype=np.int64)
+        grade = frame["label"].map(level_of).to_numpy(dtype=np.int64)
     else:
         numeric = pd.to_numeric(frame["grade"], errors="coerce")
         for row in np.flatnonzero(~numeric.isin(LEVELS).to_numpy())[:1]:
             raise InputError(path, int(lines[row]), f"a grade in {LEVELS}",
                              frame["grade"].iloc[row])
         grade = numeric.to_numpy(dtype=np.int64)
-    for row in np.flatnonzero(frame.duplicated(["qid", "docno"]).to_numpy())[:1]:
-        qid, docno = frame["qid"].iloc[row], frame["docno"].iloc[row]
-        first = np.flatnonzero(((frame["qid"] == qid) & (frame["docno"] == docno)).to_numpy())
-        raise InputError(path, int(lines[row]), "one judgement per (topic, document); "
-                         f"first at line {lines[first[0]]}", f"{qid} {docno}")
+    seen: dict[tuple[str, str], int] = {}
+    for qid, docno, line in zip(frame["qid"], frame["docno"], lines.tolist()):
+        once(seen, (qid, docno), path, line, "one judgement per (topic, document)",
+             f"{qid} {docno}")
     label = frame["label"] if "label" in frame.columns else frame["grade"]
     return pd.DataFrame({"qid": frame["qid"], "docno": frame["docno"], "label": label,
                          "grade": grade})
@@ -238,10 +228,7 @@ def read_topics_tsv(path: str | Path, header: "tuple[str, str] | bool | None" = 
         if len(parts) != 2 or not parts[0].strip():
             raise InputError(path, number, "a topic line 'qid<TAB>text' (2 fields)", line)
         qid = check_id(parts[0].strip(), "topic id", path, number)
-        if qid in seen:
-            raise InputError(path, number, f"a unique topic id; first at line {seen[qid]}",
-                             qid)
-        seen[qid] = number
+        once(seen, qid, path, number, "a unique topic id", qid)
         rows.append((qid, parts[1].strip()))
     return pd.DataFrame(rows, columns=["qid", "query"])
 
@@ -287,9 +274,7 @@ def read_topics_trec(path: str | Path, field: str = "title") -> pd.DataFrame:
         check_id(qid, "topic id", path, line)
         value = re.sub(_TREC_TOPIC_PREFIX.get(field, "^"), "", parts.get(field, ""),
                        flags=re.I).strip()
-        if qid in seen:
-            raise InputError(path, line, f"a unique topic number; first at line {seen[qid]}", qid)
-        seen[qid] = line
+        once(seen, qid, path, line, "a unique topic number", qid)
         rows.append((qid, " ".join(value.split())))
     if not rows:
         raise InputError(path, 1, "at least one <top> … </top> topic")

@@ -89,14 +89,6 @@ def local_files(raw: Mapping, keys: tuple[str, ...]) -> dict[str, str]:
     return {k: raw[k] for k in PARTS if k in keys and raw.get(k)}
 
 
-def request_fields(value) -> tuple[str, ...]:
-    """The topic field(s) that make the request text: one name, or a list joined in order."""
-    fields = (value,) if isinstance(value, str) else tuple(value)
-    if not fields or not all(isinstance(f, str) and f for f in fields):
-        raise ValueError(f"topic_field: a field name or a list of names, not {value!r}")
-    return fields
-
-
 @dataclass(frozen=True)
 class CollectionSpec:
     """What config says about one collection."""
@@ -150,11 +142,11 @@ class CollectionSpec:
         if missing:
             raise InputError(source, None, "an 'ir_datasets' id, or all of " + ", ".join(needs),
                              sorted(k for k, v in local.items() if v))
-        try:
-            topic_fields = request_fields(raw.get("topic_field", "text"))
-        except ValueError as error:
-            raise InputError(source, None, "topic_field: a field name or a list of names",
-                             raw.get("topic_field")) from error
+        # the request text: one topic field, or a list of fields joined in order
+        value = raw.get("topic_field", "text")
+        topic_fields = (value,) if isinstance(value, str) else tuple(value)
+        if not topic_fields or not all(isinstance(f, str) and f for f in topic_fields):
+            raise InputError(source, None, "topic_field: a field name or a list of names", value)
 
         def resolve(path):
             return None if path is None else str(Path(base_dir, path))

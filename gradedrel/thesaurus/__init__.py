@@ -2,7 +2,7 @@
 
 ``load(path)`` is the one entry point: any SKOS file (RDF/XML streamed,
 Turtle/N-Triples/JSON-LD via rdflib; ``.bz2``/``.gz``/``.xz`` or plain), or a
-cache file written by :mod:`.cache` (``*.thesaurus.json.gz``). ``load_named(name,
+cache file written by :mod:`.cache` (``*.thesaurus.json.gz``). ``sources.load(name,
 config)`` loads a thesaurus named under ``thesauri:`` in the config, whatever its
 source (SKOS, MeSH, WordNet; :mod:`.sources`). A parsed source is
 cached (keyed by its sha256 and the reader version) and reloaded from the cache
@@ -16,7 +16,7 @@ from gradedrel.thesaurus import cache as _cache
 from gradedrel.thesaurus.model import Concept, Thesaurus, normalise_label
 from gradedrel.thesaurus.skos import READER_VERSION, read_skos
 
-__all__ = ["Concept", "Thesaurus", "load", "load_named", "normalise_label"]
+__all__ = ["Concept", "Thesaurus", "load", "normalise_label"]
 
 
 def load(path: str | Path, *, use_cache: bool = True, cache_dir: str | Path | None = None,
@@ -34,10 +34,3 @@ def load(path: str | Path, *, use_cache: bool = True, cache_dir: str | Path | No
     header = {"source_sha256": _cache.sha256_of(path), "reader_version": READER_VERSION,
               "source": path.name, "base": base}
     return _cache.load_or_build(header, lambda: read_skos(path, base=base), cache_dir)
-
-
-def load_named(name: str, config=None, root: str | Path = ".", **options) -> Thesaurus:
-    """Thesaurus ``name`` under ``thesauri:`` (SKOS, MeSH or WordNet), through the
-    cache; see :func:`.sources.load`."""
-    from .sources import load as load_source
-    return load_source(name, config, root, **options)

@@ -46,9 +46,7 @@ def default_cache_dir() -> Path:
 def encode(thesaurus: Thesaurus, *, source_sha256: str, reader_version: int,
            source: str = "", base: str = "", provenance: dict | None = None) -> bytes:
     """A thesaurus as the compressed cache file's bytes, with the header a reader checks."""
-    rows = [[c.uri, list(c.pref_labels), list(c.alt_labels), list(c.broader),
-             list(c.narrower), list(c.related), list(c.definitions), list(c.use),
-             list(c.used_for), list(c.permuted)] for c in thesaurus.concepts.values()]
+    rows = [[getattr(c, f) for f in FIELDS] for c in thesaurus.concepts.values()]
     document = {"format": FORMAT, "format_version": FORMAT_VERSION,
                 "reader_version": reader_version, "source_sha256": source_sha256,
                 "source": source, "base": base, "fields": list(FIELDS), "concepts": rows}

@@ -17,23 +17,17 @@ follows these links, so a label always leads to preferred concepts.
 """
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from typing import Iterable
 
 #: The mark some NASA Thesaurus preferred labels begin with (meaning undocumented).
 TILDE_MARK = "~ "
 
-_SPACE = re.compile(r"\s+")
-
 
 def normalise_label(label: str) -> str:
     """A label as matching sees it: without a leading ``~`` mark, case-folded,
     white space collapsed to single spaces and trimmed."""
-    text = label.strip()
-    if text.startswith("~"):
-        text = text[1:]
-    return _SPACE.sub(" ", text).strip().casefold()
+    return " ".join(label.strip().removeprefix("~").split()).casefold()
 
 
 @dataclass(frozen=True)

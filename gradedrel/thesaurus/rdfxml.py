@@ -20,6 +20,7 @@ stream without a public id.
 """
 from __future__ import annotations
 
+import functools
 import itertools
 from typing import BinaryIO, Iterable, Iterator, NamedTuple
 from urllib.parse import urljoin
@@ -51,6 +52,7 @@ class Literal(NamedTuple):
 
 
 
+@functools.lru_cache(maxsize=None)  # a file repeats few tags
 def _uri(tag: str) -> str:
     """``{ns}local`` (lxml's Clark notation) -> ``nslocal``."""
     return tag[1:].replace("}", "", 1) if tag[:1] == "{" else tag
@@ -61,31 +63,15 @@ def _resolve(base: str, ref: str) -> str:
 
 
 class _Reader:
-    def __init__(self, base: str, predicates: frozenset[str] | None = None):
-        self.base = base
+    def __init__(self, predicates: frozenset[str] | None = None):
         self.keep = predicates
         self._bnodes = itertools.count(1)
-        self._uris: dict[str, str] = {}  # tag -> URI; a file repeats few tags
-
-    def uri(self, tag: str) -> str:
-        uri = self._uris.get(tag)
-        if uri is None:
-            uri = self._uris[tag] = _uri(tag)
-        return uri
 
     def bnode(self) -> str:
         return f"_:n{next(self._bnodes)}"
 
     def node(self, el, base: str, lang: str | None, out: list) -> str:
         """Triples of a node element into ``out``; returns its subject."""
-        items = el.items()
-        if len(items) == 1 and items[0][0] == _ABOUT:  # the common case, fast
-            subject = _resolve(base, items[0][1])
-            tag = el.tag
-            if tag != _DESCRIPTION and (self.keep is None or RDF_TYPE in self.keep):
-                out.append((subject, RDF_TYPE, self.uri(tag)))
-            self.properties(subject, el, base, lang, out)
-            return subject
         attrib = el.attrib
         if _BASE in attrib:
             base = _resolve(base, attrib[_BASE])
@@ -100,9 +86,8 @@ class _Reader:
             subject = "_:" + attrib[_NODEID]
         else:
             subject = self.bnode()
-        tag = el.tag
-        if tag != _DESCRIPTION and (self.keep is None or RDF_TYPE in self.keep):
-            out.append((subject, RDF_TYPE, self.uri(tag)))
+        if el.tag != _DESCRIPTION:
+            self.emit(out, subject, RDF_TYPE, _uri(el.tag))
         self._property_attributes(subject, attrib, base, lang, out)
         self.properties(subject, el, base, lang, out)
         return subject
@@ -118,11 +103,11 @@ class _Reader:
             if name == _RDF + "type":
                 self.emit(out, subject, RDF_TYPE, _resolve(base, value))
             else:
-                self.emit(out, subject, self.uri(name), Literal(value, lang))
+                self.emit(out, subject, _uri(name), Literal(value, lang))
 
     def properties(self, subject, el, base, lang, out) -> None:
         li = 0
-        keep, uris = self.keep, self._uris
+        keep = self.keep
         for prop in el:
             tag = prop.tag
             if not isinstance(tag, str):  # comments, processing instructions, entities
@@ -131,7 +116,7 @@ class _Reader:
                 li += 1
                 predicate = f"{RDF}_{li}"
             else:
-                predicate = uris.get(tag) or self.uri(tag)
+                predicate = _uri(tag)
             keys = prop.keys()
             if (not keys or keys == [_RESOURCE]) and (
                     not len(prop) or isinstance(prop[0].tag, str)):
@@ -211,7 +196,7 @@ def triples(source: "BinaryIO | Iterable[bytes]", base: str = "", name: str = "<
     """
     from lxml import etree  # on use: the workflow's rule files read without lxml
 
-    reader = _Reader(base, None if predicates is None else frozenset(predicates))
+    reader = _Reader(None if predicates is None else frozenset(predicates))
     depth = 0
     root = None
     root_is_rdf = True

@@ -124,14 +124,12 @@ def byte_chunks(path: str | Path, block: int = 1 << 20) -> Iterator[bytes]:
     make = _DECOMPRESSORS.get(path.suffix.lower())
     with open(path, "rb") as handle, progress(desc=f"reading {path.name}", unit="B",
                                               unit_scale=True, total=path.stat().st_size) as bar:
-        if make is None:
-            for data in iter(lambda: handle.read(block), b""):
-                bar.update(len(data))
-                yield data
-            return
-        decompressor = make()
+        decompressor = make() if make else None
         for data in iter(lambda: handle.read(block), b""):
             bar.update(len(data))
+            if decompressor is None:  # a plain file: its bytes as they are
+                yield data
+                continue
             while data:
                 try:
                     out = decompressor.decompress(data)
@@ -144,7 +142,7 @@ def byte_chunks(path: str | Path, block: int = 1 << 20) -> Iterator[bytes]:
                     data = decompressor.unused_data
                     if data:
                         decompressor = make()
-        if not decompressor.eof:  # a download cut short (gzip.open would raise EOFError)
+        if decompressor is not None and not decompressor.eof:  # cut short (gzip.open: EOFError)
             raise _incomplete(path, "the compressed stream ends before its end-of-stream "
                               "marker (truncated?)")
 

@@ -98,9 +98,11 @@ class Source:
         raise NotImplementedError
 
     def mapping(self) -> dict | None:
-        """How the source maps onto the concept model, in words, recorded with the cache
-        (None: the cache header says it all)."""
-        return None
+        """How the source maps onto the concept model, in words, recorded with the cache: its
+        :attr:`reader` module's ``provenance()`` (None, as for SKOS: the cache header says
+        it all)."""
+        module = importlib.import_module(f".{self.reader}", __package__) if self.reader else None
+        return module.provenance() if hasattr(module, "provenance") else None
 
     def file_specs(self) -> dict[str, Mapping]:
         """The entry's files by role: the entry itself for one ``file``, else its ``files``."""
@@ -182,11 +184,6 @@ class Mesh(Source):
         from .mesh import read_mesh
         return read_mesh(paths["descriptors"], paths["trees"])
 
-    def mapping(self) -> dict:
-        """How the MeSH export maps to the model (recorded with the cache)."""
-        from .mesh import provenance
-        return provenance()
-
 
 @register
 class WordNet(Source):
@@ -206,11 +203,6 @@ class WordNet(Source):
         """The thesaurus read from the WordNet archive, for the chosen parts of speech."""
         from .wordnet import read_wordnet
         return read_wordnet(paths["file"], self.options()["pos"])
-
-    def mapping(self) -> dict:
-        """How the WordNet relations map to the model (recorded with the cache)."""
-        from .wordnet import provenance
-        return provenance()
 
 
 def source_of(spec: Mapping) -> Source:

@@ -156,28 +156,25 @@ def read_wordnet(path: str | Path, pos: tuple[str, ...] | list[str] = POS) -> Th
     files = wndb_files(path, pos)
     keep = BROADER | NARROWER | RELATED
     concepts: dict[str, Concept] = {}
-    raw = []
-    for p in POS:
-        if p not in files:
-            continue
+    wanted = {f"wn:{p}:" for p in pos}
+    for p in (p for p in POS if p in files):
         where = f"{path}!{DATA_DIR}/data.{_FILES[p]}"
         try:
             text = files[p].decode("utf-8")
         except UnicodeDecodeError as error:
             raise InputError(where, None, "UTF-8 text", str(error)) from None
-        raw.extend(progress(parse_data(text, p, keep, where), unit="synsets",
-                            desc=f"reading {Path(path).name}!data.{_FILES[p]}"))
-    wanted = {f"wn:{p}:" for p in pos}
-    for uri, lemmas, pointers, gloss in raw:
-        rel: dict[str, dict[str, None]] = {"b": {}, "n": {}, "r": {}}
-        for symbol, target in pointers:
-            if target[:5] not in wanted or target == uri:
-                continue
-            slot = "b" if symbol in BROADER else "n" if symbol in NARROWER else "r"
-            rel[slot][target] = None
-        labels = list(dict.fromkeys(lemmas))
-        concepts[uri] = Concept(uri, labels[0], tuple(labels[1:]), tuple(rel["b"]),
-                                tuple(rel["n"]), tuple(rel["r"]), gloss or None)
+        for uri, lemmas, pointers, gloss in progress(
+                parse_data(text, p, keep, where), unit="synsets",
+                desc=f"reading {Path(path).name}!data.{_FILES[p]}"):
+            rel: dict[str, dict[str, None]] = {"b": {}, "n": {}, "r": {}}
+            for symbol, target in pointers:
+                if target[:5] not in wanted or target == uri:
+                    continue
+                slot = "b" if symbol in BROADER else "n" if symbol in NARROWER else "r"
+                rel[slot][target] = None
+            labels = list(dict.fromkeys(lemmas))
+            concepts[uri] = Concept(uri, labels[0], tuple(labels[1:]), tuple(rel["b"]),
+                                    tuple(rel["n"]), tuple(rel["r"]), gloss or None)
     dangling = {t for c in concepts.values() for t in c.broader + c.narrower + c.related
                 if t not in concepts}
     if dangling:
