@@ -34,11 +34,9 @@ def verbose() -> bool:
 def grade_map_level_errors(grade_map: Mapping | None, config: Mapping, where: str) -> list[str]:
     """A level ``evaluation.levels`` stratifies by that no label of the grade map reaches
     (every measure at that level would have no topic)."""
-    if not grade_map:
-        return []
-    reached = {level for level in grade_map.values() if isinstance(level, int)}
+    reached = {level for level in (grade_map or {}).values() if isinstance(level, int)}
     levels = (config.get("evaluation") or {}).get("levels") or []
-    missing = [level for level in levels if level not in reached]
+    missing = [level for level in levels if level not in reached] if grade_map else []
     if not missing:
         return []
     return [f"{where}.grade_map: no relevance label maps to level "
@@ -172,14 +170,6 @@ def _quiet():
         logger.disabled = disabled
 
 
-def _missing(path: str, key: str) -> str | None:
-    if not Path(path).exists():
-        return f"{path}: expected a file here (named by {key}); found none"
-    if not Path(path).is_file():
-        return f"{path}: not a file (named by {key})"
-    return None
-
-
 def _file_errors(path: str | None, key: str, what: str,
                  check: Callable[[str], "str | None"]) -> list[str]:
     """The file at ``path`` (none: nothing to check) that config ``key`` names: present, and
@@ -189,9 +179,10 @@ def _file_errors(path: str | None, key: str, what: str,
 
     if not path:
         return []
-    missing = _missing(path, key)
-    if missing:
-        return [missing]
+    if not Path(path).exists():
+        return [f"{path}: expected a file here (named by {key}); found none"]
+    if not Path(path).is_file():
+        return [f"{path}: not a file (named by {key})"]
     try:
         message = check(path)
     except InputError as error:

@@ -82,18 +82,10 @@ def dropped(text: str) -> Counter:
     """What tokenising ``text`` loses beyond spaces, punctuation and control characters,
     counted by ``"reason: text"``: each discarded run and each other character (symbols
     such as ``½ ² ™ °``, letters beyond U+FFFF)."""
-    lost: Counter = Counter()
-    for run in _RUN.findall(text):
-        reason = _rejection(run)
-        if reason:
-            lost[f"{reason}: {run}"] += 1
-    for ch in text:
-        if _is_token_char(ch):
-            continue
-        category = unicodedata.category(ch)
-        if category[0] in "PZC":
-            continue
-        lost[f"not a letter or digit: {ch}"] += 1
+    lost = Counter(f"{reason}: {run}" for run in _RUN.findall(text)
+                   if (reason := _rejection(run)))
+    lost.update(f"not a letter or digit: {ch}" for ch in text
+                if not _is_token_char(ch) and unicodedata.category(ch)[0] not in "PZC")
     return lost
 
 
