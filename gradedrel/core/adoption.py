@@ -11,14 +11,13 @@ from __future__ import annotations
 import csv
 import io
 import json
-import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterator, Mapping
 
 from gradedrel.core.errors import InputError
 from gradedrel.core.io import sha256_of
-from gradedrel.core.ir_metadata import source
+from gradedrel.core.ir_metadata import git, source
 
 #: The folders of a project that hold results (and their provenance records).
 RESULT_FOLDERS = ("results", "figures")
@@ -178,7 +177,6 @@ def git_state(root: Path) -> tuple[str | None, str | None]:
     made = source(root)
     if not made["commit"] or not made["dirty"]:
         return made["commit"], None
-    done = subprocess.run(["git", "-C", str(root), "status", "--porcelain",
-                           "--untracked-files=no"], capture_output=True, text=True)
-    changed = [line[3:] for line in done.stdout.splitlines() if line.strip()]
+    status = git(root, "status", "--porcelain", "--untracked-files=no") or ""
+    changed = [line[3:] for line in status.splitlines() if line.strip()]
     return made["commit"], changed[0] if changed else "(a tracked file)"

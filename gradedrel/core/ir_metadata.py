@@ -101,7 +101,8 @@ def machine(read: Callable[[str], str] = _read) -> dict:
             "distribution": distribution(read("/etc/os-release"))}
 
 
-def _git(root: Path, *args: str) -> str | None:
+def git(root: Path, *args: str) -> str | None:
+    """``git -C root args…``'s output; None when git fails or is absent."""
     try:
         done = subprocess.run(["git", "-C", str(root), *args], capture_output=True, text=True,
                               timeout=30)
@@ -114,11 +115,11 @@ def source(root: str | Path | None = None) -> dict:
     """The project's git commit and whether its tracked files differ (``dirty``); both None
     when ``root`` (default: the package's folder) is not a git checkout tracking the package."""
     root = Path(root) if root is not None else Path(__file__).resolve().parents[2]
-    commit = _git(root, "rev-parse", "HEAD")
-    tracked = _git(root, "ls-files", "--error-unmatch", "gradedrel/__init__.py")
+    commit = git(root, "rev-parse", "HEAD")
+    tracked = git(root, "ls-files", "--error-unmatch", "gradedrel/__init__.py")
     if not commit or tracked is None:
         return {"commit": None, "dirty": None}
-    status = _git(root, "status", "--porcelain", "--untracked-files=no")
+    status = git(root, "status", "--porcelain", "--untracked-files=no")
     return {"commit": commit.strip(), "dirty": None if status is None else bool(status.strip())}
 
 

@@ -128,11 +128,8 @@ def job_output(log_path: str | os.PathLike | None) -> Iterator[tuple[TextIO, Tex
 
 
 def _outputs(outputs: Iterable[str]) -> str:
-    sizes = []
-    for path in outputs:
-        size = os.path.getsize(path) if os.path.isfile(path) else None
-        sizes.append(f"{path} ({size} bytes)" if size is not None else str(path))
-    return ", ".join(sizes)
+    return ", ".join(f"{path} ({os.path.getsize(path)} bytes)" if os.path.isfile(path)
+                     else str(path) for path in outputs)
 
 
 @contextlib.contextmanager
@@ -180,9 +177,7 @@ def write_pages(outputs, wildcards: Mapping[str, object] | None = None,
     :mod:`gradedrel.job`), so no job exists only to render one. A page's title names the
     job's ``wildcards``, or ``page_wildcards(<name>)`` for outputs per model."""
     names = [k for k in getattr(outputs, "keys", lambda: [])() if k.startswith(PAGE_PREFIX)]
-    if not names:
-        return []
-    if page_writer is None:
+    if names and page_writer is None:
         raise ValueError(f"outputs {names} are report pages, but no page writer was given")
     for name in names:
         source = name[len(PAGE_PREFIX):]
@@ -203,9 +198,8 @@ def process_cpu() -> float:
     started (benchmarks read it from the logs)."""
     import resource
 
-    own = resource.getrusage(resource.RUSAGE_SELF)
-    children = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+    return sum(usage.ru_utime + usage.ru_stime for usage in map(
+        resource.getrusage, (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN)))
 
 
 def run_step(log_path: str | None, main: Callable[[], None],
@@ -235,10 +229,9 @@ def run_step(log_path: str | None, main: Callable[[], None],
         except Exception as error:  # noqa: BLE001 - logged in full, then the step fails
             log.error("%s: %s%s", type(error).__name__, error,
                       f" (traceback in {log_path})" if log_path else "")
-            if logfile is not None:
-                logfile.write(traceback.format_exc())
             if logfile is None:
                 raise
+            logfile.write(traceback.format_exc())
             failed = True
         finally:
             logging.shutdown()
