@@ -298,20 +298,16 @@ def _plan_set_errors(plan_set, where: str) -> list[str]:
     checked when the merge step reads them), topic lists present and not empty."""
     import yaml
 
-    from gradedrel.core.errors import InputError
-
-    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    from gradedrel.core.yaml_io import StrictLoader, as_input_error
 
     def parsed(path):
         try:
             with open(path, encoding="utf-8") as handle:
-                for _ in yaml.parse(handle, Loader=loader):
+                for _ in yaml.parse(handle, Loader=StrictLoader):
                     pass
         except yaml.YAMLError as error:
-            mark = getattr(error, "problem_mark", None)
-            raise InputError(path, None if mark is None else mark.line + 1,
-                             "curated plans in valid YAML (docs/plans.md)",
-                             str(getattr(error, "problem", error))) from None
+            raise as_input_error(error, path, "curated plans in valid YAML (docs/plans.md)") \
+                from None
 
     def listed(path):
         with open(path, encoding="utf-8-sig") as handle:

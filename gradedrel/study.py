@@ -428,10 +428,9 @@ class Study:
     def rests_on(self, c: str) -> list[str] | None:
         """[primary plan set, its request-and-thesaurus plan set, primary model] of a
         decomposed collection or of Amendment 2's fresh testbed."""
-        primary = self.key_provenance_plan_set(c)
-        if primary:
-            return [primary, self.derived_roles(c, primary)["thesaurus"],
-                    self.primary_condition(c)[1]]
+        decomposed = self._decomposed(c)
+        if decomposed:
+            return [*decomposed, self.primary_condition(c)[1]]
         fresh = self.fresh_condition()
         if fresh and fresh[0] == c:
             return [fresh[1], fresh[2], self.primary_condition(c)[1]]
@@ -441,12 +440,12 @@ class Study:
         """Per probed collection with a decomposed primary effect: (its primary plan set,
         the plan set derived from it with request and thesaurus keys)."""
         probe = self.memory_probe() or {}
-        out = {}
-        for c in probe.get("collections", {}).values():
-            primary = self.key_provenance_plan_set(c)
-            if primary:
-                out[c] = (primary, self.derived_roles(c, primary)["thesaurus"])
-        return out
+        return {c: pair for c in probe.get("collections", {}).values()
+                if (pair := self._decomposed(c))}
+
+    def _decomposed(self, c: str) -> tuple[str, str] | None:
+        primary = self.key_provenance_plan_set(c)
+        return (primary, self.derived_roles(c, primary)["thesaurus"]) if primary else None
 
     def fresh_condition(self) -> tuple[str, str, str] | None:
         """Amendment 2's fresh testbed when it is active: (collection, its primary plan set,

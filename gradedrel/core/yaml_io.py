@@ -71,10 +71,11 @@ def load_file(path: str | Path, loader: type = StrictLoader) -> Any:
     return load(text, path, loader)
 
 
-def as_input_error(error: yaml.YAMLError, source: str | Path) -> InputError:
+def as_input_error(error: yaml.YAMLError, source: str | Path,
+                   expected: str = "valid YAML") -> InputError:
     """One line for a YAML error: the file, the line, what was wrong."""
     mark = getattr(error, "problem_mark", None)
     line = None if mark is None else mark.line + 1
     if isinstance(error, DuplicateKeyError):
         return InputError(source, line, "each key once in a mapping", error.problem)
-    return InputError(source, line, "valid YAML", str(getattr(error, "problem", None) or error))
+    return InputError(source, line, expected, str(getattr(error, "problem", None) or error))
