@@ -71,15 +71,15 @@ def _validator(schema: dict, path: Path, root: object | None):
 
 
 def validate(config: MutableMapping, source: str = "config", *, sections_only: bool = False,
-             lines: "Mapping | None" = None, files=(), overrides: Mapping | None = None,
+             files=(), overrides: Mapping | None = None,
              schema_path: str | Path = SCHEMA) -> MutableMapping:
     """Check ``config`` against the schema and fill in the defaults (in place; returned).
 
     ``sections_only``: only the sections it has are checked and completed (``gradedrel
     evaluate --config``); an unknown section is an error all the same. ``source`` names the
-    config in the message; ``lines``: the file's YAML node, for the line; ``files``: the
-    files it was layered from, earliest first, so that the message names the file and line
-    that set the value (:func:`where_set`; ``overrides``: command-line values over them).
+    config in the message; ``files``: the files it was layered from, earliest first, so
+    that the message names the file and line that set the value (:func:`where_set`;
+    ``overrides``: command-line values over them).
     A violation is one :class:`ConfigError`.
     """
     from jsonschema.exceptions import ValidationError
@@ -89,8 +89,7 @@ def validate(config: MutableMapping, source: str = "config", *, sections_only: b
     try:
         validator.validate(config)
     except ValidationError as error:
-        layers = [(str(f), read_file(f)[1]) for f in files] if files else [(source, lines)]
-        line_of = where_set(layers, overrides)
+        line_of = where_set([(str(f), read_file(f)[1]) for f in files], overrides)
         raise ConfigError(schema_error_line(error, source, line_of)) from error
     return config
 
@@ -127,8 +126,8 @@ def layered(paths, extra: Mapping | None = None, *, validated: bool = True,
 def load_file(path: str | Path, sections_only: bool = True) -> dict:
     """A YAML config file (UTF-8, a byte-order mark stripped), validated (by default the
     sections it has only), its defaults filled; every problem one line naming file and line."""
-    data, node = read_file(path)
-    return dict(validate(data, str(path), sections_only=sections_only, lines=node))
+    return dict(validate(read_file(path)[0], str(path), sections_only=sections_only,
+                         files=[path]))
 
 
 def read_file(path: str | Path) -> tuple[dict, Any]:
