@@ -19,14 +19,10 @@ from pathlib import Path
 from typing import Callable, Iterable, Mapping
 from urllib.parse import urlparse
 
-VERBOSE_ENV = "GRADEDREL_VERBOSE"
-#: The first bytes of a file that basic format checks read.
-HEAD_BYTES = 1 << 16
-
 
 def verbose() -> bool:
     """Whether full tracebacks were asked for (``GRADEDREL_VERBOSE=1``)."""
-    return os.environ.get(VERBOSE_ENV, "").strip().lower() not in ("", "0", "false", "no")
+    return os.environ.get("GRADEDREL_VERBOSE", "").strip().lower() not in ("", "0", "false", "no")
 
 
 # --- the input files named in config -----------------------------------------------------
@@ -206,7 +202,7 @@ def _docs_errors(raw: Mapping, where: str) -> list[str]:
                         "found an empty file")
             return None
         with (gzip.open if path.endswith(".gz") else open)(path, "rb") as handle:
-            head = handle.read(HEAD_BYTES).decode("utf-8", errors="replace")
+            head = handle.read(1 << 16).decode("utf-8", errors="replace")
         if "<doc>" not in head.lower():
             return (f"{path}: expected TREC SGML documents (<DOC> <DOCNO>…</DOCNO> … "
                     "</DOC>) in the first 64 KiB; found none (docs_format: jsonl for JSONL)")

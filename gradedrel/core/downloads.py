@@ -18,9 +18,6 @@ from gradedrel.core.progress import progress
 
 log = logging.getLogger("gradedrel")
 
-_CHUNK = 1 << 20
-
-
 class ChecksumError(ValueError):
     """A file whose sha256 is not the expected one: names the file and both digests."""
 
@@ -58,7 +55,7 @@ def fetch(url: str, path: str | Path, sha256: str, timeout: float = 60.0) -> Pat
             with urllib.request.urlopen(url, timeout=timeout) as response, \
                     progress(desc=f"downloading {path.name}", unit="B", unit_scale=True,
                              total=getattr(response, "length", None)) as bar:
-                for block in iter(lambda: response.read(_CHUNK), b""):
+                for block in iter(lambda: response.read(1 << 20), b""):
                     digest.update(block)
                     out.write(block)
                     bar.update(len(block))

@@ -26,19 +26,15 @@ import re
 import unicodedata
 from collections import Counter
 
-MAX_TERM_LENGTH = 20
-MAX_DIGITS = 4
-MAX_SAME_CONSECUTIVE = 3
 #: The Terrier tokeniser the index is built with (Terrier's name for it in data.properties).
 TERRIER_TOKENISER = "UTFTokeniser"
-#: Unicode general categories of token characters (Java: isLetterOrDigit, or a mark).
-TOKEN_CATEGORIES = frozenset({"Lu", "Ll", "Lt", "Lm", "Lo", "Nd", "Mn", "Mc"})
-
-_REPEAT = re.compile(r"(.)\1{%d,}" % MAX_SAME_CONSECUTIVE, flags=re.S)
+_REPEAT = re.compile(r"(.)\1{3,}", flags=re.S)  # more than 3 identical characters in a row
 
 
 def _is_token_char(ch: str) -> bool:
-    return ord(ch) <= 0xFFFF and unicodedata.category(ch) in TOKEN_CATEGORIES
+    # Unicode general categories of token characters (Java: isLetterOrDigit, or a mark)
+    return ord(ch) <= 0xFFFF and unicodedata.category(ch) in {"Lu", "Ll", "Lt", "Lm", "Lo",
+                                                              "Nd", "Mn", "Mc"}
 
 
 def _class_of(chars) -> str:
@@ -64,9 +60,9 @@ _DIGIT = re.compile(_class_of(c for c in range(0x10000) if unicodedata.category(
 @functools.lru_cache(maxsize=1 << 16)
 def _rejection(run: str) -> str | None:
     """Why Terrier discards a run (None: it is kept)."""
-    if len(run) > MAX_TERM_LENGTH:
+    if len(run) > 20:  # Terrier's max.term.length
         return "longer than 20 characters"
-    if len(_DIGIT.findall(run)) > MAX_DIGITS:
+    if len(_DIGIT.findall(run)) > 4:
         return "more than 4 digits"
     if _REPEAT.search(run):
         return "more than 3 identical characters in a row"
