@@ -29,8 +29,6 @@ from gradedrel.core.errors import InputError
 
 #: Wildcards that name what a job works on, in the order they are shown.
 CONTEXT_KEYS = ("collection", "thesaurus", "planset", "model", "wmodel", "curve", "test")
-FORMAT = "%(asctime)s %(levelname)s %(job)s%(message)s"
-DATE_FORMAT = "%Y-%m-%dT%H:%M:%SZ"
 
 log = logging.getLogger("gradedrel")
 #: Lines for the log file only (a step's start and end), not the terminal.
@@ -43,13 +41,6 @@ def job_context(wildcards: Mapping[str, object] | None) -> str:
         return ""
     values = dict(wildcards.items())
     return " ".join(str(values[k]) for k in CONTEXT_KEYS if values.get(k) not in (None, ""))
-
-
-def formatter() -> logging.Formatter:
-    """The one log format: ``2026-11-30T23:50:01Z INFO [cranfield auto BM25] message`` (UTC)."""
-    fmt = logging.Formatter(FORMAT, DATE_FORMAT)
-    fmt.converter = time.gmtime
-    return fmt
 
 
 class _Stderr(logging.StreamHandler):
@@ -71,8 +62,12 @@ def _formatted(handler: logging.Handler, level: int, context: str) -> logging.Ha
         record.job = job
         return True
 
+    # the one log format: 2026-11-30T23:50:01Z INFO [cranfield auto BM25] message (UTC)
+    formatter = logging.Formatter("%(asctime)s %(levelname)s %(job)s%(message)s",
+                                  "%Y-%m-%dT%H:%M:%SZ")
+    formatter.converter = time.gmtime
     handler.setLevel(level)
-    handler.setFormatter(formatter())
+    handler.setFormatter(formatter)
     handler.addFilter(named)
     return handler
 

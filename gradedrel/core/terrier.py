@@ -11,8 +11,6 @@ import sys
 from pathlib import Path
 from typing import Iterable, Mapping
 
-log = logging.getLogger("gradedrel")
-
 from gradedrel.core.steps import FILE_ONLY
 
 _STARTED: dict[str, str] = {}
@@ -34,7 +32,15 @@ def start(version: str, helper_version: str) -> str:
         # Java writes to the process's own stdout/stderr (a job's log, gradedrel.core.steps),
         # not character by character through Python's streams
         pt.java.set_redirect_io(False)
-        _init_quietly(pt)
+        # pt.java.init() without PyTerrier's "Java started and loaded: ..." line on stderr
+        # (logged below); anything else is passed on
+        captured = io.StringIO()
+        try:
+            with contextlib.redirect_stderr(captured):
+                pt.java.init()
+        finally:
+            sys.stderr.write("".join(line for line in captured.getvalue().splitlines(True)
+                                     if not line.startswith("Java started")))
         _STARTED.update(pins)
         logging.getLogger(FILE_ONLY).info("Java started: Terrier %s (helper %s)",
                                           pt.terrier.version(), pins["helper_version"])
@@ -79,19 +85,6 @@ def stopword_list(version: str) -> frozenset[str] | None:
     with zipfile.ZipFile(jar) as archive:
         lines = archive.read("stopword-list.txt").decode("utf-8").splitlines()
     return frozenset(line.strip() for line in lines if line.strip())
-
-
-def _init_quietly(pt) -> None:
-    """``pt.java.init()`` without PyTerrier's "Java started and loaded: ..." line on
-    stderr (:func:`start` logs its own); anything else is passed on."""
-    captured = io.StringIO()
-    try:
-        with contextlib.redirect_stderr(captured):
-            pt.java.init()
-    finally:
-        rest = [line for line in captured.getvalue().splitlines(keepends=True)
-                if not line.startswith("Java started")]
-        sys.stderr.write("".join(rest))
 
 
 def build_index(documents: Iterable[dict], index_dir: str | Path, *, stemmer: str,
