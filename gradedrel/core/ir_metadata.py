@@ -9,7 +9,7 @@ repro_eval's ``MetadataHandler.read_metadata`` look: ``# ir_metadata.start``, ea
 line behind ``# ``, ``# ir_metadata.end``, then the run lines), and one per evaluation,
 ``ir-metadata.yaml`` in ``results/<c>/evaluation/<p>/<m>/``, in the same form, each with
 every section of schema 0.1. Records are built from facts passed in; only
-:func:`machine`, :func:`source` and :func:`file_record` look at the machine and files.
+:func:`platform_of`, :func:`source` and :func:`file_record` look at the machine and files.
 
 Why not repro_eval's ``complete_metadata`` or tirex-tracker (repro_eval 0.5.0,
 tirex-tracker 0.2.24): the former lists Python distributions without versions, asks
@@ -90,17 +90,6 @@ def _read(path: str) -> str:
         return ""
 
 
-def machine(read: Callable[[str], str] = _read) -> dict:
-    """The facts of this machine that do not change from run to run."""
-    return {"cpu": cpu_model(read("/proc/cpuinfo")) or _platform.processor() or None,
-            "architecture": _platform.machine() or None,
-            "operation mode": _platform.architecture()[0] or None,
-            "cores": os.cpu_count(),
-            "ram": ram(read("/proc/meminfo")),
-            "kernel": f"{_platform.system()} {_platform.release()}".strip() or None,
-            "distribution": distribution(read("/etc/os-release"))}
-
-
 def git(root: Path, *args: str) -> str | None:
     """``git -C root args…``'s output; None when git fails or is absent."""
     try:
@@ -133,16 +122,18 @@ def file_record(path: str | Path, name: str | None = None) -> dict:
 
 # --- the sections -------------------------------------------------------------------------
 
-def platform_of(facts: Mapping, software: Mapping) -> dict:
-    """``platform``: hardware, operating system, software (:func:`software`) from the
-    machine's facts."""
-    return {"hardware": {"cpu": {"model": facts.get("cpu"),
-                                 "architecture": facts.get("architecture"),
-                                 "operation mode": facts.get("operation mode"),
-                                 "number of cores": facts.get("cores")},
-                         "ram": facts.get("ram")},
-            "operating system": {"kernel": facts.get("kernel"),
-                                 "distribution": facts.get("distribution")},
+def platform_of(software: Mapping, read: Callable[[str], str] = _read) -> dict:
+    """``platform``: the facts of this machine that do not change from run to run (``read``:
+    a file's text, as ``/proc/cpuinfo``), and ``software`` (:func:`software`)."""
+    return {"hardware": {"cpu": {"model": cpu_model(read("/proc/cpuinfo"))
+                                 or _platform.processor() or None,
+                                 "architecture": _platform.machine() or None,
+                                 "operation mode": _platform.architecture()[0] or None,
+                                 "number of cores": os.cpu_count()},
+                         "ram": ram(read("/proc/meminfo"))},
+            "operating system": {
+                "kernel": f"{_platform.system()} {_platform.release()}".strip() or None,
+                "distribution": distribution(read("/etc/os-release"))},
             "software": dict(software)}
 
 
@@ -451,7 +442,7 @@ def gathered(rule: str, script: str, terrier: str | None = None,
     implementation = implementation_section(
         f"snakemake (rule {rule}: {script})", source(), package_version("gradedrel"),
         lang=("python", "java") if java else ("python",))
-    platform = platform_of(machine(), software(_platform.python_version(), terrier, java))
+    platform = platform_of(software(_platform.python_version(), terrier, java))
     return platform, implementation
 
 
