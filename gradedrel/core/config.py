@@ -89,7 +89,12 @@ def validate(config: MutableMapping, source: str = "config", *, sections_only: b
     try:
         validator.validate(config)
     except ValidationError as error:
-        line_of = where_set([(str(f), read_file(f)[1]) for f in files], overrides)
+        import yaml
+
+        # each file's YAML node, for the line that set the value (the files were read already)
+        line_of = where_set([(str(f), yaml.compose(read_text(f, "a YAML config file as UTF-8 "
+                                                             "text"), Loader=_yaml_loader()))
+                             for f in files], overrides)
         raise ConfigError(schema_error_line(error, source, line_of)) from error
     return config
 
@@ -126,34 +131,20 @@ def layered(paths, extra: Mapping | None = None, *, validated: bool = True,
 def load_file(path: str | Path, sections_only: bool = True) -> dict:
     """A YAML config file (UTF-8, a byte-order mark stripped), validated (by default the
     sections it has only), its defaults filled; every problem one line naming file and line."""
-    return dict(validate(read_file(path)[0], str(path), sections_only=sections_only,
+    return dict(validate(read_file(path), str(path), sections_only=sections_only,
                          files=[path]))
 
 
-def read_file(path: str | Path) -> tuple[dict, Any]:
-    """A YAML config file as it is (not validated: several are merged first) and its
-    composed YAML node (for messages' lines); not YAML, or not a mapping: one line."""
-    import yaml
+def read_file(path: str | Path) -> dict:
+    """A YAML config file as it is (not validated: several are merged first); not YAML, or
+    not a mapping: one line."""
+    from gradedrel.core import yaml_io
 
-    path = Path(path)
-    try:
-        text = read_text(path, "a YAML config file as UTF-8 text")
-    except FileNotFoundError:
-        raise InputError(path, None, "a YAML config file", "no such file") from None
-    loader = _yaml_loader()
-    try:
-        node = yaml.compose(text, Loader=loader)
-        data = yaml.load(text, Loader=loader)
-    except yaml.YAMLError as error:
-        from gradedrel.core.yaml_io import as_input_error
-
-        raise as_input_error(error, path) from None
-    if data is None:
-        data = {}
-    if not isinstance(data, dict):
+    data = yaml_io.load_file(path, what="a YAML config file")
+    if data is not None and not isinstance(data, dict):
         raise InputError(path, 1, "a YAML mapping of config sections (evaluation: …)",
                          type(data).__name__)
-    return data, node
+    return data or {}
 
 
 def _line_in(node, parts: tuple, key: bool) -> int | None:

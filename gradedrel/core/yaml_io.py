@@ -60,14 +60,15 @@ def load(text: str, source: str | Path = "<yaml>", loader: type = StrictLoader) 
         raise as_input_error(error, source) from None
 
 
-def load_file(path: str | Path, loader: type = StrictLoader) -> Any:
-    """The YAML document in file ``path`` (UTF-8, a byte-order mark allowed)."""
+def load_file(path: str | Path, loader: type = StrictLoader, what: str = "a YAML file") -> Any:
+    """The YAML document in file ``path`` (UTF-8, a byte-order mark allowed; ``what``: the
+    file, as a message names it)."""
     from gradedrel.core.io import read_text
 
     try:
-        text = read_text(path, "a YAML file as UTF-8 text")
+        text = read_text(path, f"{what} as UTF-8 text")
     except FileNotFoundError:
-        raise InputError(path, None, "a YAML file", "no such file") from None
+        raise InputError(path, None, what, "no such file") from None
     return load(text, path, loader)
 
 
