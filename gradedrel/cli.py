@@ -334,17 +334,15 @@ def main(argv: list[str] | None = None) -> int:
             raise
         print(missing_package_message(args.command, package), file=sys.stderr)
         return 1
-    except (InputError, ValueError, FileNotFoundError) as error:
+    except (ValueError, OSError) as error:  # InputError is a ValueError
         if args.verbose:
             raise
+        if isinstance(error, OSError) and not isinstance(error, FileNotFoundError):
+            # a path that is a directory, under a file, read-only, …
+            where = error.filename if error.filename is not None else args.command
+            error = f"{where}: {error.strerror or error}"
         # one line, the same for every subcommand: "gradedrel: <file>:<line>: expected …"
         print(f"gradedrel: {error}", file=sys.stderr)
-        return 1
-    except OSError as error:  # a path that is a directory, under a file, read-only, …
-        if args.verbose:
-            raise
-        where = error.filename if error.filename is not None else args.command
-        print(f"gradedrel: {where}: {error.strerror or error}", file=sys.stderr)
         return 1
     finally:
         logger.removeHandler(log_lines)

@@ -174,13 +174,9 @@ class CollectionStudy:
 
     def licences(self, thesauri: Mapping[str, Mapping]) -> dict[str, str]:
         """The licences its testbed report states: its own, and its thesauri's."""
-        out = {}
-        if self.raw.get("licence"):
-            out[f"collection {self.name}"] = self.raw["licence"]
-        for name in self.thesauri():
-            if thesauri.get(name, {}).get("licence"):
-                out[f"thesaurus {name}"] = thesauri[name]["licence"]
-        return out
+        stated = {f"collection {self.name}": self.raw.get("licence")} | {
+            f"thesaurus {name}": thesauri.get(name, {}).get("licence") for name in self.thesauri()}
+        return {what: licence for what, licence in stated.items() if licence}
 
 
 @dataclass(frozen=True)

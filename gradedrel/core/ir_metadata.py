@@ -277,10 +277,13 @@ OPTIONAL: dict[tuple[str, ...], tuple[type, ...]] = {
 SECTIONS = ("platform", "research goal", "implementation", "method", "actor", "data")
 
 
+_ABSENT = object()
+
+
 def _at(doc: Any, path: tuple[str, ...]):
     for key in path:
         if not isinstance(doc, dict) or key not in doc:
-            raise KeyError(key)
+            return _ABSENT
         doc = doc[key]
     return doc
 
@@ -296,9 +299,8 @@ def validate(doc: Any, extra_required: Mapping[tuple[str, ...], tuple[type, ...]
     for table, required in ((required_paths, True), (optional, False)):
         for path, kinds in table.items():
             where = " → ".join(path)
-            try:
-                value = _at(doc, path)
-            except KeyError:
+            value = _at(doc, path)
+            if value is _ABSENT:
                 if required:
                     problems.append(f"ir_metadata: {where}: missing")
                 continue
@@ -315,10 +317,7 @@ def validate(doc: Any, extra_required: Mapping[tuple[str, ...], tuple[type, ...]
             if not isinstance(listed, list) or not all(isinstance(x, str) for x in listed):
                 problems.append(f"ir_metadata: platform → software → libraries → {lang}: "
                                 "expected a list of 'name==version'")
-    try:
-        files = _at(doc, ("data", "test collection", "files"))
-    except KeyError:
-        files = []
+    files = _at(doc, ("data", "test collection", "files"))
     for i, record in enumerate(files if isinstance(files, list) else []):
         if not (isinstance(record, dict) and isinstance(record.get("path"), str)
                 and re.fullmatch(r"[0-9a-f]{64}", str(record.get("sha256", "")))):
