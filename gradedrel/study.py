@@ -222,20 +222,17 @@ class Study:
             raise ValueError(f"config: report.models names {unknown}, which the grid does "
                              f"not run (retrieval.grid: {list(grid)})")
         thesauri = dict(config.get("thesauri") or {})
-        collections = {c: cls._collection(c, config, thesauri, resolve) for c in names}
-        kinds: dict[str, set] = {}
-        for cs in collections.values():
-            for p, s in cs.plan_sets.items():
-                kinds.setdefault(p, set()).add(s.derived)
-        mixed = sorted(p for p, k in kinds.items() if len(k) > 1)
+        study = cls(config=config,
+                    paths=Layout(config["results_dir"], config["report"]["figures_dir"]),
+                    collections={c: cls._collection(c, config, thesauri, resolve)
+                                 for c in names},
+                    query_types=tuple(config["query_types"]["labels"]),
+                    grid=grid, report_models=reported, thesauri=thesauri, models=checked)
+        mixed = sorted(set(study.plan_set_names(True)) & set(study.plan_set_names(False)))
         if mixed:
             raise ValueError(f"config: plan set names {mixed} are derived in one collection "
                              "and not in another; give them different names")
-        return cls(config=config,
-                   paths=Layout(config["results_dir"], config["report"]["figures_dir"]),
-                   collections=collections,
-                   query_types=tuple(config["query_types"]["labels"]),
-                   grid=grid, report_models=reported, thesauri=thesauri, models=checked)
+        return study
 
     @staticmethod
     def _collection(name: str, config: Mapping, thesauri: Mapping,
