@@ -56,13 +56,8 @@ class Clone:
 
 def record_files(root: Path, folders: tuple[str, ...] = RESULT_FOLDERS) -> list[Path]:
     """Every provenance record under ``root``'s result folders, sorted."""
-    found = []
-    for folder in folders:
-        base = Path(root) / folder
-        if base.is_dir():
-            found += [p for p in base.rglob("*") if p.is_file()
-                      and (p.name == RECORD_NAME or p.name.endswith(RECORD_SUFFIX))]
-    return sorted(found)
+    return sorted(p for folder in folders for p in (Path(root) / folder).rglob("*")
+                  if p.is_file() and (p.name == RECORD_NAME or p.name.endswith(RECORD_SUFFIX)))
 
 
 def read_record(path: Path) -> dict:
