@@ -41,22 +41,12 @@ def load_schema(path: str | Path = SCHEMA) -> dict:
         return yaml.load(handle, Loader=_yaml_loader())
 
 
-def _validator(schema: dict, path: Path, root: object | None):
-    """Draft 2020-12 with defaults set, as ``snakemake.utils.validate`` builds it; ``root``:
-    an instance whose own absent properties stay absent (a partial config's sections)."""
+def _validator(schema: dict, root: object | None):
+    """Draft 2020-12 with defaults set, as ``snakemake.utils.validate`` builds it (the schema
+    refers to no other file); ``root``: an instance whose own absent properties stay absent
+    (a partial config's sections)."""
     from jsonschema import Draft202012Validator, validators
-    from referencing import Registry, Resource
 
-    schema["$id"] = path.resolve().as_uri()
-
-    def retrieve(uri):
-        from urllib.parse import urlparse
-        from urllib.request import url2pathname
-
-        return Resource.from_contents(load_schema(url2pathname(urlparse(uri).path)))
-
-    registry = Registry(retrieve=retrieve).with_resource(
-        uri=str(path), resource=Resource.from_contents(schema))
     validate_properties = Draft202012Validator.VALIDATORS["properties"]
 
     def set_defaults(validator, properties, instance, schema):
@@ -67,7 +57,7 @@ def _validator(schema: dict, path: Path, root: object | None):
         yield from validate_properties(validator, properties, instance, schema)
 
     with_defaults = validators.extend(Draft202012Validator, {"properties": set_defaults})
-    return with_defaults(schema, registry=registry)
+    return with_defaults(schema)
 
 
 def validate(config: MutableMapping, source: str = "config", *, sections_only: bool = False,
@@ -84,8 +74,7 @@ def validate(config: MutableMapping, source: str = "config", *, sections_only: b
     """
     from jsonschema.exceptions import ValidationError
 
-    path = Path(schema_path)
-    validator = _validator(load_schema(path), path, config if sections_only else None)
+    validator = _validator(load_schema(schema_path), config if sections_only else None)
     try:
         validator.validate(config)
     except ValidationError as error:
