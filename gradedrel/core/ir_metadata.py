@@ -155,15 +155,15 @@ def test_collection(name: str, ir_datasets: Mapping[str, str], local: Mapping[st
     parts = {"docs": "documents", "topics": "topics", "qrels": "qrels"}
     out: dict[str, Any] = {"name": name}
     ids = {part: ir_datasets[part] for part in parts if ir_datasets.get(part)}
+    named = {part: [v] if isinstance(v, str) else list(v) for part, v in ids.items()}
     out["source"] = ("ir_datasets" if ids and not local else
                      "local files" if local and not ids else "ir_datasets and local files")
     for part, key in parts.items():
-        named = [ids[part]] if isinstance(ids.get(part), str) else list(ids.get(part) or [])
-        where = (" + ".join(f"ir_datasets:{i}" for i in named) if named else local.get(part))
+        where = " + ".join(f"ir_datasets:{i}" for i in named.get(part, [])) or local.get(part)
         if where:
             out[key] = where
     if ids:
-        values = sorted({v if isinstance(v, str) else " + ".join(v) for v in ids.values()})
+        values = sorted({" + ".join(v) for v in named.values()})
         out["ir_datasets"] = values[0] if len(values) == 1 else dict(ids)
     out["files"] = [dict(f) for f in files]
     return out
@@ -189,8 +189,7 @@ def dump(doc: Mapping) -> str:
     document order, no line folding: the same document gives the same bytes."""
     body = yaml.safe_dump(plain(doc), sort_keys=False, allow_unicode=True,
                           width=float("inf"), default_flow_style=False)
-    lines = body.splitlines()
-    return "".join(f"{START}\n" + "".join(f"# {line}\n" for line in lines) + f"{END}\n")
+    return f"{START}\n" + "".join(f"# {line}\n" for line in body.splitlines()) + f"{END}\n"
 
 
 def split(text: str) -> tuple[str, str]:
