@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import difflib
 import gzip
+import importlib.util
 import json
 import logging
 import os
@@ -18,6 +19,9 @@ import sys
 from pathlib import Path
 from typing import Callable, Iterable, Mapping
 from urllib.parse import urlparse
+
+from gradedrel.core.errors import InputError
+from gradedrel.core.io import file_in_the_way
 
 
 def verbose() -> bool:
@@ -44,8 +48,6 @@ def grade_map_level_errors(grade_map: Mapping | None, config: Mapping, where: st
 def folder_errors(config: Mapping) -> list[str]:
     """The folders the workflow writes into (``results_dir``, ``report.figures_dir``): not
     a file, and not under one."""
-    from gradedrel.core.io import file_in_the_way
-
     errors = []
     for key, value in (("results_dir", config.get("results_dir")),
                        ("report.figures_dir", (config.get("report") or {}).get("figures_dir"))):
@@ -65,7 +67,6 @@ def input_errors(config: Mapping, collections: Iterable[str], plan_sets: Mapping
     files and topic lists, thesaurus copies that cannot be downloaded, corrupt cached
     thesauri (``thesauri``: those the study reads; default: each collection's and plan set's)."""
     from gradedrel.collection.grades import GradeMap
-    from gradedrel.core.errors import InputError
 
     errors: list[str] = ir_datasets_id_errors(config, collections)
     errors += folder_errors(config)
@@ -140,8 +141,6 @@ def ir_datasets_id_errors(config: Mapping, collections: Iterable[str],
 def registered_ir_datasets(config: Mapping) -> list[str] | None:
     """Every id ir_datasets registers (its registry: no network); None where ir_datasets
     is not installed."""
-    import importlib.util
-
     from gradedrel.collection.spec import use_ir_datasets_home
 
     if sys.modules.get("ir_datasets") is None and importlib.util.find_spec("ir_datasets") is None:
@@ -171,8 +170,6 @@ def _file_errors(path: str | None, key: str, what: str,
     """The file at ``path`` (none: nothing to check) that config ``key`` names: present, and
     ``check(path)``'s message, the reader's :class:`InputError` or an unreadable file, one
     line."""
-    from gradedrel.core.errors import InputError
-
     if not path:
         return []
     if not Path(path).exists():

@@ -10,10 +10,14 @@ the working directory.
 """
 from __future__ import annotations
 
-from pathlib import Path
+import copy
 import difflib
+from pathlib import Path
 from typing import Any, Callable, Mapping, MutableMapping
 
+import yaml
+
+from gradedrel.core import yaml_io
 from gradedrel.core.errors import InputError
 from gradedrel.core.io import read_text
 
@@ -26,19 +30,11 @@ class ConfigError(ValueError):
     jsonschema ``ValidationError`` is its ``__cause__`` (for ``GRADEDREL_VERBOSE=1``)."""
 
 
-def _yaml_loader():
-    from gradedrel.core.yaml_io import StrictLoader
-
-    return StrictLoader  # libyaml's where there is one; a key given twice is refused
-
-
 def load_schema(path: str | Path = SCHEMA) -> dict:
     """The schema, read afresh on every call: defaults go into a config as the schema's own
     objects, so a schema read once would carry one config's values into the next."""
-    import yaml
-
     with open(path, encoding="utf-8") as handle:
-        return yaml.load(handle, Loader=_yaml_loader())
+        return yaml.load(handle, Loader=yaml_io.StrictLoader)
 
 
 def _validator(schema: dict, root: object | None):
@@ -78,11 +74,9 @@ def validate(config: MutableMapping, source: str = "config", *, sections_only: b
     try:
         validator.validate(config)
     except ValidationError as error:
-        import yaml
-
         # each file's YAML node, for the line that set the value (the files were read already)
         line_of = where_set([(str(f), yaml.compose(read_text(f, "a YAML config file as UTF-8 "
-                                                             "text"), Loader=_yaml_loader()))
+                                                             "text"), Loader=yaml_io.StrictLoader))
                              for f in files], overrides)
         raise ConfigError(schema_error_line(error, source, line_of)) from error
     return config
@@ -91,8 +85,6 @@ def validate(config: MutableMapping, source: str = "config", *, sections_only: b
 def merge(into: dict, new: Mapping) -> dict:
     """``new`` layered over ``into`` as Snakemake layers its ``--configfile`` files:
     mappings merged key by key, any other value (a list too) replaced. In place; returned."""
-    import copy
-
     for key, value in new.items():
         if isinstance(value, Mapping) and isinstance(into.get(key), dict):
             merge(into[key], value)
@@ -105,8 +97,6 @@ def layered(paths, extra: Mapping | None = None, *, validated: bool = True,
             schema_path: str | Path = SCHEMA) -> dict:
     """The config files ``paths`` layered, later over earlier, then ``extra``: what the
     workflow sees for ``--configfile paths...``; ``validated``: checked, defaults filled."""
-    from gradedrel.core import yaml_io
-
     paths = list(paths)
     config: dict = {}
     for path in paths:
@@ -127,8 +117,6 @@ def load_file(path: str | Path, sections_only: bool = True) -> dict:
 def read_file(path: str | Path) -> dict:
     """A YAML config file as it is (not validated: several are merged first); not YAML, or
     not a mapping: one line."""
-    from gradedrel.core import yaml_io
-
     data = yaml_io.load_file(path, what="a YAML config file")
     if data is not None and not isinstance(data, dict):
         raise InputError(path, 1, "a YAML mapping of config sections (evaluation: …)",
@@ -140,8 +128,6 @@ def _line_in(node, parts: tuple, key: bool) -> int | None:
     """The line at which the YAML document ``node`` sets the value at ``parts`` (``key``:
     the last part is a key), as :func:`merge` layers files: None where a mapping on the way
     lacks the key; a list or scalar on the way was set whole here: its line."""
-    import yaml
-
     current, line, whole = node, None, False
     for i, part in enumerate(parts):
         last = i == len(parts) - 1

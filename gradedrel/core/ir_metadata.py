@@ -35,6 +35,7 @@ from typing import Any, Callable, Iterable, Mapping
 
 import yaml
 
+from gradedrel.core.io import sha256_of
 from gradedrel.core.params import plain
 from gradedrel.core.provenance import package_version
 
@@ -114,8 +115,6 @@ def source(root: str | Path | None = None) -> dict:
 
 def file_record(path: str | Path, name: str | None = None) -> dict:
     """``{path, sha256, bytes}`` of a file (``name``: the path to record, if not ``path``)."""
-    from gradedrel.core.io import sha256_of
-
     return {"path": str(name if name is not None else path), "sha256": sha256_of(path),
             "bytes": Path(path).stat().st_size}
 
