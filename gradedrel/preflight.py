@@ -20,8 +20,13 @@ from pathlib import Path
 from typing import Callable, Iterable, Mapping
 from urllib.parse import urlparse
 
+import yaml
+
+from gradedrel.collection import readers, spec
+from gradedrel.collection.grades import GradeMap
 from gradedrel.core.errors import InputError
 from gradedrel.core.io import file_in_the_way
+from gradedrel.core.yaml_io import StrictLoader, as_input_error
 
 
 def verbose() -> bool:
@@ -66,8 +71,6 @@ def input_errors(config: Mapping, collections: Iterable[str], plan_sets: Mapping
     documents unless the index was built from them, :func:`documents_errors`), curated plan
     files and topic lists, thesaurus copies that cannot be downloaded, corrupt cached
     thesauri (``thesauri``: those the study reads; default: each collection's and plan set's)."""
-    from gradedrel.collection.grades import GradeMap
-
     errors: list[str] = ir_datasets_id_errors(config, collections)
     errors += folder_errors(config)
     used = set()
@@ -106,15 +109,13 @@ def ir_datasets_id_errors(config: Mapping, collections: Iterable[str],
     naming the config key and the closest valid ids. ``known`` lists the valid ids
     (default: ir_datasets' registry, offline); where ir_datasets is not installed (None:
     an environment holding only Snakemake) no id is checked: the fetch job reads them."""
-    from gradedrel.collection.spec import PARTS
-
     named = []
     for name in collections:
         value = (config["collections"][name] or {}).get("ir_datasets")
         if isinstance(value, str) and value:
             named.append((f"collections.{name}.ir_datasets", value))
         elif isinstance(value, Mapping):
-            for part in PARTS:
+            for part in spec.PARTS:
                 given = value.get(part)
                 for i, one in enumerate(given if isinstance(given, list) else
                                         [given] if given else []):
@@ -141,14 +142,12 @@ def ir_datasets_id_errors(config: Mapping, collections: Iterable[str],
 def registered_ir_datasets(config: Mapping) -> list[str] | None:
     """Every id ir_datasets registers (its registry: no network); None where ir_datasets
     is not installed."""
-    from gradedrel.collection.spec import use_ir_datasets_home
-
     if sys.modules.get("ir_datasets") is None and importlib.util.find_spec("ir_datasets") is None:
         return None
 
     home = (config.get("data") or {}).get("ir_datasets_home")
     if home and "ir_datasets" not in sys.modules:
-        use_ir_datasets_home(home)  # ir_datasets fixes its cache paths on import
+        spec.use_ir_datasets_home(home)  # ir_datasets fixes its cache paths on import
     import ir_datasets
 
     return list(ir_datasets.registry)
@@ -186,8 +185,6 @@ def _file_errors(path: str | None, key: str, what: str,
 
 
 def _docs_errors(raw: Mapping, where: str) -> list[str]:
-    from gradedrel.collection import readers
-
     def check(path):
         fmt = raw.get("docs_format") or ("jsonl" if path.endswith((".jsonl", ".jsonl.gz"))
                                          else "trec")
@@ -214,7 +211,7 @@ def documents_errors(name: str, raw: Mapping, config: Mapping) -> list[str]:
     its line. Skipped when the index was built from this file with these ``index`` options
     (its ``documents.json`` is newer and records them). About 3 s per 200,000 JSONL
     documents (183 MB), 6 s per 200,000 TREC SGML ones (73 MB; docs/inputs.md)."""
-    from gradedrel.collection import documents, spec
+    from gradedrel.collection import documents
     from gradedrel.core import terrier
 
     path = raw.get("docs")
@@ -256,8 +253,6 @@ def thesaurus_cache_errors(results_dir: str, names: Iterable[str]) -> list[str]:
 
 
 def _topics_errors(raw: Mapping, where: str) -> list[str]:
-    from gradedrel.collection import readers
-
     def check(path):
         fmt = raw.get("topics_format") or ("tsv" if path.endswith((".tsv", ".tsv.gz"))
                                            else "trec")
@@ -276,8 +271,6 @@ def _topics_errors(raw: Mapping, where: str) -> list[str]:
 
 
 def _qrels_errors(raw: Mapping, where: str, grade_map) -> list[str]:
-    from gradedrel.collection import readers
-
     def check(path):
         if readers.read_qrels(path, grade_map).empty:
             return f"{path}: expected TREC qrels lines 'qid iteration docno label'; found none"
@@ -289,10 +282,6 @@ def _qrels_errors(raw: Mapping, where: str, grade_map) -> list[str]:
 def _plan_set_errors(plan_set, where: str) -> list[str]:
     """Curated plan files present and valid YAML (libyaml's event parser; the plans are
     checked when the merge step reads them), topic lists present and not empty."""
-    import yaml
-
-    from gradedrel.core.yaml_io import StrictLoader, as_input_error
-
     def parsed(path):
         try:
             with open(path, encoding="utf-8") as handle:
@@ -326,11 +315,11 @@ def _thesaurus_errors(name: str, thesauri: Mapping, resolve) -> list[str]:
     except ValueError as error:
         return [str(error)]
     errors = []
-    for role, spec in files.items():
-        path = spec.get("path")
+    for role, given in files.items():
+        path = given.get("path")
         if not path or Path(resolve(path)).exists():
             continue
-        url = str(spec.get("url") or "")
+        url = str(given.get("url") or "")
         scheme = urlparse(url).scheme
         if scheme == "file":
             source = urlparse(url).path

@@ -20,6 +20,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
+import resource
 import sys
 import time
 import traceback
@@ -191,8 +192,6 @@ def per_model_pages(wildcards: Mapping[str, object]) -> Callable[[str], dict]:
 def process_cpu() -> float:
     """CPU seconds (user + system) of this process and its waited-for children since it
     started (benchmarks read it from the logs)."""
-    import resource
-
     return sum(usage.ru_utime + usage.ru_stime for usage in map(
         resource.getrusage, (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN)))
 
