@@ -19,7 +19,7 @@ from gradedrel.collection.spec import CollectionSpec
 from gradedrel.plans import plan_sets as plan_set_model
 from gradedrel.plans.analysis import collection_settings as analysis_settings
 from gradedrel.plans.plan_sets import PlanSet
-from gradedrel.queries.query_types import slug as query_type_slug
+from gradedrel.queries.query_types import check_labels, slug as query_type_slug
 
 #: Wildcard names, as the rules and the Snakefile's wildcard_constraints spell them.
 C, P, M, T, S = "{collection}", "{planset}", "{model}", "{thesaurus}", "{slug}"
@@ -210,7 +210,6 @@ class Study:
         if unknown:
             raise ValueError(f"config: retrieval.grid names {unknown}, which are not under "
                              f"retrieval.models (known: {sorted(models)})")
-        from gradedrel.queries.query_types import check_labels
         from gradedrel.retrieval.grid import Model
 
         # every configured model checked by its back end (a misspelt parameter stops here)

@@ -5,6 +5,7 @@ import contextlib
 import hashlib
 import os
 import re
+import shutil
 import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING, Iterator, TextIO
@@ -44,8 +45,6 @@ def atomic_open(path: str | Path, mode: str = "w") -> Iterator[TextIO]:
 def atomic_folder(path: str | Path) -> Iterator[Path]:
     """A temporary folder beside ``path`` to write into; on success it replaces ``path``, on
     failure it is removed: ``path`` is the old folder or the whole new one."""
-    import shutil
-
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=f".{path.name}.", suffix=".part", dir=path.parent))

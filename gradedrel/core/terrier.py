@@ -8,6 +8,7 @@ import io
 import logging
 import shutil
 import sys
+import zipfile
 from pathlib import Path
 from typing import Iterable, Mapping
 
@@ -74,8 +75,6 @@ BLOCKS_MAX = 100000
 def stopword_list(version: str) -> frozenset[str] | None:
     """Terrier's stopword list (``stopword-list.txt`` in the pinned jar, as the
     ``Stopwords`` stage reads it), without starting Java; None when the jar is not there."""
-    import zipfile
-
     import pyterrier as pt
 
     jar = Path(pt.io.pyterrier_home()) / \

@@ -11,6 +11,7 @@ from typing import Any
 import yaml
 
 from gradedrel.core.errors import InputError
+from gradedrel.core.io import read_text
 
 _BASE = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _MERGE = "tag:yaml.org,2002:merge"
@@ -63,8 +64,6 @@ def load(text: str, source: str | Path = "<yaml>", loader: type = StrictLoader) 
 def load_file(path: str | Path, loader: type = StrictLoader, what: str = "a YAML file") -> Any:
     """The YAML document in file ``path`` (UTF-8, a byte-order mark allowed; ``what``: the
     file, as a message names it)."""
-    from gradedrel.core.io import read_text
-
     try:
         text = read_text(path, f"{what} as UTF-8 text")
     except FileNotFoundError:
