@@ -425,11 +425,9 @@ def method_of_evaluation(measures: Iterable[str], settings: Mapping, grade_map: 
 def data_files(local: Mapping[str, str], manifest: Mapping | None = None) -> list[dict]:
     """Every data file read, with its sha256: the local files by part, then those
     ir_datasets read under its home (from the download manifest, ``downloads.json``)."""
-    records = [{"part": part} | file_record(path) for part, path in local.items()]
-    for entry in (manifest or {}).get("files", []):
-        records.append({"path": entry["path"], "root": "ir_datasets home",
-                        "sha256": entry["sha256"], "bytes": entry["bytes"]})
-    return records
+    return [{"part": part} | file_record(path) for part, path in local.items()] + [
+        {"path": entry["path"], "root": "ir_datasets home", "sha256": entry["sha256"],
+         "bytes": entry["bytes"]} for entry in (manifest or {}).get("files", [])]
 
 
 def gathered(rule: str, script: str, terrier: str | None = None,
