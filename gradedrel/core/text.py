@@ -22,6 +22,7 @@ nothing that Terrier's query parsers treat as syntax.
 from __future__ import annotations
 
 import functools
+import itertools
 import re
 import unicodedata
 from collections import Counter
@@ -39,16 +40,10 @@ def _is_token_char(ch: str) -> bool:
 
 def _class_of(chars) -> str:
     """A regular-expression character class of ``chars`` (code points, ascending)."""
-    spans, chars = [], list(chars)
-    start = prev = chars[0]
-    for c in chars[1:]:
-        if c != prev + 1:
-            spans.append((start, prev))
-            start = c
-        prev = c
-    spans.append((start, prev))
-    return "[" + "".join(re.escape(chr(a)) if a == b else f"{re.escape(chr(a))}-{re.escape(chr(b))}"
-                         for a, b in spans) + "]"
+    spans = [[c for _, c in run] for _, run in  # consecutive code points: a constant c - i
+             itertools.groupby(enumerate(chars), lambda ic: ic[1] - ic[0])]
+    return "[" + "".join(re.escape(chr(s[0])) if len(s) == 1 else
+                         f"{re.escape(chr(s[0]))}-{re.escape(chr(s[-1]))}" for s in spans) + "]"
 
 
 #: A run of token characters (:func:`_is_token_char`, decided once per code point of the BMP:
