@@ -53,14 +53,10 @@ def grade_map_level_errors(grade_map: Mapping | None, config: Mapping, where: st
 def folder_errors(config: Mapping) -> list[str]:
     """The folders the workflow writes into (``results_dir``, ``report.figures_dir``): not
     a file, and not under one."""
-    errors = []
-    for key, value in (("results_dir", config.get("results_dir")),
-                       ("report.figures_dir", (config.get("report") or {}).get("figures_dir"))):
-        blocking = file_in_the_way(value) if value else None
-        if blocking is not None:
-            errors.append(f"{blocking}: expected a folder (config: {key}: {value}); "
-                          "found a file")
-    return errors
+    folders = (("results_dir", config.get("results_dir")),
+               ("report.figures_dir", (config.get("report") or {}).get("figures_dir")))
+    return [f"{blocking}: expected a folder (config: {key}: {value}); found a file"
+            for key, value in folders if value and (blocking := file_in_the_way(value))]
 
 
 def input_errors(config: Mapping, collections: Iterable[str], plan_sets: Mapping,
