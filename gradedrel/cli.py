@@ -11,6 +11,7 @@ unknown word), so a command does not pay for another's imports (``thesaurus`` lo
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import os
 import re
@@ -224,8 +225,6 @@ def workflow_command(module: str) -> Registrar:
     after importing lxml (else imported only on use), so that on an install without the
     extra the command is a stand-in naming it."""
     def register_command(subparsers) -> None:
-        import importlib
-
         import lxml  # noqa: F401
 
         importlib.import_module(module).add_parser(subparsers)
