@@ -133,9 +133,8 @@ def refusals(root: Path, clone: Clone,
         name = path.relative_to(root)
         try:
             problem = difference(reader(path), clone)
-        except InputError as error:
-            where = f"{name}:{error.line}" if error.line is not None else f"{name}"
-            found.append(f"{where}: expected {error.expected}; found {error.found!r}")
+        except InputError as error:  # its one line, naming the record by its relative path
+            found.append(str(InputError(name, error.line, error.expected, error.found)))
             continue
         if problem:
             found.append(f"{name}: {problem}")
