@@ -11,6 +11,7 @@ unknown word), so a command does not pay for another's imports (``thesaurus`` lo
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import os
 import re
@@ -37,9 +38,7 @@ def parse_grade_map(text: str | None):
             pairs = json.loads(text, object_pairs_hook=list)
         except json.JSONDecodeError as error:
             raise InputError("--grade-map", None, "a JSON object label -> level", str(error)) \
-                from None
-        if not isinstance(pairs, list):
-            raise InputError("--grade-map", None, "a JSON object label -> level", pairs)
+                from None  # text starting with "{" parses to an object (pairs) or not at all
     else:
         pairs = []
         for item in text.split(","):
@@ -69,19 +68,6 @@ def parse_run_arguments(items: list[str]) -> dict[str, str]:
     return runs
 
 
-def load_qrels(path: str, grade_map, fmt: str | None = None):
-    """TREC qrels or a graded qrels TSV (``qid docno label grade``, header on line 1),
-    either mapped through ``grade_map`` when one is given: for TREC qrels it maps the
-    label field (default: labels are levels 0–3), for a TSV the ``label`` column (without
-    a map the TSV's ``grade`` column is used as it is)."""
-    from gradedrel.collection.readers import read_qrels, read_qrels_tsv
-
-    fmt = fmt or ("tsv" if path.endswith(".tsv") else "trec")
-    if fmt == "trec":
-        return read_qrels(path, grade_map or parse_grade_map(None))
-    return read_qrels_tsv(path, grade_map)
-
-
 BLAS_THREAD_VARIABLES = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
 
 
@@ -109,7 +95,7 @@ def run_evaluate(args: argparse.Namespace) -> int:
     if blocking is not None:
         raise InputError(blocking, None, "--out: a folder, or a path where one can be made",
                          "a file")
-    from gradedrel.collection.readers import read_topic_list
+    from gradedrel.collection.readers import read_qrels, read_qrels_tsv, read_topic_list
     from gradedrel.evaluation.files import evaluate_files
     from gradedrel.evaluation.measures import registry
     from gradedrel.evaluation.settings import Settings, with_also
@@ -139,8 +125,13 @@ def run_evaluate(args: argparse.Namespace) -> int:
     if args.measure:  # added to the configured measures (None: the paper's grid)
         section["measures"] = list(with_also(section.get("measures"), args.measure))
     settings = Settings.from_config(section, standard)
+    # TREC qrels: their label field mapped (default: labels are levels 0-3); a graded TSV:
+    # its label column mapped, or without a map its grade column as it is
     grade_map = parse_grade_map(args.grade_map) if args.grade_map else None
-    qrels = load_qrels(args.qrels, grade_map, args.qrels_format)
+    if (args.qrels_format or ("tsv" if args.qrels.endswith(".tsv") else "trec")) == "trec":
+        qrels = read_qrels(args.qrels, grade_map or parse_grade_map(None))
+    else:
+        qrels = read_qrels_tsv(args.qrels, grade_map)
     topics = read_topic_list(args.topics) if args.topics else None
     runs = parse_run_arguments(args.runs)
     tables = evaluate_files(runs, qrels, settings, args.out, topics, qrels_source=args.qrels,
@@ -234,8 +225,6 @@ def workflow_command(module: str) -> Registrar:
     after importing lxml (else imported only on use), so that on an install without the
     extra the command is a stand-in naming it."""
     def register_command(subparsers) -> None:
-        import importlib
-
         import lxml  # noqa: F401
 
         importlib.import_module(module).add_parser(subparsers)
@@ -299,14 +288,13 @@ class _VersionAction(argparse.Action):
         parser.exit()
 
 
-def build_parser(argv: list[str] | None = None, every: bool = True) -> argparse.ArgumentParser:
-    """The command's parser; with ``every=False``, only the subcommand ``argv`` names is
-    registered (every one when it names none that exists)."""
+def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
+    """The command's parser, with only the subcommand ``argv`` names registered (every one
+    when it names none that exists)."""
     # the subcommand named: the first word that is not an option (the top-level options
     # take no value)
-    named = (item for item in (sys.argv[1:] if argv is None else argv)
-             if not item.startswith("-"))
-    word = None if every else next(named, None)
+    word = next((item for item in (sys.argv[1:] if argv is None else argv)
+                 if not item.startswith("-")), None)
     words = [word] if word in COMMANDS else list(COMMANDS)
     parser = argparse.ArgumentParser(
         prog="gradedrel",
@@ -322,7 +310,7 @@ def build_parser(argv: list[str] | None = None, every: bool = True) -> argparse.
 
 def main(argv: list[str] | None = None) -> int:
     """The ``gradedrel`` command: parse ``argv`` (default: sys.argv), run it, return its exit code."""
-    parser = build_parser(argv, every=False)
+    parser = build_parser(argv)
     args = parser.parse_args(argv)
     handler = getattr(args, "handler", None)
     if handler is None:
@@ -345,17 +333,15 @@ def main(argv: list[str] | None = None) -> int:
             raise
         print(missing_package_message(args.command, package), file=sys.stderr)
         return 1
-    except (InputError, ValueError, FileNotFoundError) as error:
+    except (ValueError, OSError) as error:  # InputError is a ValueError
         if args.verbose:
             raise
+        if isinstance(error, OSError) and not isinstance(error, FileNotFoundError):
+            # a path that is a directory, under a file, read-only, …
+            where = error.filename if error.filename is not None else args.command
+            error = f"{where}: {error.strerror or error}"
         # one line, the same for every subcommand: "gradedrel: <file>:<line>: expected …"
         print(f"gradedrel: {error}", file=sys.stderr)
-        return 1
-    except OSError as error:  # a path that is a directory, under a file, read-only, …
-        if args.verbose:
-            raise
-        where = error.filename if error.filename is not None else args.command
-        print(f"gradedrel: {where}: {error.strerror or error}", file=sys.stderr)
         return 1
     finally:
         logger.removeHandler(log_lines)

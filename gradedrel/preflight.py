@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import difflib
 import gzip
+import importlib.util
 import json
 import logging
 import os
@@ -19,14 +20,18 @@ from pathlib import Path
 from typing import Callable, Iterable, Mapping
 from urllib.parse import urlparse
 
-VERBOSE_ENV = "GRADEDREL_VERBOSE"
-#: The first bytes of a file that basic format checks read.
-HEAD_BYTES = 1 << 16
+import yaml
+
+from gradedrel.collection import readers, spec
+from gradedrel.collection.grades import GradeMap
+from gradedrel.core.errors import InputError
+from gradedrel.core.io import file_in_the_way
+from gradedrel.core.yaml_io import StrictLoader, as_input_error
 
 
 def verbose() -> bool:
     """Whether full tracebacks were asked for (``GRADEDREL_VERBOSE=1``)."""
-    return os.environ.get(VERBOSE_ENV, "").strip().lower() not in ("", "0", "false", "no")
+    return os.environ.get("GRADEDREL_VERBOSE", "").strip().lower() not in ("", "0", "false", "no")
 
 
 # --- the input files named in config -----------------------------------------------------
@@ -34,11 +39,9 @@ def verbose() -> bool:
 def grade_map_level_errors(grade_map: Mapping | None, config: Mapping, where: str) -> list[str]:
     """A level ``evaluation.levels`` stratifies by that no label of the grade map reaches
     (every measure at that level would have no topic)."""
-    if not grade_map:
-        return []
-    reached = {level for level in grade_map.values() if isinstance(level, int)}
+    reached = {level for level in (grade_map or {}).values() if isinstance(level, int)}
     levels = (config.get("evaluation") or {}).get("levels") or []
-    missing = [level for level in levels if level not in reached]
+    missing = [level for level in levels if level not in reached] if grade_map else []
     if not missing:
         return []
     return [f"{where}.grade_map: no relevance label maps to level "
@@ -50,16 +53,10 @@ def grade_map_level_errors(grade_map: Mapping | None, config: Mapping, where: st
 def folder_errors(config: Mapping) -> list[str]:
     """The folders the workflow writes into (``results_dir``, ``report.figures_dir``): not
     a file, and not under one."""
-    from gradedrel.core.io import file_in_the_way
-
-    errors = []
-    for key, value in (("results_dir", config.get("results_dir")),
-                       ("report.figures_dir", (config.get("report") or {}).get("figures_dir"))):
-        blocking = file_in_the_way(value) if value else None
-        if blocking is not None:
-            errors.append(f"{blocking}: expected a folder (config: {key}: {value}); "
-                          "found a file")
-    return errors
+    folders = (("results_dir", config.get("results_dir")),
+               ("report.figures_dir", (config.get("report") or {}).get("figures_dir")))
+    return [f"{blocking}: expected a folder (config: {key}: {value}); found a file"
+            for key, value in folders if value and (blocking := file_in_the_way(value))]
 
 
 def input_errors(config: Mapping, collections: Iterable[str], plan_sets: Mapping,
@@ -70,9 +67,6 @@ def input_errors(config: Mapping, collections: Iterable[str], plan_sets: Mapping
     documents unless the index was built from them, :func:`documents_errors`), curated plan
     files and topic lists, thesaurus copies that cannot be downloaded, corrupt cached
     thesauri (``thesauri``: those the study reads; default: each collection's and plan set's)."""
-    from gradedrel.collection.grades import GradeMap
-    from gradedrel.core.errors import InputError
-
     errors: list[str] = ir_datasets_id_errors(config, collections)
     errors += folder_errors(config)
     used = set()
@@ -111,15 +105,13 @@ def ir_datasets_id_errors(config: Mapping, collections: Iterable[str],
     naming the config key and the closest valid ids. ``known`` lists the valid ids
     (default: ir_datasets' registry, offline); where ir_datasets is not installed (None:
     an environment holding only Snakemake) no id is checked: the fetch job reads them."""
-    from gradedrel.collection.spec import PARTS
-
     named = []
     for name in collections:
         value = (config["collections"][name] or {}).get("ir_datasets")
         if isinstance(value, str) and value:
             named.append((f"collections.{name}.ir_datasets", value))
         elif isinstance(value, Mapping):
-            for part in PARTS:
+            for part in spec.PARTS:
                 given = value.get(part)
                 for i, one in enumerate(given if isinstance(given, list) else
                                         [given] if given else []):
@@ -146,16 +138,12 @@ def ir_datasets_id_errors(config: Mapping, collections: Iterable[str],
 def registered_ir_datasets(config: Mapping) -> list[str] | None:
     """Every id ir_datasets registers (its registry: no network); None where ir_datasets
     is not installed."""
-    import importlib.util
-
-    from gradedrel.collection.spec import use_ir_datasets_home
-
     if sys.modules.get("ir_datasets") is None and importlib.util.find_spec("ir_datasets") is None:
         return None
 
     home = (config.get("data") or {}).get("ir_datasets_home")
     if home and "ir_datasets" not in sys.modules:
-        use_ir_datasets_home(home)  # ir_datasets fixes its cache paths on import
+        spec.use_ir_datasets_home(home)  # ir_datasets fixes its cache paths on import
     import ir_datasets
 
     return list(ir_datasets.registry)
@@ -172,26 +160,17 @@ def _quiet():
         logger.disabled = disabled
 
 
-def _missing(path: str, key: str) -> str | None:
-    if not Path(path).exists():
-        return f"{path}: expected a file here (named by {key}); found none"
-    if not Path(path).is_file():
-        return f"{path}: not a file (named by {key})"
-    return None
-
-
 def _file_errors(path: str | None, key: str, what: str,
                  check: Callable[[str], "str | None"]) -> list[str]:
     """The file at ``path`` (none: nothing to check) that config ``key`` names: present, and
     ``check(path)``'s message, the reader's :class:`InputError` or an unreadable file, one
     line."""
-    from gradedrel.core.errors import InputError
-
     if not path:
         return []
-    missing = _missing(path, key)
-    if missing:
-        return [missing]
+    if not Path(path).exists():
+        return [f"{path}: expected a file here (named by {key}); found none"]
+    if not Path(path).is_file():
+        return [f"{path}: not a file (named by {key})"]
     try:
         message = check(path)
     except InputError as error:
@@ -202,8 +181,6 @@ def _file_errors(path: str | None, key: str, what: str,
 
 
 def _docs_errors(raw: Mapping, where: str) -> list[str]:
-    from gradedrel.collection import readers
-
     def check(path):
         fmt = raw.get("docs_format") or ("jsonl" if path.endswith((".jsonl", ".jsonl.gz"))
                                          else "trec")
@@ -215,7 +192,7 @@ def _docs_errors(raw: Mapping, where: str) -> list[str]:
                         "found an empty file")
             return None
         with (gzip.open if path.endswith(".gz") else open)(path, "rb") as handle:
-            head = handle.read(HEAD_BYTES).decode("utf-8", errors="replace")
+            head = handle.read(1 << 16).decode("utf-8", errors="replace")
         if "<doc>" not in head.lower():
             return (f"{path}: expected TREC SGML documents (<DOC> <DOCNO>…</DOCNO> … "
                     "</DOC>) in the first 64 KiB; found none (docs_format: jsonl for JSONL)")
@@ -230,7 +207,7 @@ def documents_errors(name: str, raw: Mapping, config: Mapping) -> list[str]:
     its line. Skipped when the index was built from this file with these ``index`` options
     (its ``documents.json`` is newer and records them). About 3 s per 200,000 JSONL
     documents (183 MB), 6 s per 200,000 TREC SGML ones (73 MB; docs/inputs.md)."""
-    from gradedrel.collection import documents, spec
+    from gradedrel.collection import documents
     from gradedrel.core import terrier
 
     path = raw.get("docs")
@@ -272,8 +249,6 @@ def thesaurus_cache_errors(results_dir: str, names: Iterable[str]) -> list[str]:
 
 
 def _topics_errors(raw: Mapping, where: str) -> list[str]:
-    from gradedrel.collection import readers
-
     def check(path):
         fmt = raw.get("topics_format") or ("tsv" if path.endswith((".tsv", ".tsv.gz"))
                                            else "trec")
@@ -292,8 +267,6 @@ def _topics_errors(raw: Mapping, where: str) -> list[str]:
 
 
 def _qrels_errors(raw: Mapping, where: str, grade_map) -> list[str]:
-    from gradedrel.collection import readers
-
     def check(path):
         if readers.read_qrels(path, grade_map).empty:
             return f"{path}: expected TREC qrels lines 'qid iteration docno label'; found none"
@@ -305,22 +278,14 @@ def _qrels_errors(raw: Mapping, where: str, grade_map) -> list[str]:
 def _plan_set_errors(plan_set, where: str) -> list[str]:
     """Curated plan files present and valid YAML (libyaml's event parser; the plans are
     checked when the merge step reads them), topic lists present and not empty."""
-    import yaml
-
-    from gradedrel.core.errors import InputError
-
-    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-
     def parsed(path):
         try:
             with open(path, encoding="utf-8") as handle:
-                for _ in yaml.parse(handle, Loader=loader):
+                for _ in yaml.parse(handle, Loader=StrictLoader):
                     pass
         except yaml.YAMLError as error:
-            mark = getattr(error, "problem_mark", None)
-            raise InputError(path, None if mark is None else mark.line + 1,
-                             "curated plans in valid YAML (docs/plans.md)",
-                             str(getattr(error, "problem", error))) from None
+            raise as_input_error(error, path, "curated plans in valid YAML (docs/plans.md)") \
+                from None
 
     def listed(path):
         with open(path, encoding="utf-8-sig") as handle:
@@ -346,11 +311,11 @@ def _thesaurus_errors(name: str, thesauri: Mapping, resolve) -> list[str]:
     except ValueError as error:
         return [str(error)]
     errors = []
-    for role, spec in files.items():
-        path = spec.get("path")
+    for role, given in files.items():
+        path = given.get("path")
         if not path or Path(resolve(path)).exists():
             continue
-        url = str(spec.get("url") or "")
+        url = str(given.get("url") or "")
         scheme = urlparse(url).scheme
         if scheme == "file":
             source = urlparse(url).path

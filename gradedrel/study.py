@@ -19,7 +19,7 @@ from gradedrel.collection.spec import CollectionSpec
 from gradedrel.plans import plan_sets as plan_set_model
 from gradedrel.plans.analysis import collection_settings as analysis_settings
 from gradedrel.plans.plan_sets import PlanSet
-from gradedrel.queries.query_types import slug as query_type_slug
+from gradedrel.queries.query_types import check_labels, slug as query_type_slug
 
 #: Wildcard names, as the rules and the Snakefile's wildcard_constraints spell them.
 C, P, M, T, S = "{collection}", "{planset}", "{model}", "{thesaurus}", "{slug}"
@@ -174,13 +174,9 @@ class CollectionStudy:
 
     def licences(self, thesauri: Mapping[str, Mapping]) -> dict[str, str]:
         """The licences its testbed report states: its own, and its thesauri's."""
-        out = {}
-        if self.raw.get("licence"):
-            out[f"collection {self.name}"] = self.raw["licence"]
-        for name in self.thesauri():
-            if thesauri.get(name, {}).get("licence"):
-                out[f"thesaurus {name}"] = thesauri[name]["licence"]
-        return out
+        stated = {f"collection {self.name}": self.raw.get("licence")} | {
+            f"thesaurus {name}": thesauri.get(name, {}).get("licence") for name in self.thesauri()}
+        return {what: licence for what, licence in stated.items() if licence}
 
 
 @dataclass(frozen=True)
@@ -214,7 +210,6 @@ class Study:
         if unknown:
             raise ValueError(f"config: retrieval.grid names {unknown}, which are not under "
                              f"retrieval.models (known: {sorted(models)})")
-        from gradedrel.queries.query_types import check_labels
         from gradedrel.retrieval.grid import Model
 
         # every configured model checked by its back end (a misspelt parameter stops here)
@@ -226,20 +221,17 @@ class Study:
             raise ValueError(f"config: report.models names {unknown}, which the grid does "
                              f"not run (retrieval.grid: {list(grid)})")
         thesauri = dict(config.get("thesauri") or {})
-        collections = {c: cls._collection(c, config, thesauri, resolve) for c in names}
-        kinds: dict[str, set] = {}
-        for cs in collections.values():
-            for p, s in cs.plan_sets.items():
-                kinds.setdefault(p, set()).add(s.derived)
-        mixed = sorted(p for p, k in kinds.items() if len(k) > 1)
+        study = cls(config=config,
+                    paths=Layout(config["results_dir"], config["report"]["figures_dir"]),
+                    collections={c: cls._collection(c, config, thesauri, resolve)
+                                 for c in names},
+                    query_types=tuple(config["query_types"]["labels"]),
+                    grid=grid, report_models=reported, thesauri=thesauri, models=checked)
+        mixed = sorted(set(study.plan_set_names(True)) & set(study.plan_set_names(False)))
         if mixed:
             raise ValueError(f"config: plan set names {mixed} are derived in one collection "
                              "and not in another; give them different names")
-        return cls(config=config,
-                   paths=Layout(config["results_dir"], config["report"]["figures_dir"]),
-                   collections=collections,
-                   query_types=tuple(config["query_types"]["labels"]),
-                   grid=grid, report_models=reported, thesauri=thesauri, models=checked)
+        return study
 
     @staticmethod
     def _collection(name: str, config: Mapping, thesauri: Mapping,
@@ -428,10 +420,9 @@ class Study:
     def rests_on(self, c: str) -> list[str] | None:
         """[primary plan set, its request-and-thesaurus plan set, primary model] of a
         decomposed collection or of Amendment 2's fresh testbed."""
-        primary = self.key_provenance_plan_set(c)
-        if primary:
-            return [primary, self.derived_roles(c, primary)["thesaurus"],
-                    self.primary_condition(c)[1]]
+        decomposed = self._decomposed(c)
+        if decomposed:
+            return [*decomposed, self.primary_condition(c)[1]]
         fresh = self.fresh_condition()
         if fresh and fresh[0] == c:
             return [fresh[1], fresh[2], self.primary_condition(c)[1]]
@@ -441,12 +432,12 @@ class Study:
         """Per probed collection with a decomposed primary effect: (its primary plan set,
         the plan set derived from it with request and thesaurus keys)."""
         probe = self.memory_probe() or {}
-        out = {}
-        for c in probe.get("collections", {}).values():
-            primary = self.key_provenance_plan_set(c)
-            if primary:
-                out[c] = (primary, self.derived_roles(c, primary)["thesaurus"])
-        return out
+        return {c: pair for c in probe.get("collections", {}).values()
+                if (pair := self._decomposed(c))}
+
+    def _decomposed(self, c: str) -> tuple[str, str] | None:
+        primary = self.key_provenance_plan_set(c)
+        return (primary, self.derived_roles(c, primary)["thesaurus"]) if primary else None
 
     def fresh_condition(self) -> tuple[str, str, str] | None:
         """Amendment 2's fresh testbed when it is active: (collection, its primary plan set,

@@ -11,14 +11,13 @@ from __future__ import annotations
 import csv
 import io
 import json
-import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterator, Mapping
 
 from gradedrel.core.errors import InputError
 from gradedrel.core.io import sha256_of
-from gradedrel.core.ir_metadata import source
+from gradedrel.core.ir_metadata import git, source
 
 #: The folders of a project that hold results (and their provenance records).
 RESULT_FOLDERS = ("results", "figures")
@@ -57,13 +56,8 @@ class Clone:
 
 def record_files(root: Path, folders: tuple[str, ...] = RESULT_FOLDERS) -> list[Path]:
     """Every provenance record under ``root``'s result folders, sorted."""
-    found = []
-    for folder in folders:
-        base = Path(root) / folder
-        if base.is_dir():
-            found += [p for p in base.rglob("*") if p.is_file()
-                      and (p.name == RECORD_NAME or p.name.endswith(RECORD_SUFFIX))]
-    return sorted(found)
+    return sorted(p for folder in folders for p in (Path(root) / folder).rglob("*")
+                  if p.is_file() and (p.name == RECORD_NAME or p.name.endswith(RECORD_SUFFIX)))
 
 
 def read_record(path: Path) -> dict:
@@ -139,9 +133,8 @@ def refusals(root: Path, clone: Clone,
         name = path.relative_to(root)
         try:
             problem = difference(reader(path), clone)
-        except InputError as error:
-            where = f"{name}:{error.line}" if error.line is not None else f"{name}"
-            found.append(f"{where}: expected {error.expected}; found {error.found!r}")
+        except InputError as error:  # its one line, naming the record by its relative path
+            found.append(str(InputError(name, error.line, error.expected, error.found)))
             continue
         if problem:
             found.append(f"{name}: {problem}")
@@ -178,7 +171,6 @@ def git_state(root: Path) -> tuple[str | None, str | None]:
     made = source(root)
     if not made["commit"] or not made["dirty"]:
         return made["commit"], None
-    done = subprocess.run(["git", "-C", str(root), "status", "--porcelain",
-                           "--untracked-files=no"], capture_output=True, text=True)
-    changed = [line[3:] for line in done.stdout.splitlines() if line.strip()]
+    status = git(root, "status", "--porcelain", "--untracked-files=no") or ""
+    changed = [line[3:] for line in status.splitlines() if line.strip()]
     return made["commit"], changed[0] if changed else "(a tracked file)"

@@ -10,10 +10,14 @@ the working directory.
 """
 from __future__ import annotations
 
-from pathlib import Path
+import copy
 import difflib
+from pathlib import Path
 from typing import Any, Callable, Mapping, MutableMapping
 
+import yaml
+
+from gradedrel.core import yaml_io
 from gradedrel.core.errors import InputError
 from gradedrel.core.io import read_text
 
@@ -26,37 +30,19 @@ class ConfigError(ValueError):
     jsonschema ``ValidationError`` is its ``__cause__`` (for ``GRADEDREL_VERBOSE=1``)."""
 
 
-def _yaml_loader():
-    from gradedrel.core.yaml_io import StrictLoader
-
-    return StrictLoader  # libyaml's where there is one; a key given twice is refused
-
-
 def load_schema(path: str | Path = SCHEMA) -> dict:
     """The schema, read afresh on every call: defaults go into a config as the schema's own
     objects, so a schema read once would carry one config's values into the next."""
-    import yaml
-
     with open(path, encoding="utf-8") as handle:
-        return yaml.load(handle, Loader=_yaml_loader())
+        return yaml.load(handle, Loader=yaml_io.StrictLoader)
 
 
-def _validator(schema: dict, path: Path, root: object | None):
-    """Draft 2020-12 with defaults set, as ``snakemake.utils.validate`` builds it; ``root``:
-    an instance whose own absent properties stay absent (a partial config's sections)."""
+def _validator(schema: dict, root: object | None):
+    """Draft 2020-12 with defaults set, as ``snakemake.utils.validate`` builds it (the schema
+    refers to no other file); ``root``: an instance whose own absent properties stay absent
+    (a partial config's sections)."""
     from jsonschema import Draft202012Validator, validators
-    from referencing import Registry, Resource
 
-    schema["$id"] = path.resolve().as_uri()
-
-    def retrieve(uri):
-        from urllib.parse import urlparse
-        from urllib.request import url2pathname
-
-        return Resource.from_contents(load_schema(url2pathname(urlparse(uri).path)))
-
-    registry = Registry(retrieve=retrieve).with_resource(
-        uri=str(path), resource=Resource.from_contents(schema))
     validate_properties = Draft202012Validator.VALIDATORS["properties"]
 
     def set_defaults(validator, properties, instance, schema):
@@ -67,30 +53,31 @@ def _validator(schema: dict, path: Path, root: object | None):
         yield from validate_properties(validator, properties, instance, schema)
 
     with_defaults = validators.extend(Draft202012Validator, {"properties": set_defaults})
-    return with_defaults(schema, registry=registry)
+    return with_defaults(schema)
 
 
 def validate(config: MutableMapping, source: str = "config", *, sections_only: bool = False,
-             lines: "Mapping | None" = None, files=(), overrides: Mapping | None = None,
+             files=(), overrides: Mapping | None = None,
              schema_path: str | Path = SCHEMA) -> MutableMapping:
     """Check ``config`` against the schema and fill in the defaults (in place; returned).
 
     ``sections_only``: only the sections it has are checked and completed (``gradedrel
     evaluate --config``); an unknown section is an error all the same. ``source`` names the
-    config in the message; ``lines``: the file's YAML node, for the line; ``files``: the
-    files it was layered from, earliest first, so that the message names the file and line
-    that set the value (:func:`where_set`; ``overrides``: command-line values over them).
+    config in the message; ``files``: the files it was layered from, earliest first, so
+    that the message names the file and line that set the value (:func:`where_set`;
+    ``overrides``: command-line values over them).
     A violation is one :class:`ConfigError`.
     """
     from jsonschema.exceptions import ValidationError
 
-    path = Path(schema_path)
-    validator = _validator(load_schema(path), path, config if sections_only else None)
+    validator = _validator(load_schema(schema_path), config if sections_only else None)
     try:
         validator.validate(config)
     except ValidationError as error:
-        layers = [(str(f), read_file(f)[1]) for f in files] if files else [(source, lines)]
-        line_of = where_set(layers, overrides)
+        # each file's YAML node, for the line that set the value (the files were read already)
+        line_of = where_set([(str(f), yaml.compose(read_text(f, "a YAML config file as UTF-8 "
+                                                             "text"), Loader=yaml_io.StrictLoader))
+                             for f in files], overrides)
         raise ConfigError(schema_error_line(error, source, line_of)) from error
     return config
 
@@ -98,8 +85,6 @@ def validate(config: MutableMapping, source: str = "config", *, sections_only: b
 def merge(into: dict, new: Mapping) -> dict:
     """``new`` layered over ``into`` as Snakemake layers its ``--configfile`` files:
     mappings merged key by key, any other value (a list too) replaced. In place; returned."""
-    import copy
-
     for key, value in new.items():
         if isinstance(value, Mapping) and isinstance(into.get(key), dict):
             merge(into[key], value)
@@ -112,8 +97,6 @@ def layered(paths, extra: Mapping | None = None, *, validated: bool = True,
             schema_path: str | Path = SCHEMA) -> dict:
     """The config files ``paths`` layered, later over earlier, then ``extra``: what the
     workflow sees for ``--configfile paths...``; ``validated``: checked, defaults filled."""
-    from gradedrel.core import yaml_io
-
     paths = list(paths)
     config: dict = {}
     for path in paths:
@@ -127,42 +110,24 @@ def layered(paths, extra: Mapping | None = None, *, validated: bool = True,
 def load_file(path: str | Path, sections_only: bool = True) -> dict:
     """A YAML config file (UTF-8, a byte-order mark stripped), validated (by default the
     sections it has only), its defaults filled; every problem one line naming file and line."""
-    data, node = read_file(path)
-    return dict(validate(data, str(path), sections_only=sections_only, lines=node))
+    return dict(validate(read_file(path), str(path), sections_only=sections_only,
+                         files=[path]))
 
 
-def read_file(path: str | Path) -> tuple[dict, Any]:
-    """A YAML config file as it is (not validated: several are merged first) and its
-    composed YAML node (for messages' lines); not YAML, or not a mapping: one line."""
-    import yaml
-
-    path = Path(path)
-    try:
-        text = read_text(path, "a YAML config file as UTF-8 text")
-    except FileNotFoundError:
-        raise InputError(path, None, "a YAML config file", "no such file") from None
-    loader = _yaml_loader()
-    try:
-        node = yaml.compose(text, Loader=loader)
-        data = yaml.load(text, Loader=loader)
-    except yaml.YAMLError as error:
-        from gradedrel.core.yaml_io import as_input_error
-
-        raise as_input_error(error, path) from None
-    if data is None:
-        data = {}
-    if not isinstance(data, dict):
+def read_file(path: str | Path) -> dict:
+    """A YAML config file as it is (not validated: several are merged first); not YAML, or
+    not a mapping: one line."""
+    data = yaml_io.load_file(path, what="a YAML config file")
+    if data is not None and not isinstance(data, dict):
         raise InputError(path, 1, "a YAML mapping of config sections (evaluation: …)",
                          type(data).__name__)
-    return data, node
+    return data or {}
 
 
 def _line_in(node, parts: tuple, key: bool) -> int | None:
     """The line at which the YAML document ``node`` sets the value at ``parts`` (``key``:
     the last part is a key), as :func:`merge` layers files: None where a mapping on the way
     lacks the key; a list or scalar on the way was set whole here: its line."""
-    import yaml
-
     current, line, whole = node, None, False
     for i, part in enumerate(parts):
         last = i == len(parts) - 1

@@ -59,25 +59,17 @@ def _text(value: Any) -> str:
 
 
 def rows(node: Mapping[str, Any], path: str = "") -> Iterator[tuple[str, str, str, str]]:
-    """(key path, type, default, description) for every key under ``node``, depth first."""
+    """(key path, type, default, description) for every key under ``node``, depth first:
+    its properties, then those of a mapping's values, a list's items and each choice."""
     for name, child in node.get("properties", {}).items():
         key = f"{path}.{name}" if path else name
         default = f"`{json.dumps(child['default'])}`" if "default" in child else ""
         yield key, _type(child), _text(default), _text(child.get("description", ""))
-        yield from _under(child, key)
-
-
-def _under(node: Mapping[str, Any], key: str) -> Iterator[tuple[str, str, str, str]]:
-    yield from rows(node, key)
-    extra = node.get("additionalProperties")
-    if isinstance(extra, Mapping):
-        yield from rows(extra, f"{key}.<name>")
-    items = node.get("items")
-    if isinstance(items, Mapping):
-        yield from rows(items, f"{key}[]")
-    for choice in node.get("oneOf", []) + node.get("anyOf", []):
-        if isinstance(choice, Mapping) and "properties" in choice:
-            yield from rows(choice, key)
+        for under, sub in ((key, child), (f"{key}.<name>", child.get("additionalProperties")),
+                           (f"{key}[]", child.get("items")),
+                           *((key, c) for c in child.get("oneOf", []) + child.get("anyOf", []))):
+            if isinstance(sub, Mapping):
+                yield from rows(sub, under)
 
 
 def render(schema: Mapping[str, Any]) -> str:

@@ -15,11 +15,9 @@ from pathlib import Path
 
 from gradedrel.core.io import atomic_open, sha256_of
 from gradedrel.core.progress import progress
+from gradedrel.core.steps import logged
 
 log = logging.getLogger("gradedrel")
-
-_CHUNK = 1 << 20
-
 
 class ChecksumError(ValueError):
     """A file whose sha256 is not the expected one: names the file and both digests."""
@@ -58,7 +56,7 @@ def fetch(url: str, path: str | Path, sha256: str, timeout: float = 60.0) -> Pat
             with urllib.request.urlopen(url, timeout=timeout) as response, \
                     progress(desc=f"downloading {path.name}", unit="B", unit_scale=True,
                              total=getattr(response, "length", None)) as bar:
-                for block in iter(lambda: response.read(_CHUNK), b""):
+                for block in iter(lambda: response.read(1 << 20), b""):
                     digest.update(block)
                     out.write(block)
                     bar.update(len(block))
@@ -74,8 +72,6 @@ def fetch(url: str, path: str | Path, sha256: str, timeout: float = 60.0) -> Pat
 def fetch_logged(url: str, path: str | Path, sha256: str, log_path: str | Path) -> Path:
     """:func:`fetch`, with what happened written to ``log_path`` in the package's log format
     (it runs inside Snakemake's own process: the package's log records only)."""
-    from gradedrel.core.steps import logged
-
     with logged(log_path, None, [str(path)]):  # an error is logged there, then raised
         done = fetch(url, path, sha256)
         log.info("%s: sha256 %s", done, sha256)

@@ -9,7 +9,7 @@ repro_eval's ``MetadataHandler.read_metadata`` look: ``# ir_metadata.start``, ea
 line behind ``# ``, ``# ir_metadata.end``, then the run lines), and one per evaluation,
 ``ir-metadata.yaml`` in ``results/<c>/evaluation/<p>/<m>/``, in the same form, each with
 every section of schema 0.1. Records are built from facts passed in; only
-:func:`machine`, :func:`source` and :func:`file_record` look at the machine and files.
+:func:`platform_of`, :func:`source` and :func:`file_record` look at the machine and files.
 
 Why not repro_eval's ``complete_metadata`` or tirex-tracker (repro_eval 0.5.0,
 tirex-tracker 0.2.24): the former lists Python distributions without versions, asks
@@ -35,6 +35,7 @@ from typing import Any, Callable, Iterable, Mapping
 
 import yaml
 
+from gradedrel.core.io import sha256_of
 from gradedrel.core.params import plain
 from gradedrel.core.provenance import package_version
 
@@ -90,18 +91,8 @@ def _read(path: str) -> str:
         return ""
 
 
-def machine(read: Callable[[str], str] = _read) -> dict:
-    """The facts of this machine that do not change from run to run."""
-    return {"cpu": cpu_model(read("/proc/cpuinfo")) or _platform.processor() or None,
-            "architecture": _platform.machine() or None,
-            "operation mode": _platform.architecture()[0] or None,
-            "cores": os.cpu_count(),
-            "ram": ram(read("/proc/meminfo")),
-            "kernel": f"{_platform.system()} {_platform.release()}".strip() or None,
-            "distribution": distribution(read("/etc/os-release"))}
-
-
-def _git(root: Path, *args: str) -> str | None:
+def git(root: Path, *args: str) -> str | None:
+    """``git -C root args…``'s output; None when git fails or is absent."""
     try:
         done = subprocess.run(["git", "-C", str(root), *args], capture_output=True, text=True,
                               timeout=30)
@@ -114,34 +105,34 @@ def source(root: str | Path | None = None) -> dict:
     """The project's git commit and whether its tracked files differ (``dirty``); both None
     when ``root`` (default: the package's folder) is not a git checkout tracking the package."""
     root = Path(root) if root is not None else Path(__file__).resolve().parents[2]
-    commit = _git(root, "rev-parse", "HEAD")
-    tracked = _git(root, "ls-files", "--error-unmatch", "gradedrel/__init__.py")
+    commit = git(root, "rev-parse", "HEAD")
+    tracked = git(root, "ls-files", "--error-unmatch", "gradedrel/__init__.py")
     if not commit or tracked is None:
         return {"commit": None, "dirty": None}
-    status = _git(root, "status", "--porcelain", "--untracked-files=no")
+    status = git(root, "status", "--porcelain", "--untracked-files=no")
     return {"commit": commit.strip(), "dirty": None if status is None else bool(status.strip())}
 
 
 def file_record(path: str | Path, name: str | None = None) -> dict:
     """``{path, sha256, bytes}`` of a file (``name``: the path to record, if not ``path``)."""
-    from gradedrel.core.io import sha256_of
-
     return {"path": str(name if name is not None else path), "sha256": sha256_of(path),
             "bytes": Path(path).stat().st_size}
 
 
 # --- the sections -------------------------------------------------------------------------
 
-def platform_of(facts: Mapping, software: Mapping) -> dict:
-    """``platform``: hardware, operating system, software (:func:`software`) from the
-    machine's facts."""
-    return {"hardware": {"cpu": {"model": facts.get("cpu"),
-                                 "architecture": facts.get("architecture"),
-                                 "operation mode": facts.get("operation mode"),
-                                 "number of cores": facts.get("cores")},
-                         "ram": facts.get("ram")},
-            "operating system": {"kernel": facts.get("kernel"),
-                                 "distribution": facts.get("distribution")},
+def platform_of(software: Mapping, read: Callable[[str], str] = _read) -> dict:
+    """``platform``: the facts of this machine that do not change from run to run (``read``:
+    a file's text, as ``/proc/cpuinfo``), and ``software`` (:func:`software`)."""
+    return {"hardware": {"cpu": {"model": cpu_model(read("/proc/cpuinfo"))
+                                 or _platform.processor() or None,
+                                 "architecture": _platform.machine() or None,
+                                 "operation mode": _platform.architecture()[0] or None,
+                                 "number of cores": os.cpu_count()},
+                         "ram": ram(read("/proc/meminfo"))},
+            "operating system": {
+                "kernel": f"{_platform.system()} {_platform.release()}".strip() or None,
+                "distribution": distribution(read("/etc/os-release"))},
             "software": dict(software)}
 
 
@@ -163,15 +154,15 @@ def test_collection(name: str, ir_datasets: Mapping[str, str], local: Mapping[st
     parts = {"docs": "documents", "topics": "topics", "qrels": "qrels"}
     out: dict[str, Any] = {"name": name}
     ids = {part: ir_datasets[part] for part in parts if ir_datasets.get(part)}
+    named = {part: [v] if isinstance(v, str) else list(v) for part, v in ids.items()}
     out["source"] = ("ir_datasets" if ids and not local else
                      "local files" if local and not ids else "ir_datasets and local files")
     for part, key in parts.items():
-        named = [ids[part]] if isinstance(ids.get(part), str) else list(ids.get(part) or [])
-        where = (" + ".join(f"ir_datasets:{i}" for i in named) if named else local.get(part))
+        where = " + ".join(f"ir_datasets:{i}" for i in named.get(part, [])) or local.get(part)
         if where:
             out[key] = where
     if ids:
-        values = sorted({v if isinstance(v, str) else " + ".join(v) for v in ids.values()})
+        values = sorted({" + ".join(v) for v in named.values()})
         out["ir_datasets"] = values[0] if len(values) == 1 else dict(ids)
     out["files"] = [dict(f) for f in files]
     return out
@@ -197,8 +188,7 @@ def dump(doc: Mapping) -> str:
     document order, no line folding: the same document gives the same bytes."""
     body = yaml.safe_dump(plain(doc), sort_keys=False, allow_unicode=True,
                           width=float("inf"), default_flow_style=False)
-    lines = body.splitlines()
-    return "".join(f"{START}\n" + "".join(f"# {line}\n" for line in lines) + f"{END}\n")
+    return f"{START}\n" + "".join(f"# {line}\n" for line in body.splitlines()) + f"{END}\n"
 
 
 def split(text: str) -> tuple[str, str]:
@@ -285,10 +275,13 @@ OPTIONAL: dict[tuple[str, ...], tuple[type, ...]] = {
 SECTIONS = ("platform", "research goal", "implementation", "method", "actor", "data")
 
 
+_ABSENT = object()
+
+
 def _at(doc: Any, path: tuple[str, ...]):
     for key in path:
         if not isinstance(doc, dict) or key not in doc:
-            raise KeyError(key)
+            return _ABSENT
         doc = doc[key]
     return doc
 
@@ -304,9 +297,8 @@ def validate(doc: Any, extra_required: Mapping[tuple[str, ...], tuple[type, ...]
     for table, required in ((required_paths, True), (optional, False)):
         for path, kinds in table.items():
             where = " → ".join(path)
-            try:
-                value = _at(doc, path)
-            except KeyError:
+            value = _at(doc, path)
+            if value is _ABSENT:
                 if required:
                     problems.append(f"ir_metadata: {where}: missing")
                 continue
@@ -323,10 +315,7 @@ def validate(doc: Any, extra_required: Mapping[tuple[str, ...], tuple[type, ...]
             if not isinstance(listed, list) or not all(isinstance(x, str) for x in listed):
                 problems.append(f"ir_metadata: platform → software → libraries → {lang}: "
                                 "expected a list of 'name==version'")
-    try:
-        files = _at(doc, ("data", "test collection", "files"))
-    except KeyError:
-        files = []
+    files = _at(doc, ("data", "test collection", "files"))
     for i, record in enumerate(files if isinstance(files, list) else []):
         if not (isinstance(record, dict) and isinstance(record.get("path"), str)
                 and re.fullmatch(r"[0-9a-f]{64}", str(record.get("sha256", "")))):
@@ -436,11 +425,9 @@ def method_of_evaluation(measures: Iterable[str], settings: Mapping, grade_map: 
 def data_files(local: Mapping[str, str], manifest: Mapping | None = None) -> list[dict]:
     """Every data file read, with its sha256: the local files by part, then those
     ir_datasets read under its home (from the download manifest, ``downloads.json``)."""
-    records = [{"part": part} | file_record(path) for part, path in local.items()]
-    for entry in (manifest or {}).get("files", []):
-        records.append({"path": entry["path"], "root": "ir_datasets home",
-                        "sha256": entry["sha256"], "bytes": entry["bytes"]})
-    return records
+    return [{"part": part} | file_record(path) for part, path in local.items()] + [
+        {"path": entry["path"], "root": "ir_datasets home", "sha256": entry["sha256"],
+         "bytes": entry["bytes"]} for entry in (manifest or {}).get("files", [])]
 
 
 def gathered(rule: str, script: str, terrier: str | None = None,
@@ -450,7 +437,7 @@ def gathered(rule: str, script: str, terrier: str | None = None,
     implementation = implementation_section(
         f"snakemake (rule {rule}: {script})", source(), package_version("gradedrel"),
         lang=("python", "java") if java else ("python",))
-    platform = platform_of(machine(), software(_platform.python_version(), terrier, java))
+    platform = platform_of(software(_platform.python_version(), terrier, java))
     return platform, implementation
 
 

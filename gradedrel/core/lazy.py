@@ -55,11 +55,8 @@ def realise() -> list[str]:
     the module empty: ``module 'pandas' has no attribute 'DataFrame'``), so the workflow
     calls this at the end of parsing, before Snakemake's scheduler threads start. Returns
     the names loaded."""
-    loaded = []
-    for name in _LAZY:
-        found = sys.modules.get(name)
-        if found is not None:
-            getattr(found, "__name__")  # any attribute read executes the module
-            loaded.append(name)
+    loaded = [name for name in _LAZY if sys.modules.get(name) is not None]
+    for name in loaded:
+        getattr(sys.modules[name], "__name__")  # any attribute read executes the module
     _LAZY.clear()
     return loaded

@@ -20,6 +20,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
+import resource
 import sys
 import time
 import traceback
@@ -29,8 +30,6 @@ from gradedrel.core.errors import InputError
 
 #: Wildcards that name what a job works on, in the order they are shown.
 CONTEXT_KEYS = ("collection", "thesaurus", "planset", "model", "wmodel", "curve", "test")
-FORMAT = "%(asctime)s %(levelname)s %(job)s%(message)s"
-DATE_FORMAT = "%Y-%m-%dT%H:%M:%SZ"
 
 log = logging.getLogger("gradedrel")
 #: Lines for the log file only (a step's start and end), not the terminal.
@@ -43,13 +42,6 @@ def job_context(wildcards: Mapping[str, object] | None) -> str:
         return ""
     values = dict(wildcards.items())
     return " ".join(str(values[k]) for k in CONTEXT_KEYS if values.get(k) not in (None, ""))
-
-
-def formatter() -> logging.Formatter:
-    """The one log format: ``2026-11-30T23:50:01Z INFO [cranfield auto BM25] message`` (UTC)."""
-    fmt = logging.Formatter(FORMAT, DATE_FORMAT)
-    fmt.converter = time.gmtime
-    return fmt
 
 
 class _Stderr(logging.StreamHandler):
@@ -71,8 +63,12 @@ def _formatted(handler: logging.Handler, level: int, context: str) -> logging.Ha
         record.job = job
         return True
 
+    # the one log format: 2026-11-30T23:50:01Z INFO [cranfield auto BM25] message (UTC)
+    formatter = logging.Formatter("%(asctime)s %(levelname)s %(job)s%(message)s",
+                                  "%Y-%m-%dT%H:%M:%SZ")
+    formatter.converter = time.gmtime
     handler.setLevel(level)
-    handler.setFormatter(formatter())
+    handler.setFormatter(formatter)
     handler.addFilter(named)
     return handler
 
@@ -128,11 +124,8 @@ def job_output(log_path: str | os.PathLike | None) -> Iterator[tuple[TextIO, Tex
 
 
 def _outputs(outputs: Iterable[str]) -> str:
-    sizes = []
-    for path in outputs:
-        size = os.path.getsize(path) if os.path.isfile(path) else None
-        sizes.append(f"{path} ({size} bytes)" if size is not None else str(path))
-    return ", ".join(sizes)
+    return ", ".join(f"{path} ({os.path.getsize(path)} bytes)" if os.path.isfile(path)
+                     else str(path) for path in outputs)
 
 
 @contextlib.contextmanager
@@ -180,9 +173,7 @@ def write_pages(outputs, wildcards: Mapping[str, object] | None = None,
     :mod:`gradedrel.job`), so no job exists only to render one. A page's title names the
     job's ``wildcards``, or ``page_wildcards(<name>)`` for outputs per model."""
     names = [k for k in getattr(outputs, "keys", lambda: [])() if k.startswith(PAGE_PREFIX)]
-    if not names:
-        return []
-    if page_writer is None:
+    if names and page_writer is None:
         raise ValueError(f"outputs {names} are report pages, but no page writer was given")
     for name in names:
         source = name[len(PAGE_PREFIX):]
@@ -201,11 +192,8 @@ def per_model_pages(wildcards: Mapping[str, object]) -> Callable[[str], dict]:
 def process_cpu() -> float:
     """CPU seconds (user + system) of this process and its waited-for children since it
     started (benchmarks read it from the logs)."""
-    import resource
-
-    own = resource.getrusage(resource.RUSAGE_SELF)
-    children = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+    return sum(usage.ru_utime + usage.ru_stime for usage in map(
+        resource.getrusage, (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN)))
 
 
 def run_step(log_path: str | None, main: Callable[[], None],
@@ -235,10 +223,9 @@ def run_step(log_path: str | None, main: Callable[[], None],
         except Exception as error:  # noqa: BLE001 - logged in full, then the step fails
             log.error("%s: %s%s", type(error).__name__, error,
                       f" (traceback in {log_path})" if log_path else "")
-            if logfile is not None:
-                logfile.write(traceback.format_exc())
             if logfile is None:
                 raise
+            logfile.write(traceback.format_exc())
             failed = True
         finally:
             logging.shutdown()

@@ -8,10 +8,9 @@ import io
 import logging
 import shutil
 import sys
+import zipfile
 from pathlib import Path
 from typing import Iterable, Mapping
-
-log = logging.getLogger("gradedrel")
 
 from gradedrel.core.steps import FILE_ONLY
 
@@ -34,7 +33,15 @@ def start(version: str, helper_version: str) -> str:
         # Java writes to the process's own stdout/stderr (a job's log, gradedrel.core.steps),
         # not character by character through Python's streams
         pt.java.set_redirect_io(False)
-        _init_quietly(pt)
+        # pt.java.init() without PyTerrier's "Java started and loaded: ..." line on stderr
+        # (logged below); anything else is passed on
+        captured = io.StringIO()
+        try:
+            with contextlib.redirect_stderr(captured):
+                pt.java.init()
+        finally:
+            sys.stderr.write("".join(line for line in captured.getvalue().splitlines(True)
+                                     if not line.startswith("Java started")))
         _STARTED.update(pins)
         logging.getLogger(FILE_ONLY).info("Java started: Terrier %s (helper %s)",
                                           pt.terrier.version(), pins["helper_version"])
@@ -68,8 +75,6 @@ BLOCKS_MAX = 100000
 def stopword_list(version: str) -> frozenset[str] | None:
     """Terrier's stopword list (``stopword-list.txt`` in the pinned jar, as the
     ``Stopwords`` stage reads it), without starting Java; None when the jar is not there."""
-    import zipfile
-
     import pyterrier as pt
 
     jar = Path(pt.io.pyterrier_home()) / \
@@ -79,19 +84,6 @@ def stopword_list(version: str) -> frozenset[str] | None:
     with zipfile.ZipFile(jar) as archive:
         lines = archive.read("stopword-list.txt").decode("utf-8").splitlines()
     return frozenset(line.strip() for line in lines if line.strip())
-
-
-def _init_quietly(pt) -> None:
-    """``pt.java.init()`` without PyTerrier's "Java started and loaded: ..." line on
-    stderr (:func:`start` logs its own); anything else is passed on."""
-    captured = io.StringIO()
-    try:
-        with contextlib.redirect_stderr(captured):
-            pt.java.init()
-    finally:
-        rest = [line for line in captured.getvalue().splitlines(keepends=True)
-                if not line.startswith("Java started")]
-        sys.stderr.write("".join(rest))
 
 
 def build_index(documents: Iterable[dict], index_dir: str | Path, *, stemmer: str,

@@ -22,37 +22,28 @@ nothing that Terrier's query parsers treat as syntax.
 from __future__ import annotations
 
 import functools
+import itertools
 import re
 import unicodedata
 from collections import Counter
 
-MAX_TERM_LENGTH = 20
-MAX_DIGITS = 4
-MAX_SAME_CONSECUTIVE = 3
 #: The Terrier tokeniser the index is built with (Terrier's name for it in data.properties).
 TERRIER_TOKENISER = "UTFTokeniser"
-#: Unicode general categories of token characters (Java: isLetterOrDigit, or a mark).
-TOKEN_CATEGORIES = frozenset({"Lu", "Ll", "Lt", "Lm", "Lo", "Nd", "Mn", "Mc"})
-
-_REPEAT = re.compile(r"(.)\1{%d,}" % MAX_SAME_CONSECUTIVE, flags=re.S)
+_REPEAT = re.compile(r"(.)\1{3,}", flags=re.S)  # more than 3 identical characters in a row
 
 
 def _is_token_char(ch: str) -> bool:
-    return ord(ch) <= 0xFFFF and unicodedata.category(ch) in TOKEN_CATEGORIES
+    # Unicode general categories of token characters (Java: isLetterOrDigit, or a mark)
+    return ord(ch) <= 0xFFFF and unicodedata.category(ch) in {"Lu", "Ll", "Lt", "Lm", "Lo",
+                                                              "Nd", "Mn", "Mc"}
 
 
 def _class_of(chars) -> str:
     """A regular-expression character class of ``chars`` (code points, ascending)."""
-    spans, chars = [], list(chars)
-    start = prev = chars[0]
-    for c in chars[1:]:
-        if c != prev + 1:
-            spans.append((start, prev))
-            start = c
-        prev = c
-    spans.append((start, prev))
-    return "[" + "".join(re.escape(chr(a)) if a == b else f"{re.escape(chr(a))}-{re.escape(chr(b))}"
-                         for a, b in spans) + "]"
+    spans = [[c for _, c in run] for _, run in  # consecutive code points: a constant c - i
+             itertools.groupby(enumerate(chars), lambda ic: ic[1] - ic[0])]
+    return "[" + "".join(re.escape(chr(s[0])) if len(s) == 1 else
+                         f"{re.escape(chr(s[0]))}-{re.escape(chr(s[-1]))}" for s in spans) + "]"
 
 
 #: A run of token characters (:func:`_is_token_char`, decided once per code point of the BMP:
@@ -64,9 +55,9 @@ _DIGIT = re.compile(_class_of(c for c in range(0x10000) if unicodedata.category(
 @functools.lru_cache(maxsize=1 << 16)
 def _rejection(run: str) -> str | None:
     """Why Terrier discards a run (None: it is kept)."""
-    if len(run) > MAX_TERM_LENGTH:
+    if len(run) > 20:  # Terrier's max.term.length
         return "longer than 20 characters"
-    if len(_DIGIT.findall(run)) > MAX_DIGITS:
+    if len(_DIGIT.findall(run)) > 4:
         return "more than 4 digits"
     if _REPEAT.search(run):
         return "more than 3 identical characters in a row"
@@ -82,18 +73,10 @@ def dropped(text: str) -> Counter:
     """What tokenising ``text`` loses beyond spaces, punctuation and control characters,
     counted by ``"reason: text"``: each discarded run and each other character (symbols
     such as ``½ ² ™ °``, letters beyond U+FFFF)."""
-    lost: Counter = Counter()
-    for run in _RUN.findall(text):
-        reason = _rejection(run)
-        if reason:
-            lost[f"{reason}: {run}"] += 1
-    for ch in text:
-        if _is_token_char(ch):
-            continue
-        category = unicodedata.category(ch)
-        if category[0] in "PZC":
-            continue
-        lost[f"not a letter or digit: {ch}"] += 1
+    lost = Counter(f"{reason}: {run}" for run in _RUN.findall(text)
+                   if (reason := _rejection(run)))
+    lost.update(f"not a letter or digit: {ch}" for ch in text
+                if not _is_token_char(ch) and unicodedata.category(ch)[0] not in "PZC")
     return lost
 
 

@@ -11,6 +11,7 @@ from typing import Any
 import yaml
 
 from gradedrel.core.errors import InputError
+from gradedrel.core.io import read_text
 
 _BASE = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _MERGE = "tag:yaml.org,2002:merge"
@@ -60,21 +61,21 @@ def load(text: str, source: str | Path = "<yaml>", loader: type = StrictLoader) 
         raise as_input_error(error, source) from None
 
 
-def load_file(path: str | Path, loader: type = StrictLoader) -> Any:
-    """The YAML document in file ``path`` (UTF-8, a byte-order mark allowed)."""
-    from gradedrel.core.io import read_text
-
+def load_file(path: str | Path, loader: type = StrictLoader, what: str = "a YAML file") -> Any:
+    """The YAML document in file ``path`` (UTF-8, a byte-order mark allowed; ``what``: the
+    file, as a message names it)."""
     try:
-        text = read_text(path, "a YAML file as UTF-8 text")
+        text = read_text(path, f"{what} as UTF-8 text")
     except FileNotFoundError:
-        raise InputError(path, None, "a YAML file", "no such file") from None
+        raise InputError(path, None, what, "no such file") from None
     return load(text, path, loader)
 
 
-def as_input_error(error: yaml.YAMLError, source: str | Path) -> InputError:
+def as_input_error(error: yaml.YAMLError, source: str | Path,
+                   expected: str = "valid YAML") -> InputError:
     """One line for a YAML error: the file, the line, what was wrong."""
     mark = getattr(error, "problem_mark", None)
     line = None if mark is None else mark.line + 1
     if isinstance(error, DuplicateKeyError):
         return InputError(source, line, "each key once in a mapping", error.problem)
-    return InputError(source, line, "valid YAML", str(getattr(error, "problem", None) or error))
+    return InputError(source, line, expected, str(getattr(error, "problem", None) or error))

@@ -66,7 +66,7 @@ def read_config(paths: Sequence[Path]) -> dict:
 
     config: dict = {}
     for path in paths:
-        merge(config, read_file(path)[0])
+        merge(config, read_file(path))
     return dict(validate(config, " + ".join(map(str, paths)), files=paths))
 
 

@@ -44,12 +44,11 @@ NASA = {"source": "skos", "url": "https://example.org/NASA_Thesaurus_Alpha_SKOS.
 
 
 def _document():
-    facts = m.machine(read=lambda path: {
+    platform = m.platform_of(m.software("3.11.2", "5.11", "17.0.2", versions=lambda name: "1.0"),
+                             read=lambda path: {
         "/proc/cpuinfo": "processor\t: 0\nmodel name\t: Intel(R) Xeon(R)  Gold 6144\n",
         "/proc/meminfo": "MemTotal:       32780000 kB\n",
         "/etc/os-release": 'NAME="Debian"\nPRETTY_NAME="Debian GNU/Linux 12 (bookworm)"\n'}[path])
-    platform = m.platform_of(facts, m.software("3.11.2", "5.11", "17.0.2",
-                                               versions=lambda name: "1.0"))
     implementation = m.implementation_section("snakemake", {"commit": "abc", "dirty": False},
                                               "0.1.0")
     census = {"options": {"blocks": True, "stemmer": "porter", "stopwords": "terrier"},
