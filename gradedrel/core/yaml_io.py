@@ -52,6 +52,25 @@ class StrictLoader(_BASE):  # type: ignore[misc, valid-type]
         return super().construct_mapping(node, deep=deep)
 
 
+
+class Lined(dict):
+    """A mapping read by :class:`LinedLoader`: ``line`` is the line it starts on (1-based)."""
+    line: int = 0
+
+
+def lined_mapping(loader, node) -> Lined:
+    """``node``'s mapping as a :class:`Lined` (the constructor :class:`LinedLoader` uses)."""
+    mapping = Lined(loader.construct_mapping(node, deep=True))
+    mapping.line = node.start_mark.line + 1
+    return mapping
+
+
+class LinedLoader(StrictLoader):
+    """:class:`StrictLoader` whose mappings know their line, for errors naming it."""
+
+
+LinedLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, lined_mapping)
+
 def load(text: str, source: str | Path = "<yaml>", loader: type = StrictLoader) -> Any:
     """The YAML document ``text``; one :class:`InputError` naming ``source`` and the line
     for a key given twice or text that is not YAML."""

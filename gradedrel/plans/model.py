@@ -187,18 +187,13 @@ def write_plans(plans: Iterable[Plan], path: str | Path) -> None:
 
 # ---------------------------------------------------------------- reading
 
-class _Lined(dict):
-    line: int = 0
-
-
-class _Loader(yaml_io.StrictLoader):
+class _Loader(yaml_io.LinedLoader):
     """The safe loader on libyaml's C parser where PyYAML has it (the same values and
     line marks, 3-4x faster on the curators' plan files), mappings carrying their line."""
 
 
 def _construct_mapping(loader, node):
-    mapping = _Lined(loader.construct_mapping(node, deep=True))
-    mapping.line = node.start_mark.line + 1
+    mapping = yaml_io.lined_mapping(loader, node)
     # A topic id is text as written: YAML would read an unquoted 0001 as 1, 1.0 as a
     # float and null/NA-like words as nothing; the scalar's own text is kept instead.
     for key, value in node.value:

@@ -43,7 +43,6 @@ from typing import Callable, Iterable, Mapping, Sequence
 
 import numpy as np
 import pandas as pd
-import yaml
 
 from gradedrel.core.errors import InputError
 from gradedrel.core import yaml_io
@@ -120,23 +119,6 @@ def read_requests(path: str | Path, columns: Sequence[str] = REQUEST_COLUMNS) ->
     return frame[list(columns)]
 
 
-class _Lined(dict):
-    line: int = 0
-
-
-class _Loader(yaml_io.StrictLoader):
-    pass
-
-
-def _mapping(loader, node):
-    mapping = _Lined(loader.construct_mapping(node, deep=True))
-    mapping.line = node.start_mark.line + 1
-    return mapping
-
-
-_Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _mapping)
-
-
 def _text(value) -> str:
     if isinstance(value, (list, tuple)):
         return ", ".join(map(_text, value))
@@ -166,7 +148,7 @@ def parse_answers(text: str, path: str | Path = "<answers>", version: int = 1) -
     error names the file and line. A v2 answer has no keys and no summary (empty)."""
     claim_field, studies_field, fields = ANSWER_FIELDS[version]
     answers = []
-    items = yaml_io.load(text, path, _Loader)
+    items = yaml_io.load(text, path, yaml_io.LinedLoader)
     if not isinstance(items, (list, type(None))):
         raise InputError(path, getattr(items, "line", 1), "a list of answers")
     for item in items or []:
