@@ -109,3 +109,26 @@ def test_ranking_ignores_the_order_of_lines_in_the_file(ranking_grades, rnd):
     _, again = judged(qrels, lines)
     assert np.array_equal(run.grade, again.grade)
     assert np.array_equal(run.position, again.position)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 40), st.integers(0, 40), st.integers(0, 40),
+                          st.integers(0, 40)), min_size=1, max_size=30),
+       st.sampled_from([5, 10, 20, 100]))
+def test_ideal_vectors_are_the_sorted_recall_base_row_by_row(counts, depth):
+    """Each topic's ideal vector is its judged documents' gains, best first, zero-padded
+    (built here topic by topic), and a weighted sum over its ranks is the same to the last
+    bit (the vectorised construction once came out in column order, and the ideal DCG of
+    nDCG_log2 moved by one ulp in the shipped reference)."""
+    level_counts = np.array(counts, dtype=np.int64)
+    discount = np.log2(np.arange(2, depth + 2, dtype=np.float64))
+    for gains in [np.array(g) for g in cg.MODERN_GAINS.values()] + PROFILES:
+        expected = np.zeros((len(counts), depth))
+        for t, row in enumerate(counts):
+            ranked = sorted((g for level, n in enumerate(row) for g in [gains[level]] * n
+                             if g > 0), reverse=True)[:depth]
+            expected[t, :len(ranked)] = ranked
+        ideal = cg.ideal_vectors(level_counts, gains, depth)
+        assert np.array_equal(ideal, expected)
+        assert (ideal / discount).sum(axis=1).tolist() == \
+            (expected / discount).sum(axis=1).tolist()

@@ -56,8 +56,10 @@ def ideal_vectors(level_counts: np.ndarray, gain_by_grade: np.ndarray, depth: in
     order = np.argsort(-gains, kind="stable")  # grades by gain, best first
     ends = np.cumsum(level_counts[:, order], axis=1)  # (T, 4): where each grade's run ends
     block = (np.arange(depth)[None, :, None] >= ends[:, None, :]).sum(axis=2)  # (T, depth)
-    # a grade without gain earns 0, and so does a rank past the recall base (block 4)
-    return np.append(np.maximum(gains[order], 0.0), 0.0)[block]
+    # a grade without gain earns 0, and so does a rank past the recall base (block 4); C
+    # order, as the ideal DCG's row sums are pairwise only along a contiguous axis (the
+    # index's own order gives sums that differ in the last bit)
+    return np.ascontiguousarray(np.append(np.maximum(gains[order], 0.0), 0.0)[block])
 
 
 def cumulated_gain(gains: np.ndarray) -> np.ndarray:
