@@ -100,7 +100,8 @@ def in_process(qrels_path: Path, runs: dict, config: Path, out: Path, repeats: i
     import pytrec_eval
     import yaml
 
-    from gradedrel.cli import load_qrels
+    from gradedrel.cli import parse_grade_map
+    from gradedrel.collection.readers import read_qrels
     from gradedrel.evaluation.files import evaluate_files
     from gradedrel.evaluation.settings import Settings
 
@@ -109,7 +110,7 @@ def in_process(qrels_path: Path, runs: dict, config: Path, out: Path, repeats: i
     settings = Settings.from_config(cfg["evaluation"], cfg.get("standard_measures") or [])
 
     def ours():
-        evaluate_files(runs, load_qrels(str(qrels_path), None), settings, out,
+        evaluate_files(runs, read_qrels(str(qrels_path), parse_grade_map(None)), settings, out,
                        bootstrap=False)
 
     def peer():

@@ -263,8 +263,14 @@ def _touched_mb(arrays, trees, pipeline) -> float:
 
 
 def _tree(value):
-    from gradedrel.retrieval.transformers import _tree as parse
-    return parse(value)
+    """A query file's tree (JSON text or a dict) as query-tree nodes, as the InQuery
+    transformer reads it."""
+    import json
+
+    from gradedrel.queries.query_tree import from_dict
+
+    value = json.loads(value) if isinstance(value, str) else value
+    return from_dict(value) if isinstance(value, dict) else value
 
 
 def task_memory(docs: int) -> dict:
@@ -284,9 +290,10 @@ def task_memory(docs: int) -> dict:
     index_dir = out / "index"
     array_dir = out / "index_arrays" / postings.CACHE_NAME
     _, topics, _ = synthetic_documents(docs)
-    from gradedrel.retrieval.transformers import _memoised
+    import functools
 
-    pipeline = _memoised(terrier.term_pipeline(index_dir))
+    # each token's term remembered, as the InQuery transformer does
+    pipeline = functools.lru_cache(maxsize=None)(terrier.term_pipeline(index_dir))
     write_query_files(topics, out / "queries", lambda t: pipeline(t) is None)
     trees = [_tree(tree) for slug in query_types.SLUGS for tree in
              query_files.read_query_file(out / "queries" / f"{slug}.jsonl")["tree"]]
