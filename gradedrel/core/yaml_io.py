@@ -52,7 +52,6 @@ class StrictLoader(_BASE):  # type: ignore[misc, valid-type]
         return super().construct_mapping(node, deep=deep)
 
 
-
 class Lined(dict):
     """A mapping read by :class:`LinedLoader`: ``line`` is the line it starts on (1-based)."""
     line: int = 0
@@ -70,6 +69,7 @@ class LinedLoader(StrictLoader):
 
 
 LinedLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, lined_mapping)
+
 
 def load(text: str, source: str | Path = "<yaml>", loader: type = StrictLoader) -> Any:
     """The YAML document ``text``; one :class:`InputError` naming ``source`` and the line
