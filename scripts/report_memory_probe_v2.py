@@ -44,7 +44,10 @@ def main():
         titles = mp.document_titles(spec["docs"], wanted, params.ir_datasets_home)
         judged[source] = cs.Judged(levels, {d: frozenset(terms(t)) for d, t in titles.items()})
     seed = design.load(inp.design).constants.seed
-    table, nulls, decisions = cs.score(requests, given, judged, terms, seed)
+    confirmed = (cs.confirmed_matches(read_tsv(inp.check_items), read_tsv(inp.checks),
+                                      inp.check_items, inp.checks)
+                 if inp.get("checks") else None)
+    table, nulls, decisions = cs.score(requests, given, judged, terms, seed, confirmed)
     by_framing = cs.rates(table, given, requests, judged, terms, decisions["theta"], seed)
     write_tsv(table, out.per_request)
     write_tsv(nulls, out.nulls)

@@ -16,6 +16,10 @@ curated requests' probe-v1 answer). Terms: as in :mod:`gradedrel.report.memory_p
   documents judged for the request itself). If none does, θ = 1.00.
 - A real request is **remembered** if its answers match one of its own level-3 titles at θ;
   otherwise **cleared**.
+- **Cranfield's low matches, checked** (Amendment 3, C5): on Cranfield a document matched
+  only at Dice below :data:`CHECKED_BELOW` counts only where a separate checker said that a
+  claimed study naming it is that paper (``confirmed``: the (qid, docno) pairs it confirmed;
+  :func:`confirmed_matches`). The count before the check is kept in the decisions.
 
 Reported beside the verdicts: the null rates at every θ, the Cranfield permutation rate, the
 *level-1 hit rate* (answers matching a title judged exactly 1: a topical hit, not a
@@ -55,6 +59,9 @@ THETAS = (0.60, 0.65, 0.70, 0.75, 0.80, 0.85, 0.90, 0.95, 1.00)
 NULL_BOUND = 0.05
 MIN_SHARED = 2
 DERANGEMENTS = 20
+#: Amendment 3, C5: a Cranfield match below this Dice counts only when a checker confirms it.
+CHECKED_BELOW = 0.70
+CHECK_VERDICTS = ("same", "different", "unsure")
 #: B3/B8: the extension pool is called in when fewer fresh video requests are cleared.
 FRESH_AIM = 50
 FRAMINGS = ("page", "claim")
@@ -226,13 +233,42 @@ NULL_COLUMNS = ["theta", "placebo_rate", "placebos", "permutation_rate", "permut
                 "level1_requests"]
 
 
+def confirmed_matches(items: pd.DataFrame, checks: pd.DataFrame,
+                      items_path: str = "<items>", checks_path: str = "<checks>") -> set:
+    """The (qid, docno) pairs a checker confirmed (Amendment 3, C5): ``checks`` (``check_id,
+    verdict``) joined to ``items`` (``check_id, qid, docno``); every item checked exactly once,
+    each verdict one of :data:`CHECK_VERDICTS`; an error names the file and line."""
+    if not {"check_id", "verdict"} <= set(checks.columns):
+        raise InputError(checks_path, 1, "a header with columns check_id and verdict",
+                         list(checks.columns))
+    where = {c: (str(q), str(d)) for c, q, d in zip(items["check_id"], items["qid"],
+                                                   items["docno"])}
+    seen: dict[str, int] = {}
+    for line, (check, verdict) in enumerate(zip(checks["check_id"], checks["verdict"]), start=2):
+        if check not in where:
+            raise InputError(checks_path, line, f"a check id of {items_path}", check)
+        if check in seen:
+            raise InputError(checks_path, line, f"one verdict per item (first on line "
+                                                f"{seen[check]})", check)
+        if verdict not in CHECK_VERDICTS:
+            raise InputError(checks_path, line, f"a verdict, one of {list(CHECK_VERDICTS)}",
+                             verdict)
+        seen[check] = line
+    missing = sorted(set(where) - set(seen))
+    if missing:
+        raise InputError(checks_path, None, f"a verdict for every item of {items_path}",
+                         f"{len(missing)} unchecked: {missing[:5]}")
+    return {where[c] for c, v in zip(checks["check_id"], checks["verdict"]) if v == "same"}
+
+
 def score(requests: pd.DataFrame, given: Sequence[Given], judged: Mapping[str, Judged],
-          terms: Callable[[str], tuple[str, ...]],
-          seed: int) -> tuple[pd.DataFrame, pd.DataFrame, dict]:
+          terms: Callable[[str], tuple[str, ...]], seed: int,
+          confirmed: set | None = None) -> tuple[pd.DataFrame, pd.DataFrame, dict]:
     """Per real request its answers, matches and verdict; the null rates at every θ; the
     decisions (θ and its rates). ``judged`` maps ``nfcorpus`` and ``cranfield`` to their
     judgements (a placebo is scored against a real NutritionFacts request's); ``seed``: the
-    study design's."""
+    study design's; ``confirmed``: the Cranfield (qid, docno) matches below
+    :data:`CHECKED_BELOW` a checker confirmed (None: no check, every match counts)."""
     by_id = {r.probe_id: r for r in requests.itertuples(index=False)}
     answered: dict[str, list[Given]] = {p: [] for p in by_id}
     for g in given:
@@ -253,7 +289,8 @@ def score(requests: pd.DataFrame, given: Sequence[Given], judged: Mapping[str, J
         else []
 
     theta = choose_theta(placebo_best, permutation)
-    rows, level1_best = [], []
+    rows, level1_best, unchecked = [], [], 0
+    below = {REAL: 0, REFERENCE: 0}
     for p in real + reference:
         r, source = by_id[p], by_id[p].source
         mine = judged[source]
@@ -263,6 +300,11 @@ def score(requests: pd.DataFrame, given: Sequence[Given], judged: Mapping[str, J
         if own1:
             level1_best.append(best1)
         matched = {d: s for d, s in own3.items() if reaches(s, theta)}
+        below[source] += sum(s < CHECKED_BELOW for s in matched.values())
+        if source == REFERENCE and confirmed is not None:
+            unchecked += bool(matched)
+            matched = {d: s for d, s in matched.items()
+                       if s >= CHECKED_BELOW or (str(r.qid), d) in confirmed}
         by = sorted({g.label for g in answered[p] if _matches(g, terms, matched, mine, theta)})
         rows.append({"probe_id": p, "source": source, "pool": r.pool, "qid": r.qid,
                      "answers": len(answered[p]), "claimed_titles": len(titles_of[p]),
@@ -292,7 +334,13 @@ def score(requests: pd.DataFrame, given: Sequence[Given], judged: Mapping[str, J
                  "derangements": DERANGEMENTS, "seed": seed,
                  "fresh_cleared": int((fresh["remembered"] == "no").sum()),
                  "fresh_requests": int(len(fresh)),
-                 "extension_used": bool((fresh["remembered"] == "no").sum() < FRESH_AIM)}
+                 "extension_used": bool((fresh["remembered"] == "no").sum() < FRESH_AIM),
+                 "nfcorpus_matches_below_0.70": below[REAL],
+                 "cranfield_matches_below_0.70": below[REFERENCE]}
+    if confirmed is not None:   # Amendment 3, C5: Cranfield's remembered before the check
+        decisions["cranfield_remembered_unchecked"] = unchecked
+        decisions["cranfield_remembered"] = int(
+            (table.loc[table["source"] == REFERENCE, "remembered"] == "yes").sum())
     return table, pd.DataFrame(null_rows, columns=NULL_COLUMNS), decisions
 
 
@@ -353,7 +401,16 @@ def markdown(table: pd.DataFrame, nulls: pd.DataFrame, by_framing: pd.DataFrame,
              f"- Fresh video requests cleared: **{decisions['fresh_cleared']} of "
              f"{decisions['fresh_requests']}**; the extension pool "
              + (f"**is** used (fewer than {FRESH_AIM} cleared)." if decisions["extension_used"]
-                else f"is not used ({FRESH_AIM} or more cleared)."), ""]
+                else f"is not used ({FRESH_AIM} or more cleared).")]
+    if "cranfield_remembered" in decisions:
+        lines.append(f"- Cranfield's matches below Dice {CHECKED_BELOW:.2f}, checked "
+                     "(Amendment 3, C5): a separate checker read each against the document's "
+                     "title; Cranfield requests called remembered: "
+                     f"**{decisions['cranfield_remembered_unchecked']} before the check → "
+                     f"{decisions['cranfield_remembered']} after**. NutritionFacts matches "
+                     f"below {CHECKED_BELOW:.2f} (not checked; Amendment 2's cleared set stands): "
+                     f"{decisions['nfcorpus_matches_below_0.70']}.")
+    lines.append("")
     lines.append(Table(nulls, "Null rates at every θ",
                        ["Placebo: answers to placebos against the level-3 titles of the real "
                         "request assigned to each; permutation: (request, partner) pairs of "

@@ -176,3 +176,53 @@ def test_only_the_curated_requests_v1_answers_are_carried_over():
     answers = {p: answer(p, "A title") for p in ("PR01", "PR02", "PR03")}
     got = cs.v1_answers(v1, answers, requests)
     assert [(g.probe_id, g.label) for g in got] == [("V1", "v1")]
+
+
+def _low_cranfield(probe):
+    """The fixture with a second Cranfield request, 8, named only at Dice 2*2/(3+3) = 0.667
+    ('panel flutter wings' against 'panel flutter theory'), and 7 named exactly."""
+    requests, given, judged = probe
+    requests = pd.concat([requests, pd.DataFrame(
+        [("V6", "cranfield", "8", "candidate", "flutter theory")], columns=cs.REQUEST_COLUMNS)],
+        ignore_index=True)
+    judged["cranfield"] = cs.Judged({"7": {"w": 3}, "8": {"t": 3}},
+                                    {"w": frozenset(terms("Panel flutter of swept wings")),
+                                     "t": frozenset(terms("Panel flutter theory"))})
+    given = given + [cs.Given("V6", "claim", 1, answer("V6", "Panel flutter of wings"))]
+    return requests, given, judged
+
+
+def test_a_cranfield_match_below_070_counts_only_where_the_checker_confirmed_it(probe):
+    """Amendment 3, C5: request 8's only match is at Dice 0.667 (< 0.70): remembered without
+    the check, cleared when the checker did not say 'same', remembered when it did; request 7
+    (Dice 1.0) and the NutritionFacts requests never change."""
+    requests, given, judged = _low_cranfield(probe)
+    unchecked, _, plain = cs.score(requests, given, judged, terms, SEED)
+    assert unchecked.set_index("qid").loc["8", "best_level3"] == pytest.approx(2 / 3)
+    assert unchecked.set_index("qid").loc["8", "remembered"] == "yes"
+    assert "cranfield_remembered" not in plain and plain["cranfield_matches_below_0.70"] == 1
+    checked, _, decisions = cs.score(requests, given, judged, terms, SEED, confirmed=set())
+    by = checked.set_index("qid")
+    assert by.loc["8", "remembered"] == "no" and by.loc["8", "matched_documents"] == ""
+    assert by.loc["7", "remembered"] == "yes"
+    assert (checked[checked["source"] == "nfcorpus"]["remembered"].tolist()
+            == unchecked[unchecked["source"] == "nfcorpus"]["remembered"].tolist())
+    assert decisions["cranfield_remembered_unchecked"] == 2
+    assert decisions["cranfield_remembered"] == 1
+    confirmed, _, _ = cs.score(requests, given, judged, terms, SEED, confirmed={("8", "t")})
+    assert confirmed.set_index("qid").loc["8", "remembered"] == "yes"
+
+
+def test_confirmed_matches_reads_every_check_once():
+    items = pd.DataFrame({"check_id": ["M01", "M02"], "qid": ["8", "9"], "docno": ["t", "u"]})
+    checks = pd.DataFrame({"check_id": ["M01", "M02"], "verdict": ["same", "different"]})
+    assert cs.confirmed_matches(items, checks) == {("8", "t")}
+    with pytest.raises(InputError, match=r"checks.tsv:3: expected one verdict per item"):
+        cs.confirmed_matches(items, pd.DataFrame({"check_id": ["M01", "M01"],
+                                                  "verdict": ["same", "same"]}),
+                             checks_path="checks.tsv")
+    with pytest.raises(InputError, match=r"expected a verdict, one of"):
+        cs.confirmed_matches(items, pd.DataFrame({"check_id": ["M01", "M02"],
+                                                  "verdict": ["same", "maybe"]}))
+    with pytest.raises(InputError, match=r"1 unchecked: \['M02'\]"):
+        cs.confirmed_matches(items, checks.iloc[:1])

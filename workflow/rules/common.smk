@@ -660,6 +660,9 @@ def memory_probe_v2_inputs():
         "answers_v1": sorted(str(p) for p in Path(config_path(probe["answers"])).glob("*.yaml")),
         **probe_design_inputs(probe),
     }
+    if v2.get("match_checks"):
+        checks = config_path(v2["match_checks"])
+        inputs |= {"check_items": f"{checks}/items.tsv", "checks": f"{checks}/checks.tsv"}
     for source, c in probe["collections"].items():
         inputs[f"index/{source}"] = PATHS.index(c)
     return inputs
