@@ -284,7 +284,8 @@ class Study:
 
     def derived_roles(self, c: str, parent: str) -> dict[str, str]:
         """The derived plan sets of ``parent`` by their role (``request``, ``thesaurus``,
-        ``no-own``, ``inferable``: docs/preregistration.md, Amendment 1, A2)."""
+        ``no-own``, ``inferable``: docs/preregistration.md, Amendment 1, A2; ``unrecalled``,
+        every class less the keys marked recalled: Amendment 3, C3)."""
         roles = {frozenset({"request"}): "request",
                  frozenset({"request", "thesaurus"}): "thesaurus",
                  frozenset({"request", "thesaurus", "other_concept"}): "no-own"}
@@ -294,6 +295,9 @@ class Study:
                 continue
             if s.derivation.get("without_rating") == "page" and "keep" not in s.derivation:
                 out["inferable"] = name
+            elif s.derivation.get("without_recalled") and set(s.derivation) == {
+                    "without_recalled"}:
+                out["unrecalled"] = name
             elif "keep" in s.derivation and not s.derivation.get("without_rating"):
                 role = roles.get(frozenset(s.derivation["keep"]))
                 if role:
@@ -439,6 +443,31 @@ class Study:
         primary = self.key_provenance_plan_set(c)
         return (primary, self.derived_roles(c, primary)["thesaurus"]) if primary else None
 
+    def headline_plain(self) -> dict[str, str]:
+        """The collections whose headline is their deciding row alone (no memory probe
+        qualifies it, as in the Cranfield main job alone): collection -> primary plan set."""
+        probed = set(self.headline_conditions()) | {(self.fresh_condition() or [None])[0]}
+        out = {}
+        for c in self.collections:
+            primary, model = self.primary_condition(c)
+            if c not in probed and primary in self.collections[c].plan_sets \
+                    and model in self.grid:
+                out[c] = primary
+        return out
+
+    def fresh_extra(self) -> dict[str, str]:
+        """Amendment 3's plan sets of the fresh testbed's rows by role (``unrecalled``,
+        ``inferable``), where configured (C3)."""
+        fresh = self.fresh_condition()
+        if not fresh:
+            return {}
+        roles = self.derived_roles(fresh[0], fresh[1])
+        return {r: roles[r] for r in ("unrecalled", "inferable") if r in roles}
+
+    def has_headline(self) -> bool:
+        """Whether the main job writes results/report/headline.md (a deciding row exists)."""
+        return bool(self.headline_plain() or self.headline_conditions() or self.fresh_condition())
+
     def fresh_condition(self) -> tuple[str, str, str] | None:
         """Amendment 2's fresh testbed when it is active: (collection, its primary plan set,
         the plan set derived from it with request and thesaurus keys)."""
@@ -518,6 +547,6 @@ class Study:
             out += paged(paths.memory_probe("md"))
             if self.memory_probe().get("v2"):
                 out += paged(paths.memory_probe_v2("md"))
-            if self.headline_conditions() or self.fresh_condition():
-                out += paged(paths.headline("md"))
+        if self.has_headline():
+            out += paged(paths.headline("md"))
         return list(dict.fromkeys(out))

@@ -35,10 +35,17 @@ def main():
     # value marked
     thesauri = {p: t for p, t in snakemake.params.thesauri}
     frame = summary.assign(thesaurus=[thesauri[p] for p in summary["plan_set"]])
-    if snakemake.input.get("headline"):   # beside them, the verdicts on the probe's subsets
+    # the deciding rows marked and drawn first (Amendment 3, C2): the primary condition's by its
+    # role in the headline (deciding, the contaminated record, or none on the fresh testbed)
+    table = read_tsv(inp.headline) if snakemake.input.get("headline") else None
+    mark = headline.primary_marks(table, w.collection) if table is not None else "deciding"
+    is_primary = ((frame["plan_set"] == study_design.primary_plan_set)
+                  & (frame["model"] == study_design.primary_model))
+    frame = frame.assign(mark=[mark if p else "" for p in is_primary])
+    if table is not None:   # beside them, the verdicts on the probe's subsets
         primary, _, model = snakemake.params.rests_on
-        frame = pd.concat([frame, headline.forest_rows(read_tsv(inp.headline), w.collection,
-                                                       model, thesauri[primary])],
+        frame = pd.concat([frame, headline.forest_rows(table, w.collection, model,
+                                                       thesauri[primary])],
                           ignore_index=True)
     style = snakemake.params.figures
     figures.save(across.figure(frame, style, findings=[1, 2, 4], paper=True,

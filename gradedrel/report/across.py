@@ -79,7 +79,7 @@ def markdown(frame: pd.DataFrame, title: str) -> str:
             shown, interval = str(r["effect"]), "–"
         else:
             shown = assessment.fmt(effect, digits, signed)
-            interval = f"[{assessment.fmt(low, digits, signed)}, {assessment.fmt(high, digits, signed)}]"
+            interval = assessment.fmt_ci(low, high, digits, signed)
         paper = assessment.fmt(assessment._number(r.get("published")), digits, signed)
         p = assessment._p(assessment._number(r.get("p_value")))
         why = r.get("why") if isinstance(r.get("why"), str) and r.get("why") else "–"
@@ -96,7 +96,9 @@ def figure(frame: pd.DataFrame, figures: Mapping, findings: Sequence[int] | None
            paper: bool = False, label_collection: bool = True):
     """One panel per finding: each condition's effect (dot) and interval (bar), coloured by
     its verdict; the dashed line is no effect. With ``paper``, a forest plot: the paper's
-    value of the effect as a dotted line in each panel (where it has one)."""
+    value of the effect as a dotted line in each panel (where it has one). A condition whose
+    rows carry a ``mark`` (``deciding``, ``contaminated record``: Amendment 3, C2) is drawn
+    first, its label in bold and prefixed by the mark."""
     findings = sorted(frame["finding"].unique()) if findings is None else list(findings)
     frame = frame[frame["finding"].isin(findings)]
 
@@ -104,7 +106,10 @@ def figure(frame: pd.DataFrame, figures: Mapping, findings: Sequence[int] | None
         parts = [r["collection"]] if label_collection else []
         return " · ".join(parts + [r["thesaurus"], r["plan_set"], r["model"]])
 
+    marks = {name(r): r["mark"] for r in frame.to_dict("records")
+             if isinstance(r.get("mark"), str) and r.get("mark")}
     labels = list(dict.fromkeys(name(r) for r in frame.to_dict("records")))
+    labels.sort(key=lambda label: label not in marks)   # stable: the marked ones first
     height = max(figures["height"], 0.16 * len(labels) + 1.2)
     with plt.rc_context(_rc(figures["font_size"])):
         fig, axes = plt.subplots(1, len(findings), figsize=(figures["width"], height),
@@ -127,7 +132,11 @@ def figure(frame: pd.DataFrame, figures: Mapping, findings: Sequence[int] | None
             ax.set_title(f"finding {finding}")
             ax.set_xlabel(AXES[finding])
             ax.grid(axis="x", linewidth=0.3)
-        axes[0][0].set_yticks(range(len(labels)), list(reversed(labels)))
+        shown = [f"{marks[label]}: {label}" if label in marks else label for label in labels]
+        axes[0][0].set_yticks(range(len(labels)), list(reversed(shown)))
+        for tick, label in zip(axes[0][0].get_yticklabels(), reversed(labels)):
+            if label in marks:
+                tick.set_fontweight("bold")
         handles = [plt.Line2D([], [], color=c, marker="o", linewidth=1.6, label=v)
                    for v, c in VERDICT_COLOURS.items()]
         if paper:

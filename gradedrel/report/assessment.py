@@ -232,7 +232,7 @@ def _primary(finding, parts, rows, notes):
     row = next(r for r in rows if r["part"] == finding.headline.part)
     first, second = finding.headline.first, finding.headline.second
     reason = (f"{first} - {second} at level {finding.headline.level}: {row['estimate']:+.1f} "
-              f"points, 95 % CI [{row['low']:+.1f}, {row['high']:+.1f}] against the paper's "
+              f"points, 95 % CI {fmt_ci(row['low'], row['high'])} against the paper's "
               f"{row['published']:+.1f}")
     return v.Verdict(row["verdict"], row["size"], row["why"]), reason
 
@@ -349,6 +349,23 @@ def fmt(x, digits: int = 1, signed: bool = True) -> str:
     return f"{x:+.{digits}f}" if signed else f"{x:.{digits}f}"
 
 
+def interval_digits(*bounds, digits: int = 1, most: int = 6) -> int:
+    """The fewest decimals, from ``digits`` up to ``most``, at which no bound that is not zero
+    prints as zero, so that a printed interval shows the signs of its bounds (+0.03, not +0.0;
+    Amendment 3, C2)."""
+    for d in range(digits, most):
+        if all(b is None or not math.isfinite(b) or b == 0 or round(abs(b), d) > 0
+               for b in map(lambda x: None if x is None else float(x), bounds)):
+            return d
+    return most
+
+
+def fmt_ci(low, high, digits: int = 1, signed: bool = True) -> str:
+    """``[low, high]`` with the decimals its bounds' signs need (:func:`interval_digits`)."""
+    d = interval_digits(low, high, digits=digits)
+    return f"[{fmt(low, d, signed)}, {fmt(high, d, signed)}]"
+
+
 def _p(x):
     return "<0.0001" if x is not None and 0 <= x < 0.0001 else fmt(x, 4, False)
 
@@ -361,7 +378,7 @@ def comparisons_markdown(comparisons: pd.DataFrame) -> str:
     for r in comparisons.to_dict("records"):
         ratio = r["finding"] == 4 and str(r["part"]).startswith("proportional")
         num = lambda x: fmt(x, 2 if ratio else 1, not ratio)
-        interval = f"{r['confidence']:.0%} [{num(r['low'])}, {num(r['high'])}]"
+        interval = f"{r['confidence']:.0%} {fmt_ci(r['low'], r['high'], 2 if ratio else 1, not ratio)}"
         verdict = str(v.Verdict(r["verdict"], r["size"])) if r["verdict"] else r["size"]
         lines.append(
             f"| {r['finding']} | {r['part']} | {r['comparison']} | `{r['measure']}` | "
@@ -445,7 +462,7 @@ def rests_on(summary: pd.DataFrame, primary: str, thesaurus: str, model: str,
 
     def said(r):
         return (f"{r['verdict']}, {fmt(float(r['effect']))} points, 95 % CI "
-                f"[{fmt(r['low'])}, {fmt(r['high'])}], {r['requests']} requests")
+                f"{fmt_ci(r['low'], r['high'])}, {r['requests']} requests")
 
     first, second = row(primary), row(thesaurus)
     if first is None or second is None:
@@ -476,7 +493,7 @@ def summary_markdown(summary: pd.DataFrame, title: str, rests_on_text: str = "")
         d, signed = (2, False) if r["finding"] == 4 else (1, True)
         try:
             effect = fmt(float(r["effect"]), d, signed)
-            interval = f"[{fmt(r['low'], d, signed)}, {fmt(r['high'], d, signed)}]"
+            interval = fmt_ci(r["low"], r["high"], d, signed)
         except ValueError:   # "2 of 7 hold"
             effect, interval = r["effect"], "–"
         paper = fmt(_number(r.get("published")), d, signed)

@@ -26,7 +26,7 @@ import numpy as np
 import pandas as pd
 
 from gradedrel.evaluation.measures.avp import AvP
-from gradedrel.report.assessment import POINTS
+from gradedrel.report.assessment import POINTS, fmt_ci
 from gradedrel.report.design import Constants
 from gradedrel.report.tables import Table
 from gradedrel.report.verdicts import paired_difference
@@ -107,8 +107,8 @@ def own_keys_statement(table: pd.DataFrame) -> str:
     own, total = by.loc["curators' own keys"], by.loc[PRIMARY]
     other = by.loc["other-concept keys"]
     return (f"{own['mean']:+.1f} of {total['mean']:+.1f} points come from curators' own keys "
-            f"(95 % CI [{own['low']:+.1f}, {own['high']:+.1f}]); other-concept keys "
-            f"{other['mean']:+.1f} [{other['low']:+.1f}, {other['high']:+.1f}]")
+            f"(95 % CI {fmt_ci(own['low'], own['high'])}); other-concept keys "
+            f"{other['mean']:+.1f} {fmt_ci(other['low'], other['high'])}")
 
 
 # ---------------------------------------------------------------- robustness (A5)

@@ -72,3 +72,20 @@ def test_a_qualified_verdict_has_its_verdicts_colour():
     assert across.verdict_colour("holds (smaller than published)") == across.VERDICT_COLOURS["holds"]
     assert across.verdict_colour("does not hold") == across.VERDICT_COLOURS["does not hold"]
     assert across.verdict_colour("") == "#000000"
+
+
+def test_the_deciding_condition_is_drawn_first_marked_and_bold(summaries):
+    """Amendment 3, C2: a marked condition (the deciding row) heads the forest plot."""
+    frame = summaries[0].assign(thesaurus="nasa")
+    frame["mark"] = ["deciding" if (p, m) == ("expert", "InQuery") else ""
+                     for p, m in zip(frame["plan_set"], frame["model"])]
+    fig = across.figure(frame, FIGURES, findings=[2], label_collection=False)
+    ticks = fig.get_axes()[0].get_yticklabels()
+    top = max(ticks, key=lambda t: t.get_position()[1])
+    assert top.get_text() == "deciding: nasa · expert · InQuery"
+    assert top.get_fontweight() == "bold"
+    assert all(t.get_fontweight() == "normal" for t in ticks if t is not top)
+    plain = across.figure(frame.drop(columns="mark"), FIGURES, findings=[2],
+                          label_collection=False)
+    assert not any(t.get_text().startswith("deciding")
+                   for t in plain.get_axes()[0].get_yticklabels())

@@ -273,3 +273,19 @@ def test_the_test_of_record_gives_each_row_its_p_and_the_caption_says_which():
     caption = a.verdicts_markdown("Verdicts", comparisons, findings)
     assert ("p = two-sided paired randomisation test or two-sided Wilcoxon signed-rank test "
             "(Friedman for the level-3 spread)") in caption
+
+
+def test_a_printed_interval_shows_the_signs_of_its_bounds():
+    """Amendment 3, C2: +0.03, not +0.0; a bound that is zero stays +0.0."""
+    from gradedrel.report.assessment import fmt_ci, interval_digits
+
+    assert fmt_ci(0.03, 9.3) == "[+0.03, +9.30]"
+    assert fmt_ci(-0.004, 5.0) == "[-0.004, +5.000]"
+    assert fmt_ci(-4.2, 6.9) == "[-4.2, +6.9]"
+    assert fmt_ci(0.0, 5.0) == "[+0.0, +5.0]"
+    assert fmt_ci(0.004, 1.0, 2, False) == "[0.004, 1.000]"
+    assert interval_digits(float("nan"), 1.0) == 1
+    # a verdict that needs the lower bound above zero can read it: never printed as zero
+    for low in (0.04, 0.0049, 0.00051, -0.04):
+        shown = fmt_ci(low, 10.0)
+        assert float(shown[1:].split(",")[0]) != 0.0

@@ -42,7 +42,7 @@ def test_an_effect_carried_by_remembered_requests_is_not_shown_on_the_cleared_on
     text = headline.sentence(rows, "+1.0 of +20.0 points come from curators' own keys", "t")
     assert "holds" in text and "does not hold" in text
     assert "the probe calls 12 of 24 requests remembered" in text
-    assert "| t | H2q: request and thesaurus keys" in headline.markdown(rows, {"t": text})
+    assert "| H2q: request and thesaurus keys" in headline.markdown(rows, {"t": text})
 
 
 def test_nothing_remembered_leaves_every_request():
@@ -111,3 +111,99 @@ def test_the_forest_figure_gets_the_verdicts_on_the_probes_subsets():
     assert set(forest["finding"]) == {2} and set(forest["thesaurus"]) == {"mesh"}
     assert forest["requests"].tolist() == [9, 9, 3]
     assert headline.forest_rows(rows, "other", "InQuery", "mesh").empty
+
+
+def _answer_table(fresh_verdict_effect=0.0):
+    """Three testbeds as the main job with NFCorpus builds them: Cranfield's probed primary,
+    the 30 drawn requests (remembered: the contaminated record) and the fresh requests."""
+    rng = np.random.default_rng(2)
+    rows = []
+    cran = per_topic({f"q{i}": rng.normal(0.01, 0.03) for i in range(40)})
+    found = headline.headline_rows("cranfield", "P", "P-t", {"P": cran, "P-t": cran},
+                                   ["q0", "q1"], PAPER, FAST)
+    found[0].update(role="deciding", remembered=2)
+    rows += found
+    drawn = per_topic({f"d{i}": 0.3 + rng.normal(0, 0.05) for i in range(30)})
+    found = headline.headline_rows("nfcorpus", "E", "E-t", {"E": drawn, "E-t": drawn},
+                                   [f"d{i}" for i in range(21)], PAPER, FAST)
+    found[0].update(role="record", remembered=21)
+    rows += found
+    cleared = {f"c{i}": fresh_verdict_effect + rng.normal(0, 0.05) for i in range(60)}
+    fresh = per_topic({**cleared, **{f"r{i}": 0.3 for i in range(20)}})
+    found = headline.headline_rows(
+        "nfcorpus-fresh", "F", "F-t", {"F": fresh, "F-t": fresh, "F-u": fresh, "F-i": fresh},
+        [f"r{i}" for i in range(20)], PAPER, FAST, {q: "test" for q in cleared},
+        {q: (1 if i < 5 else 3) for i, q in enumerate(cleared)},
+        {"unrecalled": "F-u", "inferable": "F-i"})
+    for r in found:
+        if r["row"] == headline.FRESH_PRIMARY:
+            r.update(role="deciding", fresh=True)
+    return pd.DataFrame(rows + found)
+
+
+def test_the_answer_comes_first_in_plain_words_with_the_deciding_rows_only():
+    """Amendment 3, C2: a paragraph of at most 80 words, then the deciding rows (Cranfield,
+    the fresh requests, the 30 as the contaminated record); no internal name above the
+    qualified rows."""
+    table = _answer_table()
+    text = headline.markdown(table, {"nfcorpus": "the thirty", "nfcorpus-fresh": "fresh"})
+    head, _, rest = text.partition("## What qualifies each row")
+    assert rest, "the qualified rows follow the answer"
+    for word in ("H2q", "B10", "probe v2", "Amendment"):
+        assert word not in head, word
+    paragraph = head.split("\n")[2]
+    assert len(paragraph.split()) <= headline.PARAGRAPH_WORDS
+    assert paragraph.startswith("Cranfield, 40 requests: ")
+    assert "NFCorpus, 60 fresh requests whose studies the curators" in paragraph
+    assert "The 30 NFCorpus requests drawn first give" in paragraph
+    assert paragraph.endswith("names studies of 21.")
+    deciding = [line for line in head.splitlines() if line.startswith("| ")][1:]
+    assert [line.split(" | ")[0] for line in deciding] == [
+        "| Cranfield", "| NFCorpus", "| NFCorpus, the contaminated record"]
+    assert headline.CLEARED in head
+    # every qualified row sits under its testbed, none of the deciding ones again
+    assert "### the fresh requests (nfcorpus-fresh)" in rest
+    assert headline.FRESH_PRIMARY not in rest
+
+
+def test_amendment_3_rows_beside_the_own_key_row():
+    """C3: without the recalled keys, on 2+ and 3+ level-3 documents, without page-rated keys;
+    rows whose plan set is not configured are left out."""
+    table = _answer_table()
+    fresh = table[table["collection"] == "nfcorpus-fresh"].set_index("row")
+    assert fresh.loc["fresh, all keys less those marked recalled, requests the probe clears",
+                     "plan_set"] == "F-u"
+    assert fresh.loc["fresh, all keys less those rated page, requests the probe clears",
+                     "plan_set"] == "F-i"
+    assert fresh.loc["fresh, all keys, cleared, 2 or more level-3 documents", "requests"] == 55
+    assert fresh.loc["fresh, all keys, cleared, 3 or more level-3 documents", "requests"] == 55
+    rows = headline.headline_rows("f", "F", "F-t", {"F": per_topic({"a": 0.1}),
+                                                   "F-t": per_topic({"a": 0.1})},
+                                  [], PAPER, FAST, {"a": "dev"}, {"a": 1})
+    assert not any("recalled" in r["row"] or "rated page" in r["row"] for r in rows)
+
+
+def test_the_paragraph_follows_each_verdict():
+    holds = headline.answer_paragraph(_answer_table(0.3))
+    assert "NFCorpus, 60 fresh requests" in holds and "the effect holds" in holds.split(
+        "NFCorpus, 60")[1]
+    assert len(holds.split()) <= headline.PARAGRAPH_WORDS
+    alone = headline.answer_paragraph(pd.DataFrame([headline.primary_row(
+        "cranfield", "P", per_topic({f"q{i}": 0.01 * (i % 5) for i in range(30)}), PAPER,
+        FAST)]))
+    assert alone.startswith("Cranfield, 30 requests: ") and "NFCorpus" not in alone
+
+
+def test_leak_note_names_the_flag_of_each_class_a_row_holds():
+    leak = pd.DataFrame([
+        ("F", "source_class", "thesaurus", 2.09, 1.68, 2.60, ""),
+        ("F", "source_class", "own", 3.74, 2.81, 5.19, "yes"),
+        ("F", "source_class", "other_concept", 2.29, 1.86, 2.84, "no"),
+        ("F", "curator", "K", 2.19, 1.51, 2.97, "no")],
+        columns=["plan_set", "group_by", "group", "selectivity", "selectivity_low",
+                 "selectivity_high", "flagged"])
+    note = headline.leak_note(leak, "F", ("own", "other_concept"))
+    assert note == ("own: flagged, 3.74 [2.81, 5.19]; other_concept: not flagged, 2.29 "
+                    "[1.86, 2.84] (thesaurus keys 2.09 [1.68, 2.60])")
+    assert headline.leak_note(leak, "F", ()) == ""
+    assert headline.leak_note(leak, "other", ("own",)) == ""

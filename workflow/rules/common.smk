@@ -617,13 +617,23 @@ def headline_inputs():
     """The qualified headline reads, per probed collection, the per-topic values of its
     primary plan set and of the one with request and thesaurus keys (the primary model),
     its decomposition and design; and the probe's remembered requests."""
-    v2 = (STUDY.memory_probe() or {}).get("v2")
-    inputs = {
-        "remembered": (
+    probe = STUDY.memory_probe()
+    v2 = (probe or {}).get("v2")
+    inputs = {"published": config_path(REPORT["published"])}
+    if probe:
+        inputs["remembered"] = (
             PATHS.memory_probe_v2("remembered.tsv") if v2 else PATHS.memory_probe("remembered.tsv")
-        ),
-        "published": config_path(REPORT["published"]),
-    }
+        )
+    for c, primary in STUDY.headline_plain().items():
+        model = STUDY.primary_condition(c)[1]
+        inputs[f"per_topic/{c}/{primary}"] = PATHS.evaluation("per_topic.tsv", c, primary, model)
+        inputs[f"design/{c}"] = STUDY.collections[c].design
+        inputs[f"designs/{c}"] = design.files(STUDY.collections[c].design)
+    for c in [*STUDY.headline_plain(), *STUDY.headline_conditions(), *(
+        [STUDY.fresh_condition()[0]] if STUDY.fresh_condition() else []
+    )]:
+        if STUDY.curated_plan_sets(c):
+            inputs[f"leak/{c}"] = PATHS.collection_report("leak.tsv", c)
     for c, (primary, thesaurus) in STUDY.headline_conditions().items():
         model = STUDY.primary_condition(c)[1]
         for p in (primary, thesaurus):
@@ -635,7 +645,7 @@ def headline_inputs():
     if fresh:
         c, primary, thesaurus = fresh
         model = STUDY.primary_condition(c)[1]
-        for p in (primary, thesaurus):
+        for p in (primary, thesaurus, *STUDY.fresh_extra().values()):
             inputs[f"per_topic/{c}/{p}"] = PATHS.evaluation("per_topic.tsv", c, p, model)
         inputs[f"design/{c}"] = STUDY.collections[c].design
         inputs[f"designs/{c}"] = design.files(STUDY.collections[c].design)

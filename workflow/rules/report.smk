@@ -385,6 +385,8 @@ rule report_headline:
             {c: s for s, c in (STUDY.memory_probe() or {}).get("collections", {}).items()}
         ),
         fresh=canonical(list(STUDY.fresh_condition() or [])),
+        fresh_extra=canonical(STUDY.fresh_extra()),
+        plain=canonical(STUDY.headline_plain()),
     script:
         "../../scripts/report_headline.py"
 
@@ -448,9 +450,7 @@ rule report_landing:
     verdicts across collections), then the forest plot across collections."""
     input:
         answer=(
-            PATHS.headline("md")
-            if STUDY.memory_probe() and (STUDY.headline_conditions() or STUDY.fresh_condition())
-            else PATHS.across("md", STUDY.collections)
+            PATHS.headline("md") if STUDY.has_headline() else PATHS.across("md", STUDY.collections)
         ),
         figure=PATHS.across("png", STUDY.collections),
     output:
