@@ -127,9 +127,21 @@ def chromium(binary: str, url: str, *args: str) -> str:
     return done.stdout
 
 
+def landing_opening(dom: str, words: int = 12) -> str:
+    """The first ``words`` words a reader sees on the landing page (its answer, as rendered),
+    without markup."""
+    start = dom.find(LANDING_MARK)
+    if start < 0:
+        return ""
+    body = re.sub(r"<style.*?</style>|<script.*?</script>", "", dom[start:], flags=re.S)
+    text = html.unescape(re.sub(r"<[^>]+>", " ", body.split(">", 1)[-1]))
+    return " ".join(text.split()[:words])
+
+
 def browser_problems(report: Path, results: dict, categories: dict, binary: str,
-                     screenshots: Path) -> list[str]:
-    """Open each view in chromium: screenshot it, and check the rendered page."""
+                     screenshots: Path, opens_with: str | None = None) -> list[str]:
+    """Open each view in chromium: screenshot it, and check the rendered page (the landing
+    page's first words: ``opens_with``, where given)."""
     problems = []
     screenshots.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as tmp:
@@ -147,6 +159,10 @@ def browser_problems(report: Path, results: dict, categories: dict, binary: str,
             if name == "landing" and LANDING_MARK not in dom:
                 problems.append("landing: the landing page does not show the answer (no "
                                 f"{LANDING_MARK!r}: is results/report/landing.html included?)")
+            elif name == "landing" and opens_with and \
+                    not landing_opening(dom, 40).startswith(opens_with):
+                problems.append(f"landing: the answer does not open with {opens_with!r}; it "
+                                f"opens with {landing_opening(dom)!r}")
             chromium(binary, url, f"--screenshot={screenshots / (name + '.png')}")
             visible = re.sub(r"<script.*?</script>", "", dom, flags=re.S)
             if any(mark in visible for mark in BROKEN):
@@ -186,6 +202,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("report", type=Path)
     parser.add_argument("--screenshots", type=Path, default=None)
     parser.add_argument("--chromium", default=None, help="the browser (default: chromium on PATH)")
+    parser.add_argument("--opens-with", default=None,
+                        help="the words the landing page's answer must open with (e.g. "
+                             "'The answer Cranfield,' after the Cranfield main job alone)")
     args = parser.parse_args(argv)
     text = args.report.read_text(encoding="utf-8")
     results, categories = embedded(text, "results"), embedded(text, "categories")
@@ -196,7 +215,8 @@ def main(argv: list[str] | None = None) -> int:
               file=sys.stderr)
         return 2
     screenshots = args.screenshots or args.report.parent / "report-screenshots"
-    problems += browser_problems(args.report, results, categories, binary, screenshots)
+    problems += browser_problems(args.report, results, categories, binary, screenshots,
+                                 args.opens_with)
     for problem in problems:
         print(f"report: {problem}", file=sys.stderr)
     print(f"report: {len(results)} items in {len(categories)} categories; "

@@ -138,3 +138,14 @@ def test_report_check_limits_the_report_to_20_mb():
     assert check.size_problems(93_154_134) == [
         "the report weighs 93.2 MB (at most 20 MB: embed fewer or smaller items, "
         "gradedrel.report.items)"]
+
+
+def test_report_check_reads_the_landing_pages_first_words():
+    """Amendment 3, C2: after the Cranfield main job alone the report opens on Cranfield's
+    headline; the check reads what the landing page shows first, without markup."""
+    check = _check_report()
+    dom = ('<div class="gradedrel-landing"><style>p {x: 1}</style><h1>The answer</h1>\n'
+           "<p>Cranfield, 142 requests: the effect does not hold &amp; more</p></div>")
+    assert check.landing_opening(dom, 5) == "The answer Cranfield, 142 requests:"
+    assert check.landing_opening(dom, 40).startswith("The answer Cranfield,")
+    assert check.landing_opening("<p>no landing</p>") == ""
