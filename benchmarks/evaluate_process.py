@@ -1,5 +1,6 @@
 """Benchmark: `gradedrel evaluate` as a whole process (what a user waits for) against a
-pytrec_eval script computing map + ndcg + P@10 from the same files, and both in process.
+pytrec_eval script computing the same standard measures from the same files (nDCG@10, AP at
+relevance levels 1 and 3, P@10: two evaluators, one per level), and both in process.
 
 Data: the six runs of one plan set and model of a finished main job (default: Cranfield,
 the automatic plan set, InQuery) and the workflow's graded qrels, written once as a TREC
@@ -9,16 +10,18 @@ ir_metadata comment block, which pytrec_eval's parser does not read). Ours runs 
 workflow's evaluation settings (`--config config/config.yaml`: stratified AvP and P-R at
 three levels, CG/DCG curves, effort, four standard measures, Friedman, post-hoc and paired
 tests against SUM/u), as `gradedrel evaluate` does by default: without the bootstrap table
-(`--bootstrap`; timed once besides). The two commands alternate, `--repeats` times; the
-median wall time of each is reported, with the ratio ours / pytrec_eval, and the median
-CPU time (user + system, from the kernel's accounting of the child process), the steadier
-figure on a shared machine. Both run with bytecode caching on (``PYTHONDONTWRITEBYTECODE``
+(`--bootstrap`; timed once besides); and the same with `--no-significance` (no tests, no
+SciPy). The three commands alternate, `--repeats` times (paired runs); the median wall time
+of each is reported, with the ratio ours / pytrec_eval, and the median CPU time (user +
+system, from the kernel's accounting of the child process), the steadier figure on a shared
+machine. Both run with bytecode caching on (``PYTHONDONTWRITEBYTECODE``
 unset), as after an install.
 
 The in-process figure: the same evaluation (`evaluation.files.evaluate_files`) and the
 same pytrec_eval work timed inside one warm process (imports excluded), wall and CPU.
 The floor: the CPU of a process that only imports the libraries ours must use
-(``LIBRARIES``), against which no change to our own code can go.
+(``LIBRARIES``; without the tests ``LIBRARIES_NO_TESTS``), against which no change to our
+own code can go.
 
 Before timing, ours' tables are compared byte for byte with the main job's.
 
@@ -44,16 +47,20 @@ import sys
 import pytrec_eval
 with open(sys.argv[1]) as handle:
     qrels = pytrec_eval.parse_qrel(handle)
-evaluator = pytrec_eval.RelevanceEvaluator(qrels, {"map", "ndcg", "P_10"})
+# nDCG@10, AP(rel=1) and P@10 at relevance level 1; AP(rel=3) at level 3 (as ir_measures asks)
+evaluators = [pytrec_eval.RelevanceEvaluator(qrels, {"map", "ndcg_cut_10", "P_10"}),
+              pytrec_eval.RelevanceEvaluator(qrels, {"map"}, relevance_level=3)]
 for path in sys.argv[2:]:
     with open(path) as handle:
-        evaluator.evaluate(pytrec_eval.parse_run(handle))
+        run = pytrec_eval.parse_run(handle)
+    for evaluator in evaluators:
+        evaluator.evaluate(run)
 """
 
-#: The libraries the command must load (significance, Holm, TSVs, standard measures, the
-#: config's schema): a process that only imports them is the floor of ours' whole-process CPU.
-LIBRARIES = ("import scipy.stats, statsmodels.stats.multitest, pandas, ir_measures, "
-             "pytrec_eval, jsonschema, yaml")
+#: The libraries the command must load (significance, TSVs, standard measures, the config's
+#: schema): a process that only imports them is the floor of ours' whole-process CPU.
+LIBRARIES_NO_TESTS = "import pandas, ir_measures, pytrec_eval, jsonschema, yaml"
+LIBRARIES = LIBRARIES_NO_TESTS.replace("import ", "import scipy.stats, ")
 
 
 def prepare(results: Path, collection: str, plan_set: str, model: str, folder: Path):
@@ -115,11 +122,14 @@ def in_process(qrels_path: Path, runs: dict, config: Path, out: Path, repeats: i
 
     def peer():
         with open(qrels_path) as handle:
-            evaluator = pytrec_eval.RelevanceEvaluator(pytrec_eval.parse_qrel(handle),
-                                                       {"map", "ndcg", "P_10"})
+            qrels = pytrec_eval.parse_qrel(handle)
+        evaluators = [pytrec_eval.RelevanceEvaluator(qrels, {"map", "ndcg_cut_10", "P_10"}),
+                      pytrec_eval.RelevanceEvaluator(qrels, {"map"}, relevance_level=3)]
         for path in runs.values():
             with open(path) as handle:
-                evaluator.evaluate(pytrec_eval.parse_run(handle))
+                run = pytrec_eval.parse_run(handle)
+            for evaluator in evaluators:
+                evaluator.evaluate(run)
 
     ours(), peer()
     times = {"ours": [], "peer": [], "ours CPU": [], "peer CPU": []}
@@ -163,28 +173,37 @@ def main() -> None:
         print(f"tables byte-identical to {expected}: "
               f"{'yes' if not differ else 'NO: ' + ', '.join(differ)}")
         with_bootstrap = timed(ours + ["--bootstrap"], env)[0]
-        times = {"ours": [], "peer": []}
-        cpu = {"ours": [], "peer": []}
+        commands = {"ours": ours, "ours, no tests": ours + ["--no-significance"], "peer": peer}
+        times = {name: [] for name in commands}
+        cpu = {name: [] for name in commands}
+        load_before = os.getloadavg()[0]
         for _ in range(args.repeats):
-            for name, command in (("ours", ours), ("peer", peer)):
+            for name, command in commands.items():
                 wall, used = timed(command, env)
                 times[name].append(wall)
                 cpu[name].append(used)
         median = {k: statistics.median(v) for k, v in times.items()}
         median_cpu = {k: statistics.median(v) for k, v in cpu.items()}
-        floor = statistics.median(timed([python, "-c", LIBRARIES], env)[1]
-                                  for _ in range(args.repeats))
+        floor, floor_no_tests = (statistics.median(timed([python, "-c", libraries], env)[1]
+                                                   for _ in range(args.repeats))
+                                 for libraries in (LIBRARIES, LIBRARIES_NO_TESTS))
         inside = in_process(qrels, runs, args.config, tmp / "inside", args.repeats)
     print(f"{args.collection}, plan set {args.plan_set}, {args.model}: 6 runs; "
-          f"median of {args.repeats}; load average {os.getloadavg()[0]:.1f} at the end\n")
+          f"median of {args.repeats}; load average {load_before:.1f} before the paired runs, "
+          f"{os.getloadavg()[0]:.1f} at the end\n")
     print("| what | seconds |\n|---|---:|")
     print(f"| ours, whole process: `gradedrel evaluate` (with significance tests) | "
           f"{median['ours']:.2f} |")
-    print(f"| pytrec_eval, whole process: map + ndcg + P@10 | {median['peer']:.2f} |")
+    print(f"| ours, whole process: `gradedrel evaluate --no-significance` | "
+          f"{median['ours, no tests']:.2f} |")
+    print(f"| pytrec_eval, whole process: nDCG@10, AP at rel 1 and 3, P@10 | "
+          f"{median['peer']:.2f} |")
     print(f"| ours, whole process, CPU (user + system) | {median_cpu['ours']:.2f} |")
+    print(f"| ours, whole process, no tests, CPU | {median_cpu['ours, no tests']:.2f} |")
     print(f"| pytrec_eval, whole process, CPU (user + system) | {median_cpu['peer']:.2f} |")
     print(f"| ours, whole process with `--bootstrap` (once) | {with_bootstrap:.2f} |")
     print(f"| importing the libraries ours needs, CPU (`{LIBRARIES}`) | {floor:.2f} |")
+    print(f"| … without the tests' (`{LIBRARIES_NO_TESTS}`) | {floor_no_tests:.2f} |")
     print(f"| ours, in process (`evaluate_files`, imports excluded) | {inside['ours']:.2f} |")
     print(f"| pytrec_eval, in process | {inside['peer']:.2f} |")
     print(f"| ours, in process, CPU | {inside['ours CPU']:.2f} |")
@@ -193,10 +212,14 @@ def main() -> None:
           f"(each run: ours {', '.join(f'{t:.2f}' for t in times['ours'])}; "
           f"pytrec_eval {', '.join(f'{t:.2f}' for t in times['peer'])})")
     print(f"whole process, CPU time: ratio = {median_cpu['ours'] / median_cpu['peer']:.2f}")
+    print(f"whole process without tests: ratio = "
+          f"{median['ours, no tests'] / median['peer']:.2f} wall, "
+          f"{median_cpu['ours, no tests'] / median_cpu['peer']:.2f} CPU")
     print(f"in process: ratio = {inside['ours'] / inside['peer']:.2f}, CPU "
           f"{inside['ours CPU'] / inside['peer CPU']:.2f}")
     print(f"library imports alone / pytrec_eval's whole process, CPU = "
-          f"{floor / median_cpu['peer']:.2f}")
+          f"{floor / median_cpu['peer']:.2f} ({floor_no_tests / median_cpu['peer']:.2f} "
+          f"without the tests')")
 
 
 if __name__ == "__main__":

@@ -113,6 +113,10 @@ def run_evaluate(args: argparse.Namespace) -> int:
         section["missing_topics"] = args.missing_topics
     if args.depth:
         section["depth"] = args.depth
+    if args.no_significance or section.get("significance", {}) is None:
+        # no tests (or the config's evaluation.significance: null); --baseline still names
+        # the baseline run
+        section["significance"], section["significance_tests"] = {}, False
     if args.baseline:
         section.setdefault("significance", {})["baseline_run"] = args.baseline
     if args.standard_measures is not None:
@@ -141,6 +145,9 @@ def run_evaluate(args: argparse.Namespace) -> int:
     shown = means[means["measure"].str.startswith("AvP(") | means["measure"].isin(asked)]
     print(shown.to_string(index=False, float_format=lambda v: f"{v:.4f}"))
     print(f"wrote {len(tables)} tables to {args.out}")
+    if not settings.significance_tests:
+        print("significance: not tested (--no-significance or evaluation.significance: null); "
+              "the significance_*.tsv files have their columns and no rows")
     return 0
 
 
@@ -168,6 +175,11 @@ def register_evaluate(subparsers) -> None:
                         help="a qrels topic the run lacks: scores zero (default) or is skipped")
     parser.add_argument("--depth", type=int, help="rank to which gain curves run (default 100)")
     parser.add_argument("--baseline", help="label of the run the others are tested against")
+    parser.add_argument("--no-significance", action="store_true",
+                        help="no significance tests (as config's evaluation.significance: "
+                        "null): the significance_*.tsv files are written with their columns "
+                        "and no rows, provenance.json records significance_tests: false, and "
+                        "SciPy is not loaded")
     parser.add_argument("--bootstrap", action="store_true",
                         help="also write bootstrap_ci.tsv: percentile bootstrap intervals of "
                         "every mean and curve point (the slowest table; the workflow writes it)")

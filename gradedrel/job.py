@@ -37,6 +37,7 @@ def ir_metadata_context(config: Mapping, thesaurus: str | None) -> tuple[dict, l
     settings = Settings.from_config(config.get("evaluation"), standard)
     base = settings.baseline_run
     tags = [f"{m}-{query_types.slug(base)}" for m in config["retrieval"]["grid"]] if base else []
-    goal = ir_metadata.research_goal(tags, standard, settings.correction)
+    goal = ir_metadata.research_goal(
+        tags, standard, settings.correction if settings.significance_tests else None)
     spec = (config.get("thesauri") or {}).get(thesaurus) if thesaurus else None
     return goal, ir_metadata.other_data(thesaurus, sources.file_specs(spec) if spec else {})

@@ -44,9 +44,12 @@ def paper_tables(p, inp, out, pub, means, where):
     write_table(tables.standard_measures_table(means, p["query_types"], p["standard_measures"],
                                                f"Standard measures — {where}"),
                 "standard_measures", out)
+    # config read here, not a param: whether the evaluation ran its tests changes only a note
+    tested = snakemake.config["evaluation"].get("significance", {}) is not None
     for test, title in SIGNIFICANCE.items():
         write_table(tables.significance_table(report_io.read(inp[test]), f"{title} — {where}",
-                                              p["significance_columns"][test], p["alpha"]),
+                                              p["significance_columns"][test], p["alpha"],
+                                              tested),
                     f"significance_{test}", out)
 
 

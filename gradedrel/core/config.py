@@ -46,7 +46,7 @@ def _validator(schema: dict, root: object | None):
     validate_properties = Draft202012Validator.VALIDATORS["properties"]
 
     def set_defaults(validator, properties, instance, schema):
-        if instance is not root:
+        if instance is not root and isinstance(instance, dict):  # not a section set to null
             for name, subschema in properties.items():
                 if "default" in subschema:
                     instance.setdefault(name, subschema["default"])

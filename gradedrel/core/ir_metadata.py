@@ -366,9 +366,10 @@ def software(python: str, terrier: str | None = None, java: str | None = None,
 def research_goal(baseline_tags: Iterable[str], standard_measures: Iterable[str],
                   correction: str | None) -> dict:
     """``research goal``: the paper, the measures reported (the paper's, then the standard
-    ones), the baseline run's tag(s) and the significance tests (``correction`` over them)."""
+    ones), the baseline run's tag(s) and the significance tests (``correction`` over them;
+    None: no tests, ``evaluation.significance: null``)."""
     tests = [{"name": name, "correction method": correction}
-             for name in ("paired t-test", "randomisation test")]
+             for name in ("paired t-test", "randomisation test")] if correction else []
     return PAPER | {"evaluation": {"reported measures": [*PAPER_MEASURES, *standard_measures],
                                    "baseline": list(baseline_tags),
                                    "significance test": tests}}

@@ -67,8 +67,11 @@ def evaluate_files(run_paths: Mapping[str, str | Path], qrels: pd.DataFrame,
 def recorded_settings(settings: Settings) -> dict:
     """The settings as an evaluation records them (``config.evaluation`` of provenance.json;
     :meth:`Settings.from_record` reads them back): every field, ``measures`` left out when
-    it is the default grid (what the other settings spell out)."""
-    return {k: v for k, v in asdict(settings).items() if k != "measures" or v is not None}
+    it is the default grid (what the other settings spell out), ``significance_tests`` only
+    when the tests were off (``false``; absent, as before the switch existed: on)."""
+    left_out = {"measures": None, "significance_tests": True}
+    return {k: v for k, v in asdict(settings).items()
+            if k not in left_out or v is not left_out[k]}
 
 
 def warn_if_most_topics_unranked(judgements: Judgements, runs: Mapping[str, RankedRun],

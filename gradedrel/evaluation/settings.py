@@ -7,16 +7,20 @@ ndcg_log2); None (the default) is :data:`~gradedrel.evaluation.measures.registry
 the paper's grid. Config's ``also`` adds measures to that list without restating it
 (:func:`with_also`). The standard measures follow them: ir_measures measures, computed by
 ir_measures/pytrec_eval like any ir_measures name listed under ``measures``.
+
+``significance_tests`` (config: ``evaluation.significance: null`` turns them off,
+``gradedrel evaluate --no-significance`` too) says whether the evaluation runs its
+significance tests; the correction is checked by name against
+:data:`~gradedrel.evaluation.measures.corrections.CORRECTIONS`, so building settings imports
+no statistics library.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
 from typing import Mapping
 
-import numpy as np
-
+from gradedrel.evaluation.measures import corrections, registry, stratified
 from gradedrel.evaluation.measures import cumulated_gain as cg
-from gradedrel.evaluation.measures import registry, significance, stratified
 from gradedrel.evaluation.measures.avp import AvP
 from gradedrel.evaluation.measures.judgements import MISSING_TOPICS
 
@@ -56,6 +60,7 @@ class Settings:
     ndcg_log2_cutoffs: tuple[int, ...] = (10,)
     ndcg_log2_gains: tuple[str, ...] = ("linear", "exp")
     missing_topics: str = "zero"
+    significance_tests: bool = True  # False: config's evaluation.significance is null
     significance_measures: tuple[str, ...] | None = None  # None: AvP per level, exact
     baseline_run: str | None = "SUM/u"
     correction: str = "holm"
@@ -71,11 +76,13 @@ class Settings:
                     standard: list[str] | None = None) -> "Settings":
         """Settings from the config's ``evaluation`` section (absent keys: the defaults) and the
         standard measure names; the section's ``also`` names are added to ``measures``
-        (:func:`with_also`)."""
+        (:func:`with_also`); ``significance: null`` turns the significance tests off."""
         s = dict(section or {})
         values = {k: v for k, v in s.items() if k in _FIELDS and k != "measures"}
+        if "significance" in s and s["significance"] is None:
+            values["significance_tests"] = False
         for nested, fields in _NESTED.items():
-            values.update({field: v for k, v in dict(s.get(nested, {})).items()
+            values.update({field: v for k, v in dict(s.get(nested) or {}).items()
                            if (field := fields.get(k))})
         values["significance_measures"] = values.get("significance_measures") or None
         return cls._checked(values, standard_measures=standard or (),
@@ -130,7 +137,10 @@ class Settings:
             if gain not in cg.MODERN_GAINS:
                 raise ValueError(f"{where}.ndcg_log2.gains: {gain!r} not in "
                                  f"{sorted(cg.MODERN_GAINS)}")
-        significance.adjust(np.array([0.5]), self.correction)
+        try:
+            corrections.known(self.correction)
+        except ValueError as error:
+            raise ValueError(f"{where}.significance.{error}") from None
         if self.measures is not None and not self.measures:
             raise ValueError(f"{where}.measures: an empty list (null = the paper's grid)")
         # standard_measures holds ir_measures measures only (whether or not irm has handed
@@ -190,7 +200,7 @@ _FIELDS = {f.name for f in fields(Settings)}
 _CONVERT = {
     "levels": _ints, "dcg_bases": _ints, "cutoffs": _ints, "effort_ranks": _ints,
     "ndcg_log2_cutoffs": _ints, "depth": int, "randomisation_trials": int,
-    "bootstrap_resamples": int, "seed": int, "confidence": float,
+    "bootstrap_resamples": int, "seed": int, "confidence": float, "significance_tests": bool,
     "recall_points": lambda values: tuple(float(x) for x in values),
     "gains": lambda gains: {int(k): float(v) for k, v in gains.items()},
     "profiles": lambda profiles: profile_order({str(k): _ints(v) for k, v in profiles.items()}),

@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 
 from gradedrel.core.progress import progress
-from gradedrel.evaluation.contract import COLUMNS
+from gradedrel.evaluation.contract import COLUMNS, SIGNIFICANCE_TABLES
 from gradedrel.evaluation.measures import jk, ranked_grades, significance
 from gradedrel.evaluation.measures.avp import AvP
 from gradedrel.evaluation.measures.judgements import Judgements
@@ -104,7 +104,12 @@ def topic_order(judgements: Judgements) -> np.ndarray:
 def significance_tables(results: list[RunResult], judgements: Judgements,
                         settings: Settings) -> dict[str, pd.DataFrame]:
     """Friedman, post-hoc and versus-baseline tables of the runs for each significance measure
-    (ValueError: one not computed)."""
+    (ValueError: one not computed); with the tests off (``settings.significance_tests``),
+    the tables with their columns and no row (:func:`untested_tables`)."""
+    if not settings.significance_tests:
+        log.info("significance tests off (evaluation.significance: null, or "
+                 "--no-significance): the significance tables have no rows")
+        return untested_tables()
     measures = list(settings.default_significance_measures()) if results else []
     unknown = [m for m in measures if m not in results[0].per_topic]
     if unknown:
@@ -159,6 +164,13 @@ def significance_tables(results: list[RunResult], judgements: Judgements,
         "significance_vs_baseline": pd.DataFrame(
             baseline_rows, columns=COLUMNS["significance_vs_baseline"]),
     }
+
+
+def untested_tables() -> dict[str, pd.DataFrame]:
+    """The significance tables of an evaluation without tests: each with its columns and no
+    row, so that its file is there and well-formed (provenance.json's
+    ``config.evaluation.significance_tests: false`` says why it is empty)."""
+    return {name: pd.DataFrame(columns=COLUMNS[name]) for name in SIGNIFICANCE_TABLES}
 
 
 def bootstrap_table(results: list[RunResult], settings: Settings) -> pd.DataFrame:

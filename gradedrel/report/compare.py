@@ -490,12 +490,14 @@ def write_comparison(finished: PlanSetRuns, runs: Mapping[str, str | Path],
     written = list(sorted((out_dir / "evaluation").iterdir()))
     significance = significance_table(
         vs_baseline, f"Each run against {settings.baseline_run} — {where}",
-        report["significance_columns"]["vs_baseline"], float(report["alpha"]))
-    significance.notes.append(
-        f"Adjusted ({settings.correction}) over the {len(query_types) + len(labels) - 1} runs "
-        f"tested against {settings.baseline_run} at each measure, yours included: the query "
-        "types' adjusted p-values are not the workflow's, which adjusts over the query types "
-        "alone.")
+        report["significance_columns"]["vs_baseline"], float(report["alpha"]),
+        tested=settings.significance_tests)
+    if settings.significance_tests:
+        significance.notes.append(
+            f"Adjusted ({settings.correction}) over the {len(query_types) + len(labels) - 1} "
+            f"runs tested against {settings.baseline_run} at each measure, yours included: the "
+            "query types' adjusted p-values are not the workflow's, which adjusts over the "
+            "query types alone.")
     rows = summary(tables["per_topic"], labels, settings.baseline_run, best, level, published,
                    design.constants)
     paper_tables = {

@@ -26,6 +26,11 @@ def report_settings(config: Mapping, *keys: str) -> dict:
     for key in keys:
         if key == "bootstrap":  # the difference figures': the evaluation's, with its seed
             out[key] = {**config["evaluation"]["bootstrap"], "seed": config["evaluation"]["seed"]}
+        elif key == "baseline" and config["evaluation"].get("significance", {}) is None:
+            # no tests (evaluation.significance: null): the evaluation's default baseline
+            from gradedrel.evaluation.settings import Settings
+
+            out[key] = Settings.baseline_run
         elif key in SHARED:
             value = functools.reduce(operator.getitem, SHARED[key], config)
             if value is None:

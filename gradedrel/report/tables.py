@@ -240,17 +240,26 @@ def effort_table(effort: pd.DataFrame, published: Published, query_types: Sequen
     return Table(frame, title, notes, digits)
 
 
-def significance_table(frame: pd.DataFrame, title: str, p_column: str, alpha: float) -> Table:
-    """The evaluation's significance file as a table, with a 'significant' column (p < alpha)."""
+#: The note of a significance table whose evaluation ran no tests.
+NOT_TESTED = ("Not tested: the evaluation ran without significance tests "
+              "(evaluation.significance: null, or gradedrel evaluate --no-significance), so "
+              "this table has no rows.")
+
+
+def significance_table(frame: pd.DataFrame, title: str, p_column: str, alpha: float,
+                       tested: bool = True) -> Table:
+    """The evaluation's significance file as a table, with a 'significant' column (p < alpha);
+    ``tested`` False: the evaluation ran no tests, and the table's note says so
+    (:data:`NOT_TESTED`)."""
     table = frame.copy()
     if p_column not in table.columns:
         raise ValueError(f"significance file: expected a p-value column {p_column!r}; "
                          f"found {list(table.columns)}")
     table["significant"] = pd.to_numeric(table[p_column], errors="coerce") < alpha
     digits = {p_column: -1} | {c: -1 for c in table.columns if "p_value" in c or "p_adjusted" in c}
-    return Table(table.reset_index(drop=True), title,
-                 [f"significant: {p_column} < {alpha} (p-values as computed by the evaluation "
-                  "step)."], digits)
+    note = (f"significant: {p_column} < {alpha} (p-values as computed by the evaluation "
+            "step).") if tested else NOT_TESTED
+    return Table(table.reset_index(drop=True), title, [note], digits)
 
 
 def standard_measures_table(means: pd.DataFrame, query_types: Sequence[str],

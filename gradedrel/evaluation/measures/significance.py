@@ -6,7 +6,8 @@
 - Post-hoc: every pair of runs by the Wilcoxon signed-rank test (``scipy.stats.wilcoxon``:
   two-sided, zero differences dropped, ``zero_method='wilcox'``, SciPy's choice of exact,
   permutation or normal method), p-values corrected for the number of pairs by Holm's
-  step-down method or Bonferroni (``statsmodels.stats.multitest.multipletests``).
+  step-down method or Bonferroni (:mod:`.corrections`: NumPy, statsmodels'
+  ``multipletests`` to the last bit).
 - Against a baseline: the paired t-test (``scipy.stats.ttest_rel``) and a paired
   randomisation test (random sign flips of the per-topic differences, two-sided, p = (1 +
   #{|mean*| ≥ |mean|}) / (1 + trials); Smucker, Allan & Carterette, CIKM 2007). The sign
@@ -17,16 +18,18 @@
   a mean over topics and, column by column, for an averaged curve: topics are
   resampled with replacement; a fixed seed makes the intervals reproducible and
   the same resamples are used for every run over the same topics.
+
+SciPy is imported inside the tests that use it, so importing this module (the bootstrap's
+resample counts, the corrections) costs no statistics library.
 """
 from __future__ import annotations
 
-import gc
 from dataclasses import dataclass
 from functools import lru_cache
 
 import numpy as np
 
-CORRECTIONS = ("holm", "bonferroni", "none")
+from gradedrel.evaluation.measures import corrections
 
 
 @dataclass(frozen=True)
@@ -63,22 +66,9 @@ def wilcoxon(a: np.ndarray, b: np.ndarray) -> TestResult:
 
 
 def adjust(p_values: np.ndarray, method: str = "holm") -> np.ndarray:
-    """Multiple-comparison correction of a family of p-values (statsmodels' ``holm`` or
-    ``bonferroni``; ``none`` leaves them)."""
-    if method not in CORRECTIONS:
-        raise ValueError(f"correction must be one of {CORRECTIONS}, not {method!r}")
-    p = np.asarray(p_values, dtype=np.float64)
-    if method == "none" or len(p) == 0:
-        return p.copy()
-    from statsmodels.stats.multitest import multipletests
-
-    # statsmodels' Holm ends with gc.collect(): over an evaluation's heap 75 ms a call (9
-    # calls, 0.67 of 2.6 s on Cranfield's six runs); frozen objects are not traversed
-    gc.freeze()
-    try:
-        return multipletests(p, method=method)[1]
-    finally:
-        gc.unfreeze()
+    """Multiple-comparison correction of a family of p-values: ``holm``, ``bonferroni`` or
+    ``none`` (:data:`.corrections.CORRECTIONS`)."""
+    return corrections.adjust(p_values, method)
 
 
 def paired_t(a: np.ndarray, b: np.ndarray) -> TestResult:
