@@ -20,10 +20,29 @@ if not rows or bad:
     sys.exit(f"main job outputs missing, empty or stale: {bad or 'no outputs listed'}")
 print(f"main job: {len(rows)} outputs present and up to date; a re-run is a no-op")
 
+# Every run file is TREC as written (issue 43): its first line six fields, not an ir_metadata
+# header; its record is the file beside it (docs/ir-metadata.md).
+sys.path.insert(0, ".")
+from gradedrel.core import ir_metadata  # noqa: E402
+
+runs = [Path(row[0]) for row in rows if row[0].endswith(".run")]
+
+
+def first_line(path: Path) -> str:
+    with open(path, encoding="utf-8") as handle:
+        return handle.readline()
+
+
+bad = [str(p) for p in runs if len(first_line(p).split()) != 6
+       or first_line(p).startswith("#") or not ir_metadata.record_path(p).is_file()]
+if not runs or bad:
+    sys.exit(f"run files not plain TREC, or without their ir_metadata record beside them: "
+             f"{bad[:5] or 'no run files listed'}")
+print(f"run files: {len(runs)}, each six TREC columns with its ir_metadata record beside it")
+
 # The README's results region is rendered from a frozen copy of the verdict tables
 # (docs/results/, checked against the README by tests/report/test_claims.py); the copy must be
 # what this main job wrote, byte for byte, or a claim in the README is stale.
-sys.path.insert(0, ".")
 from gradedrel.report import claims  # noqa: E402
 
 

@@ -78,8 +78,9 @@ def prepare(results: Path, collection: str, plan_set: str, model: str, folder: P
     runs_dir = results / collection / "runs" / plan_set / model
     runs = {}
     for label in QUERY_TYPES:
-        # the job's runs open with an ir_metadata block of '#' lines, which pytrec_eval's
-        # parse_run does not read: both sides get the same copies without it
+        # runs of results written before issue 43 open with an ir_metadata block of '#'
+        # lines, which pytrec_eval's parse_run does not read: both sides get the same
+        # copies without it (a plain run is copied as it is)
         name = f"{label.replace('/', '-')}.run"
         with open(runs_dir / name, encoding="utf-8") as source:
             (folder / name).write_text("".join(line for line in source

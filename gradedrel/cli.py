@@ -230,6 +230,49 @@ def register_compare(subparsers) -> None:
     parser.set_defaults(handler=run_compare)
 
 
+# --- annotate -------------------------------------------------------------------------------
+
+def run_annotate(args: argparse.Namespace) -> int:
+    """``gradedrel annotate``: each run with its ir_metadata record as its header, on
+    stdout (one run) or as a file of the same name in ``--out``."""
+    from gradedrel.core.io import atomic_open
+    from gradedrel.core.ir_metadata import annotated
+
+    if args.out is None and len(args.runs) > 1:
+        raise InputError("--out", None, "a folder for the annotated copies of several runs",
+                         f"{len(args.runs)} runs and no --out")
+    texts = {Path(run): annotated(run) for run in args.runs}  # every record found first
+    if args.out is None:
+        sys.stdout.write(next(iter(texts.values())))
+        return 0
+    names = [run.name for run in texts]
+    repeated = sorted({n for n in names if names.count(n) > 1})
+    if repeated:
+        raise InputError("--out", None, "runs of distinct file names", f"{repeated[0]} twice")
+    for run, text in texts.items():
+        target = Path(args.out) / run.name
+        if target.resolve() == run.resolve():
+            raise InputError(target, None, "--out: a folder other than the run's", "the run")
+        with atomic_open(target) as handle:
+            handle.write(text)
+    print(f"wrote {len(texts)} annotated run(s) to {args.out}", file=sys.stderr)
+    return 0
+
+
+def register_annotate(subparsers) -> None:
+    """Add the ``annotate`` command and its arguments to the parser."""
+    parser = subparsers.add_parser(
+        "annotate", help="a run with its ir_metadata record as its header (annotated run)",
+        description="Write a run file with its ir_metadata record (RUN.ir-metadata.yaml, "
+                    "beside it) as its header, the ir_metadata layout that repro_eval's "
+                    "MetadataHandler and MetadataAnalyzer read (docs/ir-metadata.md). A run "
+                    "already annotated is copied as it is.")
+    parser.add_argument("runs", nargs="+", metavar="RUN", help="TREC run files")
+    parser.add_argument("--out", metavar="DIR", help="write each annotated run to DIR under "
+                        "its own name (default: one run, to stdout)")
+    parser.set_defaults(handler=run_annotate)
+
+
 # --- the command ----------------------------------------------------------------------------
 
 def workflow_command(module: str) -> Registrar:
@@ -246,6 +289,7 @@ def workflow_command(module: str) -> Registrar:
 #: command word → registrar (``thesaurus lookup``, ``plans check``: the workflow extra's)
 COMMANDS: dict[str, Registrar] = {"evaluate": register_evaluate,
                                   "compare": register_compare,
+                                  "annotate": register_annotate,
                                   "thesaurus": workflow_command("gradedrel.thesaurus.lookup"),
                                   "plans": workflow_command("gradedrel.plans.check")}
 #: the commands that need the ``[workflow]`` extra (lxml, the thesaurus readers); every other

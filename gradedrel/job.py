@@ -23,20 +23,24 @@ def run_step(log_path: str | None, main: Callable[[], None],
     steps.run_step(log_path, main, wildcards, outputs, page_wildcards, write_page)
 
 
-def ir_metadata_context(config: Mapping, thesaurus: str | None) -> tuple[dict, list[dict]]:
+def ir_metadata_context(config: Mapping, plan_set: str,
+                        thesaurus: str | None) -> tuple[dict, list[dict]]:
     """``(research goal, data → other)`` of a job's ir_metadata records, from the config
-    (read by the script, not params: a record re-runs nothing). The goal is the study's:
-    the paper, the measures, each grid model's baseline run, the significance tests;
-    ``other``: the files of ``thesaurus`` (None: none) with the sha256 config pins."""
+    (read by the script, not params: a record re-runs nothing). The goal: the paper, the
+    measures, the tags of ``plan_set``'s baseline runs (each grid model's run of
+    ``evaluation.significance.baseline_run``; none for the plain baseline, tested against
+    nothing), the significance tests; ``other``: the files of ``thesaurus`` (None: none)
+    with the sha256 config pins."""
     from gradedrel.core import ir_metadata
     from gradedrel.evaluation.settings import Settings
-    from gradedrel.queries import query_types
+    from gradedrel.study import BASELINE, run_tag
     from gradedrel.thesaurus import sources
 
     standard = list(config.get("standard_measures") or [])
     settings = Settings.from_config(config.get("evaluation"), standard)
     base = settings.baseline_run
-    tags = [f"{m}-{query_types.slug(base)}" for m in config["retrieval"]["grid"]] if base else []
+    tags = [run_tag(plan_set, m, base) for m in config["retrieval"]["grid"]] \
+        if base and plan_set != BASELINE else []
     goal = ir_metadata.research_goal(
         tags, standard, settings.correction if settings.significance_tests else None)
     spec = (config.get("thesauri") or {}).get(thesaurus) if thesaurus else None

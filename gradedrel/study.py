@@ -27,6 +27,24 @@ C, P, M, T, S = "{collection}", "{planset}", "{model}", "{thesaurus}", "{slug}"
 BASELINE = plan_set_model.RESERVED
 
 
+def run_tag(plan_set: str, model: str, label: str | None = None) -> str:
+    """A run's tag (the last column of its lines, ``tag`` in its record): plan set, model
+    and query type (``expert-InQuery-WSYN-e``); the plain baseline's, of no query type,
+    ``baseline-BM25``. Unique within a collection (:meth:`Study.run_tags`)."""
+    return "-".join([plan_set, model] + ([query_type_slug(label)] if label else []))
+
+
+def unique_tags(runs: Iterable[tuple[str, str]]) -> dict[str, str]:
+    """Run file → tag of ``(file, tag)`` pairs; a tag of two files is a ValueError naming both."""
+    files: dict[str, str] = {}
+    for path, tag in runs:
+        if tag in files:
+            raise ValueError(f"config: the runs {files[tag]} and {path} would have the same "
+                             f"tag {tag!r}; rename a plan set or a model")
+        files[tag] = path
+    return {path: tag for tag, path in files.items()}
+
+
 @dataclass(frozen=True)
 class Layout:
     """Every path the workflow writes under ``results`` and ``figures``."""
@@ -231,6 +249,8 @@ class Study:
         if mixed:
             raise ValueError(f"config: plan set names {mixed} are derived in one collection "
                              "and not in another; give them different names")
+        for c in study.collections:
+            study.run_tags(c)  # a tag of two runs stops here
         return study
 
     @staticmethod
@@ -319,6 +339,15 @@ class Study:
         if p == BASELINE:
             return {m: self.paths.baseline("run", c, m)}
         return {label: self.paths.run(label, c, p, m) for label in self.query_types}
+
+    def run_tags(self, c: str) -> dict[str, str]:
+        """Run file → tag (:func:`run_tag`) of every run of collection ``c``: the plain
+        baseline's, then each plan set's models' query types; ValueError if two share a tag."""
+        runs = [(self.paths.baseline("run", c, self.baseline_model),
+                 run_tag(BASELINE, self.baseline_model))]
+        runs += [(path, run_tag(p, m, label)) for p in self.collections[c].plan_sets
+                 for m in self.grid for label, path in self.evaluation_runs(c, p, m).items()]
+        return unique_tags(runs)
 
     # --- rule inputs ---------------------------------------------------------------------------
     def auto_plans_of(self, c: str, p: str) -> str:

@@ -1,5 +1,5 @@
-"""Run the baseline model over the raw request text (its ir_metadata record as the run's
-header); report what could not run."""
+"""Run the baseline model over the raw request text (plain TREC, its ir_metadata record in
+the file beside the run); report what could not run."""
 import json
 import logging
 from pathlib import Path
@@ -12,6 +12,7 @@ from gradedrel.retrieval import baseline
 from gradedrel.core.io import write_text, write_tsv
 from gradedrel.retrieval.runs import write_run
 from gradedrel.job import ir_metadata_context, run_step
+from gradedrel.study import BASELINE, run_tag
 
 log = logging.getLogger("gradedrel")
 
@@ -28,9 +29,9 @@ def main():
     excluded = pd.concat([excluded, baseline.unmatched(queries, run)], ignore_index=True)
     for row in excluded.itertuples():
         log.warning("topic %s: %s", row.qid, row.reason)
-    tag = f"baseline-{wmodel}"
+    tag = run_tag(BASELINE, wmodel)
     write_run(run, snakemake.output.run, tag=tag, topic_order=topics["qid"].tolist(),
-              header=ir_metadata.dump(record(tag, wmodel, version)))
+              record=record(tag, wmodel, version))
     write_tsv(excluded, snakemake.output.excluded)
     write_text(provenance.record("baseline_run", snakemake.params.config, version,
                                  wmodel=wmodel, depth=snakemake.params.depth,
@@ -50,7 +51,7 @@ def record(tag, wmodel, version):
         ir_metadata.file_record(snakemake.input.topics))
     platform, implementation = ir_metadata.gathered(
         "baseline_run", "scripts/baseline_run.py", version, terrier.java_version())
-    goal, other = ir_metadata_context(snakemake.config, None)
+    goal, other = ir_metadata_context(snakemake.config, BASELINE, None)
     return ir_metadata.run_record(
         tag, snakemake.wildcards.collection,
         spec.ids_of(snakemake.params.collection, ("docs", "topics")), local,

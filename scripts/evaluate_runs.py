@@ -46,7 +46,8 @@ def evaluate_model(model, runs, qrels, settings, topics, local, manifest, data):
     platform, implementation = ir_metadata.gathered("evaluate_runs", "scripts/evaluate_runs.py")
     evaluated = [{"label": label, "run": ir_metadata.file_record(path)}
                  for label, path in runs.items()]
-    goal, other = ir_metadata_context(snakemake.config, snakemake.params.plan_set.get("thesaurus"))
+    goal, other = ir_metadata_context(snakemake.config, snakemake.wildcards.planset,
+                                      snakemake.params.plan_set.get("thesaurus"))
     write_text(ir_metadata.dump(ir_metadata.evaluation_document(
         snakemake.wildcards.collection, spec.ids_of(collection, ("docs", "topics", "qrels")),
         local, manifest,

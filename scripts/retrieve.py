@@ -1,6 +1,6 @@
 """Run a plan set's query types through every model of the grid: one JVM (its JIT warmed
-once for all models), the index opened once; each model's runs (each with its ir_metadata
-record as its header), their provenance, the topics not ranked beside them."""
+once for all models), the index opened once; each model's runs (plain TREC, each with its
+ir_metadata record in the file beside it), their provenance, the topics not ranked beside them."""
 import json
 import logging
 from pathlib import Path
@@ -9,11 +9,12 @@ import pandas as pd
 
 from gradedrel.collection import spec
 from gradedrel.core import ir_metadata, provenance, terrier
-from gradedrel.queries import query_files, query_types
+from gradedrel.queries import query_files
 from gradedrel.retrieval import grid
 from gradedrel.core.io import sha256_of, write_text, write_tsv
 from gradedrel.retrieval.runs import write_run
 from gradedrel.job import ir_metadata_context, per_model_pages, run_step
+from gradedrel.study import run_tag
 
 log = logging.getLogger("gradedrel")
 
@@ -48,10 +49,12 @@ def main():
 
 
 def run_model(model, transformer, context):
-    """One model's runs (each with its ir_metadata header), their provenance, the topics
-    it did not rank."""
+    """One model's runs (each with its ir_metadata record beside it), their provenance, the
+    topics it did not rank."""
     out, depth, topics = snakemake.output, snakemake.params.depth, context["topics"]
-    goal, other = ir_metadata_context(snakemake.config, snakemake.params.plan_set.get("thesaurus"))
+    plan_set = snakemake.wildcards.planset
+    goal, other = ir_metadata_context(snakemake.config, plan_set,
+                                      snakemake.params.plan_set.get("thesaurus"))
     ids = spec.ids_of(snakemake.params.collection, ("docs", "topics"))
     not_ranked = []
     for label, (path, queries, digest) in context["queries"].items():
@@ -62,15 +65,14 @@ def run_model(model, transformer, context):
                  len(topics))
         for reason, count in missing["reason"].value_counts().sort_index().items():
             log.warning("%s %s: %d topic(s) not ranked: %s", model.name, label, count, reason)
-        tag = f"{model.name}-{query_types.slug(label)}"
+        tag = run_tag(plan_set, model.name, label)
         method = ir_metadata.method_of_run(
             model.name, model.backend, dict(model.parameters), depth, context["census"],
             snakemake.params.plan_set, label, ir_metadata.file_record(path))
         record = ir_metadata.run_record(
             tag, snakemake.wildcards.collection, ids, context["local"], context["manifest"],
             other, method, goal, context["platform"], context["implementation"])
-        write_run(run, run_path, tag=tag, topic_order=topics["qid"].tolist(),
-                  header=ir_metadata.dump(record))
+        write_run(run, run_path, tag=tag, topic_order=topics["qid"].tolist(), record=record)
         write_text(provenance.record(
             "retrieve", snakemake.params.config[model.name], context["version"],
             model=model.name, backend=model.backend, parameters=dict(model.parameters),

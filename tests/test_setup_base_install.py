@@ -28,7 +28,8 @@ from helpers_eval import synthetic_collection, write_trec_qrels, write_trec_run
 # base_install.run_without_workflow_packages) and named here.
 RUN_WITHOUT_WORKFLOW = {"evaluate": "test_evaluate_runs_without_the_workflow_packages",
                         # tests/workflow/test_compare_command.py (it needs a finished plan set)
-                        "compare": "test_compare_runs_where_the_workflow_packages_cannot_be_imported"}
+                        "compare": "test_compare_runs_where_the_workflow_packages_cannot_be_imported",
+                        "annotate": "test_annotate_runs_without_the_workflow_packages"}
 # The import names of the [workflow] extra's own packages: a light command must not even try
 # to import them. (Packages they bring may be tried by other code's optional imports:
 # numpy.f2py tries charset_normalizer; the command works without them, which is the point.)
@@ -95,6 +96,21 @@ def test_evaluate_runs_without_the_workflow_packages(small_evaluation):
             assert (tmp / "base" / name).read_bytes() == (tmp / "full" / name).read_bytes(), name
     means = pd.read_csv(tmp / "base" / "means.tsv", sep="\t")
     assert {"RR", "Rprec", "nDCG@10", "AP(rel=2)", "Q(beta=1)"} <= set(means["measure"])
+
+
+def test_annotate_runs_without_the_workflow_packages(tmp_path):
+    from gradedrel.core import ir_metadata
+    from gradedrel.retrieval.runs import write_run
+
+    run = pd.DataFrame({"qid": ["1", "1"], "docno": ["d1", "d2"], "rank": [1, 2],
+                        "score": [2.0, 1.0]})
+    record = {"schema-version": "0.1", "tag": "auto-BM25-SUM-u"}
+    write_run(run, tmp_path / "SUM-u.run", "auto-BM25-SUM-u", ["1"], record=record)
+    report = run_without_workflow_packages(["annotate", str(tmp_path / "SUM-u.run")])
+    assert report["code"] == 0, report["stderr"][-3000:]
+    assert not tried_workflow_modules(report) and report["present"] == [], report
+    assert report["stdout"] == ir_metadata.header(record) + \
+        (tmp_path / "SUM-u.run").read_text(encoding="utf-8")
 
 
 def test_evaluate_imports_no_workflow_package_where_they_are_installed(small_evaluation):

@@ -182,3 +182,32 @@ def test_each_set_of_collections_has_its_own_summary_across_collections(project)
     joint = "+".join(both.collections)
     assert joint.startswith("cranfield+nfcorpus")
     assert f"results/report/across_collections/{joint}.md" in together
+
+
+@pytest.mark.parametrize("files", [["config/config.yaml"],
+                                   ["config/config.yaml", "config/nfcorpus/testbed.yaml"]])
+def test_every_run_of_a_collection_has_its_own_tag(files):
+    """Issue 43: a run's tag names its plan set, model and query type, so that no two runs
+    of a collection share one (before, ``BM25-SUM-u`` was the tag of every plan set's run)."""
+    from gradedrel.queries.query_types import slug
+
+    config = validated(*(ROOT / f for f in files))
+    study = Study.from_config(config)
+    for c, cs in study.collections.items():
+        tags = study.run_tags(c)
+        runs = [(p, m, q) for p in cs.plan_sets for m in study.grid for q in study.query_types]
+        assert len(runs) > len(study.grid) * len(study.query_types)  # several plan sets
+        assert len(tags) == len(runs) + 1 == len(set(tags.values()))  # and the plain baseline
+        for p, m, q in runs:
+            assert tags[study.paths.run(q, c, p, m)] == f"{p}-{m}-{slug(q)}"
+        baseline = study.paths.baseline("run", c, study.baseline_model)
+        assert tags[baseline] == f"{BASELINE}-{study.baseline_model}"
+
+
+def test_two_runs_of_one_tag_stop_the_study():
+    from gradedrel.study import unique_tags
+
+    assert unique_tags([("a.run", "x"), ("b.run", "y")]) == {"a.run": "x", "b.run": "y"}
+    with pytest.raises(ValueError, match=r"the runs a\.run and b\.run would have the same "
+                                         r"tag 'x'"):
+        unique_tags([("a.run", "x"), ("b.run", "x")])

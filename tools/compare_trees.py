@@ -7,8 +7,9 @@ parent). Every file under ``results/`` and ``figures/`` is compared, except the 
 (``results/logs/``), the Snakemake report (``results/report.html``: it embeds run times),
 the two index files that record when and where Terrier built the index, and what
 ``--ignore`` names. The project's git commit (``source`` of a provenance.json,
-``commit``/``dirty`` of an ir-metadata.yaml or of a run file's ir_metadata header) is left
-out of the comparison: it changes
+``commit``/``dirty`` of an ir_metadata record: an evaluation's ir-metadata.yaml, a run's
+``*.run.ir-metadata.yaml`` beside it, or the header of an annotated run of older results) is
+left out of the comparison: it changes
 with every commit and nothing reads it (fnmatch patterns on the path relative to the project). Prints
 the files only in one tree and the files that differ, then one summary line; exits 1 when
 anything differs. A refactoring that must keep every output names the files it changes in
@@ -58,7 +59,7 @@ def comparable(path: Path) -> bytes | None:
         if isinstance(record, dict):
             record.pop("source", None)
         return json.dumps(record, sort_keys=True).encode()
-    if path.name == "ir-metadata.yaml" or path.suffix == ".run":
+    if path.name.endswith("ir-metadata.yaml") or path.suffix == ".run":
         data = path.read_bytes()
         if path.suffix == ".run" and not data.startswith(b"# ir_metadata.start"):
             return None

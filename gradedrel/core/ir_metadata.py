@@ -4,12 +4,16 @@ evaluation's description in PRIMAD terms, as YAML — ``platform``, ``implementa
 hardware → cpu → model``, ``implementation → source → commit``, ``data → test
 collection → ir_datasets``, ``method → retrieval`` as a list of ranking components, …).
 
-The workflow writes one record per run file, as its header (where the spec and
-repro_eval's ``MetadataHandler.read_metadata`` look: ``# ir_metadata.start``, each YAML
-line behind ``# ``, ``# ir_metadata.end``, then the run lines), and one per evaluation,
-``ir-metadata.yaml`` in ``results/<c>/evaluation/<p>/<m>/``, in the same form, each with
-every section of schema 0.1. Records are built from facts passed in; only
-:func:`platform_of`, :func:`source` and :func:`file_record` look at the machine and files.
+The workflow writes one record per run file, beside it (:func:`record_path`: ``SUM-u.run``
+→ ``SUM-u.run.ir-metadata.yaml``; the run file is six TREC columns and nothing else), and
+one per evaluation, ``ir-metadata.yaml`` in ``results/<c>/evaluation/<p>/<m>/``, each with
+every section of schema 0.1, as :func:`dump` writes it: a YAML document between the lines
+``# ir_metadata.start`` and ``# ir_metadata.end`` (comments to a YAML reader), so that both
+of repro_eval's readers read it: ``MetadataHandler.read_metadata`` (the markers) and
+``read_metadata_template`` (YAML). :func:`annotated` is the spec's annotated run (the
+record as ``# `` lines heading the run lines, :func:`header`), for tools that want record
+and run in one file. Records are built from facts passed in; only :func:`platform_of`,
+:func:`source` and :func:`file_record` look at the machine and files.
 
 Why not repro_eval's ``complete_metadata`` or tirex-tracker (repro_eval 0.5.0,
 tirex-tracker 0.2.24): the former lists Python distributions without versions, asks
@@ -44,7 +48,7 @@ FILE_NAME = "ir-metadata.yaml"
 START, END = "# ir_metadata.start", "# ir_metadata.end"
 #: The version of a record's content (the spec's ``run-version``): raised when what a record
 #: says of a run changes.
-RUN_VERSION = "2.0"
+RUN_VERSION = "2.1"
 #: ``research goal`` → venue and publication: the paper reproduced (CITATION.cff's reference).
 PAPER = {"venue": {"name": "SIGIR", "year": 2000},
          "publication": {"title": "IR evaluation methods for retrieving highly relevant "
@@ -182,18 +186,31 @@ def document(tag: str | None, platform: Mapping, implementation: Mapping, data: 
 
 # --- text -----------------------------------------------------------------------------------
 
-def dump(doc: Mapping) -> str:
-    """The record as a run file's header: ``# ir_metadata.start``, each YAML line behind
-    ``# ``, ``# ir_metadata.end``, so that repro_eval's reader reads exactly ``doc``. Keys in
-    document order, no line folding: the same document gives the same bytes."""
-    body = yaml.safe_dump(plain(doc), sort_keys=False, allow_unicode=True,
+def _yaml(doc: Mapping) -> str:
+    """The record as YAML: keys in document order, no line folding (the same document gives
+    the same bytes)."""
+    return yaml.safe_dump(plain(doc), sort_keys=False, allow_unicode=True,
                           width=float("inf"), default_flow_style=False)
+
+
+def dump(doc: Mapping) -> str:
+    """A record file's text (a run's, beside it; an evaluation's ``ir-metadata.yaml``): the
+    YAML between the lines ``# ir_metadata.start`` and ``# ir_metadata.end``. A YAML reader
+    reads exactly ``doc`` (the markers are comments), and so does repro_eval's
+    ``MetadataHandler.read_metadata``, which reads the lines between the markers."""
+    return f"{START}\n{_yaml(doc)}{END}\n"
+
+
+def header(doc: Mapping) -> str:
+    """The record as an annotated run's header (the ir_metadata spec's layout): ``# ir_metadata.start``,
+    each YAML line behind ``# ``, ``# ir_metadata.end``."""
+    body = _yaml(doc)
     return f"{START}\n" + "".join(f"# {line}\n" for line in body.splitlines()) + f"{END}\n"
 
 
 def split(text: str) -> tuple[str, str]:
-    """``(header, rest)`` of a run file's text (header empty without a start marker on the
-    first line); a start without an end is a ValueError."""
+    """``(header, rest)`` of a record file's or an annotated run's text (header empty
+    without a start marker on the first line); a start without an end is a ValueError."""
     if not text.startswith(START + "\n") and text.rstrip("\r\n") != START:
         return "", text
     at = text.find(f"\n{END}\n")
@@ -206,17 +223,51 @@ def split(text: str) -> tuple[str, str]:
 
 
 def load(text: str) -> dict:
-    """The record at the head of ``text`` (a run file, or an evaluation's), as :func:`dump`
-    writes it."""
-    header, _ = split(text)
-    if not header:
+    """The record at the head of ``text``: a record file (:func:`dump`) or an annotated
+    run (:func:`header`, then the run lines)."""
+    head, _ = split(text)
+    if not head:
         raise ValueError(f"ir_metadata: expected '{START}' on the first line")
-    lines = header.splitlines()[1:-1]
-    value = yaml.safe_load("\n".join(line[2:] if line.startswith("# ") else line.lstrip("#")
-                                      for line in lines))
+    lines = head.splitlines()[1:-1]
+    commented = all(line.startswith("#") for line in lines)
+    value = yaml.safe_load("\n".join((line[2:] if line.startswith("# ") else line.lstrip("#"))
+                                      if commented else line for line in lines))
     if not isinstance(value, dict):
         raise ValueError("ir_metadata: expected a mapping at the top level")
     return value
+
+
+#: What :func:`record_path` adds to a run file's name: its record's file beside it.
+RUN_RECORD_SUFFIX = "." + FILE_NAME
+
+
+def record_path(run: str | os.PathLike) -> Path:
+    """The file of a run's record, beside it: ``SUM-u.run`` → ``SUM-u.run.ir-metadata.yaml``."""
+    return Path(f"{os.fspath(run)}{RUN_RECORD_SUFFIX}")
+
+
+def run_record_text(run: str | os.PathLike) -> str:
+    """The text of a run's record: the file beside it, else the header of an annotated run
+    (results written before run files became plain TREC); FileNotFoundError naming the file
+    beside it when there is neither."""
+    beside = record_path(run)
+    if beside.is_file():
+        return beside.read_text(encoding="utf-8")
+    with open(run, encoding="utf-8") as handle:
+        if handle.readline().rstrip("\r\n") == START:
+            return Path(run).read_text(encoding="utf-8")
+    raise FileNotFoundError(f"{beside}: no such file (the run's ir_metadata record), "
+                            f"and {os.fspath(run)} has no '{START}' header")
+
+
+def annotated(run: str | os.PathLike) -> str:
+    """The run with its record as its header (:func:`header`), the ir_metadata spec's
+    annotated run that repro_eval's ``MetadataHandler`` and ``MetadataAnalyzer`` read; an
+    annotated run is returned as it is."""
+    text = Path(run).read_text(encoding="utf-8")
+    if split(text)[0]:
+        return text
+    return header(load(run_record_text(run))) + text
 
 
 def _sorted(value):

@@ -8,6 +8,7 @@ import logging
 import re
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Mapping
 
 from gradedrel.core import lazy
 
@@ -29,15 +30,18 @@ FOREIGN_BYTES = re.compile(rb"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]|\xc2[\x80-\xa0]|\
 
 
 def write_run(run: pd.DataFrame, path: str | Path, tag: str, topic_order: list[str],
-              header: str = "") -> None:
-    """Write ``qid, docno, rank, score`` as a TREC run, topics in ``topic_order``, scores
-    with 10 significant digits, after ``header`` (the run's ir_metadata record)."""
+              record: Mapping | None = None) -> None:
+    """Write ``qid, docno, rank, score`` as a TREC run (six columns a line, nothing else:
+    what trec_eval, pytrec_eval, ir_measures and PyTerrier read), topics in
+    ``topic_order``, scores with 10 significant digits; ``record`` (the run's ir_metadata)
+    in the file beside it (:func:`gradedrel.core.ir_metadata.record_path`)."""
     order = {qid: i for i, qid in enumerate(topic_order)}
     unknown = sorted(set(run["qid"].tolist()) - set(order))
     if unknown:
         raise ValueError(f"run has topics not in the topic order: {unknown[:5]}")
-    for column in ("qid", "docno"):  # never a line that reads back as other than 6 fields
-        bad = [v for v in pd.unique(run[column].astype(str)) if NOT_IN_ID.search(v)]
+    for column, values in (("qid", pd.unique(run["qid"].astype(str))),
+                           ("docno", pd.unique(run["docno"].astype(str))), ("tag", [tag])):
+        bad = [v for v in values if NOT_IN_ID.search(v)]  # six fields, read back
         if bad:
             raise ValueError(f"{path}: a {column} with whitespace or a control character "
                              f"cannot be written as a TREC run field: {bad[0]!r}")
@@ -46,9 +50,13 @@ def write_run(run: pd.DataFrame, path: str | Path, tag: str, topic_order: list[s
     rows = zip(run["qid"].tolist(), run["docno"].tolist(), run["rank"].tolist(),
                run["score"].tolist())
     with atomic_open(path) as handle:
-        handle.write(header)
         handle.writelines(f"{qid} Q0 {docno} {int(rank)} {score:.10g} {tag}\n"
                           for qid, docno, rank, score in rows)
+    if record is not None:
+        from gradedrel.core import ir_metadata
+
+        with atomic_open(ir_metadata.record_path(path)) as handle:
+            handle.write(ir_metadata.dump(record))
 
 
 # --- Reading: strict, and ranked as trec_eval ranks ----------------------------------------
@@ -89,7 +97,8 @@ def read_run(path: str | Path) -> RankedRun:
     """Read a TREC run file ``qid Q0 docno rank score tag`` strictly and rank it: six
     fields a line, a finite score, a document once per topic; the first violation is an
     :class:`InputError` naming the file and line (found by a line-by-line re-read only
-    when pandas' C reader finds something wrong). An ir_metadata header is skipped."""
+    when pandas' C reader finds something wrong). An annotated run's ir_metadata header
+    (the layout of results written before run files became plain TREC) is skipped."""
     path = Path(path)
     data = path.read_bytes()
     check_text(path, data, "a TREC run as UTF-8 text")

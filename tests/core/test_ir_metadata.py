@@ -6,6 +6,7 @@ import sys
 
 import pandas as pd
 import pytest
+import yaml
 
 from conftest import ROOT
 from gradedrel.collection import trec_qrels_text
@@ -142,18 +143,43 @@ def test_the_validator_names_each_missing_key_and_wrong_type():
     assert m.validate([]) == ["ir_metadata: expected a mapping at the top level"]
 
 
-def test_the_text_is_commented_yaml_between_the_markers_and_reads_back():
+def test_a_record_file_is_yaml_between_the_markers_and_reads_back():
+    """A record file (a run's, beside it; an evaluation's): YAML between two marker lines
+    that a YAML reader takes for comments."""
     doc = _document()
     doc["method"]["plan set"]["note"] = "a # inside, and one at the end #"
     text = m.dump(doc)
     lines = text.splitlines()
     assert lines[0] == "# ir_metadata.start" and lines[-1] == "# ir_metadata.end"
-    assert all(line.startswith("# ") for line in lines[1:-1])  # no line but the record's
-    assert m.load(text) == json.loads(json.dumps(doc))
-    assert m.load(text + "1 Q0 d1 1 2.5 BM25-SUM-u\n") == m.load(text)
+    assert not any(line.startswith("#") for line in lines[1:-1])
+    assert yaml.safe_load(text) == json.loads(json.dumps(doc)) == m.load(text)
     assert m.dump(doc) == text
     with pytest.raises(ValueError, match="ir_metadata.end"):
         m.split(text.replace("# ir_metadata.end\n", ""))
+
+
+def test_an_annotated_runs_header_is_commented_yaml_between_the_markers_and_reads_back():
+    doc = _document()
+    doc["method"]["plan set"]["note"] = "a # inside, and one at the end #"
+    text = m.header(doc)
+    lines = text.splitlines()
+    assert lines[0] == "# ir_metadata.start" and lines[-1] == "# ir_metadata.end"
+    assert all(line.startswith("# ") for line in lines[1:-1])  # no line but the record's
+    assert m.load(text) == json.loads(json.dumps(doc))
+    assert m.load(text + "1 Q0 d1 1 2.5 BM25-SUM-u\n") == m.load(text)
+    assert yaml.safe_load(text) is None  # all comments: the record file is dump's
+
+
+def test_a_runs_record_is_the_file_beside_it_or_an_annotated_runs_header(tmp_path):
+    doc = _document()
+    plain, old = tmp_path / "SUM-u.run", tmp_path / "old.run"
+    plain.write_text("1 Q0 d1 1 2.5 BM25-SUM-u\n")
+    old.write_text(m.header(doc) + plain.read_text())
+    with pytest.raises(FileNotFoundError, match=r"SUM-u\.run\.ir-metadata\.yaml: no such file"):
+        m.run_record_text(plain)
+    m.record_path(plain).write_text(m.dump(doc))
+    assert m.load(m.run_record_text(plain)) == m.load(m.run_record_text(old)) == m.load(m.dump(doc))
+    assert m.annotated(plain) == old.read_text() == m.annotated(old)
 
 
 def test_source_is_unknown_outside_a_checkout(tmp_path):
@@ -209,7 +235,9 @@ def test_compare_trees_leaves_the_commit_out(tmp_path):
         doc = _document()
         doc["implementation"]["source"]["commit"] = commit
         (folder / m.FILE_NAME).write_text(m.dump(doc))
-        (folder / "SUM-u.run").write_text(m.dump(doc) + "1 Q0 d1 1 2.5 BM25-SUM-u\n")
+        (folder / "SUM-u.run").write_text("1 Q0 d1 1 2.5 BM25-SUM-u\n")
+        m.record_path(folder / "SUM-u.run").write_text(m.dump(doc))
+        (folder / "old.run").write_text(m.header(doc) + "1 Q0 d1 1 2.5 BM25-SUM-u\n")
         (folder / "x.provenance.json").write_text(
             json.dumps({"step": "retrieve", "source": {"commit": commit, "dirty": False}}))
     assert compare_trees.compare(tmp_path / "a", tmp_path / "b")["different"] == []

@@ -80,7 +80,7 @@ def test_a_retrieve_jobs_settings_load_no_statistics_library():
     assert loaded_after("""
         from gradedrel.core.config import layered
         from gradedrel.job import ir_metadata_context
-        goal, _ = ir_metadata_context(layered(["config/config.yaml"]), None)
+        goal, _ = ir_metadata_context(layered(["config/config.yaml"]), "expert", None)
         assert goal["evaluation"]["significance test"]
         """) == []
 
@@ -145,7 +145,7 @@ def test_the_research_goal_of_a_job_without_tests_names_none():
     from gradedrel.job import ir_metadata_context
 
     config = layered(["config/config.yaml"], {"evaluation": {"significance": None}})
-    goal, _ = ir_metadata_context(config, None)
+    goal, _ = ir_metadata_context(config, "expert", None)
     assert goal["evaluation"]["significance test"] == []
 
 

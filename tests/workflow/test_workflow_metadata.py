@@ -1,6 +1,7 @@
-"""Issue 20 (items 3, 5, 6) and 32 (item 3) on the fixture: an ir_metadata record heading
-every run file and in every evaluation folder, valid and with true checksums; the TREC
-level qrels beside qrels.tsv; a wrong ir_datasets id stopping the dry run in one line."""
+"""Issue 20 (items 3, 5, 6), 32 (item 3) and 43 (item 1) on the fixture: an ir_metadata
+record beside every run file (the run file plain TREC) and in every evaluation folder,
+valid and with true checksums; the TREC level qrels beside qrels.tsv; a wrong ir_datasets
+id stopping the dry run in one line."""
 import shutil
 
 import ir_measures
@@ -22,10 +23,16 @@ def test_every_run_file_and_evaluation_folder_has_valid_ir_metadata(finished_pro
     assert not list((results / "runs").glob(f"*/*/{ir_metadata.FILE_NAME}"))  # one per run
     assert sorted({p.parent.name for p in run_files}) == ["BM25", "InQuery"]
     assert len(run_files) == 12 and len(evaluation_files) == 3  # auto × 2 models, the baseline
+    for path in run_files + [results / "baseline" / "BM25.run"]:
+        # the run file: six columns a line and nothing else, tagged as its record says
+        lines = path.read_text(encoding="utf-8").splitlines()
+        assert lines and all(len(line.split()) == 6 for line in lines)
+        record = yaml.safe_load(ir_metadata.record_path(path).read_text(encoding="utf-8"))
+        assert {line.split()[5] for line in lines} == {record["tag"]}
     for path in run_files:
-        doc = ir_metadata.load(path.read_text(encoding="utf-8"))
+        doc = ir_metadata.load(ir_metadata.record_path(path).read_text(encoding="utf-8"))
         assert ir_metadata.validate(doc, ir_metadata.RUN_REQUIRED) == []
-        assert doc["tag"] == f"{path.parent.name}-{path.stem}"
+        assert doc["tag"] == f"auto-{path.parent.name}-{path.stem}"
         assert doc["method"]["query type"].replace("/", "-") == path.stem
         for record in [doc["method"]["queries"]] + doc["data"]["test collection"]["files"]:
             assert sha256_of(finished_project / record["path"]) == record["sha256"]
@@ -35,18 +42,26 @@ def test_every_run_file_and_evaluation_folder_has_valid_ir_metadata(finished_pro
         # the thesaurus: its file's true sha256 (what the workflow checked before reading it)
         [thesaurus] = doc["data"]["other"]
         assert thesaurus["sha256"] == sha256_of(finished_project / "fixture" / "thesaurus.rdf")
-        assert doc["research goal"]["evaluation"]["baseline"] == ["InQuery-SUM-u", "BM25-SUM-u"]
+        assert doc["research goal"]["evaluation"]["baseline"] == ["auto-InQuery-SUM-u",
+                                                                  "auto-BM25-SUM-u"]
         assert [t.split("==")[0] for t in doc["platform"]["software"]["retrieval toolkit"]] \
             == ["terrier", "pyterrier"]
         # a copy of the project outside git: the commit is unknown, said so
         assert doc["implementation"]["source"]["commit"] is None
-    baseline = ir_metadata.load((results / "baseline" / "BM25.run").read_text(encoding="utf-8"))
+    baseline = ir_metadata.load(ir_metadata.record_path(results / "baseline" / "BM25.run")
+                                .read_text(encoding="utf-8"))
     assert ir_metadata.validate(baseline, ir_metadata.RUN_REQUIRED) == []
     assert baseline["tag"] == "baseline-BM25" and baseline["method"]["automatic"] is True
     assert baseline["data"]["other"] == []  # no thesaurus
-    assert baseline["research goal"] == doc["research goal"]  # the study's, in every record
+    # the study's research goal; the plain baseline is tested against no baseline run
+    assert baseline["research goal"]["evaluation"]["baseline"] == []
+    def but_baseline(goal):
+        return goal | {"evaluation": goal["evaluation"] | {"baseline": None}}
+
+    assert but_baseline(baseline["research goal"]) == but_baseline(doc["research goal"])
     for path in evaluation_files:
         doc = ir_metadata.load(path.read_text(encoding="utf-8"))
+        assert yaml.safe_load(path.read_text(encoding="utf-8")) == doc  # a YAML file
         assert ir_metadata.validate(doc, ir_metadata.EVALUATION_REQUIRED) == []
         assert doc["method"]["automatic"] is True  # the auto plan set, the baseline
         evaluation = doc["method"]["evaluation"]

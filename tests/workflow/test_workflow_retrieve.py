@@ -58,12 +58,13 @@ def test_retrieve_rules_write_every_cell_with_provenance_and_reasons(tmp_path):
     assert first.returncode == 0, first.stderr[-3000:]
     outputs = sorted(p.relative_to(runs).as_posix() for p in runs.rglob("*") if p.is_file())
     assert outputs == sorted([f"{m}/{s}{ext}" for m in ("InQuery", "BM25") for s in SLUGS
-                              for ext in (".run", ".provenance.json")]
+                              for ext in (".run", ".run.ir-metadata.yaml", ".provenance.json")]
                              + ["BM25/not_ranked.tsv", "InQuery/not_ranked.tsv"])
-    # each run headed by its ir_metadata record (comment lines), then the run lines
-    run = pd.read_csv(runs / "InQuery/WSYN-e.run", sep=" ", header=None, dtype=str,
-                      comment="#")
-    assert sorted(set(run[0])) == ["1", "2", "3", "4"] and set(run[5]) == {"InQuery-WSYN-e"}
+    # each run six columns and nothing else (its ir_metadata record beside it), tagged by
+    # plan set, model and query type
+    run = pd.read_csv(runs / "InQuery/WSYN-e.run", sep=" ", header=None, dtype=str)
+    assert run.shape[1] == 6 and not run[0].str.startswith("#").any()
+    assert sorted(set(run[0])) == ["1", "2", "3", "4"] and set(run[5]) == {"auto-InQuery-WSYN-e"}
     not_ranked = pd.read_csv(runs / "BM25/not_ranked.tsv", sep="\t", dtype=str)
     assert not_ranked["qid"].tolist() == ["5"] * 6
     assert set(not_ranked["reason"]) == {"no query for the topic in the query file"}

@@ -367,9 +367,14 @@ def model_parameters(name):
 #: What a run's ir_metadata names of its collection (gradedrel.core.ir_metadata): its
 #: documents and topics, not its judgements (a qrels edit re-runs no retrieval).
 RUN_DATA_KEYS = ("ir_datasets", "docs", "topics")
-#: Every evaluation folder's ir_metadata file (a run's record is the run file's header);
-#: no rule reads it.
+#: Every evaluation folder's ir_metadata file; no rule reads it.
 IR_METADATA = ir_metadata.FILE_NAME
+
+
+def run_record(run):
+    """The file of a run's ir_metadata record, beside the run (``SUM-u.run`` →
+    ``SUM-u.run.ir-metadata.yaml``); no rule reads it."""
+    return str(ir_metadata.record_path(run))
 
 
 def run_data_files(wildcards):
@@ -393,12 +398,13 @@ def evaluation_plan_set(wildcards):
 
 
 def retrieval_outputs():
-    """Per model of the grid (``BM25``): a run per query type (``run/BM25/SUM/u``, its
-    ir_metadata record as its header), its provenance record, the topics not ranked with
-    their report page."""
+    """Per model of the grid (``BM25``): a run per query type (``run/BM25/SUM/u``), its
+    ir_metadata record (``record/BM25/SUM/u``) and provenance record, the topics not ranked
+    with their report page."""
     out = {}
     for m in STUDY.grid:
         out |= {f"run/{m}/{q}": PATHS.run(q, m=m) for q in QUERY_TYPES}
+        out |= {f"record/{m}/{q}": run_record(PATHS.run(q, m=m)) for q in QUERY_TYPES}
         out |= {
             f"provenance/{m}/{q}": PATHS.run(q, m=m, ext="provenance.json") for q in QUERY_TYPES
         }

@@ -13,6 +13,7 @@ rule baseline_run:
         downloads=collection_downloads,
     output:
         run=PATHS.baseline("run"),
+        record=run_record(PATHS.baseline("run")),
         excluded=PATHS.baseline("excluded.tsv"),
         provenance=PATHS.baseline("provenance.json"),
     log:
