@@ -28,6 +28,11 @@ def main():
         statement = kp.own_keys_statement(read_tsv(inp.key_sources)) \
             if "key_sources" in inp.keys() else ""
         rests = assessment.rests_on(summary, primary, thesaurus, model, statement)
+        leak = headline.leak_note(read_tsv(inp.leak), primary, ("own", "other_concept")) \
+            if "leak" in inp.keys() else ""
+        if leak:   # Amendment 3, C3: the leak diagnostic's flag beside the rows it concerns
+            rests += (f" Leak diagnostic of the {primary} plans' key classes (Amendment 1, A6; "
+                      f"a flag, not a verdict; level-3/level-2 selectivity): {leak}.")
     write_text(assessment.summary_markdown(
         summary, f"The four findings, {w.collection}: every plan set and model", rests),
         snakemake.output.md)

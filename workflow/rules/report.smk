@@ -146,6 +146,13 @@ rule report_summary:
                 else {}
             )
         ),
+        unpack(
+            lambda wc: (
+                {"leak": PATHS.collection_report("leak.tsv", wc.collection)}
+                if STUDY.rests_on(wc.collection) and STUDY.curated_plan_sets(wc.collection)
+                else {}
+            )
+        ),
         design=design_files,
     output:
         **{
