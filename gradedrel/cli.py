@@ -46,13 +46,10 @@ def parse_grade_map(text: str | None):
             if not sep or not re.fullmatch(r"-?[0-9]+", level.strip()):
                 raise InputError("--grade-map", None, "label=level pairs, comma-separated", item)
             pairs.append((label.strip(), int(level)))
-    raw: dict = {}
-    for label, level in pairs:
-        if label in raw:  # the last would win silently and remap judgements
-            raise InputError("--grade-map", None, "each label once",
-                             f"label {label} twice: ={raw[label]} and ={level}")
-        raw[label] = level
-    return GradeMap.from_config(raw, source="--grade-map")
+    if not isinstance(pairs, list):
+        raise InputError("--grade-map", None, "a JSON object label -> level", text)
+    # a label given twice (1 and 01 are one) is refused there: the last would win silently
+    return GradeMap.from_config(pairs, source="--grade-map")
 
 
 def parse_run_arguments(items: list[str]) -> dict[str, str]:

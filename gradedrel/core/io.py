@@ -11,6 +11,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Iterator, TextIO
 
 from gradedrel.core.errors import InputError
+from gradedrel.core.streams import DOCUMENT_LINE_LIMIT, compressed_error, is_compressed, \
+    read_bounded
 
 if TYPE_CHECKING:  # pandas and numpy are imported where a table is written, not on import
     import pandas as pd
@@ -178,7 +180,7 @@ def file_in_the_way(path: str | Path) -> Path | None:
 def read_text(path: str | Path, expected: str) -> str:
     """A UTF-8 text file's text (a byte-order mark stripped): one :class:`InputError` for a
     file that is not UTF-8 text (:func:`check_text`)."""
-    data = Path(path).read_bytes()
+    data = read_bounded(path, expected, DOCUMENT_LINE_LIMIT)  # once: it may be a pipe
     check_text(path, data, expected)
     return data.decode("utf-8-sig")
 
@@ -186,9 +188,8 @@ def read_text(path: str | Path, expected: str) -> str:
 def check_text(path: str | Path, data: bytes, expected: str) -> None:
     """One :class:`InputError` for a file that is not UTF-8 text: a compressed file, or the
     line and byte where decoding fails (Latin-1 or another encoding)."""
-    if data[:2] == b"\x1f\x8b" or data[:3] == b"BZh" or data[:6] == b"\xfd7zXZ\x00":
-        raise InputError(path, None, expected, "a compressed file (gzip, bzip2 or xz): "
-                         "decompress it first")
+    if is_compressed(data):
+        raise compressed_error(path, expected)
     if data.isascii():
         return
     try:
