@@ -103,14 +103,19 @@ def load(text: str, source: str | Path = "<yaml>", loader: type = StrictLoader) 
         raise as_input_error(error, source) from None
 
 
+def read(path: str | Path, what: str = "a YAML file") -> str:
+    """The text of the YAML file ``path``, read once (UTF-8, a byte-order mark allowed;
+    ``what``: the file, as a message names it)."""
+    try:
+        return read_text(path, f"{what} as UTF-8 text")
+    except FileNotFoundError:
+        raise InputError(path, None, what, "no such file") from None
+
+
 def load_file(path: str | Path, loader: type = StrictLoader, what: str = "a YAML file") -> Any:
     """The YAML document in file ``path`` (UTF-8, a byte-order mark allowed; ``what``: the
     file, as a message names it)."""
-    try:
-        text = read_text(path, f"{what} as UTF-8 text")
-    except FileNotFoundError:
-        raise InputError(path, None, what, "no such file") from None
-    return load(text, path, loader)
+    return load(read(path, what), path, loader)
 
 
 def as_input_error(error: yaml.YAMLError, source: str | Path,
