@@ -63,9 +63,10 @@ def open_binary(path: str | Path) -> Iterator[BinaryIO]:
 
 
 def too_long(path, line: int, limit: int, head: bytes) -> InputError:
-    """The error for a line longer than ``limit`` bytes (its start shown, cut short)."""
-    return InputError(path, line, f"lines of at most {limit} bytes",
-                      f"a longer line, starting {head[:60].decode('utf-8', 'replace')!r}")
+    """The error for a line longer than ``limit`` bytes (its first 40 bytes shown)."""
+    start = head[:40].decode("utf-8", "replace")
+    return InputError(path, line, f"lines of at most {limit} bytes; found a longer line, "
+                      f"starting {start!r}…")
 
 
 def text_lines(path: str | Path, expected: str = "UTF-8 text",
