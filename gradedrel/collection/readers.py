@@ -109,7 +109,8 @@ def read_qrels_tsv(path: str | Path, grade_map: GradeMap | None = None) -> pd.Da
     a pair judged twice (with the line where it was first judged).
     """
     expected = "a graded qrels TSV as UTF-8 text"
-    data = streams.read_bounded(path, expected)  # read once: a pipe cannot be read twice
+    # read once (a pipe cannot be read twice); a name ending in .gz decompressed
+    data = streams.read_bounded(path, expected, gz=streams.gzipped(path))
     check_text(path, data, expected)
     if data.startswith(codecs.BOM_UTF8):  # pandas strips it
         log.warning("%s: a UTF-8 byte-order mark at the start of the file, stripped", path)

@@ -6,7 +6,7 @@ Every text reader reads through :func:`text_lines` (line by line) or :func:`read
 re-reading (a pipe cannot be read twice). Both check, as they stream, that no line is
 longer than a limit, so that a huge file without line ends (a sparse file, a binary) is
 one short error after a bounded read, not a memory blow-up; both refuse a compressed
-file that is not named ``.gz``. :func:`text_lines` decodes each line on its own, so a
+file they are not asked to decompress. :func:`text_lines` decodes each line on its own, so a
 byte that is not UTF-8 is reported at its own line.
 """
 from __future__ import annotations
@@ -46,15 +46,18 @@ def compressed_error(path, expected: str) -> InputError:
                       "decompress it first")
 
 
+def gzipped(path: str | Path) -> bool:
+    """Whether an input is read decompressed: its name ends in ``.gz``."""
+    return str(path).endswith(".gz")
+
+
 @contextlib.contextmanager
-def open_binary(path: str | Path) -> Iterator[BinaryIO]:
-    """``path`` opened once for reading bytes: ``-`` is standard input (left open), a name
-    ending in ``.gz`` is decompressed as it is read (a damaged gzip stream: one
-    :class:`InputError`)."""
+def open_binary(path: str | Path, gz: bool = False) -> Iterator[BinaryIO]:
+    """``path`` opened once for reading bytes: ``-`` is standard input (left open); ``gz``:
+    decompressed as it is read (a damaged gzip stream: one :class:`InputError`)."""
     if str(path) == STDIN:
         yield sys.stdin.buffer
         return
-    gz = str(path).endswith(".gz")
     try:
         with (gzip.open if gz else open)(path, "rb") as handle:
             yield handle
@@ -73,14 +76,14 @@ def text_lines(path: str | Path, expected: str = "UTF-8 text",
                limit: int = LINE_LIMIT) -> Iterator[str]:
     """The lines of a UTF-8 text input, read once, each ending ``\\n`` but the last
     (line ends as Python's text mode reads them: ``\\r\\n`` and ``\\r`` are ``\\n``); a
-    byte-order mark at the start stripped and logged. One :class:`InputError` naming the
-    line for a byte that is not UTF-8 or a line longer than ``limit`` bytes; a compressed
-    file not named ``.gz`` is refused."""
-    number = 0
-    with open_binary(path) as handle:
+    byte-order mark at the start stripped and logged; a name ending in ``.gz``
+    decompressed as it is read. One :class:`InputError` naming the line for a byte that is
+    not UTF-8 or a line longer than ``limit`` bytes; another compressed file is refused."""
+    number, gz = 0, gzipped(path)
+    with open_binary(path, gz) as handle:
         for raw in iter(lambda: handle.readline(limit + 1), b""):
             if number == 0:
-                if is_compressed(raw) and not str(path).endswith(".gz"):
+                if is_compressed(raw) and not gz:
                     raise compressed_error(path, expected)
                 if raw.startswith(codecs.BOM_UTF8):
                     log.warning("%s: a UTF-8 byte-order mark at the start of the file, "
@@ -108,16 +111,17 @@ def text_lines(path: str | Path, expected: str = "UTF-8 text",
                 yield rest
 
 
-def read_bounded(path: str | Path, expected: str, limit: int = LINE_LIMIT) -> bytes:
+def read_bounded(path: str | Path, expected: str, limit: int = LINE_LIMIT,
+                 gz: bool = False) -> bytes:
     """The bytes of an input, read once in blocks, no line longer than ``limit`` bytes
     (checked as it streams: a huge file without line ends stops after about two blocks,
-    with one :class:`InputError` naming its line); a compressed file not named ``.gz``
-    refused. Not decoded (see :func:`gradedrel.core.io.check_text`)."""
+    with one :class:`InputError` naming its line); ``gz``: decompressed as read, else a
+    compressed file is refused. Not decoded (see :func:`gradedrel.core.io.check_text`)."""
     blocks: list[bytes] = []
     newlines = offset = start = 0   # line ends, bytes before this block, where the line began
-    with open_binary(path) as handle:
+    with open_binary(path, gz) as handle:
         for block in iter(lambda: handle.read(limit), b""):
-            if not blocks and is_compressed(block) and not str(path).endswith(".gz"):
+            if not blocks and is_compressed(block) and not gz:
                 raise compressed_error(path, expected)
             blocks.append(block)
             first, count = block.find(b"\n"), 0
