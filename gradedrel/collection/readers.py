@@ -1,9 +1,11 @@
 """Readers for the file formats a collection may come in.
 
-Each reader checks every line and raises :class:`~gradedrel.core.errors.InputError`
-naming the file and line of the first bad one. Every text input is UTF-8; a byte-order
-mark at its start is stripped and logged (a warning naming the file; the testbed report
-lists the collection's files that had one: :func:`starts_with_bom`). A topic or document
+Each reader reads its input once, as a stream (a file, a pipe, a FIFO or ``-``:
+:mod:`gradedrel.core.streams`), checks every line and raises
+:class:`~gradedrel.core.errors.InputError` naming the file and line of the first bad
+one. Every text input is UTF-8; a byte-order mark at its start is stripped and logged (a
+warning naming the file; the testbed report lists the collection's files that had one:
+:func:`starts_with_bom`). A topic or document
 id is one field of a TREC run line, so it may hold no whitespace and no control
 character (:func:`check_id`).
 
@@ -45,15 +47,6 @@ def starts_with_bom(path: str | Path) -> bool:
     opener = gzip.open if path.suffix == ".gz" else open
     with opener(path, "rb") as handle:
         return handle.read(len(codecs.BOM_UTF8)) == codecs.BOM_UTF8
-
-
-def note_bom(path: str | Path) -> bool:
-    """Log that ``path`` starts with a byte-order mark, which its reader strips; whether
-    it does."""
-    found = starts_with_bom(path)
-    if found:
-        log.warning("%s: a UTF-8 byte-order mark at the start of the file, stripped", path)
-    return found
 
 
 def _lines(path: str | Path, limit: int = streams.LINE_LIMIT) -> Iterator[str]:

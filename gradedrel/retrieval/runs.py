@@ -89,8 +89,9 @@ class RankedRun:
 def read_run(path: str | Path) -> RankedRun:
     """Read a TREC run file ``qid Q0 docno rank score tag`` strictly and rank it: six
     fields a line, a finite score, a document once per topic; the first violation is an
-    :class:`InputError` naming the file and line (found by a line-by-line re-read only
-    when pandas' C reader finds something wrong). An ir_metadata header is skipped."""
+    :class:`InputError` naming the file and line (found by a line-by-line pass over the
+    bytes read, only when pandas' C reader finds something wrong: the input is read once,
+    and may be a pipe). An ir_metadata header is skipped."""
     path = Path(path)
     whole = read_bounded(path, "a TREC run as UTF-8 text")  # once: it may be a pipe
     check_text(path, whole, "a TREC run as UTF-8 text")
