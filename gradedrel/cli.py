@@ -11,6 +11,7 @@ unknown word), so a command does not pay for another's imports (``thesaurus`` lo
 from __future__ import annotations
 
 import argparse
+import errno
 import importlib
 import json
 import os
@@ -46,13 +47,10 @@ def parse_grade_map(text: str | None):
             if not sep or not re.fullmatch(r"-?[0-9]+", level.strip()):
                 raise InputError("--grade-map", None, "label=level pairs, comma-separated", item)
             pairs.append((label.strip(), int(level)))
-    raw: dict = {}
-    for label, level in pairs:
-        if label in raw:  # the last would win silently and remap judgements
-            raise InputError("--grade-map", None, "each label once",
-                             f"label {label} twice: ={raw[label]} and ={level}")
-        raw[label] = level
-    return GradeMap.from_config(raw, source="--grade-map")
+    if not isinstance(pairs, list):
+        raise InputError("--grade-map", None, "a JSON object label -> level", text)
+    # a label given twice (1 and 01 are one) is refused there: the last would win silently
+    return GradeMap.from_config(pairs, source="--grade-map")
 
 
 def parse_run_arguments(items: list[str]) -> dict[str, str]:
@@ -88,13 +86,14 @@ def run_evaluate(args: argparse.Namespace) -> int:
     code.
     """
     one_blas_thread_unless_chosen()
-    from gradedrel.core.io import file_in_the_way
+    from gradedrel.core.io import file_in_the_way, what_is_in_the_way
 
-    # --out can become a folder: not a file, not under a file (checked before any work)
+    # --out can become a folder: not a file, not under a file, not a link to nothing
+    # (checked before any work)
     blocking = file_in_the_way(args.out)
     if blocking is not None:
         raise InputError(blocking, None, "--out: a folder, or a path where one can be made",
-                         "a file")
+                         what_is_in_the_way(blocking))
     from gradedrel.collection.readers import read_qrels, read_qrels_tsv, read_topic_list
     from gradedrel.evaluation.files import evaluate_files
     from gradedrel.evaluation.measures import registry
@@ -364,6 +363,21 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
     return parser
 
 
+#: What to do about an operating-system error, by errno (a full disk, a quota, …).
+REMEDY = {errno.ENOSPC: "free space on that device, or write elsewhere (--out)",
+          errno.EDQUOT: "free space within your quota, or write elsewhere (--out)",
+          errno.EROFS: "write elsewhere (--out)",
+          errno.EACCES: "check its permissions, or write elsewhere (--out)"}
+
+
+def os_error_line(error: OSError, command: str) -> str:
+    """One line for an operating-system error: the path it is about (else the command),
+    what happened and, where known, what to do (:data:`REMEDY`)."""
+    where = error.filename if error.filename is not None else command
+    remedy = REMEDY.get(error.errno)
+    return f"{where}: {error.strerror or error}" + (f"; {remedy}" if remedy else "")
+
+
 def main(argv: list[str] | None = None) -> int:
     """The ``gradedrel`` command: parse ``argv`` (default: sys.argv), run it, return its exit code."""
     parser = build_parser(argv)
@@ -393,9 +407,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.verbose:
             raise
         if isinstance(error, OSError) and not isinstance(error, FileNotFoundError):
-            # a path that is a directory, under a file, read-only, …
-            where = error.filename if error.filename is not None else args.command
-            error = f"{where}: {error.strerror or error}"
+            error = os_error_line(error, args.command)
         # one line, the same for every subcommand: "gradedrel: <file>:<line>: expected …"
         print(f"gradedrel: {error}", file=sys.stderr)
         return 1

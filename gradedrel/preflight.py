@@ -25,7 +25,7 @@ import yaml
 from gradedrel.collection import readers, spec
 from gradedrel.collection.grades import GradeMap
 from gradedrel.core.errors import InputError
-from gradedrel.core.io import file_in_the_way
+from gradedrel.core.io import file_in_the_way, what_is_in_the_way
 from gradedrel.core.yaml_io import StrictLoader, as_input_error
 
 
@@ -52,11 +52,11 @@ def grade_map_level_errors(grade_map: Mapping | None, config: Mapping, where: st
 
 def folder_errors(config: Mapping) -> list[str]:
     """The folders the workflow writes into (``results_dir``, ``report.figures_dir``): not
-    a file, and not under one."""
+    a file or a symbolic link to nothing, and not under one."""
     folders = (("results_dir", config.get("results_dir")),
                ("report.figures_dir", (config.get("report") or {}).get("figures_dir")))
-    return [f"{blocking}: expected a folder (config: {key}: {value}); found a file"
-            for key, value in folders if value and (blocking := file_in_the_way(value))]
+    return [f"{blocking}: expected a folder (config: {key}: {value}); found "
+            f"{what_is_in_the_way(blocking)}" for key, value in folders if value and (blocking := file_in_the_way(value))]
 
 
 def input_errors(config: Mapping, collections: Iterable[str], plan_sets: Mapping,

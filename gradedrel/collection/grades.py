@@ -19,8 +19,10 @@ LEVEL_NAMES = {0: "irrelevant", 1: "marginally", 2: "fairly", 3: "highly"}
 LEVEL_SHORT = {0: "irrelevant", 1: "marginal", 2: "fair", 3: "high"}
 
 
-def _canonical_label(label: object) -> str:
-    """Raw labels compare as text: ``"1"``, ``1`` and ``"01"`` are label ``1``."""
+def canonical_label(label: object) -> str:
+    """A raw label in the one form labels are compared in: an integer's text (``"1"``,
+    ``1``, ``"01"``, ``" 1"`` and the fullwidth ``"１"`` are label ``1``), else the text
+    stripped."""
     text = str(label).strip()
     try:
         return str(int(text))
@@ -36,20 +38,31 @@ class GradeMap:
 
     @classmethod
     def from_config(cls, raw: Mapping[object, object], source: str = "config") -> "GradeMap":
-        """A grade map from config's {label: level}; a level not in LEVELS or no label: InputError."""
+        """A grade map from config's {label: level} (or its (label, level) pairs); a level
+        not in LEVELS, no label, or one label given twice (``1`` and ``"01"`` are one:
+        :func:`canonical_label`): InputError."""
         mapping: dict[str, int] = {}
-        for label, level in raw.items():
+        given: dict[str, tuple] = {}
+        for label, level in (raw.items() if isinstance(raw, Mapping) else raw):
             if not isinstance(level, int) or isinstance(level, bool) or level not in LEVELS:
                 raise InputError(source, None, f"grade map level in {LEVELS} for label {label!r}",
                                  level)
-            mapping[_canonical_label(label)] = level
+            key = canonical_label(label)
+            if key in given:  # the last would win silently and remap judgements
+                first = given[key]
+                raise InputError(source, None, "each relevance label once (compared as the "
+                                 "grade map compares them: 1, '1', '01' and '１' are one)",
+                                 f"label {key} twice: {first[0]!r}: {first[1]} and "
+                                 f"{label!r}: {level}")
+            given[key] = (label, level)
+            mapping[key] = level
         if not mapping:
             raise InputError(source, None, "a non-empty grade map")
         return cls(mapping)
 
     def level(self, label: object, path: str | None = None, line: int | None = None) -> int:
         """The level of a raw label; an unmapped label is an :class:`InputError`."""
-        key = _canonical_label(label)
+        key = canonical_label(label)
         try:
             return self.mapping[key]
         except KeyError:

@@ -1,9 +1,11 @@
 """Readers for the file formats a collection may come in.
 
-Each reader checks every line and raises :class:`~gradedrel.core.errors.InputError`
-naming the file and line of the first bad one. Every text input is UTF-8; a byte-order
-mark at its start is stripped and logged (a warning naming the file; the testbed report
-lists the collection's files that had one: :func:`starts_with_bom`). A topic or document
+Each reader reads its input once, as a stream (a file, a pipe, a FIFO or ``-``:
+:mod:`gradedrel.core.streams`), checks every line and raises
+:class:`~gradedrel.core.errors.InputError` naming the file and line of the first bad
+one. Every text input is UTF-8; a byte-order mark at its start is stripped and logged (a
+warning naming the file; the testbed report lists the collection's files that had one:
+:func:`starts_with_bom`). A topic or document
 id is one field of a TREC run line, so it may hold no whitespace and no control
 character (:func:`check_id`).
 
@@ -17,7 +19,6 @@ from __future__ import annotations
 
 import codecs
 import gzip
-import zlib
 import html
 import io
 import json
@@ -32,8 +33,8 @@ np = lazy.module("numpy")
 pd = lazy.module("pandas")
 
 from gradedrel.core.errors import InputError, once
-from gradedrel.core.io import check_text
-from gradedrel.core.io import NOT_IN_ID
+from gradedrel.core import streams
+from gradedrel.core.io import NOT_IN_ID, check_text
 from gradedrel.collection.grades import LEVELS, GradeMap
 
 log = logging.getLogger("gradedrel")
@@ -48,35 +49,13 @@ def starts_with_bom(path: str | Path) -> bool:
         return handle.read(len(codecs.BOM_UTF8)) == codecs.BOM_UTF8
 
 
-def note_bom(path: str | Path) -> bool:
-    """Log that ``path`` starts with a byte-order mark, which its reader strips; whether
-    it does."""
-    found = starts_with_bom(path)
-    if found:
-        log.warning("%s: a UTF-8 byte-order mark at the start of the file, stripped", path)
-    return found
-
-
-def _lines(path: str | Path) -> Iterator[str]:
-    """The lines of a text input, UTF-8 (gzip-compressed if it ends in ``.gz``), its
-    byte-order mark (if any) stripped and logged. A byte that is not UTF-8, or a compressed
-    file cut short, is an :class:`InputError` naming the file and the line it is on (not
-    Python's ``UnicodeDecodeError`` naming neither)."""
-    path = Path(path)
-    number = 0
-    try:
-        note_bom(path)
-        opener = gzip.open if path.suffix == ".gz" else open
-        with opener(path, "rt", encoding="utf-8-sig") as handle:
-            for number, line in enumerate(handle, start=1):
-                yield line
-    except UnicodeDecodeError:
-        raise InputError(path, number + 1, "UTF-8 text", "a byte that is not UTF-8 (Latin-1 "
-                         "or another encoding?)") from None
-    except (FileNotFoundError, IsADirectoryError, PermissionError):
-        raise
-    except (EOFError, OSError, zlib.error) as error:
-        raise InputError(path, None, "a complete gzip file", str(error)) from None
+def _lines(path: str | Path, limit: int = streams.LINE_LIMIT) -> Iterator[str]:
+    """The lines of a text input, read once as a stream (a file, a pipe, a FIFO, ``-``;
+    gzip-compressed if it ends in ``.gz``), its byte-order mark (if any) stripped and
+    logged. A byte that is not UTF-8, a line longer than ``limit`` bytes or a compressed
+    file cut short is an :class:`InputError` naming the file and the line it is on
+    (:func:`gradedrel.core.streams.text_lines`)."""
+    return streams.text_lines(path, "UTF-8 text", limit)
 
 
 ID_RULE = "without whitespace or control characters (an id is one field of a TREC run line)"
@@ -122,14 +101,12 @@ def read_qrels_tsv(path: str | Path, grade_map: GradeMap | None = None) -> pd.Da
     name the file line (the header is line 1): a grade outside 0–3, an unmapped label,
     a pair judged twice (with the line where it was first judged).
     """
-    note_bom(path)  # pandas strips it
-    data = Path(path).read_bytes()
-    if str(path).endswith(".gz"):
-        try:
-            data = gzip.decompress(data)
-        except (EOFError, OSError, zlib.error) as error:
-            raise InputError(path, None, "a complete gzip file", str(error)) from None
-    check_text(path, data, "a graded qrels TSV as UTF-8 text")
+    expected = "a graded qrels TSV as UTF-8 text"
+    # read once (a pipe cannot be read twice); a name ending in .gz decompressed
+    data = streams.read_bounded(path, expected, gz=streams.gzipped(path))
+    check_text(path, data, expected)
+    if data.startswith(codecs.BOM_UTF8):  # pandas strips it
+        log.warning("%s: a UTF-8 byte-order mark at the start of the file, stripped", path)
     try:
         frame = pd.read_csv(io.BytesIO(data), sep="\t", dtype=str, keep_default_na=False,
                             skip_blank_lines=False)
@@ -281,14 +258,34 @@ def read_topics_trec(path: str | Path, field: str = "title") -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["qid", "query"])
 
 
+class RepeatedKey(ValueError):
+    """A JSON object with a key given twice (``json`` keeps the last silently)."""
+
+    def __init__(self, key: str):
+        super().__init__(key)
+        self.key = key
+
+
+def _once_each_key(pairs: list) -> dict:
+    """A JSON object's pairs as a dict; a key given twice is :class:`RepeatedKey`."""
+    record = dict(pairs)
+    if len(record) != len(pairs):
+        seen: set = set()
+        raise RepeatedKey(next(k for k, _ in pairs if k in seen or seen.add(k)))
+    return record
+
+
 def iter_json_lines(path: str | Path) -> Iterator[tuple[int, object, str]]:
     """``(line number, parsed value, raw line)`` for every non-blank line of a JSONL file;
     a line that is not JSON is an :class:`InputError` at its line."""
-    for number, line in enumerate(_lines(path), start=1):
+    for number, line in enumerate(_lines(path, streams.DOCUMENT_LINE_LIMIT), start=1):
         if not line.strip():
             continue
         try:
-            yield number, json.loads(line), line
+            yield number, json.loads(line, object_pairs_hook=_once_each_key), line
+        except RepeatedKey as repeated:
+            raise InputError(path, number, "each key once in a JSON object",
+                             f"key {repeated.key!r} twice") from None
         except json.JSONDecodeError as error:
             raise InputError(path, number, "a JSON object per line", str(error)) from None
 
@@ -321,7 +318,7 @@ def iter_docs_trec(path: str | Path) -> Iterator[tuple[int, dict]]:
     end of the file is an error at its line.
     """
     count, inside, start, parts = 0, False, 0, []
-    for number, line in enumerate(_lines(path), start=1):
+    for number, line in enumerate(_lines(path, streams.DOCUMENT_LINE_LIMIT), start=1):
         pos = 0
         while True:
             if not inside:

@@ -65,7 +65,8 @@ def validate(config: MutableMapping, source: str = "config", *, sections_only: b
     evaluate --config``); an unknown section is an error all the same. ``source`` names the
     config in the message; ``files``: the files it was layered from, earliest first, so
     that the message names the file and line that set the value (:func:`where_set`;
-    ``overrides``: command-line values over them).
+    ``overrides``: command-line values over them; a file given as ``(path, text)``: its text,
+    read already).
     A violation is one :class:`ConfigError`.
     """
     from jsonschema.exceptions import ValidationError
@@ -74,8 +75,11 @@ def validate(config: MutableMapping, source: str = "config", *, sections_only: b
     try:
         validator.validate(config)
     except ValidationError as error:
-        # each file's YAML node, for the line that set the value (the files were read already)
-        line_of = where_set([(str(f), yaml.compose(read_text(f, "a YAML config file as UTF-8 "
+        # each file's YAML node, for the line that set the value (the files were read
+        # already; a (path, text) pair: the text read, for a file that cannot be read twice)
+        line_of = where_set([(str(f[0]), yaml.compose(f[1], Loader=yaml_io.StrictLoader))
+                             if isinstance(f, tuple) else
+                             (str(f), yaml.compose(read_text(f, "a YAML config file as UTF-8 "
                                                              "text"), Loader=yaml_io.StrictLoader))
                              for f in files], overrides)
         raise ConfigError(schema_error_line(error, source, line_of)) from error
@@ -110,14 +114,16 @@ def layered(paths, extra: Mapping | None = None, *, validated: bool = True,
 def load_file(path: str | Path, sections_only: bool = True) -> dict:
     """A YAML config file (UTF-8, a byte-order mark stripped), validated (by default the
     sections it has only), its defaults filled; every problem one line naming file and line."""
-    return dict(validate(read_file(path), str(path), sections_only=sections_only,
-                         files=[path]))
+    text = yaml_io.read(path, "a YAML config file")  # once: it may be a pipe or '-'
+    return dict(validate(read_file(path, text), str(path), sections_only=sections_only,
+                         files=[(path, text)]))
 
 
-def read_file(path: str | Path) -> dict:
-    """A YAML config file as it is (not validated: several are merged first); not YAML, or
-    not a mapping: one line."""
-    data = yaml_io.load_file(path, what="a YAML config file")
+def read_file(path: str | Path, text: str | None = None) -> dict:
+    """A YAML config file as it is (not validated: several are merged first; ``text``: its
+    text, read already); not YAML, or not a mapping: one line."""
+    data = yaml_io.load(yaml_io.read(path, "a YAML config file") if text is None else text,
+                        path)
     if data is not None and not isinstance(data, dict):
         raise InputError(path, 1, "a YAML mapping of config sections (evaluation: …)",
                          type(data).__name__)

@@ -7,6 +7,19 @@ from __future__ import annotations
 
 from pathlib import Path
 
+#: The most characters of a found value a message shows (a longer one is cut, its length named).
+FOUND_LIMIT = 200
+
+
+def shown(found: object) -> str:
+    """``found`` as a message shows it: its repr, a text longer than :data:`FOUND_LIMIT`
+    characters cut there and its whole length given in bytes (a 10 MB line is not a
+    10 MB message)."""
+    if isinstance(found, (str, bytes)) and len(found) > FOUND_LIMIT:
+        size = len(found.encode("utf-8", "replace") if isinstance(found, str) else found)
+        return f"{found[:FOUND_LIMIT]!r}… (cut; {size} bytes in all)"
+    return repr(found)
+
 
 class InputError(ValueError):
     """Bad input, located: ``path:line: expected …, found …``."""
@@ -22,7 +35,7 @@ class InputError(ValueError):
             where = f"{where}:{line}"
         message = f"{where}: expected {expected}"
         if found is not None:
-            message += f"; found {found!r}"
+            message += f"; found {shown(found)}"
         super().__init__(message)
 
 

@@ -1,8 +1,10 @@
 """Writing outputs atomically, so that a failed job leaves nothing half-written."""
 from __future__ import annotations
 
+import codecs
 import contextlib
 import hashlib
+import logging
 import os
 import re
 import shutil
@@ -11,6 +13,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Iterator, TextIO
 
 from gradedrel.core.errors import InputError
+from gradedrel.core.streams import DOCUMENT_LINE_LIMIT, compressed_error, is_compressed, \
+    read_bounded
 
 if TYPE_CHECKING:  # pandas and numpy are imported where a table is written, not on import
     import pandas as pd
@@ -35,9 +39,12 @@ def atomic_open(path: str | Path, mode: str = "w") -> Iterator[TextIO]:
             yield handle
         _ordinary_mode(tmp, 0o666)  # mkstemp creates 0600
         os.replace(tmp, path)
-    except BaseException:
+    except BaseException as error:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
+        if isinstance(error, OSError) and error.filename is None and error.errno:
+            # a write that failed (a full disk): the error names the file it was for
+            raise OSError(error.errno, error.strerror, str(path)) from error
         raise
 
 
@@ -167,28 +174,43 @@ def sha256_of(path: str | Path) -> str:
 
 def file_in_the_way(path: str | Path) -> Path | None:
     """The file that keeps ``path`` from being (or becoming) a folder: ``path`` itself or
-    the nearest existing parent, when that is not a folder; None when nothing is in the way."""
+    the nearest existing parent, when that is not a folder (or is a symbolic link to
+    nothing); None when nothing is in the way."""
     path = Path(path)
     for folder in (path, *path.parents):
         if folder.exists():
             return None if folder.is_dir() else folder
+        if folder.is_symlink():  # a dangling link: mkdir would say only "File exists"
+            return folder
     return None
 
 
-def read_text(path: str | Path, expected: str) -> str:
-    """A UTF-8 text file's text (a byte-order mark stripped): one :class:`InputError` for a
-    file that is not UTF-8 text (:func:`check_text`)."""
-    data = Path(path).read_bytes()
+def what_is_in_the_way(path: str | Path) -> str:
+    """What :func:`file_in_the_way` found at ``path``, and what to do about it."""
+    path = Path(path)
+    if path.is_symlink() and not path.exists():
+        return (f"a symbolic link to {os.readlink(path)!r}, which does not exist: remove "
+                "the link, or make the folder it names")
+    return "a file"
+
+
+def read_text(path: str | Path, expected: str, note_bom: bool = False) -> str:
+    """A UTF-8 text file's text, read once (it may be a pipe), a byte-order mark stripped
+    (``note_bom``: and logged): one :class:`InputError` for a file that is not UTF-8 text
+    (:func:`check_text`)."""
+    data = read_bounded(path, expected, DOCUMENT_LINE_LIMIT)
     check_text(path, data, expected)
+    if note_bom and data.startswith(codecs.BOM_UTF8):
+        logging.getLogger("gradedrel").warning(
+            "%s: a UTF-8 byte-order mark at the start of the file, stripped", path)
     return data.decode("utf-8-sig")
 
 
 def check_text(path: str | Path, data: bytes, expected: str) -> None:
     """One :class:`InputError` for a file that is not UTF-8 text: a compressed file, or the
     line and byte where decoding fails (Latin-1 or another encoding)."""
-    if data[:2] == b"\x1f\x8b" or data[:3] == b"BZh" or data[:6] == b"\xfd7zXZ\x00":
-        raise InputError(path, None, expected, "a compressed file (gzip, bzip2 or xz): "
-                         "decompress it first")
+    if is_compressed(data):
+        raise compressed_error(path, expected)
     if data.isascii():
         return
     try:

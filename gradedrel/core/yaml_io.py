@@ -28,28 +28,51 @@ def _shown(node: yaml.Node) -> str:
 
 
 class StrictLoader(_BASE):  # type: ignore[misc, valid-type]
-    """The safe loader, refusing a key given twice in one mapping."""
+    """The safe loader, refusing a key given twice in one mapping (also through an alias:
+    ``{&a A: 3, *a : 0}``), a second merge key ``<<`` and a mapping merged twice."""
 
     def construct_mapping(self, node, deep=False):
         """The mapping of ``node``; :class:`DuplicateKeyError` at a key given twice."""
         if isinstance(node, yaml.MappingNode):
             seen: dict = {}
-            for key_node, value_node in node.value:
+            merge = None
+            for index, (key_node, value_node) in enumerate(node.value):
                 if key_node.tag == _MERGE:
+                    merge = _check_merge(merge, key_node, value_node)
                     continue
                 key = self.construct_object(key_node, deep=True)
                 try:
-                    first = seen.setdefault(key, (key_node, value_node))
+                    first = seen.setdefault(key, (key_node, value_node, index))
                 except TypeError:  # an unhashable key: PyYAML says so itself
                     continue
-                if first[0] is not key_node:
+                if first[2] != index:  # not node identity: an alias repeats its node
+                    # an alias key's node is its anchor's: its value marks where it is
+                    mark = (value_node if key_node is first[0] else key_node).start_mark
                     raise DuplicateKeyError(
                         None, None,
                         f"key {key!r} twice: line {first[0].start_mark.line + 1} = "
-                        f"{_shown(first[1])}, line {key_node.start_mark.line + 1} = "
-                        f"{_shown(value_node)}",
-                        key_node.start_mark)
+                        f"{_shown(first[1])}, line {mark.line + 1} = {_shown(value_node)}",
+                        mark)
         return super().construct_mapping(node, deep=deep)
+
+
+def _check_merge(before: yaml.Node | None, key_node: yaml.Node, value_node: yaml.Node
+                 ) -> yaml.Node:
+    """The merge key ``key_node``, unless the mapping had one ``before`` or it merges one
+    mapping twice (:class:`DuplicateKeyError`: PyYAML would merge both silently)."""
+    if before is not None:
+        raise DuplicateKeyError(None, None, f"merge key '<<' twice: line "
+                                f"{before.start_mark.line + 1}, line "
+                                f"{key_node.start_mark.line + 1}", key_node.start_mark)
+    if isinstance(value_node, yaml.SequenceNode):
+        merged: set = set()
+        for item in value_node.value:
+            if id(item) in merged:
+                raise DuplicateKeyError(None, None, "each mapping merged once: the mapping "
+                                        f"of line {item.start_mark.line + 1} twice",
+                                        value_node.start_mark)
+            merged.add(id(item))
+    return key_node
 
 
 class Lined(dict):
@@ -80,14 +103,19 @@ def load(text: str, source: str | Path = "<yaml>", loader: type = StrictLoader) 
         raise as_input_error(error, source) from None
 
 
+def read(path: str | Path, what: str = "a YAML file") -> str:
+    """The text of the YAML file ``path``, read once (UTF-8, a byte-order mark allowed;
+    ``what``: the file, as a message names it)."""
+    try:
+        return read_text(path, f"{what} as UTF-8 text")
+    except FileNotFoundError:
+        raise InputError(path, None, what, "no such file") from None
+
+
 def load_file(path: str | Path, loader: type = StrictLoader, what: str = "a YAML file") -> Any:
     """The YAML document in file ``path`` (UTF-8, a byte-order mark allowed; ``what``: the
     file, as a message names it)."""
-    try:
-        text = read_text(path, f"{what} as UTF-8 text")
-    except FileNotFoundError:
-        raise InputError(path, None, what, "no such file") from None
-    return load(text, path, loader)
+    return load(read(path, what), path, loader)
 
 
 def as_input_error(error: yaml.YAMLError, source: str | Path,

@@ -11,6 +11,7 @@ import pandas as pd
 
 from gradedrel.core.io import sha256_of, write_text, write_tsv
 from gradedrel.core.params import plain
+from gradedrel.core.streams import is_regular_file
 from gradedrel.evaluation.contract import SIGNIFICANCE_TABLES, TABLES
 from gradedrel.evaluation.evaluate import evaluate
 from gradedrel.evaluation.measures.judgements import Judgements
@@ -54,14 +55,20 @@ def evaluate_files(run_paths: Mapping[str, str | Path], qrels: pd.DataFrame,
     write_tables(tables, out_dir)
     record = provenance.record(
         "evaluate", {"evaluation": plain(recorded_settings(settings))},
-        runs={label: {"path": str(path), "sha256": sha256_of(path)}
-              for label, path in run_paths.items()},
+        runs={label: digested(path) for label, path in run_paths.items()},
         topics=judgements.n_topics, source=ir_metadata.source(),
-        qrels=({"path": str(qrels_source), "sha256": sha256_of(qrels_source)}
-               if Path(qrels_source).is_file() else {"path": str(qrels_source)}),
+        qrels=digested(qrels_source),
         **({"data": data} if data is not None else {}))
     write_text(record, Path(out_dir) / "provenance.json")
     return tables
+
+
+def digested(path: str | Path) -> dict:
+    """An input as provenance records it: its path, and its sha256 when it is a regular
+    file (a pipe or ``-`` was read once, and cannot be read again for a digest)."""
+    if is_regular_file(path):
+        return {"path": str(path), "sha256": sha256_of(path)}
+    return {"path": str(path)}
 
 
 def recorded_settings(settings: Settings) -> dict:

@@ -350,12 +350,9 @@ def parse_plans(text: str, path: str | Path = "<plans>") -> list[Plan]:
 
 def read_plans(path: str | Path) -> list[Plan]:
     """Plans from a YAML file (UTF-8; a byte-order mark at its start stripped and logged)."""
-    from gradedrel.collection.readers import note_bom
-
     path = Path(path)
     try:
-        note_bom(path)
-        text = read_text(path, "a plan file as UTF-8 text")
+        text = read_text(path, "a plan file as UTF-8 text", note_bom=True)
     except FileNotFoundError:
         raise InputError(str(path), None, "a plan file", "no such file") from None
     return parse_plans(text, path)

@@ -17,6 +17,7 @@ pd = lazy.module("pandas")
 
 from gradedrel.core.errors import InputError, once
 from gradedrel.core.io import NOT_IN_ID, atomic_open, check_text
+from gradedrel.core.streams import read_bounded
 
 log = logging.getLogger("gradedrel")
 
@@ -96,23 +97,24 @@ class RankedRun:
 def read_run(path: str | Path) -> RankedRun:
     """Read a TREC run file ``qid Q0 docno rank score tag`` strictly and rank it: six
     fields a line, a finite score, a document once per topic; the first violation is an
-    :class:`InputError` naming the file and line (found by a line-by-line re-read only
-    when pandas' C reader finds something wrong). An annotated run's ir_metadata header
-    (the layout of results written before run files became plain TREC) is skipped."""
+    :class:`InputError` naming the file and line (found by a line-by-line pass over the
+    bytes read, only when pandas' C reader finds something wrong: the input is read once,
+    and may be a pipe). An annotated run's ir_metadata header (the layout of results written
+    before run files became plain TREC) is skipped."""
     path = Path(path)
-    data = path.read_bytes()
-    check_text(path, data, "a TREC run as UTF-8 text")
-    data = data[header_bytes(path, data):]
+    whole = read_bounded(path, "a TREC run as UTF-8 text")  # once: it may be a pipe
+    check_text(path, whole, "a TREC run as UTF-8 text")
+    data = whole[header_bytes(path, whole):]
     if data.startswith(codecs.BOM_UTF8):  # pandas' reader strips it
         log.warning("%s: a UTF-8 byte-order mark at the start of the file, stripped", path)
     if has_foreign_bytes(data):
-        locate_run_error(path)
+        locate_run_error(path, whole)
     frame = parse_single_spaced(data)
     try:
         if frame is None:
             frame = _parse(data, r"\s+")
     except (ValueError, pd.errors.ParserError, pd.errors.EmptyDataError) as error:
-        locate_run_error(path)
+        locate_run_error(path, whole)
         raise InputError(path, None, "a TREC run 'qid Q0 docno rank score tag'",
                          str(error)) from None
     qid = frame["qid"].to_numpy(dtype=object)
@@ -121,11 +123,11 @@ def read_run(path: str | Path) -> RankedRun:
     tag = frame["tag"].to_numpy(dtype=object)
     bad = (tag == "") | ~np.isfinite(score)
     if bad.any() or len(frame) == 0:
-        locate_run_error(path)
+        locate_run_error(path, whole)
     try:
         return rank_rows(qid, docno, score, source=str(path))
     except InputError:
-        locate_run_error(path)
+        locate_run_error(path, whole)
         raise
 
 
@@ -271,14 +273,14 @@ def header_bytes(path: str | Path, data: bytes) -> int:
                      f"'{START}' without it")
 
 
-def locate_run_error(path: str | Path) -> None:
-    """Re-read a run line by line and raise :class:`InputError` at the first bad line
-    (the lines of an ir_metadata header skipped, counted)."""
+def locate_run_error(path: str | Path, data: bytes) -> None:
+    """Go through a run's bytes ``data`` (UTF-8, as read from ``path``) line by line and
+    raise :class:`InputError` at the first bad line (the lines of an ir_metadata header
+    skipped, counted): the bytes already read, never the file again."""
     seen: dict[tuple[str, str], int] = {}
     lines = 0
-    header = Path(path).read_bytes()
-    header = header[:header_bytes(path, header)].count(b"\n")
-    with open(path, encoding="utf-8-sig") as handle:
+    header = data[:header_bytes(path, data)].count(b"\n")
+    with io.TextIOWrapper(io.BytesIO(data), encoding="utf-8-sig") as handle:
         for number, line in enumerate(handle, start=1):
             if number <= header:
                 continue

@@ -50,8 +50,9 @@ def test_a_grade_map_label_given_twice_on_the_command_line(text):
 
     with pytest.raises(InputError) as raised:
         parse_grade_map(text)
-    assert str(raised.value) == ("--grade-map: expected each label once; found "
-                                 "'label 1 twice: =3 and =0'")
+    assert str(raised.value) == ("--grade-map: expected each relevance label once (compared "
+                                 "as the grade map compares them: 1, '1', '01' and '１' are "
+                                 "one); found \"label 1 twice: '1': 3 and '1': 0\"")
     assert parse_grade_map("1=3,2=0").level("1") == 3
 
 
