@@ -60,6 +60,26 @@ def is_record(path: str | Path) -> bool:
     return name == RECORD_NAME or name.endswith(RECORD_SUFFIX)
 
 
+def coverage(records: Iterable[str], files: Iterable[str]) -> dict[str, list[str]]:
+    """Which of a job's output ``files`` each of its ``records`` covers: a folder's record
+    (``provenance.json``) the files under its folder, a file's record (``<name>.provenance.json``)
+    the files ``<name>.*`` beside it; and every record the files no record claims."""
+    import os
+
+    files = [str(f) for f in files]
+    own = {}
+    for record in map(str, records):
+        if Path(record).name == RECORD_NAME:
+            folder = os.path.dirname(record)
+            own[record] = [f for f in files if f.startswith(folder + os.sep if folder else "")]
+        else:
+            stem = record[: -len(RECORD_SUFFIX)] + "."
+            own[record] = [f for f in files if f.startswith(stem)]
+    claimed = {f for found in own.values() for f in found}
+    rest = [f for f in files if f not in claimed]
+    return {record: sorted({*found, *rest}) for record, found in own.items()}
+
+
 def config_sections(config: Mapping[str, Any]) -> dict[str, str]:
     """Each top-level section of the workflow's configuration (after all its layers and the
     schema's defaults) → :func:`config_hash` of it: what a record was made with, section by

@@ -185,10 +185,11 @@ def write_pages(outputs, wildcards: Mapping[str, object] | None = None,
 def complete_records(outputs: Iterable[str], pages: Iterable[str] = (),
                      config: Mapping | None = None) -> list[str]:
     """After a step: every provenance record among ``outputs`` rewritten with the sha256 of
-    each other output file of the job (report ``pages`` left out:
-    tools/refresh_report_pages.py rewrites them when their layout changes) and the hashes of
-    the workflow's ``config`` (:func:`gradedrel.core.provenance.completed`); a job that
-    writes a record without passing ``config`` is an error. Returns the records."""
+    each output file of the job it covers (:func:`gradedrel.core.provenance.coverage`; report
+    ``pages`` left out: tools/refresh_report_pages.py rewrites them when their layout
+    changes) and the hashes of the workflow's ``config``
+    (:func:`gradedrel.core.provenance.completed`); a job that writes a record without
+    passing ``config`` is an error. Returns the records."""
     from gradedrel.core import provenance
     from gradedrel.core.io import read_text, write_text
 
@@ -198,10 +199,10 @@ def complete_records(outputs: Iterable[str], pages: Iterable[str] = (),
         raise ValueError(f"{records[0]}: a provenance record, but the job passed no "
                          "config to run_step (config=snakemake.config)")
     left_out = set(records) | {str(p) for p in pages}
-    covered = [p for p in files if p not in left_out]
+    covered = provenance.coverage(records, [p for p in files if p not in left_out])
     for record in records:
-        write_text(provenance.completed(read_text(record, "a provenance record"), covered,
-                                        config), record)
+        write_text(provenance.completed(read_text(record, "a provenance record"),
+                                        covered[record], config), record)
     return records
 
 

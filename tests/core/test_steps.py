@@ -202,7 +202,23 @@ def test_a_jobs_records_gain_its_outputs_checksums_and_the_configs_sections(tmp_
     assert body["workflow_config"] == {
         "evaluation": hashlib.sha256(b'{"evaluation":{"depth":100}}').hexdigest()[:16],
         "report": hashlib.sha256(b'{"report":{"dpi":300}}').hexdigest()[:16]}
-    assert body["step"] == "step" and json.loads(beside.read_text()) == body
+    # the figure's own record covers the figure (the folder's record, everything in it)
+    assert json.loads(beside.read_text()) == {**body, "outputs": body["outputs"][:1]}
     # a job writing a record must say its config
     with pytest.raises(ValueError, match="provenance record, but the job passed no config"):
         complete_records(list(outputs))
+
+
+def test_a_record_covers_its_folder_or_its_files_and_every_record_what_none_claims():
+    from gradedrel.core.provenance import coverage
+
+    records = ["r/BM25/SUM-u.provenance.json", "r/BM25/SUM-e.provenance.json",
+               "e/BM25/provenance.json", "e/QL/provenance.json"]
+    files = ["r/BM25/SUM-u.run", "r/BM25/SUM-e.run", "r/BM25/SUM-u.x.tsv", "r/BM25/SUM-ex.run",
+             "e/BM25/means.tsv", "e/QL/means.tsv", "f/SUM.png"]
+    assert coverage(records, files) == {
+        "r/BM25/SUM-u.provenance.json": ["f/SUM.png", "r/BM25/SUM-ex.run", "r/BM25/SUM-u.run",
+                                         "r/BM25/SUM-u.x.tsv"],
+        "r/BM25/SUM-e.provenance.json": ["f/SUM.png", "r/BM25/SUM-e.run", "r/BM25/SUM-ex.run"],
+        "e/BM25/provenance.json": ["e/BM25/means.tsv", "f/SUM.png", "r/BM25/SUM-ex.run"],
+        "e/QL/provenance.json": ["e/QL/means.tsv", "f/SUM.png", "r/BM25/SUM-ex.run"]}
