@@ -103,9 +103,14 @@ def test_results_whose_provenance_differs_are_refused_and_left_alone(finished_pr
         "results/tiny/runs/auto/BM25/SUM-e.run with sha256 "
         f"{json.loads((project / 'results/tiny/evaluation/auto/BM25/provenance.json').read_text())['runs']['SUM/e']['sha256'][:12]}"
         "…; the file here differs",
+        # the run's own record covers it (its sha256 as retrieve wrote it)
+        "adopt: results/tiny/runs/auto/BM25/SUM-e.provenance.json: names "
+        "results/tiny/runs/auto/BM25/SUM-e.run with sha256 "
+        f"{json.loads((project / 'results/tiny/evaluation/auto/BM25/provenance.json').read_text())['runs']['SUM/e']['sha256'][:12]}"
+        "…; the file here differs",
         "adopt: results/tiny/runs/auto/InQuery/SUM-u.provenance.json: made at commit "
         f"{'0' * 40}; this clone is not a git checkout",
-        "adopt: refused: 2 difference(s) from this clone; nothing was changed"]
+        "adopt: refused: 3 difference(s) from this clone; nothing was changed"]
     assert state(project) == before  # no time touched, no metadata written
     assert {"retrieve", "evaluate_runs"} <= planned(project)
 
@@ -126,8 +131,8 @@ def empty_figure(project: Path) -> str:
 def change_grade_map(project: Path) -> str:
     config = project / "fixture" / "config.yaml"
     text = config.read_text()
-    assert '"3": 2' in text
-    config.write_text(text.replace('"3": 2', '"3": 3'))  # after the results were made
+    assert '"2": 3' in text
+    config.write_text(text.replace('"2": 3', '"2": 2'))  # after the results were made
     return "config section 'collections'"
 
 
