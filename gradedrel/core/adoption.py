@@ -20,7 +20,7 @@ from typing import Any, Callable, Iterator, Mapping
 from gradedrel.core.errors import InputError
 from gradedrel.core.io import sha256_of
 from gradedrel.core.ir_metadata import git, source
-from gradedrel.core.provenance import RECORD_NAME, RECORD_SUFFIX, is_record  # noqa: F401
+from gradedrel.core.provenance import is_record
 
 #: The folders of a project that hold results (and their provenance records).
 RESULT_FOLDERS = ("results", "figures")
