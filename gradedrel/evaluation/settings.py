@@ -54,14 +54,20 @@ def check_config(config: Mapping, files=(), overrides: Mapping | None = None) ->
     earliest first, then ``overrides``) checked before any job runs: one
     :class:`~gradedrel.core.config.ConfigError` naming the file and line that set the value
     that cannot work (``config/x.yaml:4: evaluation.cutoffs: [500] outside 1..depth …``)."""
-    from gradedrel.core.config import ConfigError, locator
-
     try:
         Settings.from_config(config.get("evaluation"), list(config.get("standard_measures") or []))
     except SettingError as error:
-        found = locator(files, overrides)(error.key)
-        where = "config" if found is None else f"{found[0]}:{found[1]}"
-        raise ConfigError(f"{where}: {'.'.join(error.key)}: {error.problem}") from error
+        raise located(error, files, overrides) from error
+
+
+def located(error: SettingError, files=(), overrides: Mapping | None = None):
+    """``error`` as one :class:`~gradedrel.core.config.ConfigError` naming the file and line
+    among ``files`` (earliest first) that set its value (``config`` where none did)."""
+    from gradedrel.core.config import ConfigError, locator
+
+    found = locator(files, overrides)(error.key)
+    where = "config" if found is None else f"{found[0]}:{found[1]}"
+    return ConfigError(f"{where}: {'.'.join(error.key)}: {error.problem}")
 
 
 @dataclass(frozen=True)
