@@ -47,11 +47,14 @@ reproduce-nfcorpus: setup
 
 # Results copied into a fresh clone of the same commit: checked against their provenance
 # records, then marked current (tools/adopt.py; docs/setup.md, "Results made elsewhere").
-# CONFIG=nfcorpus: the config files of reproduce-nfcorpus.
+# The config files the results were made with: CONFIGFILES="config/config.yaml x.yaml"
+# (as --configfile takes them), or CONFIG=nfcorpus, the config files of reproduce-nfcorpus.
 CONFIG ?=
-ADOPT_CONFIG := $(if $(filter nfcorpus,$(CONFIG)),$(NFCORPUS))
+CONFIGFILES ?=
+ADOPT_CONFIG := $(if $(filter nfcorpus,$(CONFIG)),$(NFCORPUS),$(if $(strip $(CONFIGFILES)),--configfile $(CONFIGFILES)))
 adopt: setup
-	@test -z "$(CONFIG)" -o "$(CONFIG)" = nfcorpus || { echo "adopt: CONFIG=$(CONFIG): expected nothing or CONFIG=nfcorpus" >&2; exit 1; }
+	@test -z "$(CONFIG)" -o "$(CONFIG)" = nfcorpus || { echo "adopt: CONFIG=$(CONFIG): expected nothing or CONFIG=nfcorpus (other config files: CONFIGFILES=\"...\")" >&2; exit 1; }
+	@test -z "$(CONFIG)" -o -z "$(strip $(CONFIGFILES))" || { echo "adopt: CONFIG=$(CONFIG) and CONFIGFILES=$(CONFIGFILES): expected one of them" >&2; exit 1; }
 	$(BIN)/python tools/adopt.py --snakemake $(BIN)/snakemake $(ADOPT_CONFIG)
 
 # Two workers (pytest-xdist), a test file at a time each: module fixtures are made once, and

@@ -97,7 +97,7 @@ def run_evaluate(args: argparse.Namespace) -> int:
     from gradedrel.collection.readers import read_qrels, read_qrels_tsv, read_topic_list
     from gradedrel.evaluation.files import evaluate_files
     from gradedrel.evaluation.measures import registry
-    from gradedrel.evaluation.settings import Settings, with_also
+    from gradedrel.evaluation.settings import Settings, SettingError, located, with_also
 
     section, standard = {}, []
     if args.config:
@@ -127,7 +127,10 @@ def run_evaluate(args: argparse.Namespace) -> int:
             raise ValueError(f"--measure: {error}") from None
     if args.measure:  # added to the configured measures (None: the paper's grid)
         section["measures"] = list(with_also(section.get("measures"), args.measure))
-    settings = Settings.from_config(section, standard)
+    try:
+        settings = Settings.from_config(section, standard)
+    except SettingError as error:  # named by the line of --config that set it
+        raise located(error, [args.config] if args.config else []) from None
     # TREC qrels: their label field mapped (default: labels are levels 0-3); a graded TSV:
     # its label column mapped, or without a map its grade column as it is
     grade_map = parse_grade_map(args.grade_map) if args.grade_map else None

@@ -18,9 +18,11 @@ def write_page(output: str, page: str, wildcards: Mapping[str, object] | None) -
 
 def run_step(log_path: str | None, main: Callable[[], None],
              wildcards: Mapping[str, object] | None = None, outputs: Iterable[str] = (),
-             page_wildcards: Callable[[str], Mapping[str, object]] | None = None) -> None:
-    """:func:`gradedrel.core.steps.run_step` writing the report's pages."""
-    steps.run_step(log_path, main, wildcards, outputs, page_wildcards, write_page)
+             page_wildcards: Callable[[str], Mapping[str, object]] | None = None,
+             config: Mapping | None = None) -> None:
+    """:func:`gradedrel.core.steps.run_step` writing the report's pages (``config``: the
+    workflow's, for the job's provenance records)."""
+    steps.run_step(log_path, main, wildcards, outputs, page_wildcards, write_page, config)
 
 
 def ir_metadata_context(config: Mapping, plan_set: str,

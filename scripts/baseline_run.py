@@ -59,4 +59,4 @@ def record(tag, wmodel, version):
         platform, implementation)
 
 
-run_step(snakemake.log[0], main, snakemake.wildcards, snakemake.output)
+run_step(snakemake.log[0], main, snakemake.wildcards, snakemake.output, config=snakemake.config)

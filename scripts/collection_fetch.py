@@ -27,4 +27,4 @@ def main():
     write_text(json.dumps(manifest, indent=1, sort_keys=True) + "\n", snakemake.output.manifest)
 
 
-run_step(snakemake.log[0], main, snakemake.wildcards, snakemake.output)
+run_step(snakemake.log[0], main, snakemake.wildcards, snakemake.output, config=snakemake.config)

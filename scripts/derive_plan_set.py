@@ -45,4 +45,4 @@ def main():
     write_text(Path(inp.candidates).read_text(encoding="utf-8"), out.candidates)
 
 
-run_step(snakemake.log[0], main, snakemake.wildcards, snakemake.output)
+run_step(snakemake.log[0], main, snakemake.wildcards, snakemake.output, config=snakemake.config)

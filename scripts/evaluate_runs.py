@@ -56,4 +56,5 @@ def evaluate_model(model, runs, qrels, settings, topics, local, manifest, data):
 
 
 run_step(snakemake.log[0], main, snakemake.wildcards, snakemake.output,
-         per_model_pages(snakemake.wildcards))
+         per_model_pages(snakemake.wildcards),
+         config=snakemake.config)

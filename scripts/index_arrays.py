@@ -17,4 +17,4 @@ def main():
         summary["positions"], summary["terms"], summary["documents"])
 
 
-run_step(snakemake.log[0], main, snakemake.wildcards, snakemake.output)
+run_step(snakemake.log[0], main, snakemake.wildcards, snakemake.output, config=snakemake.config)

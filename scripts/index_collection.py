@@ -58,4 +58,4 @@ def main():
     write_text("".join(d + "\n" for d in census.docnos), snakemake.output.docnos)
 
 
-run_step(snakemake.log[0], main, snakemake.wildcards, snakemake.output)
+run_step(snakemake.log[0], main, snakemake.wildcards, snakemake.output, config=snakemake.config)

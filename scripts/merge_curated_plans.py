@@ -33,4 +33,4 @@ def main():
     write_tsv(table, snakemake.output.candidates)
 
 
-run_step(snakemake.log[0], main, snakemake.wildcards, snakemake.output)
+run_step(snakemake.log[0], main, snakemake.wildcards, snakemake.output, config=snakemake.config)

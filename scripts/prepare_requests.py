@@ -18,4 +18,4 @@ def main():
     write_tsv(requests, snakemake.output.requests)
 
 
-run_step(snakemake.log[0], main, snakemake.wildcards, snakemake.output)
+run_step(snakemake.log[0], main, snakemake.wildcards, snakemake.output, config=snakemake.config)

@@ -51,4 +51,4 @@ def main():
                snakemake.output.testbed)
 
 
-run_step(snakemake.log[0], main, snakemake.wildcards, snakemake.output)
+run_step(snakemake.log[0], main, snakemake.wildcards, snakemake.output, config=snakemake.config)

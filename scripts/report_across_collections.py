@@ -1,6 +1,7 @@
 """The findings across collections: one table (TSV, Markdown) and one figure."""
 import pandas as pd
 
+from gradedrel.core import provenance
 from gradedrel.core.io import write_text, write_tsv
 from gradedrel.job import run_step
 from gradedrel.report import across, figures, published
@@ -33,6 +34,10 @@ def main():
                snakemake.output.md)
     figures.save(across.figure(frame, snakemake.params.figures, paper=True), snakemake.output.png,
                  snakemake.output.pdf, snakemake.params.figures["dpi"])
+    # the record of the table and its figure (run_step adds their checksums)
+    write_text(provenance.record("report_across_collections",
+                                 {"figures": snakemake.params.figures}),
+               snakemake.output.provenance)
 
 
-run_step(snakemake.log[0], main, snakemake.wildcards, snakemake.output)
+run_step(snakemake.log[0], main, snakemake.wildcards, snakemake.output, config=snakemake.config)

@@ -3,6 +3,8 @@ vectors (CG, DCG, nCG, nDCG) with the ideal vector, and the differences from the
 with their paired bootstrap intervals."""
 import logging
 
+from gradedrel.core import provenance
+from gradedrel.core.io import write_text
 from gradedrel.evaluation.measures import jk
 from gradedrel.job import run_step
 from gradedrel.report import bootstrap, figures, evaluation_files as report_io
@@ -47,6 +49,9 @@ def main():
             gain_curves, bands, curve, p["profiles"], p["baseline"],
             p["query_types"], style, f"Difference from {p['baseline']} per rank — {where}", note),
             f"diff_{curve.figure_name}", out, style)
+    # the figures' record (run_step adds their checksums): figures/ is copied with results/
+    write_text(provenance.record("report_figures", {"report": p, "figures": style}),
+               out.provenance)
 
 
-run_step(snakemake.log[0], main, snakemake.wildcards, snakemake.output)
+run_step(snakemake.log[0], main, snakemake.wildcards, snakemake.output, config=snakemake.config)

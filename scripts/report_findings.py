@@ -110,4 +110,5 @@ def write_findings(model, inp, out, pub, plan_design):
 
 
 run_step(snakemake.log[0], main, snakemake.wildcards, snakemake.output,
-         per_model_pages(snakemake.wildcards))
+         per_model_pages(snakemake.wildcards),
+         config=snakemake.config)

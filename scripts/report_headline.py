@@ -71,4 +71,4 @@ def main():
     write_text(headline.markdown(table, sentences), out.md)
 
 
-run_step(snakemake.log[0], main, snakemake.wildcards, snakemake.output)
+run_step(snakemake.log[0], main, snakemake.wildcards, snakemake.output, config=snakemake.config)

@@ -40,4 +40,4 @@ def main():
     write_text("\n".join(lines), out.md)
 
 
-run_step(snakemake.log[0], main, snakemake.wildcards, snakemake.output)
+run_step(snakemake.log[0], main, snakemake.wildcards, snakemake.output, config=snakemake.config)

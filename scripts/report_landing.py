@@ -16,4 +16,4 @@ def main():
                   [tuple(link) for link in params.links], out.landing)
 
 
-run_step(snakemake.log[0], main, snakemake.wildcards, snakemake.output)
+run_step(snakemake.log[0], main, snakemake.wildcards, snakemake.output, config=snakemake.config)

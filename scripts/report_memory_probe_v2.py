@@ -58,4 +58,4 @@ def main():
     write_text(cs.markdown(table, nulls, by_framing, decisions), out.md)
 
 
-run_step(snakemake.log[0], main, snakemake.wildcards, snakemake.output)
+run_step(snakemake.log[0], main, snakemake.wildcards, snakemake.output, config=snakemake.config)

@@ -9,4 +9,4 @@ def main():
         screen_png(snakemake.input[name], target, snakemake.params.dpi)
 
 
-run_step(snakemake.log[0], main, snakemake.wildcards, snakemake.output)
+run_step(snakemake.log[0], main, snakemake.wildcards, snakemake.output, config=snakemake.config)

@@ -1,6 +1,7 @@
 """One page: each finding's verdict for every plan set and model of a collection."""
 import pandas as pd
 
+from gradedrel.core import provenance
 from gradedrel.core.io import write_text, write_tsv
 from gradedrel.job import run_step
 from gradedrel.plans.plan_sets import input_key
@@ -56,6 +57,8 @@ def main():
     figures.save(across.figure(frame, style, findings=[1, 2, 4], paper=True,
                                label_collection=False), snakemake.output.png,
                  snakemake.output.pdf, style["dpi"])
+    # the record of the summary and its forest plot (run_step adds their checksums)
+    write_text(provenance.record("report_summary", {"figures": style}), snakemake.output.provenance)
 
 
-run_step(snakemake.log[0], main, snakemake.wildcards, snakemake.output)
+run_step(snakemake.log[0], main, snakemake.wildcards, snakemake.output, config=snakemake.config)

@@ -85,4 +85,5 @@ def run_model(model, transformer, context):
 
 
 run_step(snakemake.log[0], main, snakemake.wildcards, snakemake.output,
-         per_model_pages(snakemake.wildcards))
+         per_model_pages(snakemake.wildcards),
+         config=snakemake.config)

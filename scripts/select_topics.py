@@ -25,4 +25,4 @@ def main():
     write_tsv(topics[topics["qid"].isin(chosen)], snakemake.output.topics)
 
 
-run_step(snakemake.log[0], main, snakemake.wildcards, snakemake.output)
+run_step(snakemake.log[0], main, snakemake.wildcards, snakemake.output, config=snakemake.config)

@@ -20,4 +20,4 @@ def main():
     write_text(json.dumps(record, indent=1, sort_keys=True) + "\n", snakemake.output.jars)
 
 
-run_step(snakemake.log[0], main, None, snakemake.output)
+run_step(snakemake.log[0], main, None, snakemake.output, config=snakemake.config)

@@ -1,7 +1,9 @@
 """tools/adopt.py's own choices (`make adopt`): where the files a record names under the
-ir_datasets home are looked for, as the workflow chooses that home."""
+ir_datasets home are looked for, as the workflow chooses that home; the configuration a
+copy is compared with; the config files `make adopt` passes."""
 from __future__ import annotations
 
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -31,3 +33,32 @@ def test_without_a_configured_home_the_environments_then_the_users(project, monk
     monkeypatch.delenv("IR_DATASETS_HOME")
     monkeypatch.setenv("HOME", "/users/someone")
     assert adopt.ir_datasets_home(project, []) == Path("/users/someone/.ir_datasets")
+
+
+def make_adopt(*variables: str) -> subprocess.CompletedProcess:
+    return subprocess.run(["make", "--no-print-directory", "-n", "adopt", *variables], cwd=ROOT,
+                          capture_output=True, text=True)
+
+
+def adopt_command(result: subprocess.CompletedProcess) -> str:
+    assert result.returncode == 0, result.stderr
+    return next(line for line in result.stdout.splitlines() if "tools/adopt.py" in line)
+
+
+def test_make_adopt_takes_any_config_files_and_still_config_nfcorpus():
+    # before: only CONFIG=nfcorpus; any other config files could not be given
+    files = "config/config.yaml config/nfcorpus/testbed.yaml"
+    assert adopt_command(make_adopt(f"CONFIGFILES={files}")).endswith(f"--configfile {files}")
+    assert adopt_command(make_adopt("CONFIG=nfcorpus")).endswith(f"--configfile {files}")
+    assert "--configfile" not in adopt_command(make_adopt())
+
+
+def test_the_configuration_compared_is_the_workflows_after_all_layers(project):
+    # the schema's defaults filled in, the given files over config/config.yaml, as the
+    # Snakefile's config is when a job writes its record
+    (project / "over.yaml").write_text("evaluation:\n  depth: 50\n  cutoffs: [10]\n")
+    config = adopt.workflow_config(project, ["over.yaml"])
+    assert config["evaluation"]["depth"] == 50 and config["evaluation"]["levels"] == [1, 2, 3]
+    assert config["data"]["ir_datasets_home"] is None
+    assert adopt.config_files(project, ["over.yaml"]) == [project / "config" / "config.yaml",
+                                                          project / "over.yaml"]

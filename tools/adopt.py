@@ -5,8 +5,9 @@ not current for Snakemake: the clone's scripts are newer than them ("code has ch
 and a copy that did not keep times leaves outputs older than their inputs ("updated input
 files"); Snakemake would re-run them. This checks every provenance record under results/
 and figures/ against the clone (gradedrel.core.adoption: the commit, the package
-versions, the sha256 of every file a record names) and that Snakemake finds every output
-present; any difference refuses the whole adoption, one line per record that differs,
+versions, the workflow configuration the config files given make, after all their layers,
+and the sha256 of every file a record names: the inputs its job read, the outputs it
+covers) and that Snakemake finds every output present; any difference refuses the whole adoption, one line per record that differs,
 and changes nothing. When everything matches, it marks the results current with
 `snakemake --touch --forceall`: every job's outputs touched in the jobs' order (so each is
 newer than its inputs and its script) and every job's metadata recorded (so a later
@@ -36,10 +37,22 @@ REFUSED_STATUS = {"params changed": "made with other params (Snakemake's records
                                                 "(Snakemake's records)"}
 
 
+def config_files(root: Path, configfiles: list[str]) -> list[Path]:
+    """The config files the workflow layers for ``--configfile configfiles``: the Snakefile's
+    config/config.yaml, then the given ones in order (relative to the project folder)."""
+    return [root / "config" / "config.yaml", *(root / f for f in configfiles)]
+
+
+def workflow_config(root: Path, configfiles: list[str]) -> dict:
+    """The configuration the workflow runs with for these config files: layered, checked
+    and completed by the schema's defaults, as the Snakefile does (gradedrel.core.config)."""
+    return config.layered(config_files(root, configfiles))
+
+
 def ir_datasets_home(root: Path, configfiles: list[str]) -> Path:
     """The ir_datasets home the workflow uses with these config files: data.ir_datasets_home,
     else $IR_DATASETS_HOME, else ~/.ir_datasets (relative paths from the project folder)."""
-    files = [root / "config" / "config.yaml", *(root / f for f in configfiles)]
+    files = config_files(root, configfiles)
     home = (config.layered(files, validated=False).get("data") or {}).get("ir_datasets_home")
     home = home or os.environ.get("IR_DATASETS_HOME") or "~/.ir_datasets"
     return root / Path(home).expanduser()
@@ -66,8 +79,14 @@ def check(root: Path, configfiles: list[str], command: str) -> tuple[int, list[s
     if changed:
         return 0, [f"{changed}: differs from commit {commit} (uncommitted changes in this "
                    "clone; results are checked against a commit)"], []
+    try:
+        sections = provenance.config_sections(workflow_config(root, configfiles))
+    except ValueError as error:  # ConfigError, InputError: one line naming file and line
+        return 0, [str(error)], []
     clone = adoption.Clone(root, commit, provenance.package_versions(),
-                           ir_datasets_home(root, configfiles))
+                           ir_datasets_home(root, configfiles), config_sections=sections,
+                           config_files=tuple(os.path.relpath(f, root)
+                                              for f in config_files(root, configfiles)))
     count, problems = adoption.refusals(root, clone)
     if count == 0:
         problems.append("results/: no provenance record (provenance.json) to check; "

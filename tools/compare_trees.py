@@ -9,7 +9,8 @@ the two index files that record when and where Terrier built the index, and what
 ``--ignore`` names. The project's git commit (``source`` of a provenance.json,
 ``commit``/``dirty`` of an ir_metadata record: an evaluation's ir-metadata.yaml, a run's
 ``*.run.ir-metadata.yaml`` beside it, or the header of an annotated run of older results) is
-left out of the comparison: it changes
+left out of the comparison, and a provenance.json's ``outputs`` (the sha256 of files compared
+themselves, run files among them): it changes
 with every commit and nothing reads it (fnmatch patterns on the path relative to the project). Prints
 the files only in one tree and the files that differ, then one summary line; exits 1 when
 anything differs. A refactoring that must keep every output names the files it changes in
@@ -58,6 +59,8 @@ def comparable(path: Path) -> bytes | None:
             return None
         if isinstance(record, dict):
             record.pop("source", None)
+            # the outputs' sha256: of files compared themselves, some recording the commit
+            record.pop("outputs", None)
         return json.dumps(record, sort_keys=True).encode()
     if path.name.endswith("ir-metadata.yaml") or path.suffix == ".run":
         data = path.read_bytes()

@@ -2,9 +2,11 @@
 
 Results copied into a fresh clone (``results/``, ``figures/``) carry their provenance
 records. Before `make adopt` marks them current (tools/adopt.py), every record is checked
-against the clone: its commit, its package versions and the sha256 of every file it names.
-Any difference refuses the whole adoption. Pure apart from reading the files a record
-names; the clone's facts are passed in.
+against the clone: its commit, its package versions, the workflow configuration it was made
+with (each section's hash, against the clone's configuration after all its layers) and the
+sha256 of every file it names: the inputs its job read and the outputs it covers (every
+output of its job but the report pages). Any difference refuses the whole adoption. Pure
+apart from reading the files a record names; the clone's facts are passed in.
 """
 from __future__ import annotations
 
@@ -18,12 +20,10 @@ from typing import Any, Callable, Iterator, Mapping
 from gradedrel.core.errors import InputError
 from gradedrel.core.io import sha256_of
 from gradedrel.core.ir_metadata import git, source
+from gradedrel.core.provenance import is_record
 
 #: The folders of a project that hold results (and their provenance records).
 RESULT_FOLDERS = ("results", "figures")
-#: A provenance record's file name: the folder's record, or the record beside one output.
-RECORD_NAME = "provenance.json"
-RECORD_SUFFIX = ".provenance.json"
 #: The root a record names for files under the ir_datasets home (ir_metadata.data_files).
 IR_DATASETS_ROOT = "ir_datasets home"
 
@@ -31,13 +31,18 @@ IR_DATASETS_ROOT = "ir_datasets home"
 @dataclass(frozen=True)
 class Clone:
     """What a record is compared with: this checkout's commit (None outside git), the
-    installed versions, and the roots of the files a record names."""
+    installed versions, the roots of the files a record names, and the hash of each section
+    of the workflow configuration (``config_sections``:
+    :func:`gradedrel.core.provenance.config_sections`; None: not compared) the results are
+    adopted with, from the config files ``config_files``."""
 
     root: Path
     commit: str | None
     versions: Mapping[str, str]
     ir_datasets_home: Path | None = None
     digests: dict = field(default_factory=dict, compare=False)
+    config_sections: Mapping[str, str] | None = None
+    config_files: tuple[str, ...] = ()
 
     def resolve(self, path: str, root: str | None = None) -> Path | None:
         """Where a recorded ``path`` is in this clone (None for a root it does not know)."""
@@ -57,7 +62,7 @@ class Clone:
 def record_files(root: Path, folders: tuple[str, ...] = RESULT_FOLDERS) -> list[Path]:
     """Every provenance record under ``root``'s result folders, sorted."""
     return sorted(p for folder in folders for p in (Path(root) / folder).rglob("*")
-                  if p.is_file() and (p.name == RECORD_NAME or p.name.endswith(RECORD_SUFFIX)))
+                  if p.is_file() and is_record(p))
 
 
 def read_record(path: Path) -> dict:
@@ -93,9 +98,35 @@ def named_files(record: Any) -> Iterator[tuple[str, str | None, str]]:
             yield from named_files(value)
 
 
+def config_difference(record: Mapping, clone: Clone) -> str | None:
+    """Which section of the workflow configuration ``record`` was made with differs from the
+    clone's (``workflow_config``: section → hash), or None; a record without its outputs'
+    checksums or its configuration cannot be checked (made by an older gradedrel)."""
+    made = record.get("workflow_config")
+    if not isinstance(made, Mapping) or not isinstance(record.get("outputs"), list):
+        return ("holds no checksums of its outputs or its workflow configuration (made by an "
+                "older gradedrel); re-make the results with this commit")
+    if clone.config_sections is None:
+        return None
+    files = " + ".join(clone.config_files) or "its config files"
+    for name in sorted(set(made) | set(clone.config_sections)):
+        if made.get(name) == clone.config_sections.get(name):
+            continue
+        if name not in made:
+            return (f"made without config section {name!r}, which this clone's configuration "
+                    f"({files}) has")
+        if name not in clone.config_sections:
+            return (f"made with config section {name!r}, which this clone's configuration "
+                    f"({files}) lacks")
+        return (f"made with another config section {name!r} than this clone's "
+                f"configuration ({files})")
+    return None
+
+
 def difference(record: Mapping, clone: Clone) -> str | None:
     """What in ``record`` first does not match ``clone`` (its commit, the versions the clone
-    also has, every named file's sha256), or None."""
+    also has, its workflow configuration, every named file's sha256: inputs and outputs),
+    or None."""
     source = record.get("source")
     if isinstance(source, Mapping):
         made = source.get("commit")
@@ -112,6 +143,9 @@ def difference(record: Mapping, clone: Clone) -> str | None:
             if name in clone.versions and str(versions[name]) != str(clone.versions[name]):
                 return (f"made with {name} {versions[name]}; this environment has "
                         f"{clone.versions[name]}")
+    problem = config_difference(record, clone)
+    if problem:
+        return problem
     for path, root, digest in named_files(record):
         where = clone.resolve(path, root)
         if where is None:

@@ -75,14 +75,7 @@ def validate(config: MutableMapping, source: str = "config", *, sections_only: b
     try:
         validator.validate(config)
     except ValidationError as error:
-        # each file's YAML node, for the line that set the value (the files were read
-        # already; a (path, text) pair: the text read, for a file that cannot be read twice)
-        line_of = where_set([(str(f[0]), yaml.compose(f[1], Loader=yaml_io.StrictLoader))
-                             if isinstance(f, tuple) else
-                             (str(f), yaml.compose(read_text(f, "a YAML config file as UTF-8 "
-                                                             "text"), Loader=yaml_io.StrictLoader))
-                             for f in files], overrides)
-        raise ConfigError(schema_error_line(error, source, line_of)) from error
+        raise ConfigError(schema_error_line(error, source, locator(files, overrides))) from error
     return config
 
 
@@ -182,6 +175,18 @@ def where_set(layers, overrides: Mapping | None = None
         return None
 
     return locate
+
+
+def locator(files, overrides: Mapping | None = None
+            ) -> Callable[..., "tuple[str, int] | None"]:
+    """:func:`where_set` for the config files ``files`` (earliest first; each read again,
+    for its YAML nodes; a ``(path, text)`` pair: the text already read, for a file that cannot
+    be read twice, such as a pipe) and the command-line values ``overrides``."""
+    return where_set([(str(f[0]), yaml.compose(f[1], Loader=yaml_io.StrictLoader))
+                      if isinstance(f, tuple) else
+                      (str(f), yaml.compose(read_text(f, "a YAML config file as UTF-8 text"),
+                                            Loader=yaml_io.StrictLoader)) for f in files],
+                     overrides)
 
 
 def snakemake_layers(configfiles, given) -> list[str]:

@@ -182,6 +182,30 @@ def write_pages(outputs, wildcards: Mapping[str, object] | None = None,
     return [outputs[name] for name in names]
 
 
+def complete_records(outputs: Iterable[str], pages: Iterable[str] = (),
+                     config: Mapping | None = None) -> list[str]:
+    """After a step: every provenance record among ``outputs`` rewritten with the sha256 of
+    each output file of the job it covers (:func:`gradedrel.core.provenance.coverage`; report
+    ``pages`` left out: tools/refresh_report_pages.py rewrites them when their layout
+    changes) and the hashes of the workflow's ``config``
+    (:func:`gradedrel.core.provenance.completed`); a job that writes a record without
+    passing ``config`` is an error. Returns the records."""
+    from gradedrel.core import provenance
+    from gradedrel.core.io import read_text, write_text
+
+    files = [str(p) for p in outputs if os.path.isfile(p)]
+    records = [p for p in files if provenance.is_record(p)]
+    if records and config is None:
+        raise ValueError(f"{records[0]}: a provenance record, but the job passed no "
+                         "config to run_step (config=snakemake.config)")
+    left_out = set(records) | {str(p) for p in pages}
+    covered = provenance.coverage(records, [p for p in files if p not in left_out])
+    for record in records:
+        write_text(provenance.completed(read_text(record, "a provenance record"),
+                                        covered[record], config), record)
+    return records
+
+
 def per_model_pages(wildcards: Mapping[str, object]) -> Callable[[str], dict]:
     """``page_wildcards`` for a job whose outputs are named per model (``not_ranked/BM25``)."""
     def page_wildcards(name: str) -> dict:
@@ -200,10 +224,13 @@ def run_step(log_path: str | None, main: Callable[[], None],
              wildcards: Mapping[str, object] | None = None,
              outputs: Iterable[str] = (),
              page_wildcards: Callable[[str], Mapping[str, object]] | None = None,
-             page_writer: PageWriter | None = None) -> None:
+             page_writer: PageWriter | None = None,
+             config: Mapping | None = None) -> None:
     """Run ``main`` with its output in ``log_path`` (see the module docstring); exit 1
     with one line on bad input, or after logging an unexpected error's traceback. The log
-    ends with the time taken and the ``outputs`` written; pages: :func:`write_pages`."""
+    ends with the time taken and the ``outputs`` written; pages: :func:`write_pages`;
+    provenance records among the outputs: :func:`complete_records` (``config``: the
+    workflow's configuration, ``snakemake.config``)."""
     context = job_context(wildcards)
     output = job_output(log_path) if log_path else contextlib.nullcontext((None, sys.stderr))
     failed = False
@@ -214,7 +241,8 @@ def run_step(log_path: str | None, main: Callable[[], None],
         step.info("started (process %d)", os.getpid())
         try:
             main()
-            write_pages(outputs, wildcards, page_wildcards, page_writer)
+            pages = write_pages(outputs, wildcards, page_wildcards, page_writer)
+            complete_records(outputs, pages, config)
             step.info("done in %.1f s (process CPU %.1f s, since its start); wrote %s",
                       time.monotonic() - start, process_cpu(), _outputs(outputs) or "nothing")
         except (InputError, ValueError) as error:

@@ -43,6 +43,37 @@ def with_also(measures, also) -> tuple[str, ...] | None:
     return (*base, *also)
 
 
+class SettingError(ValueError):
+    """Evaluation settings that cannot work: ``key``, the config path of the value
+    (``("evaluation", "cutoffs")``), and what is wrong with it; the message says both as
+    ``config: evaluation.cutoffs: …`` (:func:`check_config` names the file and line)."""
+
+    def __init__(self, key: tuple[str, ...], problem: str):
+        self.key, self.problem = key, problem
+        super().__init__(f"config: {'.'.join(key)}: {problem}")
+
+
+def check_config(config: Mapping, files=(), overrides: Mapping | None = None) -> None:
+    """The workflow's evaluation settings (``config``: validated, layered from ``files``,
+    earliest first, then ``overrides``) checked before any job runs: one
+    :class:`~gradedrel.core.config.ConfigError` naming the file and line that set the value
+    that cannot work (``config/x.yaml:4: evaluation.cutoffs: [500] outside 1..depth …``)."""
+    try:
+        Settings.from_config(config.get("evaluation"), list(config.get("standard_measures") or []))
+    except SettingError as error:
+        raise located(error, files, overrides) from error
+
+
+def located(error: SettingError, files=(), overrides: Mapping | None = None):
+    """``error`` as one :class:`~gradedrel.core.config.ConfigError` naming the file and line
+    among ``files`` (earliest first) that set its value (``config`` where none did)."""
+    from gradedrel.core.config import ConfigError, locator
+
+    found = locator(files, overrides)(error.key)
+    where = "config" if found is None else f"{found[0]}:{found[1]}"
+    return ConfigError(f"{where}: {'.'.join(error.key)}: {error.problem}")
+
+
 @dataclass(frozen=True)
 class Settings:
     """What to compute; defaults are the paper's (config section ``evaluation``)."""
@@ -112,37 +143,37 @@ class Settings:
         return settings
 
     def check(self) -> None:
-        """Settings that cannot work are a ValueError naming the key."""
-        where = "config: evaluation"
+        """Settings that cannot work are a :class:`SettingError` naming the key."""
+        def wrong(key: str, problem: str) -> SettingError:
+            return SettingError(("evaluation", *key.split(".")), problem)
+
         for level in self.levels:
             if level not in (1, 2, 3):
-                raise ValueError(f"{where}.levels: {level} is not a relevance level 1-3")
+                raise wrong("levels", f"{level} is not a relevance level 1-3")
         for reading in self.readings:
             if reading not in stratified.READINGS:
-                raise ValueError(f"{where}.readings: {reading!r} not in {stratified.READINGS}")
+                raise wrong("readings", f"{reading!r} not in {stratified.READINGS}")
         for name, levels in self.profiles.items():
             missing = [lv for lv in levels if lv not in self.gains]
             if missing or not levels:
-                raise ValueError(f"{where}.profiles.{name}: levels {missing or '[]'} have no gain")
+                raise wrong(f"profiles.{name}", f"levels {missing or '[]'} have no gain")
         if any(b < 2 for b in self.dcg_bases):
-            raise ValueError(f"{where}.dcg_bases: every base must be >= 2")
-        too_deep = [k for k in (*self.cutoffs, *self.effort_ranks) if not 1 <= k <= self.depth]
-        if too_deep:
-            raise ValueError(f"{where}: cutoffs/effort_ranks {too_deep} outside 1..depth "
-                             f"({self.depth})")
+            raise wrong("dcg_bases", "every base must be >= 2")
+        for key in ("cutoffs", "effort_ranks"):
+            too_deep = [k for k in getattr(self, key) if not 1 <= k <= self.depth]
+            if too_deep:
+                raise wrong(key, f"{too_deep} outside 1..depth ({self.depth}, evaluation.depth)")
         if self.missing_topics not in MISSING_TOPICS:
-            raise ValueError(f"{where}.missing_topics: 'zero' or 'skip', not "
-                             f"{self.missing_topics!r}")
+            raise wrong("missing_topics", f"'zero' or 'skip', not {self.missing_topics!r}")
         for gain in self.ndcg_log2_gains:
             if gain not in cg.MODERN_GAINS:
-                raise ValueError(f"{where}.ndcg_log2.gains: {gain!r} not in "
-                                 f"{sorted(cg.MODERN_GAINS)}")
+                raise wrong("ndcg_log2.gains", f"{gain!r} not in {sorted(cg.MODERN_GAINS)}")
         try:
             corrections.known(self.correction)
         except ValueError as error:
-            raise ValueError(f"{where}.significance.{error}") from None
+            raise wrong("significance.correction", str(error)) from None
         if self.measures is not None and not self.measures:
-            raise ValueError(f"{where}.measures: an empty list (null = the paper's grid)")
+            raise wrong("measures", "an empty list (null = the paper's grid)")
         # standard_measures holds ir_measures measures only (whether or not irm has handed
         # our families to ir_measures): a gradedrel name is told where it belongs
         for name in self.standard_measures:
@@ -151,19 +182,19 @@ class Settings:
             except ValueError:  # a registered family with wrong parameters
                 ours = True
             if ours is not None:
-                raise ValueError(
-                    f"config: standard_measures: {name!r} is a gradedrel measure, not an "
+                raise SettingError(
+                    ("standard_measures",), f"{name!r} is a gradedrel measure, not an "
                     f"ir_measures one; list it under evaluation.also (added to the paper's "
                     f"grid) or evaluation.measures")
         try:
             measures = self.measure_list()
         except ValueError as error:
-            raise ValueError(f"{where}.measures: {error}") from None
+            raise wrong("measures", str(error)) from None
         for measure in measures:
             if "profile" in getattr(measure, "SUPPORTED_PARAMS", {}) and \
                     measure["profile"] not in self.profiles:
-                raise ValueError(f"{where}.measures: {measure}: gain profile "
-                                 f"{measure['profile']!r} not in {where}.profiles")
+                raise wrong("measures", f"{measure}: gain profile {measure['profile']!r} not "
+                            "in config: evaluation.profiles")
 
     @property
     def kinds(self) -> list[tuple[str, int]]:

@@ -52,6 +52,9 @@ IMPORTANCE = ("major", "minor")
 #: ``derived``: built by program from another plan set's plans, keeping some of their keys
 #: (:mod:`gradedrel.plans.transform`); such a plan may be left without any facet.
 SOURCES = ("auto", "curated", "expert", "derived")
+#: The sources of plans a person wrote, whose facet names must differ (the planner may give
+#: two facets one label: "eggs ... egg board" in an automatic WordNet plan).
+WRITTEN = ("curated", "expert")
 
 
 @dataclass(frozen=True)
@@ -91,9 +94,12 @@ class Facet:
     concepts: list[PlanConcept] = field(default_factory=list)
     specificity: float | None = None
     rationale: str | None = None  # a curator's one line: why this facet, why major/minor
-    #: Whether every key may reduce to nothing under an index's term pipeline (the facet then
-    #: leaves the query, reported); otherwise that stops the compilation (query_files).
+    #: Whether the facet may leave a query: a concept of it may have no unexpanded key, and
+    #: its keys (or its unexpanded keys) may all reduce to nothing under an index's term
+    #: pipeline (reported); otherwise either stops the reading or the compilation (query_files).
     may_be_empty: bool = False
+    #: The line of the plan file the facet starts on (None: not read from a file).
+    line: int | None = field(default=None, compare=False, repr=False)
 
 
 @dataclass
@@ -107,6 +113,9 @@ class Plan:
     note: str | None = None
     curator: str | None = None
     version: int | None = None
+    #: The plan file it was read from and the line it starts on (None: not read from a file).
+    path: str | None = field(default=None, compare=False, repr=False)
+    line: int | None = field(default=None, compare=False, repr=False)
 
     def concepts(self) -> list[PlanConcept]:
         """Every concept of every facet, in order."""
@@ -192,13 +201,38 @@ class _Loader(yaml_io.LinedLoader):
     line marks, 3-4x faster on the curators' plan files), mappings carrying their line."""
 
 
+#: The fields of a plan file that hold text. A plain (unquoted) scalar there is read as it is
+#: written: YAML would read ``0012`` as 10 (octal), ``1.10`` as 1.1, ``12:30`` as 750 and
+#: ``yes`` as true, and the query would hold what YAML made of it.
+TEXT_FIELDS = frozenset({"qid", "request", "source", "note", "curator", "name", "importance",
+                         "rationale", "label", "uri", "matched", "key", "via", "reason"})
+#: The lists of search keys, whose items may be bare text (``- 0012``).
+KEY_LISTS = frozenset({"keys", "expansion"})
+_STR, _NULL = "tag:yaml.org,2002:str", "tag:yaml.org,2002:null"
+
+
+def as_written(node: yaml.Node) -> str | None:
+    """The text of a plain scalar that YAML would read as a number, time or boolean (a
+    ``qid`` is always text as written); None for any other node."""
+    if isinstance(node, yaml.ScalarNode) and not node.style and node.tag not in (_STR, _NULL):
+        return node.value
+    return None
+
+
 def _construct_mapping(loader, node):
     mapping = yaml_io.lined_mapping(loader, node)
-    # A topic id is text as written: YAML would read an unquoted 0001 as 1, 1.0 as a
-    # float and null/NA-like words as nothing; the scalar's own text is kept instead.
     for key, value in node.value:
-        if key.value == "qid" and isinstance(value, yaml.ScalarNode) and not value.style:
+        name = key.value if isinstance(key, yaml.ScalarNode) else None
+        if name == "qid" and isinstance(value, yaml.ScalarNode) and not value.style:
+            # a topic id: even null/NA-like words are the id as written
             mapping["qid"] = value.value
+        elif name in TEXT_FIELDS and (text := as_written(value)) is not None:
+            mapping[name] = text
+        elif name in KEY_LISTS and isinstance(value, yaml.SequenceNode) \
+                and isinstance(mapping.get(name), list):
+            for i, item in enumerate(value.value):
+                if (text := as_written(item)) is not None:
+                    mapping[name][i] = text
     return mapping
 
 
@@ -300,12 +334,20 @@ class _Reader:
         may_be_empty = data.get("may_be_empty", False)
         if not isinstance(may_be_empty, bool):
             self.fail(data, "may_be_empty as true or false", may_be_empty)
-        concepts = [self.concept(c, data) for c in self.items(data, "concepts", "facet")]
+        raw = self.items(data, "concepts", "facet")
+        concepts = [self.concept(c, data) for c in raw]
         if not concepts:
             self.fail(data, "a facet with at least one concept")
+        for where, concept in zip(raw, concepts):
+            if not concept.keys and not may_be_empty:
+                # it adds nothing to the unexpanded query types: a facet of such concepts
+                # would leave them unnoticed
+                self.fail(where, f"concept {concept.label!r} with an unexpanded key ('keys'), "
+                          "or its facet marked 'may_be_empty: true'")
         return Facet(self.text(data, "name", "facet"), importance, concepts,
                      None if specificity is None else float(specificity),
-                     self.text(data, "rationale", "facet", required=False), may_be_empty)
+                     self.text(data, "rationale", "facet", required=False), may_be_empty,
+                     getattr(data, "line", None))
 
     def plan(self, data: Any, parent: Any) -> Plan:
         data = self.mapping(data, parent, "plan",
@@ -314,7 +356,15 @@ class _Reader:
         source = self.text(data, "source", "plan", required=False) or "curated"
         if source not in SOURCES:
             self.fail(data, f"source one of {list(SOURCES)}", source)
-        facets = [self.facet(f, data) for f in self.items(data, "facets", "plan")]
+        raw = self.items(data, "facets", "plan")
+        facets = [self.facet(f, data) for f in raw]
+        if source in WRITTEN:
+            seen: dict[str, int] = {}
+            for where, facet in zip(raw, facets):
+                if facet.name in seen:
+                    self.fail(where, f"facet names unique in a plan (facet {facet.name!r} "
+                              f"first at line {seen[facet.name]})", facet.name)
+                seen[facet.name] = getattr(where, "line", 0)
         if not facets and source not in ("auto", "derived"):
             # without a facet, a plan compiles to no query and is reported as excluded, never
             # dropped: an automatic plan of a request with no content words (left out by topic
@@ -328,7 +378,8 @@ class _Reader:
         return Plan(self.text(data, "qid", "plan"),
                     self.text(data, "request", "plan", required=False, empty=True) or "",
                     facets, source, self.text(data, "note", "plan", required=False),
-                    self.text(data, "curator", "plan", required=False), version)
+                    self.text(data, "curator", "plan", required=False), version,
+                    self.path, getattr(data, "line", None))
 
 
 def parse_plans(text: str, path: str | Path = "<plans>") -> list[Plan]:

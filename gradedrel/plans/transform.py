@@ -7,7 +7,8 @@ but those the blinded rater rated ``page`` (``P-inferable``, A8). Then:
 
 - a concept left without keys (neither ``keys`` nor ``expansion``) is dropped, and a facet
   left without concepts; both are counted. A concept that keeps only expansion keys stays
-  (it adds nothing to the unexpanded query types, as in any plan);
+  (it adds nothing to the unexpanded query types) and its facet is marked ``may_be_empty``,
+  which a plan file needs for such a concept (docs/plans.md);
 - a plan left with no key is kept as a plan without facets and counted: it compiles to no
   query, and the evaluation scores its request 0, as for any request a query type cannot
   run; it is never dropped;
@@ -229,7 +230,10 @@ def derive(plans: Iterable[Plan], key_sources: pd.DataFrame, derivation: Derivat
                 else:
                     counts["concepts_dropped"] += 1
             if concepts:
-                facets.append(replace(facet, concepts=concepts))  # its flags too (may_be_empty)
+                # its flags too; a concept left with expansion keys only adds nothing to the
+                # unexpanded query types, and the derived plan says so (may_be_empty)
+                facets.append(replace(facet, concepts=concepts, may_be_empty=facet.may_be_empty
+                                      or any(not c.keys for c in concepts)))
             else:
                 counts["facets_dropped"] += 1
         note = plan.note

@@ -46,24 +46,34 @@ NO_KEY = "no search key left after stopwords"
 
 def void_keys(plan, pipeline) -> list[tuple[str, str]]:
     """``(facet, key)`` of every key of ``plan`` that the index's term pipeline reduces to
-    nothing (left out of every query). An :class:`InputError` when a facet loses all its
-    keys while others keep theirs, unless the plan marks it ``may_be_empty``."""
+    nothing (left out of every query). An :class:`InputError` naming the plan's file and the
+    facet's line when a facet loses all its keys, or all its unexpanded keys (it would leave
+    the unexpanded query types unnoticed), while another facet keeps keys of that kind,
+    unless the plan marks it ``may_be_empty``."""
     from gradedrel.queries.query_types import to_key
 
-    void, emptied, kept = [], [], False
-    for facet in plan.facets:
-        keys = [k.key for c in facet.concepts for k in c.all_keys(True)]
-        lost = [k for k in keys if to_key(k, pipeline) is None]
-        void += [(facet.name, k) for k in lost]
-        if keys and len(lost) == len(keys):
-            if not facet.may_be_empty:
-                emptied.append(facet.name)
-        elif keys:
-            kept = True
-    if emptied and kept:
-        raise InputError(f"plan {plan.qid}", None, "every facet with a search key left after "
-                         "the index's term pipeline", f"facet(s) {emptied}: keys "
-                         f"{[k for f, k in void if f in emptied]} reduce to nothing")
+    void = [(f.name, k.key) for f in plan.facets for c in f.concepts for k in c.all_keys(True)
+            if to_key(k.key, pipeline) is None]
+    lost = set(void)
+    for expanded, kind in ((True, "a search key"), (False, "an unexpanded search key")):
+        emptied, kept = [], False
+        for facet in plan.facets:
+            keys = [k.key for c in facet.concepts for k in c.all_keys(expanded)]
+            if not keys and expanded:
+                continue  # a facet without any key: no query of it to lose (not read so)
+            if all((facet.name, k) in lost for k in keys):
+                if not facet.may_be_empty:
+                    emptied.append(facet)  # no unexpanded key at all counts as lost
+            else:
+                kept = True
+        if emptied and kept:
+            first = emptied[0]
+            keys = [k.key for f in emptied for c in f.concepts for k in c.all_keys(expanded)]
+            raise InputError(plan.path or f"plan {plan.qid}", first.line,
+                             f"every facet of plan {plan.qid} with {kind} left after the "
+                             "index's term pipeline (or marked 'may_be_empty: true')",
+                             f"facet(s) {[f.name for f in emptied]}: keys {keys} reduce to "
+                             "nothing")
     return void
 
 

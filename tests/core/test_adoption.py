@@ -15,6 +15,9 @@ ABC = "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
 # sha256 of the empty message
 EMPTY = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
 COMMIT = "a" * 40
+#: The hashes of a configuration's sections, as a record and a clone hold them (not computed:
+#: adoption compares them as text)
+SECTIONS = {"collections": "1" * 16, "evaluation": "2" * 16}
 
 
 @pytest.fixture
@@ -23,8 +26,11 @@ def clone(tmp_path) -> Clone:
     (tmp_path / "fixture" / "docs.jsonl").write_bytes(b"abc")
     (tmp_path / "home" / "cranfield").mkdir(parents=True)
     (tmp_path / "home" / "cranfield" / "docs.txt").write_bytes(b"")
+    (tmp_path / "results").mkdir()
+    (tmp_path / "results" / "means.tsv").write_bytes(b"abc")
     return Clone(tmp_path, COMMIT, {"python": "3.11.2", "numpy": "2.4.6"},
-                 tmp_path / "home")
+                 tmp_path / "home", config_sections=SECTIONS,
+                 config_files=("config/config.yaml", "x.yaml"))
 
 
 def run_record(**changes):
@@ -35,7 +41,9 @@ def run_record(**changes):
                        {"path": "cranfield/docs.txt", "root": "ir_datasets home",
                         "sha256": EMPTY, "bytes": 0}],
               "query_file": "fixture/docs.jsonl", "query_file_sha256": ABC,
-              "plans_sha256": "f" * 64}
+              "plans_sha256": "f" * 64,
+              "outputs": [{"path": "results/means.tsv", "sha256": ABC}],
+              "workflow_config": dict(SECTIONS)}
     record.update(changes)
     return record
 
@@ -44,13 +52,15 @@ def test_a_record_names_its_file_records_and_path_digest_pairs_but_not_its_confi
     assert sorted(named_files(run_record())) == [
         ("cranfield/docs.txt", "ir_datasets home", EMPTY),
         ("fixture/docs.jsonl", None, ABC),
-        ("fixture/docs.jsonl", None, ABC)]
+        ("fixture/docs.jsonl", None, ABC),
+        ("results/means.tsv", None, ABC)]
 
 
 def test_a_record_that_matches_the_clone_has_no_difference(clone):
     assert difference(run_record(), clone) is None
     # no source (most steps record none), a version the clone does not know: still matches
-    assert difference({"versions": {"terrier": "5.11"}, "step": "x"}, clone) is None
+    assert difference({"versions": {"terrier": "5.11"}, "step": "x", "outputs": [],
+                       "workflow_config": SECTIONS}, clone) is None
 
 
 @pytest.mark.parametrize("changes, expected", [
@@ -70,13 +80,34 @@ def test_a_record_that_matches_the_clone_has_no_difference(clone):
      "names fixture/gone.tsv (project), missing here"),
     ({"data": [{"path": "x.txt", "root": "elsewhere", "sha256": ABC}]},
      "names x.txt under 'elsewhere', a root adopt does not know"),
+    # an output edited or emptied after its record was written
+    ({"outputs": [{"path": "results/means.tsv", "sha256": EMPTY}]},
+     f"names results/means.tsv with sha256 {EMPTY[:12]}…; the file here differs"),
+    # made with another configuration than the clone's config files give
+    ({"workflow_config": {**SECTIONS, "collections": "3" * 16}},
+     "made with another config section 'collections' than this clone's configuration "
+     "(config/config.yaml + x.yaml)"),
+    ({"workflow_config": {**SECTIONS, "extra": "3" * 16}},
+     "made with config section 'extra', which this clone's configuration "
+     "(config/config.yaml + x.yaml) lacks"),
+    ({"workflow_config": {"evaluation": "2" * 16}},
+     "made without config section 'collections', which this clone's configuration "
+     "(config/config.yaml + x.yaml) has"),
+    # a record without them cannot be checked
+    ({"outputs": None},
+     "holds no checksums of its outputs or its workflow configuration (made by an older "
+     "gradedrel); re-make the results with this commit"),
+    ({"workflow_config": None},
+     "holds no checksums of its outputs or its workflow configuration (made by an older "
+     "gradedrel); re-make the results with this commit"),
 ])
 def test_a_record_that_differs_from_the_clone_says_how(clone, changes, expected):
     assert difference(run_record(**changes), clone) == expected
 
 
 def test_outside_git_a_record_made_at_a_commit_differs(clone):
-    outside = Clone(clone.root, None, clone.versions, clone.ir_datasets_home)
+    outside = Clone(clone.root, None, clone.versions, clone.ir_datasets_home,
+                    config_sections=SECTIONS)
     assert difference(run_record(), outside) == \
         f"made at commit {COMMIT}; this clone is not a git checkout"
     assert difference(run_record(source={"commit": None, "dirty": None}), outside) is None

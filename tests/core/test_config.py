@@ -165,3 +165,24 @@ def test_snakemakes_configfiles_are_layered_its_own_first_then_the_given_ones_in
         "/p/config/config.yaml", "/p/config/config.yaml", "/p/nf.yaml"]
     assert config_schema.snakemake_layers(["/p/config/config.yaml"], []) == [
         "/p/config/config.yaml"]
+
+
+def test_evaluation_settings_the_schema_cannot_judge_name_the_file_and_line(tmp_path):
+    from gradedrel.evaluation.settings import check_config
+
+    (tmp_path / "a.yaml").write_text("evaluation:\n  depth: 100\n  effort_ranks: [10]\n")
+    (tmp_path / "b.yaml").write_text("report: {}\nevaluation:\n  cutoffs: [10, 500]\n")
+    files = [tmp_path / "a.yaml", tmp_path / "b.yaml"]
+    with pytest.raises(config_schema.ConfigError) as raised:
+        check_config(config_schema.layered(files), files)
+    assert str(raised.value) == (f"{tmp_path / 'b.yaml'}:3: evaluation.cutoffs: [500] outside "
+                                 "1..depth (100, evaluation.depth)")
+    # an effort rank set in the first file, the depth lowered in the second: the rank's line
+    (tmp_path / "b.yaml").write_text("evaluation:\n  cutoffs: [5]\n  depth: 8\n")
+    with pytest.raises(config_schema.ConfigError, match=rf"^{tmp_path / 'a.yaml'}:3: "
+                                                        r"evaluation.effort_ranks: \[10\]"):
+        check_config(config_schema.layered(files), files)
+    # on the command line: named config, as the schema's messages do
+    with pytest.raises(config_schema.ConfigError, match=r"^config: evaluation.cutoffs: \[500\]"):
+        check_config(config_schema.layered(files[:1], {"evaluation": {"cutoffs": [500]}}),
+                     files[:1], {"evaluation": {"cutoffs": [500]}})

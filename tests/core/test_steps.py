@@ -150,3 +150,75 @@ def test_a_finished_job_script_ends_without_teardown_and_nothing_else_does(tmp_p
     ended_at_once = how == "job script"
     assert (tmp_path / "teardown").exists() != ended_at_once
     assert ("after run_step" in done.stderr) != ended_at_once
+
+
+class Named(list):
+    """Outputs as Snakemake gives a job them: paths in order, each also by its name."""
+
+    def __init__(self, named: dict):
+        super().__init__(named.values())
+        self.named = named
+
+    def keys(self):
+        return self.named.keys()
+
+    def __getitem__(self, key):
+        return self.named[key] if isinstance(key, str) else super().__getitem__(key)
+
+
+def test_a_jobs_records_gain_its_outputs_checksums_and_the_configs_sections(tmp_path):
+    import hashlib
+    import json
+
+    from pathlib import Path
+
+    from gradedrel.core import provenance
+    from gradedrel.core.steps import complete_records
+
+    table, figure, page = tmp_path / "means.tsv", tmp_path / "f.png", tmp_path / "means.html"
+    record, beside = tmp_path / "provenance.json", tmp_path / "f.provenance.json"
+
+    def main():
+        table.write_bytes(b"abc")
+        figure.write_bytes(b"")
+        for path in (record, beside):
+            path.write_text(provenance.record("step", {"a": 1}))
+
+    def page_writer(source, target, wildcards):
+        Path(target).write_text(f"<p>{source}</p>")
+
+    config = {"evaluation": {"depth": 100}, "report": {"dpi": 300}}
+    outputs = Named({"means": str(table), "page/means": str(page), "png": str(figure),
+                     "record": str(record), "beside": str(beside)})
+    run_step(str(tmp_path / "a.log"), main, outputs=outputs, page_writer=page_writer,
+             config=config)
+    assert page.read_text() == f"<p>{table}</p>"
+    body = json.loads(record.read_text())
+    # FIPS 180-2 B.1 and the empty message's digest, not computed here; the page and the
+    # records themselves not covered
+    assert body["outputs"] == [
+        {"path": str(figure), "sha256": "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"},
+        {"path": str(table), "sha256": "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"}]
+    assert body["workflow_config"] == {
+        "evaluation": hashlib.sha256(b'{"evaluation":{"depth":100}}').hexdigest()[:16],
+        "report": hashlib.sha256(b'{"report":{"dpi":300}}').hexdigest()[:16]}
+    # the figure's own record covers the figure (the folder's record, everything in it)
+    assert json.loads(beside.read_text()) == {**body, "outputs": body["outputs"][:1]}
+    # a job writing a record must say its config
+    with pytest.raises(ValueError, match="provenance record, but the job passed no config"):
+        complete_records(list(outputs))
+
+
+def test_a_record_covers_its_folder_or_its_files_and_every_record_what_none_claims():
+    from gradedrel.core.provenance import coverage
+
+    records = ["r/BM25/SUM-u.provenance.json", "r/BM25/SUM-e.provenance.json",
+               "e/BM25/provenance.json", "e/QL/provenance.json"]
+    files = ["r/BM25/SUM-u.run", "r/BM25/SUM-e.run", "r/BM25/SUM-u.x.tsv", "r/BM25/SUM-ex.run",
+             "e/BM25/means.tsv", "e/QL/means.tsv", "f/SUM.png"]
+    assert coverage(records, files) == {
+        "r/BM25/SUM-u.provenance.json": ["f/SUM.png", "r/BM25/SUM-ex.run", "r/BM25/SUM-u.run",
+                                         "r/BM25/SUM-u.x.tsv"],
+        "r/BM25/SUM-e.provenance.json": ["f/SUM.png", "r/BM25/SUM-e.run", "r/BM25/SUM-ex.run"],
+        "e/BM25/provenance.json": ["e/BM25/means.tsv", "f/SUM.png", "r/BM25/SUM-ex.run"],
+        "e/QL/provenance.json": ["e/QL/means.tsv", "f/SUM.png", "r/BM25/SUM-ex.run"]}

@@ -162,6 +162,19 @@ def test_bad_run_exits_1_with_one_line_naming_file_and_line(evaluated, tmp_path,
     assert not (tmp_path / "out").exists()
 
 
+def test_cutoffs_beyond_the_depth_name_the_config_files_line(evaluated, tmp_path, capsys):
+    tmp, _, _, _ = evaluated
+    config = tmp_path / "eval.yaml"
+    config.write_text("evaluation:\n  depth: 100\n  cutoffs: [10, 500]\n")
+    code = main(["evaluate", "--qrels", str(tmp / "qrels.txt"), "--grade-map", GRADE_MAP,
+                 "--config", str(config), "--out", str(tmp_path / "out"), str(tmp / "SUM-u.run")])
+    assert code == 1
+    assert capsys.readouterr().err.strip() == (
+        f"gradedrel: {config}:3: evaluation.cutoffs: [500] outside 1..depth (100, "
+        "evaluation.depth)")
+    assert not (tmp_path / "out").exists()
+
+
 def test_unmapped_qrels_label_is_an_error_with_line(evaluated, tmp_path, capsys):
     tmp, _, _, _ = evaluated
     qrels = tmp_path / "q.txt"

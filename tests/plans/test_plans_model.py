@@ -211,6 +211,76 @@ def test_a_plan_qid_is_read_as_written(written):
     assert plan.qid == written.strip("'\"")
 
 
+WRITTEN_AS = ["0012", "1.10", "12:30", "0x1F", "yes", "off", "2020-01-02", ".inf"]
+
+
+@pytest.mark.parametrize("written", WRITTEN_AS)
+def test_plan_text_is_read_as_written(written):
+    # YAML 1.1 reads these unquoted as 10 (octal), 1.1, 750 (base 60), 31, 1000.0, true,
+    # false, a date, infinity; the query must hold what the curator wrote
+    text = (f"plans:\n- qid: '1'\n  request: {written}\n  facets:\n  - name: {written}\n"
+            f"    concepts:\n    - label: {written}\n      matched: {written}\n"
+            f"      keys: [{written}, {{key: {written}, relation: request, via: {written}}}]\n"
+            f"      expansion:\n      - {written}\n")
+    [plan] = plans.parse_plans(text, "p.yaml")
+    [facet] = plan.facets
+    [concept] = facet.concepts
+    assert {plan.request, facet.name, concept.label, concept.matched} == {written}
+    assert [k.key for k in concept.all_keys(True)] == [written] * 3
+    assert concept.keys[1].via == written
+    # and written back quoted, so that it reads back the same
+    assert plans.parse_plans(plans.dump_plans([plan]), "q.yaml") == [plan]
+
+
+def test_numbers_and_nulls_outside_text_fields_keep_their_meaning():
+    text = ("plans:\n- qid: '1'\n  version: 2\n  facets:\n  - name: f\n    specificity: 1.50\n"
+            "    may_be_empty: yes\n    concepts:\n    - label: c\n      uri: null\n"
+            "      keys: [{key: c, depth: 010}]\n")
+    [plan] = plans.parse_plans(text, "p.yaml")
+    assert (plan.version, plan.facets[0].specificity, plan.facets[0].may_be_empty) == (2, 1.5, True)
+    assert plan.facets[0].concepts[0].uri is None
+    assert plan.facets[0].concepts[0].keys[0].depth == 8
+
+
+ONLY_EXPANSION = """plans:
+- qid: '1'
+  request: heat on wings
+  source: curated
+  facets:
+  - name: heat
+    concepts:
+    - label: heat
+      keys: [heat]
+  - name: wings
+    concepts:
+    - label: wing
+      keys: [wing]
+    - label: airfoil
+      keys: []
+      expansion: [airfoil]
+"""
+
+
+def test_a_concept_without_an_unexpanded_key_is_refused_at_its_line():
+    with pytest.raises(InputError, match=r"^p.yaml:14: expected concept 'airfoil' with an "
+                                         r"unexpanded key \('keys'\), or its facet marked "
+                                         r"'may_be_empty: true'$"):
+        plans.parse_plans(ONLY_EXPANSION, "p.yaml")
+    marked = ONLY_EXPANSION.replace("  - name: wings\n", "  - name: wings\n    may_be_empty: true\n")
+    [plan] = plans.parse_plans(marked, "p.yaml")
+    assert plan.facets[1].may_be_empty and plan.facets[1].concepts[1].keys == []
+
+
+def test_a_facet_name_given_twice_in_a_written_plan_is_refused_at_its_line():
+    twice = ONLY_EXPANSION.replace("name: wings", "name: heat").replace("keys: []",
+                                                                        "keys: [airfoil]")
+    with pytest.raises(InputError, match=r"^p.yaml:10: expected facet names unique in a plan "
+                                         r"\(facet 'heat' first at line 6\); found 'heat'$"):
+        plans.parse_plans(twice, "p.yaml")
+    # a planner's plan may name two facets alike (two request words, one label)
+    plans.parse_plans(twice.replace("source: curated", "source: auto"), "p.yaml")
+
+
 # ---------------------------------------------------------------- key provenance (protocol)
 
 SOURCED = """plans:

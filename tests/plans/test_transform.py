@@ -220,3 +220,36 @@ def test_page_shares_per_curator():
     assert table.loc["all", ["rated_keys", "page"]].tolist() == [3, 2]
     with pytest.raises(ValueError, match="no rating"):
         transform.page_shares(sources, {("1", "a"): "page"})
+
+
+EXPANSION_ONLY = """
+- qid: '5'
+  request: wings
+  source: curated
+  curator: E
+  facets:
+  - name: wings
+    concepts:
+    - label: wings
+      uri: '#wing'
+      keys:
+      - {key: hush kits, relation: curated}
+      expansion:
+      - {key: wings, relation: request}
+"""
+
+
+def test_a_concept_left_with_expansion_keys_only_marks_its_facet(plans):
+    # the derived file must read back: such a concept needs its facet marked may_be_empty
+    more = parse_plans(PLANS + MORE + EXPANSION_ONLY)
+    found = key_sources.KeySources(wing_thesaurus(), toy_pipeline)
+    sources = key_sources.classify(more, {**TEXTS, "5": "wings"}, found, {"1": "C"})
+    derived = transform.derive(more, sources, transform.STANDARD["no-own"])
+    five = derived.plans[-1]
+    assert [(c.keys, [k.key for k in c.expansion]) for c in five.concepts()] == [([], ["wings"])]
+    assert five.facets[0].may_be_empty
+    again = parse_plans(dump_plans(derived.plans), "derived.yaml")
+    assert again == derived.plans
+    # marked: exactly the facets with such a concept
+    assert all(f.may_be_empty == any(not c.keys for c in f.concepts)
+               for p in again for f in p.facets)

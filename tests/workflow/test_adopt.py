@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from conftest import PROJECT_FILES, ROOT, planned_rules, run_snakemake
+from gradedrel.core.adoption import record_files
 
 pytestmark = pytest.mark.workflow
 
@@ -72,9 +73,12 @@ def test_copied_results_adopted_rerun_nothing(finished_project, tmp_path, keep_t
     # as Snakemake sees the copy: the scripts are newer than the results, or the results
     # are not in the order of their jobs; the retrieval re-runs
     assert {"retrieve", "evaluate_runs"} <= planned(project)
+    records = record_files(project)
+    # the figures' records too: every figure under figures/ is covered by one
+    assert any(p.is_relative_to(project / "figures") for p in records)
     result = adopt(project)
     assert result.returncode == 0, result.stderr
-    assert "19 provenance records match this clone" in result.stdout
+    assert f"{len(records)} provenance records match this clone" in result.stdout
     assert planned(project) == set()
     assert not result.stderr.strip()
 
@@ -99,8 +103,51 @@ def test_results_whose_provenance_differs_are_refused_and_left_alone(finished_pr
         "results/tiny/runs/auto/BM25/SUM-e.run with sha256 "
         f"{json.loads((project / 'results/tiny/evaluation/auto/BM25/provenance.json').read_text())['runs']['SUM/e']['sha256'][:12]}"
         "…; the file here differs",
+        # the run's own record covers it (its sha256 as retrieve wrote it)
+        "adopt: results/tiny/runs/auto/BM25/SUM-e.provenance.json: names "
+        "results/tiny/runs/auto/BM25/SUM-e.run with sha256 "
+        f"{json.loads((project / 'results/tiny/evaluation/auto/BM25/provenance.json').read_text())['runs']['SUM/e']['sha256'][:12]}"
+        "…; the file here differs",
         "adopt: results/tiny/runs/auto/InQuery/SUM-u.provenance.json: made at commit "
         f"{'0' * 40}; this clone is not a git checkout",
-        "adopt: refused: 2 difference(s) from this clone; nothing was changed"]
+        "adopt: refused: 3 difference(s) from this clone; nothing was changed"]
     assert state(project) == before  # no time touched, no metadata written
     assert {"retrieve", "evaluate_runs"} <= planned(project)
+
+
+def edit_means(project: Path) -> str:
+    path = "results/tiny/evaluation/auto/BM25/means.tsv"
+    with open(project / path, "a") as handle:  # a table edited after its job
+        handle.write("AvP(level=3)\tSUM/u\t0.99\n")
+    return path
+
+
+def empty_figure(project: Path) -> str:
+    path = next(str(p.relative_to(project)) for p in sorted((project / "figures").rglob("*.png")))
+    (project / path).write_bytes(b"")
+    return path
+
+
+def change_grade_map(project: Path) -> str:
+    config = project / "fixture" / "config.yaml"
+    text = config.read_text()
+    assert '"2": 3' in text
+    config.write_text(text.replace('"2": 3', '"2": 2'))  # after the results were made
+    return "config section 'collections'"
+
+
+@pytest.mark.parametrize("change", [edit_means, empty_figure, change_grade_map])
+def test_an_edited_output_or_another_configuration_is_refused_naming_it(finished_project,
+                                                                       tmp_path, change):
+    # before: the records named only the inputs their jobs read, not their outputs nor
+    # the configuration they were made with, and all three were adopted
+    project = fresh_clone(finished_project, tmp_path / "clone", keep_times=True)
+    named = change(project)
+    before = state(project)
+    result = adopt(project)
+    assert result.returncode == 1, result.stdout
+    lines = result.stderr.strip().splitlines()
+    assert lines[-1].startswith("adopt: refused") and lines[-1].endswith("nothing was changed")
+    assert lines[:-1] and all(named in line for line in lines[:-1]), lines
+    assert state(project) == before  # no time touched, no metadata written
+    assert planned(project)

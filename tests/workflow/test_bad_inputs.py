@@ -317,6 +317,19 @@ def test_a_partial_config_sets_what_it_names_and_the_schema_defaults_the_rest(
     assert stratified[0].equals(stratified[1])  # the rest: the schema's defaults, as before
 
 
+def test_the_workflow_names_the_file_and_line_of_cutoffs_beyond_the_depth(tmp_path):
+    # before: the evaluation job failed, naming only "config: evaluation"
+    work = _workdir(tmp_path)
+    config = _config(work, evaluation={"cutoffs": [10, 500], "depth": 100})
+    result = run_snakemake(work, "-n", configfile=config)
+    lines = config.read_text().splitlines()
+    key = next(n for n, text in enumerate(lines, 1) if text.strip().startswith("cutoffs:"))
+    line = key + (lines[key - 1].strip() == "cutoffs:")  # the list's line (block style: next)
+    _stops_before_any_job(result, f"{config}:{line}: evaluation.cutoffs: [500] outside "
+                                  "1..depth (100, evaluation.depth)")
+    assert not (work / "results").exists()
+
+
 def test_the_workflow_names_a_misspelled_evaluation_key_the_same_way(tmp_path):
     work = _workdir(tmp_path)
     config = _config(work, evaluation={"cutofs": [10]})

@@ -82,6 +82,7 @@ from gradedrel import preflight
 from gradedrel.core import downloads, ir_metadata, resources, yaml_io
 from gradedrel.core.errors import InputError
 from gradedrel.core.params import canonical
+from gradedrel.evaluation import settings as evaluation_settings
 from gradedrel.core.steps import share_package
 from gradedrel.plans import plan_sets
 from gradedrel.queries.query_types import with_synonym_groups
@@ -156,6 +157,8 @@ def _config_layers(workflow):
 if not workflow.modifier.skip_validation:  # a module's skip_validation, as validate() honours
     try:
         config_schema.validate(config, schema_path=config_schema.SCHEMA, **_config_layers(workflow))
+        # settings the schema cannot judge (cutoffs beyond depth), before any job runs
+        evaluation_settings.check_config(config, **_config_layers(workflow))
     except config_schema.ConfigError as _error:
         if preflight.verbose():
             raise

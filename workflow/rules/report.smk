@@ -117,6 +117,8 @@ rule report_figures:
         per_topic=PATHS.evaluation("per_topic.tsv"),
     output:
         **report_figures(),
+        # the record of the figures (with their sha256: `make adopt` checks copied figures)
+        provenance=PATHS.figure("provenance", "json"),
     log:
         log_of("{collection}/{planset}/report_figures_{model}"),
     conda:
@@ -167,6 +169,7 @@ rule report_summary:
         md=PATHS.collection_report("summary.md"),
         png=PATHS.collection_figure("forest", "png"),
         pdf=PATHS.collection_figure("forest", "pdf"),
+        provenance=PATHS.collection_figure("forest", "provenance.json"),
     log:
         log_of("{collection}/report_summary"),
     conda:
@@ -209,6 +212,7 @@ rule report_across_collections:
         md=PATHS.across("md", STUDY.collections),
         png=PATHS.across("png", STUDY.collections),
         pdf=PATHS.across("pdf", STUDY.collections),
+        provenance=PATHS.across("provenance.json", STUDY.collections),
     log:
         log_of("report_across_collections"),
     conda:
