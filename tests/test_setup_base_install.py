@@ -8,7 +8,6 @@ fresh venv, installs the package without extras and runs `gradedrel evaluate` in
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -19,7 +18,7 @@ import pytest
 from gradedrel import cli
 
 from base_install import (PROJECT, ROOT, absent_modules, base_distributions,
-                          run_without_workflow_packages,
+                          run_without_workflow_packages, source_copy,
                           workflow_only_distributions)
 from helpers_eval import synthetic_collection, write_trec_qrels, write_trec_run
 
@@ -170,24 +169,12 @@ def test_a_missing_module_of_the_package_itself_is_a_bug_not_a_missing_extra(mon
         cli.main(["broken"])
 
 
-def _source_copy(target: Path) -> Path:
-    """What `pip install .` builds from (pyproject, README, LICENSE, the package), copied so
-    that the build writes nothing into the checkout."""
-    target.mkdir()
-    for name in ("pyproject.toml", "setup.py", "MANIFEST.in", "README.md", "LICENSE"):
-        shutil.copy2(ROOT / name, target / name)
-    for folder in ("gradedrel", "config"):   # setup.py copies config/'s defaults in
-        shutil.copytree(ROOT / folder, target / folder,
-                        ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
-    return target
-
-
 @pytest.mark.slow
 def test_pip_install_without_extras_evaluates(tmp_path, small_evaluation):
     """A fresh venv, `pip install .` (the lock as constraints, so the same versions), then
     the console script: --version, evaluate (the same tables as here), a workflow command."""
     data, args = small_evaluation
-    source = _source_copy(tmp_path / "source")
+    source = source_copy(tmp_path / "source")
     venv = tmp_path / "venv"
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
     python, script = venv / "bin" / "python", venv / "bin" / "gradedrel"

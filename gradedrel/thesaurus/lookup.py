@@ -157,7 +157,9 @@ def add_parser(subparsers) -> None:
                         help="config file giving the thesaurus (default: config/config.yaml "
                              "in the working directory if there is one, else the config of "
                              "the project the package belongs to; local copies are found and "
-                             "kept under that config's project, whatever the directory)")
+                             "kept under that config's project, whatever the directory, and "
+                             "for an installed package's own config in ~/.gradedrel or "
+                             "$GRADEDREL_HOME)")
     lookup.add_argument("--match", choices=("label", "stem", "prefix", "all"), default="all",
                         help="most lenient level to use (default: all = prefix)")
     lookup.add_argument("--limit", type=int, default=25,
