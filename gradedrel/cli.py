@@ -237,9 +237,8 @@ COMMANDS: dict[str, Registrar] = {"evaluate": register_evaluate,
                                   "thesaurus": workflow_command("gradedrel.thesaurus.lookup"),
                                   "plans": workflow_command("gradedrel.plans.check")}
 #: the commands that need the ``[workflow]`` extra (lxml, the thesaurus readers); every other
-#: command runs on ``pip install gradedrel`` alone (tests/test_setup_base_install.py)
+#: command runs on the package installed without extras (tests/test_setup_base_install.py)
 WORKFLOW_COMMANDS = frozenset({"thesaurus", "plans"})
-WORKFLOW_EXTRA = "pip install 'gradedrel[workflow]'"
 
 
 def missing_package(error: ModuleNotFoundError) -> str | None:
@@ -249,9 +248,12 @@ def missing_package(error: ModuleNotFoundError) -> str | None:
 
 
 def missing_package_message(word: str, package: str) -> str:
-    """The one line saying that ``gradedrel {word}`` needs ``package`` and which extra to install."""
+    """The one line saying that ``gradedrel {word}`` needs ``package`` and how to install the
+    extra that brings it (:func:`gradedrel.core.install.extra_command`)."""
+    from gradedrel.core.install import extra_command
+
     return (f"gradedrel {word}: needs the package {package!r}, which this installation "
-            f"lacks: {WORKFLOW_EXTRA}")
+            f"lacks: {extra_command()}")
 
 
 def register(word: str, subparsers) -> None:
@@ -263,7 +265,8 @@ def register(word: str, subparsers) -> None:
         package = missing_package(error)
         if package is None:
             raise
-        stand_in = subparsers.add_parser(word, help=f"(needs {WORKFLOW_EXTRA})", add_help=False)
+        stand_in = subparsers.add_parser(word, help="(needs the extra gradedrel[workflow])",
+                                         add_help=False)
         stand_in.add_argument("rest", nargs=argparse.REMAINDER, help=argparse.SUPPRESS)
 
         def needs_workflow_extra(args) -> int:  # one line naming the package and the extra

@@ -123,8 +123,12 @@ def test_a_module_from_a_url_of_another_version_stops_with_one_line(tmp_path):
                                 "print(gradedrel.__version__)"], capture_output=True,
                                text=True, check=True).stdout.strip()
     assert f"{url}/workflow/rules" in lines[0]
-    assert f"needs its package, gradedrel 0.0.1; found {installed}" in lines[0]
-    assert "pip install 'gradedrel[workflow]==0.0.1'" in lines[0]
+    assert f"needs its package, gradedrel 0.0.1, with its extra [workflow]; found {installed}" \
+        in lines[0]
+    # an install that works as written: from a clone (gradedrel is on no package index)
+    assert lines[0].endswith("gradedrel is on no package index: clone the repository at the "
+                             "module's tag or commit and pip install './gradedrel[workflow]' "
+                             "(docs/module.md)"), lines[0]
     assert "Traceback" not in result.stderr
     assert not (project / "results").exists()
 
