@@ -26,12 +26,17 @@ Registrar = Callable[[argparse._SubParsersAction], None]
 
 # --- evaluate -------------------------------------------------------------------------------
 
+GRADE_MAP_REMEDY = ("pass --grade-map naming every label of the qrels, "
+                    "e.g. --grade-map 1=3,2=3,3=2,4=1,-1=0")
+
+
 def parse_grade_map(text: str | None):
     """``1=3,2=3,3=2,4=1,-1=0`` or a JSON object → GradeMap (default: levels 0–3 as given)."""
     from gradedrel.collection.grades import GradeMap
 
-    if not text:
-        return GradeMap.from_config({"0": 0, "1": 1, "2": 2, "3": 3}, source="--grade-map")
+    if not text:  # a label the default lacks: the command's option says how to map it
+        return GradeMap.from_config({"0": 0, "1": 1, "2": 2, "3": 3}, source="--grade-map",
+                                    remedy=f"the default, labels as levels; {GRADE_MAP_REMEDY}")
     text = text.strip()
     if text.startswith("{"):
         try:
@@ -52,7 +57,7 @@ def parse_grade_map(text: str | None):
             raise InputError("--grade-map", None, "each label once",
                              f"label {label} twice: ={raw[label]} and ={level}")
         raw[label] = level
-    return GradeMap.from_config(raw, source="--grade-map")
+    return GradeMap.from_config(raw, source="--grade-map", remedy=GRADE_MAP_REMEDY)
 
 
 def parse_run_arguments(items: list[str]) -> dict[str, str]:
@@ -198,6 +203,9 @@ def run_compare(args: argparse.Namespace) -> int:
 
 def register_compare(subparsers) -> None:
     """Add the ``compare`` command and its arguments to the parser."""
+    from gradedrel.report.reference import packaged
+
+    shipped = packaged()
     parser = subparsers.add_parser(
         "compare", help="your runs beside a finished plan set's query types",
         description="Evaluate run files together with the query types of a finished plan "
@@ -207,9 +215,12 @@ def register_compare(subparsers) -> None:
                     "(docs/compare.md).")
     parser.add_argument("runs", nargs="+", metavar="[LABEL=]RUN",
                         help="your TREC run files, optionally labelled (BM25=BM25.run)")
-    parser.add_argument("--against", required=True, metavar="RUNS_DIR",
-                        help="a finished plan set's runs: results/<collection>/runs/<plan "
-                        "set>/<model>")
+    parser.add_argument("--against", required=True,
+                        metavar="{" + ",".join(shipped) + "}|RUNS_DIR",
+                        help=f"a shipped reference evaluation ({', '.join(shipped)}: the "
+                        "primary plan set's query types, no checkout or workflow run needed; "
+                        "docs/compare.md) or a finished plan set's runs: "
+                        "results/<collection>/runs/<plan set>/<model>")
     parser.add_argument("--out", help="output directory (default: "
                         "compare/<collection>/<plan set>/<model>)")
     parser.add_argument("--config", action="append", default=[], metavar="FILE",
@@ -299,13 +310,15 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
     word = next((item for item in (sys.argv[1:] if argv is None else argv)
                  if not item.startswith("-")), None)
     words = [word] if word in COMMANDS else list(COMMANDS)
-    parser = argparse.ArgumentParser(
+    from gradedrel.core.helptext import Parser
+
+    parser = Parser(
         prog="gradedrel",
         description="Graded-relevance IR evaluation after Järvelin & Kekäläinen (SIGIR 2000).")
     parser.add_argument("--version", action=_VersionAction)
     parser.add_argument("--verbose", action="store_true",
                         help="on bad input, the full traceback instead of one line")
-    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
     for each in words:
         register(each, subparsers)
     return parser

@@ -179,3 +179,20 @@ def test_the_catalog_claims_no_conda_route_the_environment_cannot_run():
     pip = next(d["pip"] for d in environment["dependencies"] if isinstance(d, dict))
     brings_package = any(re.match(r"gradedrel\b", line) for line in pip)
     assert catalog["usage"]["software-stack-deployment"]["conda"] is brings_package
+
+
+def test_a_module_from_a_url_without_its_config_folder_says_so_in_one_line(tmp_path, served):
+    """The using directory has its config.yaml but not the project's config/ folder (the
+    curated plans and study designs the defaults name): one line saying what to copy, not
+    one line per missing file."""
+    url, _ = served
+    project = _deploy(tmp_path / "deployed", url)
+    shutil.rmtree(project / "config")
+    (project / "config").mkdir()
+    shutil.copy(TINY / "config.yaml", project / "config" / "config.yaml")
+    result = run_snakemake(project, "-n", snakefile=project / "Snakefile")
+    assert result.returncode != 0
+    lines = [line for line in result.stderr.splitlines() if line.startswith("gradedrel:")]
+    assert len(lines) == 1, result.stdout[-3000:] + result.stderr[-3000:]
+    assert "copy the project's config/ folder into the using directory" in lines[0], lines[0]
+    assert "expected a file here" not in result.stderr

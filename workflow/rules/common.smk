@@ -188,6 +188,13 @@ def config_path(path):
     return os.path.relpath(inside) if os.path.exists(inside) else path
 
 
+# A module from a URL reads the project's config/ folder (plans, designs) from the using
+# directory: its absence is one line, before the study is read.
+if PROJECT_ROOT is None:
+    _problem = preflight.missing_config_folder(config)
+    if _problem:
+        stop(_problem)
+
 try:
     STUDY = Study.from_config(config, resolve=config_path)
 except ValueError as _error:  # InputError is one
