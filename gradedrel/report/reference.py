@@ -25,6 +25,7 @@ user's machine (as the workflow does) and stops if their fingerprint is not the 
 """
 from __future__ import annotations
 
+import contextlib
 import difflib
 import hashlib
 import json
@@ -84,16 +85,19 @@ class Reference:
 
         spec = CollectionSpec.from_config(self.collection, self.manifest["judgements"],
                                           needs=("qrels",))
+        through_ir_datasets = bool(spec.ir_datasets_id("qrels"))
         try:
-            with _ir_datasets_quiet():
+            with _ir_datasets_quiet() if through_ir_datasets else contextlib.nullcontext():
                 qrels = load_qrels(spec)
         except ImportError as error:
             raise InputError(self.folder / MANIFEST, None, "ir_datasets installed, to read "
                              f"the judgements of {self.collection}",
                              f"{error}; pip install ir_datasets") from None
         except (RuntimeError, OSError) as error:  # no network, and no copy in its home
-            raise JudgementsUnavailable(self.collection, spec.ir_datasets_sources("qrels")
-                                        or [str(spec.qrels)], error) from None
+            if not through_ir_datasets:
+                raise  # a local file's: the command's one line names it
+            raise JudgementsUnavailable(self.collection, spec.ir_datasets_sources("qrels"),
+                                        error) from None
         found = judgements_fingerprint(qrels, topics)
         if found != self.manifest["judgements_sha256"]:
             where = spec.ir_datasets_id("qrels") or spec.qrels
