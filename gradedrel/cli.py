@@ -27,12 +27,17 @@ Registrar = Callable[[argparse._SubParsersAction], None]
 
 # --- evaluate -------------------------------------------------------------------------------
 
+GRADE_MAP_REMEDY = ("pass --grade-map naming every label of the qrels, "
+                    "e.g. --grade-map 1=3,2=3,3=2,4=1,-1=0")
+
+
 def parse_grade_map(text: str | None):
     """``1=3,2=3,3=2,4=1,-1=0`` or a JSON object → GradeMap (default: levels 0–3 as given)."""
     from gradedrel.collection.grades import GradeMap
 
-    if not text:
-        return GradeMap.from_config({"0": 0, "1": 1, "2": 2, "3": 3}, source="--grade-map")
+    if not text:  # a label the default lacks: the command's option says how to map it
+        return GradeMap.from_config({"0": 0, "1": 1, "2": 2, "3": 3}, source="--grade-map",
+                                    remedy=f"the default, labels as levels; {GRADE_MAP_REMEDY}")
     text = text.strip()
     if text.startswith("{"):
         try:
@@ -50,7 +55,7 @@ def parse_grade_map(text: str | None):
     if not isinstance(pairs, list):
         raise InputError("--grade-map", None, "a JSON object label -> level", text)
     # a label given twice (1 and 01 are one) is refused there: the last would win silently
-    return GradeMap.from_config(pairs, source="--grade-map")
+    return GradeMap.from_config(pairs, source="--grade-map", remedy=GRADE_MAP_REMEDY)
 
 
 def parse_run_arguments(items: list[str]) -> dict[str, str]:
@@ -212,6 +217,9 @@ def run_compare(args: argparse.Namespace) -> int:
 
 def register_compare(subparsers) -> None:
     """Add the ``compare`` command and its arguments to the parser."""
+    from gradedrel.report.reference import packaged
+
+    shipped = packaged()
     parser = subparsers.add_parser(
         "compare", help="your runs beside a finished plan set's query types",
         description="Evaluate run files together with the query types of a finished plan "
@@ -221,9 +229,12 @@ def register_compare(subparsers) -> None:
                     "(docs/compare.md).")
     parser.add_argument("runs", nargs="+", metavar="[LABEL=]RUN",
                         help="your TREC run files, optionally labelled (BM25=BM25.run)")
-    parser.add_argument("--against", required=True, metavar="RUNS_DIR",
-                        help="a finished plan set's runs: results/<collection>/runs/<plan "
-                        "set>/<model>")
+    parser.add_argument("--against", required=True,
+                        metavar="{" + ",".join(shipped) + "}|RUNS_DIR",
+                        help=f"a shipped reference evaluation ({', '.join(shipped)}: the "
+                        "primary plan set's query types, no checkout or workflow run needed; "
+                        "docs/compare.md) or a finished plan set's runs: "
+                        "results/<collection>/runs/<plan set>/<model>")
     parser.add_argument("--out", help="output directory (default: "
                         "compare/<collection>/<plan set>/<model>)")
     parser.add_argument("--config", action="append", default=[], metavar="FILE",
@@ -295,9 +306,8 @@ COMMANDS: dict[str, Registrar] = {"evaluate": register_evaluate,
                                   "thesaurus": workflow_command("gradedrel.thesaurus.lookup"),
                                   "plans": workflow_command("gradedrel.plans.check")}
 #: the commands that need the ``[workflow]`` extra (lxml, the thesaurus readers); every other
-#: command runs on ``pip install gradedrel`` alone (tests/test_setup_base_install.py)
+#: command runs on the package installed without extras (tests/test_setup_base_install.py)
 WORKFLOW_COMMANDS = frozenset({"thesaurus", "plans"})
-WORKFLOW_EXTRA = "pip install 'gradedrel[workflow]'"
 
 
 def missing_package(error: ModuleNotFoundError) -> str | None:
@@ -307,9 +317,12 @@ def missing_package(error: ModuleNotFoundError) -> str | None:
 
 
 def missing_package_message(word: str, package: str) -> str:
-    """The one line saying that ``gradedrel {word}`` needs ``package`` and which extra to install."""
+    """The one line saying that ``gradedrel {word}`` needs ``package`` and how to install the
+    extra that brings it (:func:`gradedrel.core.install.extra_command`)."""
+    from gradedrel.core.install import extra_command
+
     return (f"gradedrel {word}: needs the package {package!r}, which this installation "
-            f"lacks: {WORKFLOW_EXTRA}")
+            f"lacks: {extra_command()}")
 
 
 def register(word: str, subparsers) -> None:
@@ -321,7 +334,8 @@ def register(word: str, subparsers) -> None:
         package = missing_package(error)
         if package is None:
             raise
-        stand_in = subparsers.add_parser(word, help=f"(needs {WORKFLOW_EXTRA})", add_help=False)
+        stand_in = subparsers.add_parser(word, help="(needs the extra gradedrel[workflow])",
+                                         add_help=False)
         stand_in.add_argument("rest", nargs=argparse.REMAINDER, help=argparse.SUPPRESS)
 
         def needs_workflow_extra(args) -> int:  # one line naming the package and the extra
@@ -354,13 +368,15 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
     word = next((item for item in (sys.argv[1:] if argv is None else argv)
                  if not item.startswith("-")), None)
     words = [word] if word in COMMANDS else list(COMMANDS)
-    parser = argparse.ArgumentParser(
+    from gradedrel.core.helptext import Parser
+
+    parser = Parser(
         prog="gradedrel",
         description="Graded-relevance IR evaluation after Järvelin & Kekäläinen (SIGIR 2000).")
     parser.add_argument("--version", action=_VersionAction)
     parser.add_argument("--verbose", action="store_true",
                         help="on bad input, the full traceback instead of one line")
-    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
     for each in words:
         register(each, subparsers)
     return parser

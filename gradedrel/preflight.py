@@ -50,6 +50,42 @@ def grade_map_level_errors(grade_map: Mapping | None, config: Mapping, where: st
             f"evaluation.levels"]
 
 
+#: The project's own config folder, which a module from a URL reads from the using directory.
+CONFIG_FOLDER = "config/"
+
+
+def config_folder_files(config) -> list[str]:
+    """Every path under ``config/`` the config names (its values, nested), in order, once."""
+    if isinstance(config, Mapping):
+        values = config.values()
+    elif isinstance(config, (list, tuple)):
+        values = config
+    else:
+        return [config] if isinstance(config, str) and config.startswith(CONFIG_FOLDER) else []
+    return list(dict.fromkeys(path for value in values for path in config_folder_files(value)))
+
+
+def missing_config_folder(config: Mapping, exists=os.path.exists) -> str | None:
+    """For a module from a URL: the one line saying that the using directory lacks files of
+    the project's ``config/`` folder the config names (the curated plans, the study designs,
+    the published numbers), or None. Checked before the study is read, so that their
+    absence is this line, not one line per file or a traceback. The files looked for are
+    the study's: the active collections' (plans, topic lists, designs) and the report's
+    (published numbers)."""
+    active = set(config.get("active_collections") or [])
+    used = [value for name, value in (config.get("collections") or {}).items()
+            if name in active] + [config.get("report") or {}]
+    missing = [path for path in config_folder_files(used) if not exists(path)]
+    if not missing:
+        return None
+    shown = ", ".join(missing[:3]) + (f" and {len(missing) - 3} more" if len(missing) > 3 else "")
+    return (f"{CONFIG_FOLDER}: {len(missing)} file{'s' if len(missing) > 1 else ''} the config "
+            f"names {'are' if len(missing) > 1 else 'is'} not in the using directory ({shown}); "
+            "a module from a URL reads them from there: copy the project's config/ folder into "
+            "the using directory with the workflow (snakedeploy deploy-workflow does; "
+            "docs/module.md)")
+
+
 def folder_errors(config: Mapping) -> list[str]:
     """The folders the workflow writes into (``results_dir``, ``report.figures_dir``): not
     a file or a symbolic link to nothing, and not under one."""

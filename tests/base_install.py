@@ -12,6 +12,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import os
+import shutil
 import subprocess
 import sys
 import sysconfig
@@ -132,3 +133,15 @@ def run_without_workflow_packages(argv: list[str], cwd: Path | None = None,
     except json.JSONDecodeError:
         raise AssertionError(f"the command died: {result.stderr[-3000:]}") from None
     return dict(report, stdout=result.stdout, stderr="\n".join(lines))
+
+
+def source_copy(target: Path) -> Path:
+    """What `pip install .` builds from (pyproject, README, LICENSE, the package), copied so
+    that the build writes nothing into the checkout."""
+    target.mkdir()
+    for name in ("pyproject.toml", "setup.py", "MANIFEST.in", "README.md", "LICENSE"):
+        shutil.copy2(ROOT / name, target / name)
+    for folder in ("gradedrel", "config"):   # setup.py copies config/'s defaults in
+        shutil.copytree(ROOT / folder, target / folder,
+                        ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+    return target

@@ -8,7 +8,7 @@ label missing from the map is an error, never a guess.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Mapping
 
 from gradedrel.core.errors import InputError
@@ -35,12 +35,16 @@ class GradeMap:
     """Map from raw relevance labels (as text) to the paper's levels 0–3."""
 
     mapping: Mapping[str, int]
+    #: How to give a label the map lacks, said with the error (a command's option).
+    remedy: str = field(default="", compare=False)
 
     @classmethod
-    def from_config(cls, raw: Mapping[object, object], source: str = "config") -> "GradeMap":
+    def from_config(cls, raw: Mapping[object, object], source: str = "config",
+                    remedy: str = "") -> "GradeMap":
         """A grade map from config's {label: level} (or its (label, level) pairs); a level
         not in LEVELS, no label, or one label given twice (``1`` and ``"01"`` are one:
-        :func:`canonical_label`): InputError."""
+        :func:`canonical_label`): InputError. ``remedy``: how to add a label it lacks
+        (:attr:`remedy`)."""
         mapping: dict[str, int] = {}
         given: dict[str, tuple] = {}
         for label, level in (raw.items() if isinstance(raw, Mapping) else raw):
@@ -58,7 +62,7 @@ class GradeMap:
             mapping[key] = level
         if not mapping:
             raise InputError(source, None, "a non-empty grade map")
-        return cls(mapping)
+        return cls(mapping, remedy)
 
     def level(self, label: object, path: str | None = None, line: int | None = None) -> int:
         """The level of a raw label; an unmapped label is an :class:`InputError`."""
@@ -67,7 +71,8 @@ class GradeMap:
             return self.mapping[key]
         except KeyError:
             known = ", ".join(sorted(self.mapping, key=_sort_key))
-            raise InputError(path, line, f"a relevance label in the grade map ({known})",
+            remedy = f"; {self.remedy}" if self.remedy else ""
+            raise InputError(path, line, f"a relevance label in the grade map ({known}{remedy})",
                              key) from None
 
     def describe(self) -> str:

@@ -24,7 +24,6 @@ Terrier.
 """
 from __future__ import annotations
 
-import argparse
 import sys
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -283,8 +282,7 @@ def add_parser(subparsers) -> None:
     commands = group.add_subparsers(dest="plans_command", required=True)
     checker = commands.add_parser("check", help="parse a plan file; per request its keys and "
                                   "where they come from",
-                                  description="\n\n".join(__doc__.split("\n\n")[1:3]),
-                                  formatter_class=argparse.RawTextHelpFormatter)
+                                  description="\n\n".join(__doc__.split("\n\n")[1:3]))
     checker.add_argument("plans", help="the plan file (YAML)")
     checker.add_argument("requests", help="TSV: qid and query, text, or title and description")
     checker.add_argument("--collection", default="cranfield",

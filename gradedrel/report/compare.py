@@ -141,7 +141,7 @@ def locate(against: str | Path, configs: Sequence[str | Path] = ()) -> PlanSetRu
     config files it names) as the workflow's ``--configfile`` (only the design, published
     numbers and report settings are read from them)."""
     from gradedrel.core.project import project_file, project_root
-    from gradedrel.report.reference import find, packaged
+    from gradedrel.report.reference import closest, find, packaged
 
     reference = find(against)
     if reference is not None:
@@ -155,6 +155,10 @@ def locate(against: str | Path, configs: Sequence[str | Path] = ()) -> PlanSetRu
                            reference.folder / "topics.tsv", None, reference.folder, record,
                            settings, design, published, report, reference)
     against = Path(against)
+    if not against.exists() and "/" not in str(against) and closest(str(against)):
+        raise FileNotFoundError(f"{against}: no such reference evaluation or folder; did you "
+                                f"mean {closest(str(against))!r}? (shipped references: "
+                                f"{', '.join(packaged())})")
     if not against.is_dir():
         found = ""
         runs_dir = against.parent.parent

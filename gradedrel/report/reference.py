@@ -25,16 +25,20 @@ user's machine (as the workflow does) and stops if their fingerprint is not the 
 """
 from __future__ import annotations
 
+import contextlib
+import difflib
 import hashlib
 import json
+import os
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Mapping, Sequence
 
-import pandas as pd
-
+from gradedrel.core import lazy
 from gradedrel.core.errors import InputError
+
+pd = lazy.module("pandas")  # `compare --help` lists the references without it
 
 #: The packaged references (one folder per collection).
 PACKAGED = Path(__file__).resolve().parents[1] / "reference"
@@ -81,12 +85,19 @@ class Reference:
 
         spec = CollectionSpec.from_config(self.collection, self.manifest["judgements"],
                                           needs=("qrels",))
+        through_ir_datasets = bool(spec.ir_datasets_id("qrels"))
         try:
-            qrels = load_qrels(spec)
+            with _ir_datasets_quiet() if through_ir_datasets else contextlib.nullcontext():
+                qrels = load_qrels(spec)
         except ImportError as error:
             raise InputError(self.folder / MANIFEST, None, "ir_datasets installed, to read "
                              f"the judgements of {self.collection}",
                              f"{error}; pip install ir_datasets") from None
+        except (RuntimeError, OSError) as error:  # no network, and no copy in its home
+            if not through_ir_datasets:
+                raise  # a local file's: the command's one line names it
+            raise JudgementsUnavailable(self.collection, spec.ir_datasets_sources("qrels"),
+                                        error) from None
         found = judgements_fingerprint(qrels, topics)
         if found != self.manifest["judgements_sha256"]:
             where = spec.ir_datasets_id("qrels") or spec.qrels
@@ -143,6 +154,36 @@ class Reference:
         return tables
 
 
+class JudgementsUnavailable(ValueError):
+    """The judgements of a reference could not be read: one line naming the collection, its
+    ir_datasets ids, the folder ir_datasets keeps its copies in (``IR_DATASETS_HOME``) and
+    what to do."""
+
+    def __init__(self, collection: str, datasets: Sequence[str], error: BaseException):
+        home = os.environ.get("IR_DATASETS_HOME") or "~/.ir_datasets"
+        reason = error.args[0] if isinstance(error, RuntimeError) and error.args else \
+            type(error).__name__   # requests' own message is a paragraph
+        super().__init__(f"{collection}: could not read its judgements through ir_datasets "
+                         f"({', '.join(datasets)}: {reason}); connect to the network once, or "
+                         f"put ir_datasets' copies into IR_DATASETS_HOME ({home})")
+
+
+class _ir_datasets_quiet:
+    """ir_datasets' own log lines off (up to warnings: each failed download attempt is one),
+    so that a failure is the command's one line."""
+
+    def __enter__(self):
+        import logging
+
+        self.before = logging.root.manager.disable
+        logging.disable(logging.WARNING)
+
+    def __exit__(self, *exc):
+        import logging
+
+        logging.disable(self.before)
+
+
 def find(name_or_folder: str | Path) -> Reference | None:
     """The reference named (a packaged collection's name) or in the folder given (one with a
     ``reference.json``); None when it is neither (a finished plan set's runs folder, say)."""
@@ -165,6 +206,12 @@ def find(name_or_folder: str | Path) -> Reference | None:
     except (OSError, ValueError, KeyError, TypeError, AttributeError) as error:
         raise InputError(path, None, "a reference evaluation's manifest (gradedrel.report."
                          "reference.build)", repr(error)) from None
+
+
+def closest(name: str) -> str | None:
+    """The shipped reference whose name is closest to ``name`` (a typo), or None."""
+    close = difflib.get_close_matches(str(name), packaged(), n=1, cutoff=0.6)
+    return close[0] if close else None
 
 
 def packaged() -> list[str]:

@@ -35,10 +35,15 @@ log = logging.getLogger("gradedrel")
 
 
 def default_cache_dir() -> Path:
-    """``$GRADEDREL_CACHE_DIR``, else ``$XDG_CACHE_HOME/gradedrel/thesauri``
-    (``~/.cache/gradedrel/thesauri``)."""
+    """``$GRADEDREL_CACHE_DIR``; else, outside a checkout, ``cache/thesauri`` in the user
+    data home (:func:`gradedrel.core.project.data_home`); else
+    ``$XDG_CACHE_HOME/gradedrel/thesauri`` (``~/.cache/gradedrel/thesauri``)."""
+    from gradedrel.core.project import data_home, in_checkout
+
     if os.environ.get("GRADEDREL_CACHE_DIR"):
         return Path(os.environ["GRADEDREL_CACHE_DIR"])
+    if not in_checkout():
+        return data_home() / "cache" / "thesauri"
     xdg = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
     return Path(xdg) / "gradedrel" / "thesauri"
 

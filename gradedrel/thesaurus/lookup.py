@@ -23,12 +23,12 @@ uses the index's own stemmer.
 """
 from __future__ import annotations
 
-import argparse
 import logging
 import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+from gradedrel.core.errors import InputError
 from gradedrel.core.text import s_stem, tokenise
 from gradedrel.thesaurus.model import Thesaurus, normalise_label
 
@@ -143,7 +143,7 @@ def add_parser(subparsers) -> None:
     commands = thesaurus.add_subparsers(dest="thesaurus_command", required=True)
     lookup = commands.add_parser(
         "lookup", help="concepts matching a term, with UF, BT, NT, RT",
-        description=__doc__.split("\n\n")[1], formatter_class=argparse.RawTextHelpFormatter)
+        description=__doc__.split("\n\n")[1])
     lookup.add_argument("term", nargs="+",
                         help="words or phrases, e.g. aeroelastic; each looked up on its own")
     source = lookup.add_mutually_exclusive_group()
@@ -157,7 +157,9 @@ def add_parser(subparsers) -> None:
                         help="config file giving the thesaurus (default: config/config.yaml "
                              "in the working directory if there is one, else the config of "
                              "the project the package belongs to; local copies are found and "
-                             "kept under that config's project, whatever the directory)")
+                             "kept under that config's project, whatever the directory, and "
+                             "for an installed package's own config in ~/.gradedrel or "
+                             "$GRADEDREL_HOME)")
     lookup.add_argument("--match", choices=("label", "stem", "prefix", "all"), default="all",
                         help="most lenient level to use (default: all = prefix)")
     lookup.add_argument("--limit", type=int, default=25,
@@ -240,10 +242,29 @@ def named_thesaurus(name: str, config_path: Path, cache_dir: Path | None = None)
     return thesaurus
 
 
+#: Files of the other sources, which ``--path`` (SKOS) does not read: suffix -> (what it is,
+#: the source that reads it).
+OTHER_SOURCES = {".rds": ("an R data file, as MeSH's two exports (descriptors, trees)", "mesh"),
+                 ".deb": ("a Debian package, as WordNet's wordnet-base", "wordnet")}
+
+
+def check_path(path: str) -> None:
+    """A ``--path`` that is another source's file: one line naming the source that reads it
+    (a config entry's ``source``, ``--thesaurus``), not the SKOS reader's parser."""
+    suffix = Path(path).suffix.lower()
+    if suffix in OTHER_SOURCES:
+        what, source = OTHER_SOURCES[suffix]
+        raise InputError(path, None, "a SKOS file or a *.thesaurus.json.gz cache for --path",
+                         f"{what}: read with --thesaurus {source} (the project config's entry) "
+                         f"or a config entry with source: {source} (docs/thesaurus.md)")
+
+
 def run_lookup(args) -> int:
     """Run ``gradedrel thesaurus lookup``: print the matches of each term; the exit code."""
     if args.path:
         from gradedrel.thesaurus import load
+
+        check_path(args.path)
 
         thesaurus = load(Path(args.path))  # a damaged or cut download: one InputError
     else:

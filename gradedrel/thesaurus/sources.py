@@ -19,7 +19,7 @@ from typing import ClassVar, Mapping
 
 from gradedrel.core import yaml_io
 from gradedrel.core.downloads import fetch
-from gradedrel.core.project import CONFIG, project_file
+from gradedrel.core.project import CONFIG, data_file, project_file
 
 #: The project's own config (a checkout's, or the installed package's copy; used when no
 #: other config is given).
@@ -223,8 +223,10 @@ def file_specs(spec: Mapping) -> dict[str, Mapping]:
 
 def ensure_files(name: str, config: Mapping | None = None,
                  root: str | Path = ".") -> dict[str, Path]:
-    """The verified local copies of every file of thesaurus ``name``, by role."""
-    return {role: fetch(file["url"], Path(root) / file["path"], file["sha256"])
+    """The verified local copies of every file of thesaurus ``name``, by role: under the
+    project ``root`` (the installed package's own project: the user data home,
+    :func:`gradedrel.core.project.data_file`)."""
+    return {role: fetch(file["url"], data_file(root, file["path"]), file["sha256"])
             for role, file in file_specs(entry(name, config)).items()}
 
 

@@ -123,8 +123,12 @@ def test_a_module_from_a_url_of_another_version_stops_with_one_line(tmp_path):
                                 "print(gradedrel.__version__)"], capture_output=True,
                                text=True, check=True).stdout.strip()
     assert f"{url}/workflow/rules" in lines[0]
-    assert f"needs its package, gradedrel 0.0.1; found {installed}" in lines[0]
-    assert "pip install 'gradedrel[workflow]==0.0.1'" in lines[0]
+    assert f"needs its package, gradedrel 0.0.1, with its extra [workflow]; found {installed}" \
+        in lines[0]
+    # an install that works as written: from a clone (gradedrel is on no package index)
+    assert lines[0].endswith("gradedrel is on no package index: clone the repository at the "
+                             "module's tag or commit and pip install './gradedrel[workflow]' "
+                             "(docs/module.md)"), lines[0]
     assert "Traceback" not in result.stderr
     assert not (project / "results").exists()
 
@@ -175,3 +179,47 @@ def test_the_catalog_claims_no_conda_route_the_environment_cannot_run():
     pip = next(d["pip"] for d in environment["dependencies"] if isinstance(d, dict))
     brings_package = any(re.match(r"gradedrel\b", line) for line in pip)
     assert catalog["usage"]["software-stack-deployment"]["conda"] is brings_package
+
+
+def test_a_module_from_a_url_without_its_config_folder_says_so_in_one_line(tmp_path, served):
+    """The using directory has its config.yaml but not the project's config/ folder (the
+    curated plans and study designs the defaults name): one line saying what to copy, not
+    one line per missing file."""
+    url, _ = served
+    project = _deploy(tmp_path / "deployed", url)
+    shutil.rmtree(project / "config")
+    (project / "config").mkdir()
+    shutil.copy(TINY / "config.yaml", project / "config" / "config.yaml")
+    result = run_snakemake(project, "-n", snakefile=project / "Snakefile")
+    assert result.returncode != 0
+    lines = [line for line in result.stderr.splitlines() if line.startswith("gradedrel:")]
+    assert len(lines) == 1, result.stdout[-3000:] + result.stderr[-3000:]
+    assert "copy the project's config/ folder into the using directory" in lines[0], lines[0]
+    assert "expected a file here" not in result.stderr
+
+
+def test_a_module_from_a_url_without_the_extra_stops_before_any_job(tmp_path, served,
+                                                                     monkeypatch):
+    """The right version of the package without its [workflow] extra (PyTerrier hidden from
+    the Snakemake process, as on an install of the wheel alone): one line naming what is
+    missing and how to add it, at the dry run, not `No module named 'pyterrier'` in the
+    first job."""
+    url, _ = served
+    project = _deploy(tmp_path / "deployed", url)
+    hide = tmp_path / "hide"
+    hide.mkdir()
+    (hide / "sitecustomize.py").write_text(
+        "import sys\n\n\nclass Hidden:\n    @staticmethod\n"
+        "    def find_spec(name, path=None, target=None):\n"
+        "        if name.split('.')[0] == 'pyterrier':\n"
+        "            raise ModuleNotFoundError(f'No module named {name!r}', name=name)\n"
+        "        return None\n\n\nsys.meta_path.insert(0, Hidden)\n")
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(filter(None, [
+        str(hide), os.environ.get("PYTHONPATH", "")])))
+    result = run_snakemake(project, "-n", snakefile=project / "Snakefile")
+    assert result.returncode != 0
+    lines = [line for line in result.stderr.splitlines() if line.startswith("gradedrel:")]
+    assert len(lines) == 1, result.stdout[-3000:] + result.stderr[-3000:]
+    assert lines[0].startswith("gradedrel: the workflow's jobs need gradedrel's extra "
+                               "[workflow]; missing here: pyterrier: pip install "), lines[0]
+    assert "Traceback" not in result.stderr

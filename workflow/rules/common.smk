@@ -57,11 +57,26 @@ def _wrong_package():
     wanted = _module_version()
     if found == wanted:
         return None
+    # said here, not by the package: the one installed may be absent or of another version
     return (
         f"this workflow ({workflow.current_basedir.get_path_or_uri(secret_free=True)}) needs "
-        f"its package, gradedrel {wanted}; found {found}: pip install "
-        f"'gradedrel[workflow]=={wanted}' (docs/module.md)"
+        f"its package, gradedrel {wanted}, with its extra [workflow]; found {found}: "
+        "gradedrel is on no package index: clone the repository at the module's tag or "
+        "commit and pip install './gradedrel[workflow]' (docs/module.md)"
     )
+
+
+def _missing_extra():
+    """Why the jobs of a module from a URL would fail for want of the [workflow] extra's
+    packages (PyTerrier, Snakemake, lxml, rdata: located, not imported), or None; checked
+    after the package's version, before any job. Not from a local checkout (`snakemake
+    --lint` reads the rule files with Snakemake alone) nor when the jobs get their software
+    elsewhere (--software-deployment-method)."""
+    if PROJECT_ROOT is not None or workflow.deployment_settings.deployment_method:
+        return None
+    from gradedrel.core import install
+
+    return install.workflow_extra_problem()
 
 
 PROJECT_ROOT = _project_root(workflow.current_basedir)
@@ -70,7 +85,7 @@ if PROJECT_ROOT is not None:
 # Parsing reads the package (the study, the schema, the checks); the jobs run it. From a
 # local checkout that is the package beside these files (put first on the jobs' PYTHONPATH
 # below); from a URL the package is not fetched, so the installed one must be the module's.
-_problem = _wrong_package()
+_problem = _wrong_package() or _missing_extra()
 if _problem:
     print(f"gradedrel: {_problem}", file=sys.stderr)
     sys.exit(1)
@@ -175,6 +190,13 @@ def config_path(path):
     inside = os.path.join(PROJECT_ROOT, path)
     return os.path.relpath(inside) if os.path.exists(inside) else path
 
+
+# A module from a URL reads the project's config/ folder (plans, designs) from the using
+# directory: its absence is one line, before the study is read.
+if PROJECT_ROOT is None:
+    _problem = preflight.missing_config_folder(config)
+    if _problem:
+        stop(_problem)
 
 try:
     STUDY = Study.from_config(config, resolve=config_path)
