@@ -134,8 +134,10 @@ def _read(path: Path, chain: tuple[str, ...] = ()) -> dict:
     """The design of ``path`` checked against the schema, over the design it amends
     (``chain``: the files that amend it, so that a circle of amendments is one error)."""
     if str(path) in chain:
+        # the circle by file name (the message names the first file whole), so that a long
+        # path does not push the circle past the message's bound
         raise InputError(chain[-1], None, "amends: a design that does not amend this one",
-                         " -> ".join(chain + (str(path),)))
+                         " -> ".join(Path(p).name for p in chain + (str(path),)))
     try:
         raw = _parsed(path) or {}
     except FileNotFoundError:
