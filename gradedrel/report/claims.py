@@ -106,7 +106,8 @@ def render(summary: pd.DataFrame, primary: pd.DataFrame, collection: str = "cran
     if headline:
         lines += ["**The answer** (`results/report/headline.md`, where the rows that qualify "
                   "it follow):", "", *answer_section(headline), "",
-                  "**Below: each testbed's four findings and its qualified rows.**", ""]
+                  "**Below: each testbed's four findings. The rows that qualify the answer "
+                  "are in `results/report/headline.md`.**", ""]
     lead = LEADS.get(collection, "**Primary comparison** (pre-registered, "
                                  "docs/preregistration.md)")
     lines += [
