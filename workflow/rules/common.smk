@@ -660,9 +660,11 @@ def headline_inputs():
         inputs[f"per_topic/{c}/{primary}"] = PATHS.evaluation("per_topic.tsv", c, primary, model)
         inputs[f"design/{c}"] = STUDY.collections[c].design
         inputs[f"designs/{c}"] = design.files(STUDY.collections[c].design)
-    for c in [*STUDY.headline_plain(), *STUDY.headline_conditions(), *(
-        [STUDY.fresh_condition()[0]] if STUDY.fresh_condition() else []
-    )]:
+    for c in [
+        *STUDY.headline_plain(),
+        *STUDY.headline_conditions(),
+        *([STUDY.fresh_condition()[0]] if STUDY.fresh_condition() else []),
+    ]:
         if STUDY.curated_plan_sets(c):
             inputs[f"leak/{c}"] = PATHS.collection_report("leak.tsv", c)
     for c, (primary, thesaurus) in STUDY.headline_conditions().items():
