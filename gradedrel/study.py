@@ -135,7 +135,7 @@ class Layout:
     def across(self, ext: str, collections: Iterable[str]) -> str:
         """The findings across ``collections``, named by the set (``cranfield+nfcorpus``), so
         that a main job of one testbed never rewrites another set's summary."""
-        name = "+".join(sorted(collections))
+        name = self.collections_name(collections)
         if ext in ("png", "pdf"):
             return f"{self.figures}/across_collections/{name}.{ext}"
         return f"{self.results}/report/across_collections/{name}.{ext}"
@@ -148,9 +148,17 @@ class Layout:
         """Probe v2's scores (Amendment 2; ``ext``: ``md``, ``tsv``, ``null.tsv``, …)."""
         return f"{self.results}/report/memory_probe_v2.{ext}"
 
-    def headline(self, ext: str) -> str:
-        """The qualified headline of each probed testbed (``md``, ``tsv``)."""
-        return f"{self.results}/report/headline.{ext}"
+    def headline(self, ext: str, collections: Iterable[str]) -> str:
+        """The qualified headline of each probed testbed (``md``, ``tsv``), named by the set
+        of active collections as :meth:`across` is."""
+        return f"{self.results}/report/headline/{self.collections_name(collections)}.{ext}"
+
+    @staticmethod
+    def collections_name(collections: Iterable[str]) -> str:
+        """The name of a set of active collections (``cranfield+nfcorpus``): the files whose
+        content depends on the set are named by it, so that one main job never rewrites
+        another's (and alternating them re-runs nothing)."""
+        return "+".join(sorted(collections))
 
     def page(self, source: str) -> str:
         """The Snakemake report's HTML page of a result file (a path under ``results``)."""
@@ -160,9 +168,10 @@ class Layout:
         """The Snakemake report's screen-resolution copy of a figure (under ``figures``)."""
         return f"{self.results}/report_pages/figures/{figure.removeprefix(self.figures + '/')}"
 
-    def landing(self) -> str:
-        """The Snakemake report's landing page (workflow/report/workflow.rst includes it)."""
-        return f"{self.results}/report/landing.html"
+    def landing(self, collections: Iterable[str]) -> str:
+        """The Snakemake report's landing page of a set of active collections
+        (workflow/report/workflow.rst includes it by config ``active_collections``)."""
+        return f"{self.results}/report/landing/{self.collections_name(collections)}.html"
 
     def log(self, name: str) -> str:
         """A rule's log file."""
@@ -493,8 +502,31 @@ class Study:
         roles = self.derived_roles(fresh[0], fresh[1])
         return {r: roles[r] for r in ("unrecalled", "inferable") if r in roles}
 
+    def qualified(self, stem: str) -> str:
+        """A collection's summary or forest plot file stem: where the memory probe qualifies
+        the verdicts (their rows read the headline), named by the set of active collections,
+        since the headline depends on it; else the plain ``stem``."""
+        return f"{stem}.{self.paths.collections_name(self.collections)}" \
+            if self.memory_probe() else stem
+
+    def summary(self, ext: str, c: str = C) -> str:
+        """A collection's summary of every plan set and model (``md``, ``tsv``)."""
+        return self.paths.collection_report(f"{self.qualified('summary')}.{ext}", c)
+
+    def forest(self, ext: str, c: str = C) -> str:
+        """A collection's forest plot (``png``, ``pdf``, ``provenance.json``)."""
+        return self.paths.collection_figure(self.qualified("forest"), ext, c)
+
+    def headline(self, ext: str) -> str:
+        """This main job's headline (``md``, ``tsv``)."""
+        return self.paths.headline(ext, self.collections)
+
+    def landing(self) -> str:
+        """This main job's landing page of the Snakemake report."""
+        return self.paths.landing(self.collections)
+
     def has_headline(self) -> bool:
-        """Whether the main job writes results/report/headline.md (a deciding row exists)."""
+        """Whether the main job writes a headline (:meth:`headline`; a deciding row exists)."""
         return bool(self.headline_plain() or self.headline_conditions() or self.fresh_condition())
 
     def fresh_condition(self) -> tuple[str, str, str] | None:
@@ -529,9 +561,9 @@ class Study:
         for t in self.thesauri_used():
             out += paged(paths.thesaurus(t, "summary.tsv"))
         for c, cs in self.collections.items():
-            forest = paths.collection_figure("forest", "png", c)
+            forest = self.forest("png", c)
             out += paged(paths.collection("testbed.md", c), paths.curation("summary.md", c),
-                         paths.collection_report("summary.md", c), forest,
+                         self.summary("md", c), forest,
                          *(paths.evaluation(f, c, BASELINE, self.baseline_model)
                            for f in ("means.tsv", "effort.tsv")), unpaged=[forest])
             for p, s in cs.plan_sets.items():
@@ -565,11 +597,10 @@ class Study:
         across = list(self.collections)
         out += paged(paths.across("md", across), paths.across("png", across),
                      unpaged=[paths.across("png", across)])
-        out += [paths.landing(), paths.screen(paths.across("png", across))]
+        out += [self.landing(), paths.screen(paths.across("png", across))]
         # the screen copies the report embeds: each collection's forest plot and its
         # primary condition's figures (report_figure_conditions)
-        out += [paths.screen(paths.collection_figure("forest", "png", c))
-                for c in self.collections]
+        out += [paths.screen(self.forest("png", c)) for c in self.collections]
         for c, p, m in self.report_figure_conditions():
             out += [paths.screen(paths.figure(n, "png", c, p, m)) for n in self.figure_names()]
         if self.memory_probe():
@@ -577,5 +608,5 @@ class Study:
             if self.memory_probe().get("v2"):
                 out += paged(paths.memory_probe_v2("md"))
         if self.has_headline():
-            out += paged(paths.headline("md"))
+            out += paged(self.headline("md"))
         return list(dict.fromkeys(out))
