@@ -20,6 +20,7 @@ from gradedrel.plans import plan_sets as plan_set_model
 from gradedrel.plans.analysis import collection_settings as analysis_settings
 from gradedrel.plans.plan_sets import PlanSet
 from gradedrel.queries.query_types import check_labels, slug as query_type_slug
+from gradedrel.report import configuration
 
 #: Wildcard names, as the rules and the Snakefile's wildcard_constraints spell them.
 C, P, M, T, S = "{collection}", "{planset}", "{model}", "{thesaurus}", "{slug}"
@@ -155,10 +156,8 @@ class Layout:
 
     @staticmethod
     def collections_name(collections: Iterable[str]) -> str:
-        """The name of a set of active collections (``cranfield+nfcorpus``): the files whose
-        content depends on the set are named by it, so that one main job never rewrites
-        another's (and alternating them re-runs nothing)."""
-        return "+".join(sorted(collections))
+        """The name of a set of active collections (gradedrel.report.configuration)."""
+        return configuration.collections_name(collections)
 
     def page(self, source: str) -> str:
         """The Snakemake report's HTML page of a result file (a path under ``results``)."""
@@ -454,10 +453,7 @@ class Study:
 
     def memory_probe(self) -> Mapping[str, Any] | None:
         """The memory probe's settings when every collection it scores is active."""
-        probe = self.config.get("memory_probe")
-        if not probe or not all(c in self.collections for c in probe["collections"].values()):
-            return None
-        return probe
+        return configuration.active_memory_probe(self.config, self.collections)
 
     def rests_on(self, c: str) -> list[str] | None:
         """[primary plan set, its request-and-thesaurus plan set, primary model] of a
@@ -502,20 +498,17 @@ class Study:
         roles = self.derived_roles(fresh[0], fresh[1])
         return {r: roles[r] for r in ("unrecalled", "inferable") if r in roles}
 
-    def qualified(self, stem: str) -> str:
-        """A collection's summary or forest plot file stem: where the memory probe qualifies
-        the verdicts (their rows read the headline), named by the set of active collections,
-        since the headline depends on it; else the plain ``stem``."""
-        return f"{stem}.{self.paths.collections_name(self.collections)}" \
-            if self.memory_probe() else stem
-
     def summary(self, ext: str, c: str = C) -> str:
-        """A collection's summary of every plan set and model (``md``, ``tsv``)."""
-        return self.paths.collection_report(f"{self.qualified('summary')}.{ext}", c)
+        """A collection's summary of every plan set and model (``md``, ``tsv``; named by the
+        set of active collections where the memory probe qualifies it)."""
+        stem = configuration.qualified("summary", self.config, self.collections)
+        return self.paths.collection_report(f"{stem}.{ext}", c)
 
     def forest(self, ext: str, c: str = C) -> str:
-        """A collection's forest plot (``png``, ``pdf``, ``provenance.json``)."""
-        return self.paths.collection_figure(self.qualified("forest"), ext, c)
+        """A collection's forest plot (``png``, ``pdf``, ``provenance.json``), named as its
+        summary."""
+        stem = configuration.qualified("forest", self.config, self.collections)
+        return self.paths.collection_figure(stem, ext, c)
 
     def headline(self, ext: str) -> str:
         """This main job's headline (``md``, ``tsv``)."""
