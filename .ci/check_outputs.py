@@ -57,7 +57,7 @@ for collection in config["active_collections"]:
         if Path(f"docs/results/{collection}/{frozen}").read_bytes() != fresh.read_bytes():
             stale.append(f"docs/results/{collection}/{frozen} differs from {fresh}")
 if "nfcorpus" in config["active_collections"]:  # the headline needs both testbeds
-    fresh = Path("results") / claims.HEADLINE
+    fresh = claims.headline_path("results", config)
     if Path("docs/results/headline.md").read_bytes() != fresh.read_bytes():
         stale.append(f"docs/results/headline.md differs from {fresh}")
 if stale:

@@ -20,6 +20,7 @@ from gradedrel.plans import plan_sets as plan_set_model
 from gradedrel.plans.analysis import collection_settings as analysis_settings
 from gradedrel.plans.plan_sets import PlanSet
 from gradedrel.queries.query_types import check_labels, slug as query_type_slug
+from gradedrel.report import configuration
 
 #: Wildcard names, as the rules and the Snakefile's wildcard_constraints spell them.
 C, P, M, T, S = "{collection}", "{planset}", "{model}", "{thesaurus}", "{slug}"
@@ -135,7 +136,7 @@ class Layout:
     def across(self, ext: str, collections: Iterable[str]) -> str:
         """The findings across ``collections``, named by the set (``cranfield+nfcorpus``), so
         that a main job of one testbed never rewrites another set's summary."""
-        name = "+".join(sorted(collections))
+        name = self.collections_name(collections)
         if ext in ("png", "pdf"):
             return f"{self.figures}/across_collections/{name}.{ext}"
         return f"{self.results}/report/across_collections/{name}.{ext}"
@@ -148,9 +149,15 @@ class Layout:
         """Probe v2's scores (Amendment 2; ``ext``: ``md``, ``tsv``, ``null.tsv``, …)."""
         return f"{self.results}/report/memory_probe_v2.{ext}"
 
-    def headline(self, ext: str) -> str:
-        """The qualified headline of each probed testbed (``md``, ``tsv``)."""
-        return f"{self.results}/report/headline.{ext}"
+    def headline(self, ext: str, collections: Iterable[str]) -> str:
+        """The qualified headline of each probed testbed (``md``, ``tsv``), named by the set
+        of active collections as :meth:`across` is."""
+        return f"{self.results}/report/headline/{self.collections_name(collections)}.{ext}"
+
+    @staticmethod
+    def collections_name(collections: Iterable[str]) -> str:
+        """The name of a set of active collections (gradedrel.report.configuration)."""
+        return configuration.collections_name(collections)
 
     def page(self, source: str) -> str:
         """The Snakemake report's HTML page of a result file (a path under ``results``)."""
@@ -160,9 +167,10 @@ class Layout:
         """The Snakemake report's screen-resolution copy of a figure (under ``figures``)."""
         return f"{self.results}/report_pages/figures/{figure.removeprefix(self.figures + '/')}"
 
-    def landing(self) -> str:
-        """The Snakemake report's landing page (workflow/report/workflow.rst includes it)."""
-        return f"{self.results}/report/landing.html"
+    def landing(self, collections: Iterable[str]) -> str:
+        """The Snakemake report's landing page of a set of active collections
+        (workflow/report/workflow.rst includes it by config ``active_collections``)."""
+        return f"{self.results}/report/landing/{self.collections_name(collections)}.html"
 
     def log(self, name: str) -> str:
         """A rule's log file."""
@@ -445,10 +453,7 @@ class Study:
 
     def memory_probe(self) -> Mapping[str, Any] | None:
         """The memory probe's settings when every collection it scores is active."""
-        probe = self.config.get("memory_probe")
-        if not probe or not all(c in self.collections for c in probe["collections"].values()):
-            return None
-        return probe
+        return configuration.active_memory_probe(self.config, self.collections)
 
     def rests_on(self, c: str) -> list[str] | None:
         """[primary plan set, its request-and-thesaurus plan set, primary model] of a
@@ -493,8 +498,28 @@ class Study:
         roles = self.derived_roles(fresh[0], fresh[1])
         return {r: roles[r] for r in ("unrecalled", "inferable") if r in roles}
 
+    def summary(self, ext: str, c: str = C) -> str:
+        """A collection's summary of every plan set and model (``md``, ``tsv``; named by the
+        set of active collections where the memory probe qualifies it)."""
+        stem = configuration.qualified("summary", self.config, self.collections)
+        return self.paths.collection_report(f"{stem}.{ext}", c)
+
+    def forest(self, ext: str, c: str = C) -> str:
+        """A collection's forest plot (``png``, ``pdf``, ``provenance.json``), named as its
+        summary."""
+        stem = configuration.qualified("forest", self.config, self.collections)
+        return self.paths.collection_figure(stem, ext, c)
+
+    def headline(self, ext: str) -> str:
+        """This main job's headline (``md``, ``tsv``)."""
+        return self.paths.headline(ext, self.collections)
+
+    def landing(self) -> str:
+        """This main job's landing page of the Snakemake report."""
+        return self.paths.landing(self.collections)
+
     def has_headline(self) -> bool:
-        """Whether the main job writes results/report/headline.md (a deciding row exists)."""
+        """Whether the main job writes a headline (:meth:`headline`; a deciding row exists)."""
         return bool(self.headline_plain() or self.headline_conditions() or self.fresh_condition())
 
     def fresh_condition(self) -> tuple[str, str, str] | None:
@@ -529,9 +554,9 @@ class Study:
         for t in self.thesauri_used():
             out += paged(paths.thesaurus(t, "summary.tsv"))
         for c, cs in self.collections.items():
-            forest = paths.collection_figure("forest", "png", c)
+            forest = self.forest("png", c)
             out += paged(paths.collection("testbed.md", c), paths.curation("summary.md", c),
-                         paths.collection_report("summary.md", c), forest,
+                         self.summary("md", c), forest,
                          *(paths.evaluation(f, c, BASELINE, self.baseline_model)
                            for f in ("means.tsv", "effort.tsv")), unpaged=[forest])
             for p, s in cs.plan_sets.items():
@@ -565,11 +590,10 @@ class Study:
         across = list(self.collections)
         out += paged(paths.across("md", across), paths.across("png", across),
                      unpaged=[paths.across("png", across)])
-        out += [paths.landing(), paths.screen(paths.across("png", across))]
+        out += [self.landing(), paths.screen(paths.across("png", across))]
         # the screen copies the report embeds: each collection's forest plot and its
         # primary condition's figures (report_figure_conditions)
-        out += [paths.screen(paths.collection_figure("forest", "png", c))
-                for c in self.collections]
+        out += [paths.screen(self.forest("png", c)) for c in self.collections]
         for c, p, m in self.report_figure_conditions():
             out += [paths.screen(paths.figure(n, "png", c, p, m)) for n in self.figure_names()]
         if self.memory_probe():
@@ -577,5 +601,5 @@ class Study:
             if self.memory_probe().get("v2"):
                 out += paged(paths.memory_probe_v2("md"))
         if self.has_headline():
-            out += paged(paths.headline("md"))
+            out += paged(self.headline("md"))
         return list(dict.fromkeys(out))

@@ -25,7 +25,7 @@ def main():
 
         text = open(snakemake.input.headline[0], encoding="utf-8").read()
         rests = "\n".join(["**What each testbed's verdict rests on** (the memory probe and "
-                           "the keys' sources; results/report/headline.md):", "",
+                           f"the keys' sources; {snakemake.input.headline[0]}):", "",
                            *headline_bullets(text), "", ""])
     body = across.markdown(frame, "The four findings across collections")
     title, rest = body.split("\n", 1)

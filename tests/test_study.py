@@ -121,7 +121,7 @@ def test_targets_cover_every_reported_file_once(project):
     assert sum(t.startswith("results/report_pages/figures/") for t in targets) == 9 + 2
     assert "results/report_pages/figures/cranfield/expert/InQuery/diff_cg.png" in targets
     assert "results/report_pages/figures/cranfield/forest.png" in targets
-    assert "results/report/landing.html" in targets
+    assert "results/report/landing/cranfield.html" in targets
     assert "figures/cranfield/forest.png" in targets
     assert "results/cranfield/report/key_sources.md" in targets
     assert "results/cranfield/report/leak.md" in targets
@@ -143,7 +143,22 @@ def test_nfcorpus_plan_sets_read_their_own_thesauri():
                                                    "cranfield": "cranfield"}
     assert study.headline_conditions() == {"nfcorpus": ("expert-mesh", "expert-mesh-thesaurus"),
                                            "cranfield": ("expert", "expert-thesaurus")}
-    assert "results/report/headline.md" in study.targets()
+    targets = study.targets()
+    assert "results/report/headline/cranfield+nfcorpus+nfcorpus-fresh.md" in targets
+    # the memory probe qualifies the verdicts: the summaries are this set's own
+    assert "results/cranfield/report/summary.cranfield+nfcorpus+nfcorpus-fresh.md" in targets
+    assert "figures/cranfield/forest.cranfield+nfcorpus+nfcorpus-fresh.png" in targets
+
+
+def test_the_two_main_jobs_share_no_file_whose_content_depends_on_the_configuration():
+    """Cranfield alone and with NFCorpus (issue 43, item 6): the headline, the landing
+    page, the summaries and forest plots (the memory probe's rows) are each job's own."""
+    alone = Study.from_config(validated(ROOT / "config" / "config.yaml"))
+    both = Study.from_config(validated(ROOT / "config" / "config.yaml",
+                                       ROOT / "config" / "nfcorpus" / "testbed.yaml"))
+    for path in (lambda s: s.headline("md"), lambda s: s.headline("tsv"), Study.landing,
+                 lambda s: s.summary("tsv", "cranfield"), lambda s: s.forest("png", "cranfield")):
+        assert path(alone) != path(both), path(alone)
 
 
 @pytest.mark.parametrize("extra, named", [

@@ -8,7 +8,7 @@
    item is shown inline (an image or HTML: a TSV or Markdown item would only be a
    download), and every category of a collection's results names the collection.
 2. In chromium (``--headless``): the landing page, which must open within a minute and
-   show the answer (the landing page the workflow writes, results/report/landing.html),
+   show the answer (the landing page the workflow writes, results/report/landing/<collections>.html),
    and for every category one item shown with its caption (the report's own
    ``app.setView``, driven by a script added to a temporary copy of the report): the
    rendered page must show the caption and no "System Message". A screenshot of each
@@ -158,7 +158,7 @@ def browser_problems(report: Path, results: dict, categories: dict, binary: str,
                 problems.append(f"{name}: took {took:.0f} s to open (at most {LOAD_LIMIT} s)")
             if name == "landing" and LANDING_MARK not in dom:
                 problems.append("landing: the landing page does not show the answer (no "
-                                f"{LANDING_MARK!r}: is results/report/landing.html included?)")
+                                f"{LANDING_MARK!r}: is results/report/landing/<collections>.html included?)")
             elif name == "landing" and opens_with and \
                     not landing_opening(dom, 40).startswith(opens_with):
                 problems.append(f"landing: the answer does not open with {opens_with!r}; it "

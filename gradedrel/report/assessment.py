@@ -468,10 +468,10 @@ def rests_on(summary: pd.DataFrame, primary: str, thesaurus: str, model: str,
     if first is None or second is None:
         return ""
     parts = (f"{own_statement} (`key_sources.md`). On the requests the memory probe clears: "
-             "results/report/headline.md (the main job with NFCorpus)." if own_statement else
+             "results/report/headline/ (the main job with NFCorpus)." if own_statement else
              "every request here, remembered or not: Amendment 2's primary comparison, on the "
              "requests the memory probe clears, and what it rests on are in "
-             "results/report/headline.md.")
+             "results/report/headline/.")
     return ("**What the primary comparison rests on** (WSYN/e − SUM/u at level 3, "
             f"{model}; docs/preregistration.md, Amendment{' 1' if own_statement else 's 1 and 2'}): "
             f"with every key of the {primary} plans it {said(first)}; with request and thesaurus "

@@ -218,7 +218,7 @@ def test_what_the_primary_rests_on_with_and_without_the_decomposition():
     assert "Amendments 1 and 2" in fresh and "key_sources.md" not in fresh
     assert "with every key of the P plans it holds, +7.6 points, 95 % CI [+3.4, +12.1]" in fresh
     assert "(P-thesaurus) it does not hold, +2.3 points" in fresh
-    assert "results/report/headline.md" in fresh
+    assert "results/report/headline/" in fresh
     assert a.rests_on(summary, "P", "missing", "InQuery") == ""
 
 

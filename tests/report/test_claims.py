@@ -29,6 +29,13 @@ def test_the_snapshot_holds_both_testbeds_and_the_headline():
             {p.name for p in (ROOT / "docs" / "results" / collection).iterdir()}
     assert claims.sources("nfcorpus", CONFIG)["primary.tsv"] == \
         "report/expert-mesh/InQuery/primary.tsv"  # its design's primary plan set
+    # the summaries and the headline the NFCorpus main job writes (issue 43, item 6)
+    assert claims.sources("cranfield", CONFIG)["summary.tsv"] == \
+        "report/summary.cranfield+nfcorpus+nfcorpus-fresh.tsv"
+    assert claims.headline_path("results", CONFIG).as_posix() == \
+        "results/report/headline/cranfield+nfcorpus+nfcorpus-fresh.md"
+    alone = claims.load_config([ROOT / "config" / "config.yaml"])
+    assert claims.sources("cranfield", alone)["summary.tsv"] == "report/summary.tsv"
     assert claims.headline_bullets(claims.read_headline(ROOT / "docs" / "results"))
 
 

@@ -88,13 +88,17 @@ def test_write_landing_converts_the_markdown_and_embeds_the_screen_figure(tmp_pa
 
 
 def test_the_workflow_description_includes_the_landing_page_the_workflow_writes():
-    """workflow.rst names the landing page by config results_dir; Layout.landing by its
-    results folder: the same file."""
+    """workflow.rst names the landing page by config results_dir and active_collections;
+    Layout.landing by its results folder and the set of collections: the same file."""
+    import jinja2
+
     text = (ROOT / "workflow" / "report" / "workflow.rst").read_text(encoding="utf-8")
     included = re.search(r":file: (.+)", text).group(1).strip()
     results = "some/results"
-    assert included.replace('{{ snakemake.config["results_dir"] }}', results) == \
-        Layout(results=results).landing()
+    for active in (["cranfield"], ["nfcorpus-fresh", "cranfield", "nfcorpus"]):
+        config = {"results_dir": results, "active_collections": active}
+        assert jinja2.Template(included).render(snakemake={"config": config}) == \
+            Layout(results=results).landing(active)
 
 
 def test_screen_copy_of_a_figure_lies_in_the_report_pages_of_its_collection():

@@ -58,14 +58,15 @@ def test_every_caption_is_valid_rst(caption, tmp_path):
     class Wildcards(dict):
         __getattr__ = dict.__getitem__
 
-    (tmp_path / "report").mkdir()
-    (tmp_path / "report" / "landing.html").write_text("<p>the answer</p>", encoding="utf-8")
+    (tmp_path / "report" / "landing").mkdir(parents=True)
+    (tmp_path / "report" / "landing" / "cranfield+nfcorpus.html").write_text(
+        "<p>the answer</p>", encoding="utf-8")
 
     class Snakemake:
         wildcards = Wildcards(collection="cranfield", planset="auto", model="BM25",
                               thesaurus="nasa")
         params = Wildcards(models={"InQuery": {}, "BM25": {}})  # the retrieve job's
-        config = {"results_dir": str(tmp_path)}
+        config = {"results_dir": str(tmp_path), "active_collections": ["nfcorpus", "cranfield"]}
 
     text = jinja2.Template(caption.read_text(encoding="utf-8")).render(snakemake=Snakemake)
     warnings = io.StringIO()

@@ -162,3 +162,20 @@ def test_a_finished_project_copied_into_a_fresh_clone_reruns_nothing(project):
                               "--directory", str(project)], capture_output=True, text=True)
     assert recover.returncode == 0, recover.stderr
     assert dry_run(project) == set()
+
+
+def test_two_configurations_run_alternately_rerun_nothing(project):
+    """Issue 43, item 6: a second configuration (here a second collection, as the NFCorpus
+    main job adds to Cranfield's) writes its own headline, landing page and summaries, so
+    after it ran neither configuration plans a job: each one's outputs are its own."""
+    tiny = yaml.safe_load((project / "fixture" / "config.yaml").read_text())
+    second = {"active_collections": ["tiny", "tiny2"],
+              "collections": {"tiny2": tiny["collections"]["tiny"]}}
+    (project / "second.yaml").write_text(yaml.safe_dump(second))
+    configs = [project / "fixture" / "config.yaml", project / "second.yaml"]
+    result = run_snakemake(project, snakefile=project / "Snakefile", cores=2,
+                           configfile=configs)
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert dry_run(project) == set()
+    assert planned_rules(run_snakemake(project, "-n", snakefile=project / "Snakefile",
+                                       configfile=configs)) == set()

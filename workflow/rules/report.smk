@@ -143,7 +143,7 @@ rule report_summary:
         ),
         unpack(
             lambda wc: (
-                {"headline": PATHS.headline("tsv")}
+                {"headline": STUDY.headline("tsv")}
                 if STUDY.memory_probe() and STUDY.rests_on(wc.collection)
                 else {}
             )
@@ -159,17 +159,17 @@ rule report_summary:
     output:
         **{
             "page/md": page_of(
-                PATHS.collection_report("summary.md"),
+                STUDY.summary("md"),
                 "summary.rst",
                 "{collection} findings",
                 "all plan sets and models",
             )
         },
-        tsv=PATHS.collection_report("summary.tsv"),
-        md=PATHS.collection_report("summary.md"),
-        png=PATHS.collection_figure("forest", "png"),
-        pdf=PATHS.collection_figure("forest", "pdf"),
-        provenance=PATHS.collection_figure("forest", "provenance.json"),
+        tsv=STUDY.summary("tsv"),
+        md=STUDY.summary("md"),
+        png=STUDY.forest("png"),
+        pdf=STUDY.forest("pdf"),
+        provenance=STUDY.forest("provenance.json"),
     log:
         log_of("{collection}/report_summary"),
     conda:
@@ -189,13 +189,13 @@ rule report_summary:
 rule report_across_collections:
     """Each finding × collection × thesaurus (plan set) × model: effect, interval, verdict."""
     input:
-        summaries=[PATHS.collection_report("summary.tsv", c) for c in STUDY.collections],
+        summaries=[STUDY.summary("tsv", c) for c in STUDY.collections],
         testbeds=[PATHS.collection("testbed.tsv", c) for c in STUDY.collections],
         topics=[PATHS.collection("topics.tsv", c) for c in STUDY.collections],
         published=config_path(REPORT["published"]),
         # what each testbed's verdict rests on, where the memory probe qualifies it
         headline=(
-            [PATHS.headline("md")]
+            [STUDY.headline("md")]
             if STUDY.memory_probe() and (STUDY.headline_conditions() or STUDY.fresh_condition())
             else []
         ),
@@ -381,11 +381,11 @@ rule report_headline:
     output:
         **{
             "page/md": page_of(
-                PATHS.headline("md"), "headline.rst", "Findings", "Across collections"
+                STUDY.headline("md"), "headline.rst", "Findings", "Across collections"
             )
         },
-        tsv=PATHS.headline("tsv"),
-        md=PATHS.headline("md"),
+        tsv=STUDY.headline("tsv"),
+        md=STUDY.headline("md"),
     log:
         log_of("report_headline"),
     conda:
@@ -436,10 +436,10 @@ rule report_screen_figures:
 rule report_screen_forest:
     """The report's copy of a collection's forest plot, at screen resolution."""
     input:
-        forest=PATHS.collection_figure("forest", "png"),
+        forest=STUDY.forest("png"),
     output:
         forest=report(
-            PATHS.screen(PATHS.collection_figure("forest", "png")),
+            PATHS.screen(STUDY.forest("png")),
             caption="../report/forest.rst",
             category="{collection} findings",
             subcategory="all plan sets and models",
@@ -461,11 +461,11 @@ rule report_landing:
     verdicts across collections), then the forest plot across collections."""
     input:
         answer=(
-            PATHS.headline("md") if STUDY.has_headline() else PATHS.across("md", STUDY.collections)
+            STUDY.headline("md") if STUDY.has_headline() else PATHS.across("md", STUDY.collections)
         ),
         figure=PATHS.across("png", STUDY.collections),
     output:
-        landing=PATHS.landing(),
+        landing=STUDY.landing(),
         figure=report(
             PATHS.screen(PATHS.across("png", STUDY.collections)),
             caption="../report/across_collections.rst",
