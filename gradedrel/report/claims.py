@@ -95,9 +95,10 @@ def _cell(r, digits: int = 1, signed: bool = True) -> str:
 
 def render(summary: pd.DataFrame, primary: pd.DataFrame, collection: str = "cranfield",
            derived: Mapping[str, str] | None = None, headline: str | None = None,
-           model: str | None = None, plans: str = "expert plans") -> str:
+           model: str | None = None, plans: str = "expert plans",
+           where: str = "results/report/headline/", summary_file: str = "summary.md") -> str:
     """The README region (without its markers): the qualified headline of each testbed
-    (``headline``: the bullets of results/report/headline.md, when the NFCorpus main job
+    (``headline``: the answer of the headline file ``where``, when the NFCorpus main job
     wrote it), the primary comparison in one paragraph, the verdict of every finding for every plan set that is
     not derived (``derived``: derived plan set -> its parent), and finding 2 of each curated
     plan set beside its derived plan sets (the keys by where they came from); the tables
@@ -106,10 +107,10 @@ def render(summary: pd.DataFrame, primary: pd.DataFrame, collection: str = "cran
     p = primary.iloc[0]
     lines = []
     if headline:
-        lines += ["**The answer** (`results/report/headline.md`, where the rows that qualify "
-                  "it follow):", "", *answer_section(headline), "",
+        lines += [f"**The answer** (`{where}`, where the rows that qualify it follow):", "",
+                  *answer_section(headline), "",
                   "**Below: each testbed's four findings. The rows that qualify the answer "
-                  "are in `results/report/headline.md`.**", ""]
+                  f"are in `{where}`.**", ""]
     lead = LEADS.get(collection, "**Primary comparison** (pre-registered, "
                                  "docs/preregistration.md)")
     lines += [
@@ -121,7 +122,7 @@ def render(summary: pd.DataFrame, primary: pd.DataFrame, collection: str = "cran
         f"Verdict on finding 2: **{p['verdict']}{' (' + p['size'] + ')' if p['size'] else ''}**.",
         "",
         f"Verdicts on the four findings ({collection}{', ' + model if model else ''}; every "
-        f"{'model' if model else 'plan set and model'} in `results/{collection}/report/summary.md`; "
+        f"{'model' if model else 'plan set and model'} in `results/{collection}/report/{summary_file}`; "
         "effect = finding 1: level-3 spread of AvP over the six query types, 2: WSYN/e − SUM/u "
         "at level 3, 3: deciding components that hold, 4: effort ratio WSYN/e / SUM/u):",
         "",
@@ -222,9 +223,12 @@ def render_readme(snapshot_root: str | Path, config: Mapping) -> str:
     parts = []
     for i, collection in enumerate(c for c in TESTBEDS if (root / c).is_dir()):
         primary = design.load(config["collections"][collection]["design"])
+        summary = configuration.qualified("summary", config, config["active_collections"])
         body = render(*read_snapshot(root / collection), collection, derived,
                       read_headline(root) if i == 0 else None, primary.primary_model,
-                      plans=f"{primary.primary_plan_set} plans")
+                      plans=f"{primary.primary_plan_set} plans",
+                      where=str(headline_path("results", config)),
+                      summary_file=f"{summary}.md")
         parts.append(body if i == 0 else f"**{collection}**\n\n{body}")
     return "\n".join([BEGIN, "\n\n".join(parts), END])
 
