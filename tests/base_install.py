@@ -114,9 +114,15 @@ _CHILD = textwrap.dedent("""
 """)
 
 
+#: A base dependency the light commands must not need either: lxml reads thesauri only
+#: (``thesaurus lookup``). Blocked with the workflow-only packages where no extra brings it.
+ALSO_ABSENT = {"lxml"}
+
+
 def absent_modules(extras: tuple[str, ...] = ()) -> set[str]:
-    """What the simulated install (with ``extras``) lacks: the workflow-only packages."""
-    return workflow_only_modules(extras)
+    """What the simulated install (with ``extras``) lacks: the workflow-only packages (and,
+    without extras, :data:`ALSO_ABSENT`)."""
+    return workflow_only_modules(extras) | (set() if extras else ALSO_ABSENT)
 
 
 def run_without_workflow_packages(argv: list[str], cwd: Path | None = None,

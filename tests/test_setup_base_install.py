@@ -237,6 +237,7 @@ def test_pip_install_without_extras_evaluates(tmp_path, small_evaluation):
         installed
     assert "jsonschema" in installed
     assert "gradedrel" in installed and "ir-measures" in installed
+    assert not {"matplotlib", "ir-datasets"} & installed, installed  # the [compare] extra's
 
     run = lambda *argv: subprocess.run([str(script), *argv], capture_output=True, text=True,
                                        env=env, cwd=tmp_path, timeout=600)
@@ -250,7 +251,13 @@ def test_pip_install_without_extras_evaluates(tmp_path, small_evaluation):
                  "bootstrap_ci.tsv"):
         assert (tmp_path / "base" / name).read_bytes() == \
             (tmp_path / "full" / name).read_bytes(), name
-    # a SKOS lookup needs lxml alone, which the base brings (with ir_datasets)
+    # compare needs its extra: one line naming it, from the folder installed from
+    compared = run("compare", "a.run", "--against", "cranfield")
+    assert compared.returncode == 1
+    assert compared.stderr.strip().splitlines() == [
+        "gradedrel compare: needs the package 'matplotlib', which this installation lacks: "
+        f"pip install '{source}[compare]'"], compared.stderr
+    # a SKOS lookup needs lxml alone, which the base brings
     lookup = run("thesaurus", "lookup", "--path",
                  str(ROOT / "tests/fixtures/thesaurus/mini_skos.rdf"), "wing")
     assert lookup.returncode == 0, lookup.stderr
@@ -272,5 +279,6 @@ def test_the_readme_states_the_measured_environment_sizes():
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     sizes = measured["sizes_mib"]
     assert f"`pip install .`, {sizes['base']} MiB" in readme
+    assert f"`pip install .[compare]`, {sizes['compare']} MiB" in readme
     assert f"`pip install .[workflow]`, {sizes['workflow']} MiB" in readme
     assert f"`.venv` is {sizes['setup']} MiB" in readme
