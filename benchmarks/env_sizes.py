@@ -1,13 +1,13 @@
-"""Disk size of the three environments a user can install (issue 20, item 9):
+"""Disk size of the four environments a user can install (issue 20, item 9):
 
-- base: a fresh venv, ``pip install .`` (no extras): enough for ``gradedrel evaluate`` and
-  ``gradedrel compare``;
+- base: a fresh venv, ``pip install .`` (no extras): enough for ``gradedrel evaluate``;
+- compare: a fresh venv, ``pip install '.[compare]'``: ``gradedrel compare`` too (issue 43);
 - workflow: a fresh venv, ``pip install '.[workflow]'``: the Snakemake workflow too;
 - setup: what ``make setup`` builds (every package of requirements.lock, the test tools
   included, and the project installed editable).
 
-Base and workflow install with requirements.lock as constraints, so that the three hold the
-same versions. Sizes are as ``du -sm`` counts them: blocks allocated, each hard-linked file
+Base, compare and workflow install with requirements.lock as constraints, so that all hold
+the same versions. Sizes are as ``du -sm`` counts them: blocks allocated, each hard-linked file
 once, in MiB rounded up. Usage (from the checkout; SCRATCH is left holding the venvs)::
 
     python benchmarks/env_sizes.py SCRATCH [--setup-venv .venv]
@@ -78,7 +78,8 @@ def main(argv: list[str] | None = None) -> int:
     source = source_copy(scratch / "source")
 
     rows = []
-    for name, requirement in (("base", str(source)), ("workflow", f"{source}[workflow]")):
+    for name, requirement in (("base", str(source)), ("compare", f"{source}[compare]"),
+                              ("workflow", f"{source}[workflow]")):
         seconds = pip_venv(scratch / name, requirement, args.python)
         rows.append((name, disk_mib(scratch / name), seconds))
     setup = args.setup_venv

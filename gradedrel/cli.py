@@ -216,8 +216,15 @@ def run_compare(args: argparse.Namespace) -> int:
 
 
 def register_compare(subparsers) -> None:
-    """Add the ``compare`` command and its arguments to the parser."""
+    """Add the ``compare`` command and its arguments to the parser; without the ``[compare]``
+    extra's packages (located, not imported), a ModuleNotFoundError naming the first missing
+    (:func:`register` makes the command a stand-in that names the extra)."""
+    from gradedrel.core.install import COMPARE_IMPORTS, missing_packages
     from gradedrel.report.reference import packaged
+
+    missing = missing_packages(COMPARE_IMPORTS)
+    if missing:
+        raise ModuleNotFoundError(f"No module named {missing[0]!r}", name=missing[0])
 
     shipped = packaged()
     parser = subparsers.add_parser(
@@ -305,9 +312,17 @@ COMMANDS: dict[str, Registrar] = {"evaluate": register_evaluate,
                                   "annotate": register_annotate,
                                   "thesaurus": workflow_command("gradedrel.thesaurus.lookup"),
                                   "plans": workflow_command("gradedrel.plans.check")}
-#: the commands that need the ``[workflow]`` extra (lxml, the thesaurus readers); every other
-#: command runs on the package installed without extras (tests/test_setup_base_install.py)
+#: the commands that need the ``[workflow]`` extra (lxml, the thesaurus readers)
 WORKFLOW_COMMANDS = frozenset({"thesaurus", "plans"})
+#: the commands that need the ``[compare]`` extra (Matplotlib, ir_datasets); every other
+#: command runs on the package installed without extras (tests/test_setup_base_install.py)
+COMPARE_COMMANDS = frozenset({"compare"})
+
+
+def extra_of(word: str) -> str:
+    """The extra that brings what command ``word`` needs (``workflow`` unless it is one of
+    :data:`COMPARE_COMMANDS`)."""
+    return "compare" if word in COMPARE_COMMANDS else "workflow"
 
 
 def missing_package(error: ModuleNotFoundError) -> str | None:
@@ -318,11 +333,11 @@ def missing_package(error: ModuleNotFoundError) -> str | None:
 
 def missing_package_message(word: str, package: str) -> str:
     """The one line saying that ``gradedrel {word}`` needs ``package`` and how to install the
-    extra that brings it (:func:`gradedrel.core.install.extra_command`)."""
+    extra that brings it (:func:`extra_of`, :func:`gradedrel.core.install.extra_command`)."""
     from gradedrel.core.install import extra_command
 
     return (f"gradedrel {word}: needs the package {package!r}, which this installation "
-            f"lacks: {extra_command()}")
+            f"lacks: {extra_command(extra=extra_of(word))}")
 
 
 def register(word: str, subparsers) -> None:
@@ -334,15 +349,15 @@ def register(word: str, subparsers) -> None:
         package = missing_package(error)
         if package is None:
             raise
-        stand_in = subparsers.add_parser(word, help="(needs the extra gradedrel[workflow])",
-                                         add_help=False)
+        stand_in = subparsers.add_parser(
+            word, help=f"(needs the extra gradedrel[{extra_of(word)}])", add_help=False)
         stand_in.add_argument("rest", nargs=argparse.REMAINDER, help=argparse.SUPPRESS)
 
-        def needs_workflow_extra(args) -> int:  # one line naming the package and the extra
+        def needs_extra(args) -> int:  # one line naming the package and the extra
             print(missing_package_message(word, package), file=sys.stderr)
             return 1
 
-        stand_in.set_defaults(handler=needs_workflow_extra)
+        stand_in.set_defaults(handler=needs_extra)
 
 
 class _VersionAction(argparse.Action):

@@ -1,11 +1,12 @@
 """The base install (`pip install gradedrel`, no extras) simulated in this environment: a
-subprocess in which every package that only the ``[workflow]`` extra brings cannot be
-imported, running ``gradedrel.cli.main``; it reports what the command tried to import.
+subprocess in which every package that only the extras bring (``[compare]``, ``[workflow]``)
+cannot be imported, running ``gradedrel.cli.main``; it reports what the command tried to
+import. ``extras=("compare",)`` simulates ``pip install '.[compare]'`` instead.
 
-The blocked packages are derived, not listed: the distributions the ``[workflow]`` extra
-requires (pyproject.toml), with their requirements, minus those the base dependencies
-require, mapped to the names they are imported by (``python-terrier`` → ``pyterrier``,
-``pyjnius`` → ``jnius``, …).
+The blocked packages are derived, not listed: the distributions the extras require
+(pyproject.toml), with their requirements, minus those the base dependencies (and the
+installed extras) require, mapped to the names they are imported by (``python-terrier`` →
+``pyterrier``, ``pyjnius`` → ``jnius``, …).
 """
 from __future__ import annotations
 
@@ -41,7 +42,12 @@ def _closure(requirements: list[str]) -> set[str]:
             continue
         name = canonicalize_name(requirement.name)
         extras = frozenset(requirement.extras) | {""}
-        if (name, extras) in seen or name == "gradedrel":
+        if (name, extras) in seen:
+            continue
+        if name == "gradedrel":  # an extra of the project itself: its requirements
+            seen.add((name, extras))
+            stack += [(Requirement(item), frozenset({""})) for extra in requirement.extras
+                      for item in PROJECT["optional-dependencies"][extra]]
             continue
         seen.add((name, extras))
         names.add(name)
@@ -52,17 +58,20 @@ def _closure(requirements: list[str]) -> set[str]:
     return names
 
 
-def base_distributions() -> set[str]:
-    return _closure(PROJECT["dependencies"])
+def base_distributions(extras: tuple[str, ...] = ()) -> set[str]:
+    """What ``pip install .`` installs (with ``extras``: ``pip install '.[extras]'``)."""
+    return _closure(PROJECT["dependencies"] + [f"gradedrel[{extra}]" for extra in extras])
 
 
-def workflow_only_distributions() -> set[str]:
-    return _closure(PROJECT["optional-dependencies"]["workflow"]) - base_distributions()
+def workflow_only_distributions(extras: tuple[str, ...] = ()) -> set[str]:
+    """What the ``[workflow]`` extra (the ``[compare]`` one within it) adds to the base
+    install (with ``extras``)."""
+    return _closure(PROJECT["optional-dependencies"]["workflow"]) - base_distributions(extras)
 
 
-def workflow_only_modules() -> set[str]:
+def workflow_only_modules(extras: tuple[str, ...] = ()) -> set[str]:
     """Top-level import names provided only by the workflow-only distributions."""
-    only = workflow_only_distributions()
+    only = workflow_only_distributions(extras)
     return {module for module, dists in packages_distributions().items()
             if dists and {canonicalize_name(d) for d in dists} <= only
             and not module.startswith("_") and not _in_the_standard_library(module)}
@@ -105,26 +114,27 @@ _CHILD = textwrap.dedent("""
 """)
 
 
-#: Base dependencies the light commands must not need either: ir_datasets (and its lxml) is
-#: there only for the judgements of a shipped reference evaluation (``compare --against
-#: cranfield``); lxml also reads thesauri. Blocked with the workflow-only packages.
-ALSO_ABSENT = {"ir_datasets", "lxml"}
+#: A base dependency the light commands must not need either: lxml reads thesauri only
+#: (``thesaurus lookup``). Blocked with the workflow-only packages where no extra brings it.
+ALSO_ABSENT = {"lxml"}
 
 
-def absent_modules() -> set[str]:
-    """What the simulated install lacks: the workflow-only packages and :data:`ALSO_ABSENT`."""
-    return workflow_only_modules() | ALSO_ABSENT
+def absent_modules(extras: tuple[str, ...] = ()) -> set[str]:
+    """What the simulated install (with ``extras``) lacks: the workflow-only packages (and,
+    without extras, :data:`ALSO_ABSENT`)."""
+    return workflow_only_modules(extras) | (set() if extras else ALSO_ABSENT)
 
 
 def run_without_workflow_packages(argv: list[str], cwd: Path | None = None,
-                                  block: bool = True) -> dict:
-    """``gradedrel <argv>`` in a fresh interpreter where the workflow-only packages (and
-    :data:`ALSO_ABSENT`) are absent (``block=False``: present, as here, and only watched). Returns the exit code,
+                                  block: bool = True, extras: tuple[str, ...] = ()) -> dict:
+    """``gradedrel <argv>`` in a fresh interpreter where the packages the install with
+    ``extras`` (default: none) lacks are absent (``block=False``: present, as here, and only
+    watched). Returns the exit code,
     the imports of workflow-only packages the command attempted, the workflow-only modules
     in ``sys.modules`` at its end (with ``block``, none can be), its stdout and the rest of
     its stderr."""
     result = subprocess.run(
-        [sys.executable, "-c", _CHILD, json.dumps(sorted(absent_modules())),
+        [sys.executable, "-c", _CHILD, json.dumps(sorted(absent_modules(extras))),
          json.dumps(argv), json.dumps(block)], capture_output=True, text=True, cwd=cwd,
         timeout=300)
     *lines, last = result.stderr.rstrip("\n").split("\n") or [""]

@@ -1,6 +1,7 @@
 """`pip install gradedrel` without extras: `gradedrel evaluate` (and every command not in
-cli.WORKFLOW_COMMANDS) needs neither Snakemake nor Terrier nor any other package of the
-`[workflow]` extra; the workflow's commands say which extra they need.
+cli.WORKFLOW_COMMANDS or cli.COMPARE_COMMANDS) needs neither Snakemake nor Terrier nor
+Matplotlib nor any other package of the `[workflow]` or `[compare]` extras; the other
+commands say which extra they need (issue 43).
 
 The fast tests simulate the base install here (tests/base_install.py: the workflow-only
 packages made unimportable in a subprocess, sys.modules checked); the slow one builds a
@@ -23,11 +24,12 @@ from base_install import (PROJECT, ROOT, absent_modules, base_distributions,
                           workflow_only_distributions)
 from helpers_eval import synthetic_collection, write_trec_qrels, write_trec_run
 
-# The light commands checked here end to end; a light command added to cli.COMMANDS must be
-# run without the workflow's packages somewhere (here, or in its own tests through
-# base_install.run_without_workflow_packages) and named here.
+# The light commands (and compare, with its extra alone) checked here end to end; a light
+# command added to cli.COMMANDS must be run without the extras' packages somewhere (here, or
+# in its own tests through base_install.run_without_workflow_packages) and named here.
 RUN_WITHOUT_WORKFLOW = {"evaluate": "test_evaluate_runs_without_the_workflow_packages",
-                        # tests/workflow/test_compare_command.py (it needs a finished plan set)
+                        # tests/workflow/test_compare_command.py (it needs a finished plan
+                        # set): with the [compare] extra, without the workflow's packages
                         "compare": "test_compare_runs_where_the_workflow_packages_cannot_be_imported",
                         "annotate": "test_annotate_runs_without_the_workflow_packages"}
 # The import names of the [workflow] extra's own packages: a light command must not even try
@@ -65,7 +67,10 @@ def test_the_base_dependencies_leave_out_the_workflow():
     base = base_distributions()
     assert not {"snakemake", "pyterrier", "python-terrier", "rdata", "pyjnius"} & base, base
     assert "jsonschema" in base  # evaluate --config checks its file against the schema
-    assert "ir-datasets" in base  # the judgements of a shipped reference (compare)
+    # the CG/DCG figures and a shipped reference's judgements: gradedrel compare's extra
+    assert not {"matplotlib", "ir-datasets"} & base, base
+    assert {"matplotlib", "ir-datasets"} <= base_distributions(("compare",))
+    assert {"matplotlib", "ir-datasets"} <= workflow_only_distributions()
     # Holm and Bonferroni are the package's own (NumPy); statsmodels checks them in the tests
     # (the [workflow] extra brings it all the same: PyTerrier requires it)
     assert "statsmodels" not in base
@@ -73,12 +78,13 @@ def test_the_base_dependencies_leave_out_the_workflow():
                PROJECT["optional-dependencies"]["test"])
     only = workflow_only_distributions()
     assert {"snakemake", "pyterrier", "pyjnius", "rdata"} <= only
-    assert WORKFLOW_MODULES <= absent_modules()
+    assert WORKFLOW_MODULES | {"matplotlib"} <= absent_modules()
 
 
 def test_the_test_extra_brings_the_workflow():
     extras = PROJECT["optional-dependencies"]
     assert "gradedrel[workflow]" in extras["test"]
+    assert "gradedrel[compare]" in extras["workflow"]  # the workflow draws the figures
 
 
 def test_evaluate_runs_without_the_workflow_packages(small_evaluation):
@@ -129,8 +135,8 @@ def test_the_watch_sees_a_workflow_import(tmp_path):
 
 
 def test_every_light_command_is_run_without_the_workflow_packages():
-    light = set(cli.COMMANDS) - cli.WORKFLOW_COMMANDS
-    assert light == set(RUN_WITHOUT_WORKFLOW), (
+    light = set(cli.COMMANDS) - cli.WORKFLOW_COMMANDS - cli.COMPARE_COMMANDS
+    assert light | cli.COMPARE_COMMANDS == set(RUN_WITHOUT_WORKFLOW), (
         "a command not in cli.WORKFLOW_COMMANDS runs on the base install: run it through "
         "base_install.run_without_workflow_packages and name it in RUN_WITHOUT_WORKFLOW "
         f"(light: {sorted(light)}, checked: {sorted(RUN_WITHOUT_WORKFLOW)})")
@@ -139,9 +145,12 @@ def test_every_light_command_is_run_without_the_workflow_packages():
     assert all(f"def {name}(" in tests for name in RUN_WITHOUT_WORKFLOW.values())
 
 
-@pytest.mark.parametrize("word", sorted(set(cli.COMMANDS) - cli.WORKFLOW_COMMANDS))
-def test_light_command_help_without_the_workflow_packages(word):
-    report = run_without_workflow_packages([word, "--help"])
+@pytest.mark.parametrize("word, extras", [
+    *((word, ()) for word in sorted(set(cli.COMMANDS) - cli.WORKFLOW_COMMANDS
+                                    - cli.COMPARE_COMMANDS)),
+    *((word, ("compare",)) for word in sorted(cli.COMPARE_COMMANDS))])
+def test_light_command_help_without_the_workflow_packages(word, extras):
+    report = run_without_workflow_packages([word, "--help"], extras=extras)
     assert report["code"] == 0, report["stderr"]
     assert not tried_workflow_modules(report) and report["present"] == [], report
     assert f"usage: gradedrel {word}" in report["stdout"]
@@ -155,6 +164,8 @@ def test_help_lists_every_command_without_the_workflow_packages():
         assert word in report["stdout"]
     for word in cli.WORKFLOW_COMMANDS:  # their stand-ins name the extra
         assert "gradedrel[workflow]" in report["stdout"]
+    for word in cli.COMPARE_COMMANDS:
+        assert "gradedrel[compare]" in report["stdout"]
 
 
 @pytest.mark.parametrize("argv", [["thesaurus", "lookup", "wing"],
@@ -166,6 +177,20 @@ def test_a_workflow_command_names_the_extra_it_needs(argv):
         f"gradedrel {argv[0]}: needs the package '{report['attempted'][0].split('.')[0]}', "
         f"which this installation lacks: {install.extra_command()}"]
     assert report["present"] == []
+
+
+@pytest.mark.parametrize("argv", [["compare", "a.run", "--against", "cranfield"],
+                                  ["compare", "a.run", "--against", "results/x/runs/y/BM25"]])
+def test_compare_without_its_extra_names_it_in_one_line(argv):
+    # the base install lacks Matplotlib and ir_datasets (issue 43): compare says which extra
+    # brings them and how to install it from where this installation came from
+    report = run_without_workflow_packages(argv)
+    assert report["code"] == 1
+    assert report["stderr"].strip().splitlines() == [
+        "gradedrel compare: needs the package 'matplotlib', which this installation lacks: "
+        f"{install.extra_command(extra='compare')}"]
+    assert "[compare]" in install.extra_command(extra="compare")
+    assert report["present"] == [] and report["stdout"] == ""
 
 
 def test_a_missing_package_inside_a_command_is_one_line(monkeypatch, capsys):
@@ -212,6 +237,7 @@ def test_pip_install_without_extras_evaluates(tmp_path, small_evaluation):
         installed
     assert "jsonschema" in installed
     assert "gradedrel" in installed and "ir-measures" in installed
+    assert not {"matplotlib", "ir-datasets"} & installed, installed  # the [compare] extra's
 
     run = lambda *argv: subprocess.run([str(script), *argv], capture_output=True, text=True,
                                        env=env, cwd=tmp_path, timeout=600)
@@ -225,7 +251,13 @@ def test_pip_install_without_extras_evaluates(tmp_path, small_evaluation):
                  "bootstrap_ci.tsv"):
         assert (tmp_path / "base" / name).read_bytes() == \
             (tmp_path / "full" / name).read_bytes(), name
-    # a SKOS lookup needs lxml alone, which the base brings (with ir_datasets)
+    # compare needs its extra: one line naming it, from the folder installed from
+    compared = run("compare", "a.run", "--against", "cranfield")
+    assert compared.returncode == 1
+    assert compared.stderr.strip().splitlines() == [
+        "gradedrel compare: needs the package 'matplotlib', which this installation lacks: "
+        f"pip install '{source}[compare]'"], compared.stderr
+    # a SKOS lookup needs lxml alone, which the base brings
     lookup = run("thesaurus", "lookup", "--path",
                  str(ROOT / "tests/fixtures/thesaurus/mini_skos.rdf"), "wing")
     assert lookup.returncode == 0, lookup.stderr
@@ -247,5 +279,6 @@ def test_the_readme_states_the_measured_environment_sizes():
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     sizes = measured["sizes_mib"]
     assert f"`pip install .`, {sizes['base']} MiB" in readme
+    assert f"`pip install .[compare]`, {sizes['compare']} MiB" in readme
     assert f"`pip install .[workflow]`, {sizes['workflow']} MiB" in readme
     assert f"`.venv` is {sizes['setup']} MiB" in readme

@@ -12,6 +12,9 @@ from urllib.parse import unquote, urlparse
 #: The import names of the ``[workflow]`` extra's own packages (pyproject.toml; pyjnius, which
 #: ``pyterrier[java]`` brings, is imported as ``jnius``).
 WORKFLOW_IMPORTS = ("snakemake", "pyterrier", "jnius", "lxml", "rdata")
+#: The import names of the ``[compare]`` extra's packages (pyproject.toml): the CG/DCG figures
+#: and the judgements of a shipped reference evaluation (``gradedrel compare``).
+COMPARE_IMPORTS = ("matplotlib", "ir_datasets")
 NO_INDEX = "gradedrel is on no package index"
 
 
@@ -31,14 +34,14 @@ def installed_from() -> tuple[str, bool] | None:
     return (path, editable) if url.scheme == "file" and os.path.exists(path) else None
 
 
-def extra_command(source: tuple[str, bool] | None = None) -> str:
-    """The command that adds the ``[workflow]`` extra: from ``source`` (default: where this
+def extra_command(source: tuple[str, bool] | None = None, extra: str = "workflow") -> str:
+    """The command that adds the extra ``extra``: from ``source`` (default: where this
     installation came from, :func:`installed_from`), else from a clone or the wheel."""
     path, editable = source or installed_from() or (None, False)
     if path:
-        return f"pip install {'-e ' if editable else ''}'{path}[workflow]'"
-    return ("pip install '/path/to/gradedrel[workflow]' (a clone of the repository) or "
-            f"'gradedrel-<version>-py3-none-any.whl[workflow]' (a release's wheel); {NO_INDEX}")
+        return f"pip install {'-e ' if editable else ''}'{path}[{extra}]'"
+    return (f"pip install '/path/to/gradedrel[{extra}]' (a clone of the repository) or "
+            f"'gradedrel-<version>-py3-none-any.whl[{extra}]' (a release's wheel); {NO_INDEX}")
 
 
 def workflow_extra_problem(source: tuple[str, bool] | None = None, locate=find_spec) -> str | None:
@@ -53,10 +56,15 @@ def workflow_extra_problem(source: tuple[str, bool] | None = None, locate=find_s
 
 
 def missing_workflow_packages(locate=find_spec) -> list[str]:
-    """The packages of the ``[workflow]`` extra that cannot be imported here (located, not
-    imported: ``locate`` is :func:`importlib.util.find_spec`)."""
+    """The packages of the ``[workflow]`` extra that cannot be imported here."""
+    return missing_packages(WORKFLOW_IMPORTS, locate)
+
+
+def missing_packages(names, locate=find_spec) -> list[str]:
+    """Those of the packages ``names`` that cannot be imported here (located, not imported:
+    ``locate`` is :func:`importlib.util.find_spec`)."""
     missing = []
-    for name in WORKFLOW_IMPORTS:
+    for name in names:
         try:
             if locate(name) is None:
                 missing.append(name)

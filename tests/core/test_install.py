@@ -75,13 +75,23 @@ def test_the_extra_is_located_not_only_versioned():
 
 def test_the_located_packages_are_the_extras():
     """WORKFLOW_IMPORTS: the import names of pyproject's [workflow] requirements (and of
-    pyjnius, which pyterrier[java] brings)."""
+    pyjnius, which pyterrier[java] brings; the [compare] extra within it aside);
+    COMPARE_IMPORTS: those of the [compare] requirements, one for each."""
     by_distribution: dict[str, set[str]] = {}
     for module, distributions in packages_distributions().items():
         for distribution in distributions:
             by_distribution.setdefault(canonicalize_name(distribution), set()).add(module)
-    wanted = {canonicalize_name(Requirement(r).name)
-              for r in PROJECT["optional-dependencies"]["workflow"]} | {"pyjnius"}
-    for distribution in wanted:
-        assert by_distribution.get(distribution, set()) & set(install.WORKFLOW_IMPORTS), \
-            distribution
+    for extra, imports, more in (("workflow", install.WORKFLOW_IMPORTS, {"pyjnius"}),
+                                 ("compare", install.COMPARE_IMPORTS, set())):
+        wanted = {canonicalize_name(Requirement(r).name)
+                  for r in PROJECT["optional-dependencies"][extra]} - {"gradedrel"} | more
+        for distribution in wanted:
+            assert by_distribution.get(distribution, set()) & set(imports), distribution
+    assert len(install.COMPARE_IMPORTS) == len(PROJECT["optional-dependencies"]["compare"])
+
+
+def test_the_compare_extra_is_named_from_where_the_installation_came(tmp_path):
+    wheel = tmp_path / "gradedrel-0.2.0-py3-none-any.whl"
+    assert install.extra_command((str(wheel), False), extra="compare") == \
+        f"pip install '{wheel}[compare]'"
+    assert not FROM_AN_INDEX.search(install.extra_command(extra="compare"))
