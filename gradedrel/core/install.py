@@ -22,13 +22,16 @@ def installed_from() -> tuple[str, bool] | None:
     """The wheel or folder this installation of gradedrel came from, and whether it is an
     editable install (pip's record, ``direct_url.json``, PEP 610), while it is still there;
     None when unknown."""
-    from importlib.metadata import PackageNotFoundError, distribution
+    from importlib.metadata import distributions
 
+    # the first record pip wrote: a checkout's own gradedrel.egg-info (left by a build) may
+    # come first on the path and has none
+    texts = [d.read_text("direct_url.json") for d in distributions(name="gradedrel")]
     try:
-        record = json.loads(distribution("gradedrel").read_text("direct_url.json") or "{}")
+        record = json.loads(next((t for t in texts if t), "{}"))
         url = urlparse(record.get("url", ""))
         editable = bool((record.get("dir_info") or {}).get("editable"))
-    except (PackageNotFoundError, ValueError, AttributeError):
+    except (ValueError, AttributeError):
         return None
     path = unquote(url.path)
     return (path, editable) if url.scheme == "file" and os.path.exists(path) else None

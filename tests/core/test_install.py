@@ -95,3 +95,16 @@ def test_the_compare_extra_is_named_from_where_the_installation_came(tmp_path):
     assert install.extra_command((str(wheel), False), extra="compare") == \
         f"pip install '{wheel}[compare]'"
     assert not FROM_AN_INDEX.search(install.extra_command(extra="compare"))
+
+
+def test_a_checkouts_egg_info_first_on_the_path_hides_no_record(tmp_path, monkeypatch):
+    """A build leaves gradedrel.egg-info in the checkout, which may come first on sys.path
+    and has no direct_url.json: pip's record of the installation is still found."""
+    import sys
+
+    info = tmp_path / "gradedrel.egg-info"
+    info.mkdir()
+    (info / "PKG-INFO").write_text("Metadata-Version: 2.1\nName: gradedrel\nVersion: 0.0\n")
+    before = install.installed_from()
+    monkeypatch.setattr(sys, "path", [str(tmp_path), *sys.path])
+    assert install.installed_from() == before and before is not None
