@@ -58,7 +58,7 @@ def main():
         for r in found:
             r["leak"] = headline.leak_note(leak(c), primary, r["holds"])
             if r["row"] == headline.FRESH_PRIMARY:
-                r.update(role="deciding", fresh=True)
+                r["role"] = "deciding"
         rows += found
         decisions = json.loads(open(inp.fresh_decisions, encoding="utf-8").read())
         curated = next((r for r in rows if r["row"].startswith("H2q")

@@ -44,7 +44,7 @@ def main():
     # the deciding rows marked and drawn first (Amendment 3, C2): the primary condition's by its
     # role in the headline (deciding, the contaminated record, or none on the fresh testbed)
     table = read_tsv(inp.headline) if snakemake.input.get("headline") else None
-    mark = headline.primary_marks(table, w.collection) if table is not None else "deciding"
+    mark = headline.primary_mark(table, w.collection) if table is not None else "deciding"
     is_primary = ((frame["plan_set"] == study_design.primary_plan_set)
                   & (frame["model"] == study_design.primary_model))
     frame = frame.assign(mark=[mark if p else "" for p in is_primary])

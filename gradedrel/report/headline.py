@@ -213,7 +213,7 @@ def forest_rows(table: pd.DataFrame, collection: str, model: str, thesaurus: str
 MARKS = {"deciding": "deciding", "record": "contaminated record"}
 
 
-def primary_marks(table: pd.DataFrame, collection: str) -> str:
+def primary_mark(table: pd.DataFrame, collection: str) -> str:
     """The forest mark of ``collection``'s pre-registered primary condition (every request):
     its role in the headline table, "deciding" where the table has no such row."""
     mine = table[(table["collection"] == collection)
@@ -271,13 +271,17 @@ def _phrase(row: Mapping) -> str:
     return "the data cannot tell"
 
 
+def _deciding(rows: pd.DataFrame) -> list[dict]:
+    """The deciding rows, then the contaminated record; Cranfield first within each."""
+    chosen = rows[rows["role"].isin(["deciding", "record"])].to_dict("records")
+    return sorted(chosen, key=lambda r: (ROLES.index(r["role"]), r["collection"] != "cranfield"))
+
+
 def answer_paragraph(rows: pd.DataFrame) -> str:
     """The answer in at most :data:`PARAGRAPH_WORDS` words, from the deciding rows and the
     contaminated record: per testbed what was decided and on what (no amendment codes)."""
-    deciding = rows[rows["role"].isin(["deciding", "record"])].to_dict("records")
     said, defined = [], False
-    for r in sorted(deciding, key=lambda r: (ROLES.index(r["role"]),
-                                             r["collection"] != "cranfield")):
+    for r in _deciding(rows):
         name = TESTBED_NAMES.get(r["collection"], r["collection"])
         number = f"{fmt(r['estimate'])} {fmt_ci(r['low'], r['high'])}"
         if r["role"] == "record":
@@ -285,7 +289,7 @@ def answer_paragraph(rows: pd.DataFrame) -> str:
                         f"{number}, but the model names studies of {int(r['remembered'])}.")
             continue
         what = (f"{r['requests']} fresh requests whose studies the curators' model could not "
-                f"name, curated from request and MeSH only" if r.get("fresh") is True
+                f"name, curated from request and MeSH only" if r["row"] == FRESH_PRIMARY
                 else f"{r['requests']} requests")
         if not defined:
             said.append(f"{name}, {what}: {_phrase(r)}: WSYN/e − SUM/u (structured, expanded "
@@ -300,14 +304,13 @@ def answer_paragraph(rows: pd.DataFrame) -> str:
 def _deciding_table(rows: pd.DataFrame) -> list[str]:
     lines = ["| testbed | what it rests on | requests | WSYN/e − SUM/u, AvP points at level 3 | "
              "95 % CI | the paper | p | verdict |", "|---|---|---:|---:|---|---:|---:|---|"]
-    chosen = rows[rows["role"].isin(["deciding", "record"])].to_dict("records")
-    for r in sorted(chosen, key=lambda r: (ROLES.index(r["role"]), r["collection"] != "cranfield")):
+    for r in _deciding(rows):
         name = TESTBED_NAMES.get(r["collection"], r["collection"])
         if r["role"] == "record":
             name += ", the contaminated record"
             what = (f"the requests drawn first, every key (`{r['plan_set']}`); the probe names "
                     f"studies of {int(r['remembered'])} of them")
-        elif r.get("fresh") is True:
+        elif r["row"] == FRESH_PRIMARY:
             what = (f"fresh requests the probe clears, request and thesaurus keys only "
                     f"(`{r['plan_set']}`)")
         else:

@@ -137,7 +137,7 @@ def _answer_table(fresh_verdict_effect=0.0):
         {"unrecalled": "F-u", "inferable": "F-i"})
     for r in found:
         if r["row"] == headline.FRESH_PRIMARY:
-            r.update(role="deciding", fresh=True)
+            r["role"] = "deciding"
     return pd.DataFrame(rows + found)
 
 
