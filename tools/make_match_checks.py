@@ -43,7 +43,6 @@ def items(results: Path) -> list[dict]:
     from gradedrel.core.io import read_tsv
     from gradedrel.plans.key_sources import Terms
     from gradedrel.report import cited_studies as cs, memory_probe as mp
-    from gradedrel.report.memory_probe import dice
 
     config = yaml.safe_load((ROOT / "config" / "config.yaml").read_text(encoding="utf-8"))
     terrier.start(**config["terrier"])
@@ -70,12 +69,11 @@ def items(results: Path) -> list[dict]:
             claimed = frozenset(terms(study.title))
             for d in level3.get(qid, []):
                 title = frozenset(terms(titles[d]))
-                s = dice(claimed, title) if len(claimed & title) >= cs.MIN_SHARED else 0.0
+                s = cs.best_similarity([claimed], title, cs.MIN_SHARED)   # the scorer's rule
                 if theta <= s < 0.70:
                     key = (qid, d, study.title)
                     found.setdefault(key, {"qid": qid, "docno": d, "dice": f"{s:.3f}",
-                                           "authors": getattr(study, "authors", "") or "",
-                                           "year": getattr(study, "year", "") or "",
+                                           "authors": study.authors, "year": study.year,
                                            "claimed_title": study.title,
                                            "document_title": " ".join(titles[d].split())})
     ordered = sorted(found.values(), key=lambda i: hashlib.sha256(
