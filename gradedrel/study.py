@@ -46,6 +46,27 @@ def unique_tags(runs: Iterable[tuple[str, str]]) -> dict[str, str]:
     return {path: tag for tag, path in files.items()}
 
 
+def check_curves(config: Mapping[str, Any]) -> None:
+    """The report's gain curves and panels are the evaluation's: a curve (``report.curves``,
+    ``report.difference_curves``) whose log base is not in ``evaluation.dcg_bases``, or a
+    panel (``report.profiles``) not in ``evaluation.profiles``, would be drawn as empty
+    lines; one ValueError naming both keys."""
+    from gradedrel.evaluation.measures.jk import curve
+
+    evaluation, report = config["evaluation"], config["report"]
+    for key in ("curves", "difference_curves"):
+        for name in report[key]:
+            base = curve(name, f"report.{key}").base
+            if base and base not in evaluation["dcg_bases"]:
+                raise ValueError(f"config: report.{key}: {name!r} is drawn at log base {base}, "
+                                 f"which evaluation.dcg_bases {evaluation['dcg_bases']} does "
+                                 "not compute")
+    for profile in report["profiles"]:
+        if str(profile) not in evaluation["profiles"]:
+            raise ValueError(f"config: report.profiles: {profile!r} is not a gain profile of "
+                             f"evaluation.profiles {sorted(evaluation['profiles'])}")
+
+
 @dataclass(frozen=True)
 class Layout:
     """Every path the workflow writes under ``results`` and ``figures``."""
@@ -238,14 +259,19 @@ class Study:
                              f"retrieval.models (known: {sorted(models)})")
         from gradedrel.retrieval.grid import Model
 
-        # every configured model checked by its back end (a misspelt parameter stops here)
+        from gradedrel.retrieval.backends import weighting_model
+
+        # every configured model checked by its back end (a misspelt parameter stops here),
+        # the baseline's weighting model by the registry
         checked = {name: Model.from_config(name, spec) for name, spec in models.items()}
+        weighting_model(config["baseline"]["wmodel"], "config: baseline.wmodel")
         check_labels(config["query_types"]["labels"])
         reported = tuple(config["report"].get("models") or grid)  # null: the whole grid
         unknown = [m for m in reported if m not in grid]
         if unknown:
             raise ValueError(f"config: report.models names {unknown}, which the grid does "
                              f"not run (retrieval.grid: {list(grid)})")
+        check_curves(config)
         thesauri = dict(config.get("thesauri") or {})
         study = cls(config=config,
                     paths=Layout(config["results_dir"], config["report"]["figures_dir"]),

@@ -41,8 +41,7 @@ def paper_tables(p, inp, out, pub, means, where):
     write_table(tables.effort_table(report_io.read(inp.effort, "effort"), pub, p["query_types"],
                                     p["expanded_strong"], f"Effort to reach the ideal gain — {where}"),
                 "effort", out)
-    write_table(tables.standard_measures_table(means, p["query_types"], p["standard_measures"],
-                                               f"Standard measures — {where}"),
+    write_table(tables.measures_table(means, p["query_types"], f"Every measure — {where}"),
                 "standard_measures", out)
     # config read here, not a param: whether the evaluation ran its tests changes only a note
     tested = snakemake.config["evaluation"].get("significance", {}) is not None

@@ -44,7 +44,7 @@ LABELS = {
     "significance_friedman.rst": "significance: Friedman test",
     "significance_posthoc.rst": "significance: post-hoc pairs",
     "significance_vs_baseline.rst": "significance: each query type vs the baseline",
-    "standard_table.rst": "standard measures",
+    "standard_table.rst": "every measure",
     "summary.rst": "verdicts of every plan set and model",
     "syn_df.rst": "SYN operator document frequencies",
     "testbed.rst": "testbed",

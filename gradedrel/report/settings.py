@@ -11,7 +11,6 @@ SHARED = {
     "query_types": ("query_types", "labels"),
     "levels": ("evaluation", "levels"),
     "baseline": ("evaluation", "significance", "baseline_run"),
-    "standard_measures": ("standard_measures",),
     "bootstrap": ("evaluation", "bootstrap"),  # with evaluation.seed
     "gains": ("evaluation", "gains"),          # the findings' gain vectors (effort, DCG)
     "gain_profiles": ("evaluation", "profiles"),

@@ -262,17 +262,17 @@ def significance_table(frame: pd.DataFrame, title: str, p_column: str, alpha: fl
     return Table(table.reset_index(drop=True), title, [note], digits)
 
 
-def standard_measures_table(means: pd.DataFrame, query_types: Sequence[str],
-                            measures: Sequence[str], title: str) -> Table:
-    """Standard measures (ir_measures names, e.g. nDCG@10: gain = grade, discount
-    log2(i+1); not J&K's DCG vectors) per query type."""
-    rows, topics = [], set()
-    for qt in query_types:
-        row = {"query type": qt}
-        for m in measures:
-            row[m], n = mean_of(means, qt, m)
-            topics.add(n)
-        rows.append(row)
-    notes = [f"Means over {_count_text(topics)} topics. Measures as ir_measures names them; "
-             "nDCG@k here is today's nDCG (discount log2(i+1)), not J&K's DCG vector."]
-    return Table(pd.DataFrame(rows), title, notes)
+def measures_table(means: pd.DataFrame, query_types: Sequence[str], title: str) -> Table:
+    """Every measure the evaluation computed (``means.tsv``: the paper's grid, ``evaluation.also``
+    and the standard measures), in its order, a column per query type, with its topics."""
+    names = dict.fromkeys(means.loc[means["run"].isin(query_types), "measure"])
+    rows = []
+    for m in names:
+        values = {qt: mean_of(means, qt, m) for qt in query_types}
+        rows.append({"measure": m, **{qt: v for qt, (v, _) in values.items()},
+                     "topics": _count_text(n for _, n in values.values())})
+    notes = ["Means of every measure the evaluation computed (means.tsv), named as "
+             "docs/measures.md spells them (AvP as a fraction; the AvP table gives percent). "
+             "nDCG@k is today's nDCG as ir_measures computes it (discount log2(i+1)), not J&K's "
+             "DCG vector."]
+    return Table(pd.DataFrame(rows, columns=["measure", *query_types, "topics"]), title, notes)

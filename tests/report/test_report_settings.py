@@ -12,12 +12,10 @@ def config():
 
 def test_shared_settings_come_from_the_evaluations_keys():
     c = config()
-    got = report_settings(c, "query_types", "levels", "baseline", "standard_measures",
-                          "bootstrap", "alpha")
+    got = report_settings(c, "query_types", "levels", "baseline", "bootstrap", "alpha")
     assert got["query_types"] == c["query_types"]["labels"]
     assert got["levels"] == c["evaluation"]["levels"]
     assert got["baseline"] == c["evaluation"]["significance"]["baseline_run"]
-    assert got["standard_measures"] == c["standard_measures"]
     assert got["bootstrap"] == {**c["evaluation"]["bootstrap"], "seed": c["evaluation"]["seed"]}
     assert got["alpha"] == c["report"]["alpha"]
     for key in ("query_types", "levels", "baseline", "measures", "bootstrap"):

@@ -94,11 +94,31 @@ def test_significance_and_standard_tables():
     assert "| AvP(level=3) | 20.0000 | 0.00123 | yes |" in t.to_markdown()
     with pytest.raises(ValueError, match="p-value column 'p'"):
         tables.significance_table(sig, "Friedman", "p", 0.05)
-    means = pd.DataFrame({"run": ["SUM/u", "SUM/u", "WSYN/e", "WSYN/e"],
-                          "measure": ["nDCG@10", "P@10"] * 2, "mean": [0.1, 0.2, 0.3, 0.4],
-                          "topics": [225] * 4})
-    f = tables.standard_measures_table(means, ["SUM/u", "WSYN/e"], ["nDCG@10", "P@10"], "S").frame
-    assert f.loc[1, "P@10"] == 0.4 and list(f.columns) == ["query type", "nDCG@10", "P@10"]
+
+
+def test_every_measure_the_evaluation_computes_reaches_the_measures_table():
+    """The paper's grid, evaluation.also and the standard measures: each a row of the table,
+    in the evaluation's order, its values read from means.tsv (issue 44, item 3)."""
+    from gradedrel.evaluation.evaluate import evaluate
+    from gradedrel.evaluation.measures.judgements import Judgements
+    from gradedrel.evaluation.settings import Settings
+    from gradedrel.retrieval.runs import rank_frame
+    from synthetic import QUERY_TYPES, runs_and_qrels, simulate
+
+    topics = simulate(n_topics=6, depth=20)
+    qrels, runs = runs_and_qrels(topics)
+    settings = Settings.from_config({"depth": 20, "cutoffs": [10], "also": ["Q(beta=1)"],
+                                     "significance": None}, ["P@10"])
+    means = evaluate({qt: rank_frame(r) for qt, r in runs.items()},
+                     Judgements.from_qrels(qrels, list(topics)), settings,
+                     bootstrap=False)["means"]
+    table = tables.measures_table(means, QUERY_TYPES, "Every measure").frame
+    assert list(table["measure"]) == [str(m) for m in settings.measure_list()]
+    assert {"Q(beta=1)", "P@10", "JK_DCG(b=10,profile='3')@10"} <= set(table["measure"])
+    assert list(table.columns) == ["measure", *QUERY_TYPES, "topics"]
+    for _, row in means[means["run"].isin(QUERY_TYPES)].iterrows():
+        got = table.set_index("measure").loc[row["measure"], row["run"]]
+        assert got == pytest.approx(float(row["mean"]), nan_ok=True)
 
 
 def test_report_io_names_the_missing_column(tmp_path):

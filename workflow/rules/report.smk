@@ -6,7 +6,6 @@
 TABLE_PARAMS = (
     "query_types",
     "levels",
-    "standard_measures",
     "expanded_strong",
     "significance_columns",
     "alpha",
