@@ -24,9 +24,11 @@ def test_the_schema_names_exactly_the_registered_back_ends_and_models():
     # the schema describes every parameter a back end takes, and nothing else
     taken = {p for cls in backends.BACKENDS.values() for p in cls.parameters}
     assert set(MODEL["properties"]) == taken | {"backend"}
-    assert sorted(MODEL["properties"]["wmodel"]["enum"]) == sorted(backends.WEIGHTING_MODELS)
-    assert sorted(SCHEMA["properties"]["baseline"]["properties"]["wmodel"]["enum"]) == \
-        sorted(backends.WEIGHTING_MODELS)
+    # the weighting models are the registry's alone (the schema checks a name's type, the
+    # registry that it exists: a model is one package file, tests/test_extension_counts.py)
+    for wmodel in (MODEL["properties"]["wmodel"],
+                   SCHEMA["properties"]["baseline"]["properties"]["wmodel"]):
+        assert wmodel["type"] == "string" and "enum" not in wmodel
 
 
 def test_parameters_are_kept_in_config_order_and_checked():
