@@ -91,7 +91,7 @@ def by_part(counts: dict[str, int]) -> dict[str, int]:
 def report(counts: dict[str, int], top: int = 10) -> str:
     """The total, the table per part and the ``top`` largest modules, as text."""
     parts = by_part(counts)
-    width = max(map(len, [*parts, *counts]))
+    width = max(map(len, [*parts, "part"]))
     lines = [f"code lines: {sum(counts.values())} in {len(counts)} modules", "",
              f"{'part':<{width}}  {'modules':>7}  {'lines':>6}"]
     for name, n in parts.items():
@@ -99,6 +99,7 @@ def report(counts: dict[str, int], top: int = 10) -> str:
         lines.append(f"{name:<{width}}  {modules:>7}  {n:>6}")
     lines += ["", f"the {top} largest modules:"]
     largest = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))[:top]
+    width = max((len(module) for module, _ in largest), default=0)
     lines += [f"{module:<{width}}  {n:>6}" for module, n in largest]
     return "\n".join(lines)
 
