@@ -341,6 +341,18 @@ def test_the_workflow_names_a_misspelled_evaluation_key_the_same_way(tmp_path):
     assert not (work / "results").exists()
 
 
+def test_a_curve_the_evaluation_does_not_compute_stops_the_workflow_before_any_job(tmp_path):
+    """report.curves and evaluation.dcg_bases name one measure: a figure of a base the
+    evaluation does not compute would be empty lines (issue 44, item 3)."""
+    work = _workdir(tmp_path)
+    config = _config(work, report={"curves": ["JK_CG", "JK_DCG(b=5)"]},
+                     evaluation={"dcg_bases": [2, 10]})
+    result = run_snakemake(work, "-n", configfile=config)
+    _stops_before_any_job(result, "config: report.curves: 'JK_DCG(b=5)' is drawn at log base "
+                                  "5, which evaluation.dcg_bases [2, 10] does not compute")
+    assert not (work / "results").exists()
+
+
 # --- 6. plan YAML with the characters themselves --------------------------------------------
 
 def test_plans_are_written_with_real_characters(tmp_path):
