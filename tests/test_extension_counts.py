@@ -93,7 +93,7 @@ class GradedRRMeasure(Measure):
     PRETTY_NAME = "Reciprocal rank"
     SHORT_DESC = "1 / the rank of the first document at level L or above (0: none by k)."
     SUPPORTED_PARAMS = {
-        "level": Param(int, default=1, choices=(1, 2, 3), shown=True, grid="levels",
+        "level": Param(int, required=True, choices=(1, 2, 3), shown=True, grid="levels",
                        desc="the lowest level that counts"),
         "cutoff": Param(int, required=True, grid="cutoffs", desc="ranking cutoff k"),
     }

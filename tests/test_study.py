@@ -177,22 +177,24 @@ def test_a_config_naming_what_does_not_exist_is_one_error_naming_it(extra, named
 @pytest.mark.parametrize("extra, keys", [
     ({"report": {"curves": ["JK_DCG(b=5)"]}, "evaluation": {"dcg_bases": [2, 10]}},
      ("report.curves", "evaluation.dcg_bases")),
-    ({"report": {"difference_curves": ["JK_nDCG(b=10)"]}, "evaluation": {"dcg_bases": [2]}},
+    ({"report": {"curves": ["JK_CG"], "difference_curves": ["JK_nDCG(b=10)"]},
+      "evaluation": {"dcg_bases": [2]}},
      ("report.difference_curves", "evaluation.dcg_bases")),
-    ({"report": {"profiles": ["3", "1+2"]}}, ("report.profiles", "evaluation.profiles")),
+    ({"evaluation": {"profiles": {"all": [1, 2, 3]}}}, ("report.profiles", "evaluation.profiles")),
 ])
 def test_a_curve_the_evaluation_does_not_compute_is_one_error_naming_both_keys(extra, keys):
     """A figure of a log base or gain profile the evaluation has no values for would be
     empty lines; the study stops (issue 44, item 3)."""
+    config = validated(ROOT / "config" / "config.yaml", extra=extra)
+    config["evaluation"].update(extra["evaluation"])  # profiles replaced, not merged
     with pytest.raises(ValueError) as error:
-        Study.from_config(validated(ROOT / "config" / "config.yaml", extra=extra))
+        Study.from_config(config)
     message = str(error.value)
     assert "\n" not in message and all(key in message for key in keys), message
-    # the same curves with the base computed are a study
-    if "curves" in extra["report"]:
-        bases = {"evaluation": {"dcg_bases": [2, 5, 10]}}
-        Study.from_config(validated(ROOT / "config" / "config.yaml",
-                                    extra={**extra, **bases}))
+    # with the bases computed, the same curves are a study
+    if "dcg_bases" in extra["evaluation"]:
+        config["evaluation"]["dcg_bases"] = [2, 5, 10]
+        Study.from_config(config)
 
 
 def test_params_hash_the_same_for_any_key_order_and_keep_their_order():
