@@ -5,7 +5,7 @@
 Two settings, side by side in one process:
 
 - Cranfield (``results/cranfield/index``, from the workflow) with the six stand-in
-  query files of :mod:`gradedrel.queries.stand_in` (225 topics each);
+  query files of ``tests/stand_in.py`` (225 topics each);
 - a synthetic collection of ``--docs`` documents whose words are drawn from a
   Zipfian vocabulary (50,000 pseudo-words, exponent 1.0, document length
   1 + Poisson(40)), indexed by Terrier exactly as the workflow indexes
@@ -35,7 +35,7 @@ import pandas as pd
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from gradedrel.queries.stand_in import write_query_files  # noqa: E402
+from tests.stand_in import write_query_files  # noqa: E402
 from gradedrel.collection import postings  # noqa: E402
 from gradedrel.core import terrier  # noqa: E402
 from gradedrel.queries import query_files, query_types  # noqa: E402

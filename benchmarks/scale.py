@@ -187,7 +187,7 @@ def task_retrieval(docs: int, repeats: int) -> dict:
     from gradedrel.core import terrier
     from gradedrel.queries import query_files, query_types
     from gradedrel.retrieval.inquery import Scorer
-    from gradedrel.queries.stand_in import write_query_files
+    from tests.stand_in import write_query_files
 
     terrier.start(**PINS)
     out = WORK / f"synthetic-{docs}"
@@ -283,7 +283,7 @@ def task_memory(docs: int) -> dict:
     from gradedrel.core import terrier
     from gradedrel.queries import query_files, query_types
     from gradedrel.retrieval.inquery import Scorer
-    from gradedrel.queries.stand_in import write_query_files
+    from tests.stand_in import write_query_files
 
     terrier.start(**PINS)
     out = WORK / f"synthetic-{docs}"
@@ -333,7 +333,7 @@ def task_counts(docs: int, topics: int = 100, cranfield: str | None = None) -> d
         index_dir, query_dir, temporary = out / "index", out / "queries" / "auto", None
     else:
         from retrieval import synthetic_documents
-        from gradedrel.queries.stand_in import write_query_files
+        from tests.stand_in import write_query_files
 
         out = WORK / f"synthetic-{docs}"
         index_dir = out / "index"

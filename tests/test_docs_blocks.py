@@ -119,11 +119,11 @@ def _fixture_files(root: Path) -> None:
 def _terrier_results(root: Path) -> None:
     """The workflow's Cranfield files the PyTerrier examples read, made from the fixture
     collection: its index, its topics as the expert plan set's, its qrels (label and level)
-    and stand-in query files (gradedrel.queries.stand_in) as the expert queries."""
+    and stand-in query files (tests/stand_in.py) as the expert queries."""
     import pandas as pd
 
     from gradedrel.core import terrier
-    from gradedrel.queries.stand_in import write_query_files
+    from tests.stand_in import write_query_files
     from tiny_index import index_dir
 
     results = root / "results" / "cranfield"

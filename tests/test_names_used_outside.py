@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-FILES = sorted(p for folder in ("benchmarks", "tools", "scripts")
+FILES = sorted(p for folder in ("benchmarks", "tools", "study/procedures", "scripts")
                for p in (ROOT / folder).glob("*.py"))
 
 

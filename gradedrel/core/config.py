@@ -6,7 +6,9 @@
 defaults as Snakemake's ``validate(config, schema, set_default=True)`` does, and both turn
 a violation into one line (:func:`schema_error_line`): where, what is wrong, and for a
 misspelled key the closest valid one. The schema is found beside the package, never in
-the working directory.
+the working directory. Other files with a schema (plan files, ``schemas/plans.schema.yaml``)
+are checked with :func:`check_located`: one :class:`InputError` naming file, line and what
+was expected, in the terms of the schema's titles.
 """
 from __future__ import annotations
 
@@ -194,6 +196,103 @@ def snakemake_layers(configfiles, given) -> list[str]:
     the ``--configfile`` files ``given`` before the Snakefile's, which they override."""
     given = [str(f) for f in given or ()]
     return [str(f) for f in list(configfiles)[len(given):]] + given
+
+
+#: What a JSON-Schema type is called in a message.
+_KINDS = {"string": "text", "object": "a mapping", "array": "a list", "boolean": "true or false",
+          "integer": "an integer", "number": "a number"}
+#: Keywords holding several schemas, by name or by position.
+_HOLDERS = {"properties", "patternProperties", "$defs", "dependentSchemas", "allOf", "anyOf",
+            "oneOf", "prefixItems"}
+
+
+def check_located(instance: Any, schema: dict, source: str,
+                  line_of: Callable[[tuple], "int | None"]) -> None:
+    """Check ``instance`` (read from the file ``source``) against ``schema`` (without
+    references: :func:`inlined`; no defaults set): its first violation in file order, the
+    outermost first on one line (``line_of``: the line of the value at an instance path), is
+    one :class:`InputError` naming the file, the line and what was expected
+    (:func:`expected_of`)."""
+    from jsonschema import Draft202012Validator
+
+    errors = list(Draft202012Validator(schema).iter_errors(instance))
+    if errors:
+        lines = [line_of(tuple(e.absolute_path)) for e in errors]
+        at = min(range(len(errors)),
+                 key=lambda i: (lines[i] or 0, len(errors[i].absolute_path)))
+        raise InputError(source, lines[at], *expected_of(errors[at], schema))
+
+
+def inlined(schema: dict) -> dict:
+    """``schema`` with each local ``$ref`` (``#/$defs/…``, none recursive) replaced by the
+    schema it names and ``$defs`` left out: the same checks, a third faster (jsonschema
+    resolves a reference at every use), and error paths through every schema they pass."""
+    def resolved(node):
+        if isinstance(node, dict):
+            if "$ref" in node:
+                target = schema
+                for step in node["$ref"].split("/")[1:]:
+                    target = target[step]
+                return resolved(target)
+            return {k: resolved(v) for k, v in node.items() if k != "$defs"}
+        return [resolved(v) for v in node] if isinstance(node, list) else node
+    return resolved(schema)
+
+
+def _names(error, root: dict) -> tuple:
+    """``(object, property, branch)`` along ``error``'s schema path in ``root``: the title
+    of the innermost object schema it is in, the property it is at (None: the object
+    itself), and the title of the innermost ``then``/``else``/``allOf`` branch it passed."""
+    owner, name, branch = root.get("title"), None, None
+    node, holder, keyword = root, None, None
+    for part in list(error.absolute_schema_path)[:-1]:  # the last: the keyword that failed
+        if holder is not None:  # ``part`` names a schema in a map or list of schemas
+            node, keyword, holder = node[part], holder, None
+            name = part if keyword == "properties" else name
+        elif part in _HOLDERS:
+            node, holder = node[part], part
+            continue
+        else:
+            node, keyword = node[part], part
+        if isinstance(node, dict) and node.get("title"):
+            if keyword in ("then", "else", "allOf"):
+                branch = node["title"]
+            else:
+                owner, name = node["title"], None
+    return owner, name, branch
+
+
+def expected_of(error, root: dict) -> tuple[str, Any]:
+    """``(expected, found)`` of :class:`InputError` for a ``jsonschema.ValidationError``
+    against the schema ``root``: the title of a then/else/allOf branch the error passed says
+    what was expected; otherwise the object's title, the property and the keyword do
+    (``facet.specificity as a number``, ``importance one of [...]``, ``plan with a 'qid'``)."""
+    owner, name, branch = _names(error, root)
+    what = f"{owner}.{name}" if name else owner
+    kind, value, instance = error.validator, error.validator_value, error.instance
+    if kind == "additionalProperties":
+        known = sorted(error.schema.get("properties") or {})
+        return f"{owner} fields among {known}", sorted((k for k in instance if k not in known),
+                                                       key=str)
+    found = None if kind in ("required", "minItems") else instance
+    if branch:
+        return branch, found
+    if kind == "type":
+        kinds = [value] if isinstance(value, str) else value
+        return f"{what} as {' or '.join(_KINDS[k] for k in kinds if k in _KINDS)}", found
+    if kind == "enum":
+        return f"{name or owner} one of {[v for v in value if v is not None]}", found
+    if kind == "required":
+        return f"{owner} with a '{next(k for k in value if k not in instance)}'", None
+    if kind == "minLength":
+        return f"{what} as non-empty text", found
+    if kind == "minimum":
+        return f"{what} of at least {value}", found
+    if kind == "minItems":
+        one = (error.schema.get("items") or {}).get("title")
+        return (f"a {owner} with at least one {one}" if one else
+                f"{what} with at least {value} items"), None
+    return f"{what}: {' '.join(str(error.message).split())}", None
 
 
 def schema_error_line(error, source: str = "config",

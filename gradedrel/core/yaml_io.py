@@ -87,6 +87,19 @@ def lined_mapping(loader, node) -> Lined:
     return mapping
 
 
+def line_at(data: Any, path) -> int | None:
+    """The line of the innermost :class:`Lined` mapping on ``path`` (keys and indexes) in
+    ``data``: where a message about the value there points."""
+    line = getattr(data, "line", None)
+    for part in path:
+        try:
+            data = data[part]
+        except (KeyError, IndexError, TypeError):
+            break
+        line = getattr(data, "line", line)
+    return line
+
+
 class LinedLoader(StrictLoader):
     """:class:`StrictLoader` whose mappings know their line, for errors naming it."""
 

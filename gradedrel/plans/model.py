@@ -30,10 +30,13 @@ File format (docs/plans.md)::
 A key may also be written as a bare string (``- flutter``): relation ``curated``. A curated
 key may say where it came from — ``source`` (a concept id of the plan set's thesaurus, or
 ``literature`` with a ``reason``) and ``recalled: true`` — as the curation protocol of
-docs/plans.md describes; both are written back only when set.
+docs/plans.md describes; both are written back only when set. Every check of the fields
+is the plan files' JSON Schema (``gradedrel/schemas/plans.schema.yaml``), through
+:func:`gradedrel.core.config.check_located`.
 """
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Iterable
@@ -41,7 +44,7 @@ from typing import Any, Iterable
 import yaml
 
 from gradedrel.core.errors import InputError
-from gradedrel.core import yaml_io
+from gradedrel.core import config, yaml_io
 from gradedrel.core.io import read_text, write_text
 
 #: ``source`` of a key that no thesaurus concept labels: a term of the literature (a
@@ -239,163 +242,69 @@ def _construct_mapping(loader, node):
 _Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
 
 
-class _Reader:
-    def __init__(self, path: str | Path):
-        self.path = str(path)
+#: The plan files' schema (docs/plans.md): every check of a plan's fields, with the title
+#: of each object and of each rule a message names.
+SCHEMA = Path(__file__).resolve().parents[1] / "schemas" / "plans.schema.yaml"
 
-    def fail(self, where: Any, expected: str, found: Any = None):
-        raise InputError(self.path, getattr(where, "line", None), expected, found)
 
-    def mapping(self, data: Any, parent: Any, what: str, allowed: set[str]) -> dict:
-        if not isinstance(data, dict):
-            self.fail(parent, f"{what} as a mapping", data)
-        unknown = sorted(set(data) - allowed)
-        if unknown:
-            self.fail(data, f"{what} fields among {sorted(allowed)}", unknown)
-        return data
+@functools.cache
+def _schema() -> dict:
+    return config.inlined(config.load_schema(SCHEMA))
 
-    def text(self, data: dict, name: str, what: str, required: bool = True,
-             empty: bool = False) -> str | None:
-        value = data.get(name)
-        if value is None:
-            if required:
-                self.fail(data, f"{what} with a '{name}'")
-            return None
-        if not isinstance(value, (str, int, float)) or isinstance(value, bool) \
-                or (str(value) == "" and not empty):
-            self.fail(data, f"{what}.{name} as non-empty text", value)
-        return str(value)
 
-    def items(self, data: dict, name: str, what: str, required: bool = True) -> list:
-        value = data.get(name)
-        if value is None:
-            if required:
-                self.fail(data, f"{what} with a list '{name}'")
-            return []
-        if not isinstance(value, list):
-            self.fail(data, f"{what}.{name} as a list", value)
-        return value
+def _key(data: Any) -> PlanKey:
+    if isinstance(data, str):  # a bare key: a person's choice
+        return PlanKey(data, "curated")
+    return PlanKey(data["key"], data.get("relation") or "curated", data.get("depth", 0),
+                   data.get("via"), data.get("reason"), data.get("source"),
+                   data.get("recalled", False))
 
-    def key(self, data: Any, parent: Any) -> PlanKey:
-        if isinstance(data, (str, int, float)) and not isinstance(data, bool):
-            if str(data).strip() == "":
-                self.fail(parent, "a non-empty search key", data)
-            return PlanKey(str(data), "curated")
-        data = self.mapping(data, parent, "search key",
-                            {"key", "relation", "depth", "via", "reason", "source", "recalled"})
-        relation = self.text(data, "relation", "search key", required=False) or "curated"
-        if relation not in RELATIONS:
-            self.fail(data, f"relation one of {list(RELATIONS)}", relation)
-        depth = data.get("depth", 0)
-        if not isinstance(depth, int) or isinstance(depth, bool) or depth < 0:
-            self.fail(data, "depth as a non-negative integer", depth)
-        reason = self.text(data, "reason", "search key", required=False)
-        if "source" in data and data["source"] is None:
-            # `source: #38009` unquoted is a YAML comment: the id is lost, not absent
-            self.fail(data, "search key.source as a thesaurus id or 'literature' (quoted "
-                      "where it starts with '#': source: '#38009')", None)
-        source = self.text(data, "source", "search key", required=False)
-        if source is not None and source.strip() != source:
-            self.fail(data, "search key.source without surrounding spaces", source)
-        if source == LITERATURE and reason is None:
-            self.fail(data, f"search key with source '{LITERATURE}' and a 'reason' "
-                      "(which term of the literature, why)")
-        recalled = data.get("recalled", False)
-        if not isinstance(recalled, bool):
-            self.fail(data, "search key.recalled as true or false", recalled)
-        return PlanKey(self.text(data, "key", "search key"), relation, depth,
-                       self.text(data, "via", "search key", required=False),
-                       reason, source, recalled)
 
-    def concept(self, data: Any, parent: Any) -> PlanConcept:
-        data = self.mapping(data, parent, "concept",
-                            {"label", "uri", "matched", "keys", "expansion"})
-        concept = PlanConcept(self.text(data, "label", "concept"),
-                              self.text(data, "uri", "concept", required=False),
-                              self.text(data, "matched", "concept", required=False),
-                              [self.key(k, data) for k in self.items(data, "keys", "concept")],
-                              [self.key(k, data) for k in
-                               self.items(data, "expansion", "concept", required=False)])
-        if not concept.keys and not concept.expansion:
-            self.fail(data, f"concept {concept.label!r} with at least one search key")
-        return concept
+def _concept(data: dict) -> PlanConcept:
+    return PlanConcept(data["label"], data.get("uri"), data.get("matched"),
+                       [_key(k) for k in data["keys"]],
+                       [_key(k) for k in data.get("expansion") or []])
 
-    def facet(self, data: Any, parent: Any) -> Facet:
-        data = self.mapping(data, parent, "facet",
-                            {"name", "importance", "specificity", "concepts", "rationale",
-                             "may_be_empty"})
-        importance = self.text(data, "importance", "facet", required=False) or "major"
-        if importance not in IMPORTANCE:
-            self.fail(data, f"importance one of {list(IMPORTANCE)}", importance)
-        specificity = data.get("specificity")
-        if specificity is not None and (isinstance(specificity, bool)
-                                        or not isinstance(specificity, (int, float))):
-            self.fail(data, "specificity as a number", specificity)
-        may_be_empty = data.get("may_be_empty", False)
-        if not isinstance(may_be_empty, bool):
-            self.fail(data, "may_be_empty as true or false", may_be_empty)
-        raw = self.items(data, "concepts", "facet")
-        concepts = [self.concept(c, data) for c in raw]
-        if not concepts:
-            self.fail(data, "a facet with at least one concept")
-        for where, concept in zip(raw, concepts):
-            if not concept.keys and not may_be_empty:
-                # it adds nothing to the unexpanded query types: a facet of such concepts
-                # would leave them unnoticed
-                self.fail(where, f"concept {concept.label!r} with an unexpanded key ('keys'), "
-                          "or its facet marked 'may_be_empty: true'")
-        return Facet(self.text(data, "name", "facet"), importance, concepts,
-                     None if specificity is None else float(specificity),
-                     self.text(data, "rationale", "facet", required=False), may_be_empty,
-                     getattr(data, "line", None))
 
-    def plan(self, data: Any, parent: Any) -> Plan:
-        data = self.mapping(data, parent, "plan",
-                            {"qid", "request", "source", "note", "facets", "curator",
-                             "version"})
-        source = self.text(data, "source", "plan", required=False) or "curated"
-        if source not in SOURCES:
-            self.fail(data, f"source one of {list(SOURCES)}", source)
-        raw = self.items(data, "facets", "plan")
-        facets = [self.facet(f, data) for f in raw]
-        if source in WRITTEN:
-            seen: dict[str, int] = {}
-            for where, facet in zip(raw, facets):
-                if facet.name in seen:
-                    self.fail(where, f"facet names unique in a plan (facet {facet.name!r} "
-                              f"first at line {seen[facet.name]})", facet.name)
-                seen[facet.name] = getattr(where, "line", 0)
-        if not facets and source not in ("auto", "derived"):
-            # without a facet, a plan compiles to no query and is reported as excluded, never
-            # dropped: an automatic plan of a request with no content words (left out by topic
-            # selection, with that reason), a derived plan none of whose parent's keys was kept;
-            # a curated plan must have one
-            self.fail(data, "a plan with at least one facet")
-        version = data.get("version")
-        if version is not None and (not isinstance(version, int) or isinstance(version, bool)
-                                    or version < 1):
-            self.fail(data, "version as a positive integer", version)
-        return Plan(self.text(data, "qid", "plan"),
-                    self.text(data, "request", "plan", required=False, empty=True) or "",
-                    facets, source, self.text(data, "note", "plan", required=False),
-                    self.text(data, "curator", "plan", required=False), version,
-                    self.path, getattr(data, "line", None))
+def _facet(data: yaml_io.Lined) -> Facet:
+    specificity = data.get("specificity")
+    return Facet(data["name"], data.get("importance") or "major",
+                 [_concept(c) for c in data["concepts"]],
+                 None if specificity is None else float(specificity), data.get("rationale"),
+                 data.get("may_be_empty", False), data.line)
+
+
+def _plan(data: yaml_io.Lined, path: str) -> Plan:
+    plan = Plan(data["qid"], data.get("request") or "", [_facet(f) for f in data["facets"]],
+                data.get("source") or "curated", data.get("note"), data.get("curator"),
+                data.get("version"), path, data.line)
+    if plan.source in WRITTEN:
+        _unique(plan.facets, "name", path, "facet names unique in a plan (facet {!r} first "
+                "at line {})")
+    return plan
+
+
+def _unique(items: list, attribute: str, path: str, expected: str) -> None:
+    """An InputError at the second of ``items`` with the same ``attribute`` (``expected``: the
+    message, with the value and the first one's line)."""
+    seen: dict[str, int] = {}
+    for item in items:
+        value = getattr(item, attribute)
+        if value in seen:
+            raise InputError(path, item.line, expected.format(value, seen[value]), value)
+        seen[value] = item.line
 
 
 def parse_plans(text: str, path: str | Path = "<plans>") -> list[Plan]:
-    """Plans from YAML text; any error names the file and line (InputError)."""
-    reader = _Reader(path)
+    """Plans from YAML text, checked against the plan files' schema (:data:`SCHEMA`); any
+    error names the file and line (InputError)."""
     data = yaml_io.load(text, str(path), _Loader)
     if data is None:
         return []
-    data = reader.mapping(data, None, "plan file", {"plans"})
-    plans = [reader.plan(p, data) for p in reader.items(data, "plans", "plan file")]
-    seen: dict[str, int] = {}
-    for raw, plan in zip(data["plans"], plans):
-        if plan.qid in seen:
-            reader.fail(raw, f"one plan per topic (qid {plan.qid} first at line {seen[plan.qid]})",
-                        plan.qid)
-        seen[plan.qid] = getattr(raw, "line", 0)
+    config.check_located(data, _schema(), str(path), lambda at: yaml_io.line_at(data, at)
+                         or yaml.compose(text, Loader=_Loader).start_mark.line + 1)
+    plans = [_plan(p, str(path)) for p in data["plans"]]
+    _unique(plans, "qid", str(path), "one plan per topic (qid {} first at line {})")
     return plans
 
 

@@ -11,6 +11,7 @@ import yaml
 from conftest import ROOT
 from gradedrel.collection import trec_qrels_text
 from gradedrel.core import ir_metadata as m
+from tests import ir_metadata_validator as v
 from gradedrel import preflight
 from gradedrel.thesaurus import sources
 
@@ -121,9 +122,9 @@ def test_an_evaluation_of_manual_runs_is_not_automatic():
 def test_a_run_document_follows_the_checklists_key_names_and_validates():
     doc = _document()
     for path in CHECKLIST:
-        m._at(doc, path)  # KeyError names the missing key
-    assert set(doc) - {"schema-version", "run-version", "tag"} == set(m.SECTIONS)
-    assert m.validate(doc, m.RUN_REQUIRED) == []
+        v._at(doc, path)  # KeyError names the missing key
+    assert set(doc) - {"schema-version", "run-version", "tag"} == set(v.SECTIONS)
+    assert v.validate(doc, v.RUN_REQUIRED) == []
     assert doc["method"]["retrieval"] == [{"name": "BM25", "method": "terrier:BM25",
                                            "params": {"controls": {"c": 0.75}}, "depth": 100}]
 
@@ -134,13 +135,13 @@ def test_the_validator_names_each_missing_key_and_wrong_type():
     doc["method"]["automatic"] = "yes"
     doc["data"]["test collection"]["files"] = [{"path": "x", "sha256": "no"}]
     doc["method"]["retrieval"] = [{"method": "BM25"}]
-    assert m.validate(doc, m.RUN_REQUIRED) == [
+    assert v.validate(doc, v.RUN_REQUIRED) == [
         "ir_metadata: platform → hardware → cpu → model: missing",
         "ir_metadata: method → automatic: expected bool; found str",
         "ir_metadata: data → test collection → files[0]: expected a path and a sha256 "
         "(64 hex digits)",
         "ir_metadata: method → retrieval[0]: expected a mapping with a name"]
-    assert m.validate([]) == ["ir_metadata: expected a mapping at the top level"]
+    assert v.validate([]) == ["ir_metadata: expected a mapping at the top level"]
 
 
 def test_a_record_file_is_yaml_between_the_markers_and_reads_back():

@@ -108,13 +108,51 @@ def test_validation_names_file_and_line():
     with pytest.raises(InputError) as error:
         plans.parse_plans(BAD, "curated.yaml")
     assert str(error.value).startswith("curated.yaml:4: expected importance one of")
-    with pytest.raises(InputError, match=r"x.yaml:7: expected concept 'heat' with at least"):
+    with pytest.raises(InputError, match=r"x.yaml:7: expected concept with at least one"):
         plans.parse_plans(BAD.replace("very", "major").replace("keys: [heat]", "keys: []"), "x.yaml")
     with pytest.raises(InputError, match=r"x.yaml:\d+: expected valid YAML"):
         plans.parse_plans("plans: [\n", "x.yaml")
     with pytest.raises(InputError, match="one plan per topic"):
         plans.parse_plans("plans:\n" + BAD.replace("very", "major")[7:] * 2, "x.yaml")
 
+
+
+def test_the_schema_lists_the_models_relations_importances_and_sources():
+    defs = plans.model.config.load_schema(plans.model.SCHEMA)["$defs"]
+    assert defs["key"]["properties"]["relation"]["enum"] == [*plans.RELATIONS, None]
+    assert defs["facet"]["properties"]["importance"]["enum"] == [*plans.IMPORTANCE, None]
+    assert defs["plan"]["properties"]["source"]["enum"] == [*plans.SOURCES, None]
+
+
+CONCEPT = "plans:\n- qid: '1'\n  facets:\n  - name: f\n    concepts:\n    - label: c\n"
+
+
+@pytest.mark.parametrize("text, message", [
+    ("# a comment\n[1, 2]\n", "m.yaml:2: expected plan file as a mapping; found [1, 2]"),
+    ("plans: 3\n", "m.yaml:1: expected plan file.plans as a list; found 3"),
+    ("plans: []\nplan: []\n", "m.yaml:1: expected plan file fields among ['plans']; found ['plan']"),
+    ("plans:\n- qid: '1'\n", "m.yaml:2: expected plan with a 'facets'"),
+    ("plans:\n- {qid: '1', facets: []}\n", "m.yaml:2: expected a plan with at least one facet"),
+    ("plans:\n- {qid: '1', facets: [{name: f, concepts: []}]}\n",
+     "m.yaml:2: expected a facet with at least one concept"),
+    ("plans:\n- {qid: '1', version: 0, source: auto, facets: []}\n",
+     "m.yaml:2: expected plan.version of at least 1; found 0"),
+    ("plans:\n- {qid: '1', source: bogus, facets: []}\n",
+     "m.yaml:2: expected source one of ['auto', 'curated', 'expert', 'derived']; found 'bogus'"),
+    (CONCEPT.replace("    concepts:", "    specificity: yes\n    concepts:") + "      keys: [a]\n",
+     "m.yaml:4: expected facet.specificity as a number; found True"),
+    (CONCEPT + "      keys: [[a]]\n", "m.yaml:6: expected search key as text or a mapping; found ['a']"),
+    (CONCEPT + "      keys: ['  ']\n", "m.yaml:6: expected a non-empty search key; found '  '"),
+    (CONCEPT + "      keys:\n      - {key: k, depth: -1}\n",
+     "m.yaml:8: expected search key.depth of at least 0; found -1"),
+    (CONCEPT + "      uri: ''\n      keys: [a]\n", "m.yaml:6: expected concept.uri as non-empty text; found ''"),
+    (CONCEPT, "m.yaml:6: expected concept with a 'keys'"),
+    (CONCEPT.replace("    - label: c\n", "    - x\n"), "m.yaml:4: expected concept as a mapping; found 'x'"),
+])
+def test_every_bad_plan_is_one_line_naming_file_line_and_what_was_expected(text, message):
+    with pytest.raises(InputError) as error:
+        plans.parse_plans(text, "m.yaml")
+    assert str(error.value) == message
 
 def test_curated_plans_override_and_bare_string_keys():
     curated = plans.parse_plans(BAD.replace("very", "minor").replace("'1'", "'3'"), "c.yaml")
@@ -262,7 +300,7 @@ ONLY_EXPANSION = """plans:
 
 
 def test_a_concept_without_an_unexpanded_key_is_refused_at_its_line():
-    with pytest.raises(InputError, match=r"^p.yaml:14: expected concept 'airfoil' with an "
+    with pytest.raises(InputError, match=r"^p.yaml:14: expected concept with an "
                                          r"unexpanded key \('keys'\), or its facet marked "
                                          r"'may_be_empty: true'$"):
         plans.parse_plans(ONLY_EXPANSION, "p.yaml")

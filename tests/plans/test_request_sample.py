@@ -2,7 +2,7 @@
 import pandas as pd
 import pytest
 
-from gradedrel.plans.request_sample import candidates, seeded_sample
+from study.procedures.request_sample import candidates, seeded_sample
 
 from conftest import ROOT
 
@@ -58,7 +58,7 @@ def test_development_split_is_the_judged_non_candidates():
 
 
 def test_curation_batches_follow_the_preregistered_deal():
-    from gradedrel.plans.request_sample import deal
+    from study.procedures.request_sample import deal
     batches = pd.read_csv(EXPERT / "curation_batches.tsv", sep="\t", dtype=str,
                           keep_default_na=False)
     pool = (EXPERT / "candidates.txt").read_text().split()
@@ -89,7 +89,7 @@ def test_every_candidate_has_exactly_one_first_curation():
 
 
 def test_deal_is_balanced_and_seeded():
-    from gradedrel.plans.request_sample import deal
+    from study.procedures.request_sample import deal
     qids = [str(q) for q in range(1, 114)]
     dealt = deal(qids, ["C", "D", "E", "F"], seed=5)
     counts = pd.Series(dealt).value_counts()

@@ -8,6 +8,7 @@ import pandas as pd
 import pytest
 
 from gradedrel.collection import postings
+from tests.posting_arrays import from_postings
 from gradedrel.collection.matches import every_term_documents
 from gradedrel.core.text import tokenise
 from gradedrel.report import leak
@@ -25,7 +26,7 @@ def arrays_of(texts):
     for i, d in enumerate(docnos):
         for p, term in enumerate(texts[d].split()):
             table.setdefault(term, {}).setdefault(i, []).append(p)
-    return postings.from_postings({t: list(v.items()) for t, v in table.items()},
+    return from_postings({t: list(v.items()) for t, v in table.items()},
                                   [len(texts[d].split()) for d in docnos], docnos)
 
 

@@ -14,7 +14,7 @@ from gradedrel.retrieval.runs import trec_eval_ranking
 from gradedrel.queries.query_tree import Key, Sum, Syn, to_dict
 from tiny_index import FIXTURES, index_dir
 
-from gradedrel.queries.stand_in import matchop
+from tests.stand_in import matchop
 
 pytestmark = pytest.mark.terrier  # starts Java and Terrier
 

@@ -9,7 +9,7 @@ from gradedrel.queries import query_files
 from gradedrel.retrieval import grid
 from tiny_index import FIXTURES, index_dir
 
-from gradedrel.queries.stand_in import write_query_files
+from tests.stand_in import write_query_files
 
 pytestmark = pytest.mark.terrier  # starts Java and Terrier
 

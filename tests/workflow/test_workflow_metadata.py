@@ -12,6 +12,7 @@ import yaml
 from conftest import TINY, run_snakemake
 from gradedrel.core import ir_metadata
 from gradedrel.core.io import sha256_of
+from tests import ir_metadata_validator as validator
 
 pytestmark = pytest.mark.workflow
 
@@ -31,7 +32,7 @@ def test_every_run_file_and_evaluation_folder_has_valid_ir_metadata(finished_pro
         assert {line.split()[5] for line in lines} == {record["tag"]}
     for path in run_files:
         doc = ir_metadata.load(ir_metadata.record_path(path).read_text(encoding="utf-8"))
-        assert ir_metadata.validate(doc, ir_metadata.RUN_REQUIRED) == []
+        assert validator.validate(doc, validator.RUN_REQUIRED) == []
         assert doc["tag"] == f"auto-{path.parent.name}-{path.stem}"
         assert doc["method"]["query type"].replace("/", "-") == path.stem
         for record in [doc["method"]["queries"]] + doc["data"]["test collection"]["files"]:
@@ -50,7 +51,7 @@ def test_every_run_file_and_evaluation_folder_has_valid_ir_metadata(finished_pro
         assert doc["implementation"]["source"]["commit"] is None
     baseline = ir_metadata.load(ir_metadata.record_path(results / "baseline" / "BM25.run")
                                 .read_text(encoding="utf-8"))
-    assert ir_metadata.validate(baseline, ir_metadata.RUN_REQUIRED) == []
+    assert validator.validate(baseline, validator.RUN_REQUIRED) == []
     assert baseline["tag"] == "baseline-BM25" and baseline["method"]["automatic"] is True
     assert baseline["data"]["other"] == []  # no thesaurus
     # the study's research goal; the plain baseline is tested against no baseline run
@@ -62,7 +63,7 @@ def test_every_run_file_and_evaluation_folder_has_valid_ir_metadata(finished_pro
     for path in evaluation_files:
         doc = ir_metadata.load(path.read_text(encoding="utf-8"))
         assert yaml.safe_load(path.read_text(encoding="utf-8")) == doc  # a YAML file
-        assert ir_metadata.validate(doc, ir_metadata.EVALUATION_REQUIRED) == []
+        assert validator.validate(doc, validator.EVALUATION_REQUIRED) == []
         assert doc["method"]["automatic"] is True  # the auto plan set, the baseline
         evaluation = doc["method"]["evaluation"]
         assert evaluation["relevance levels"] == [1, 2, 3]

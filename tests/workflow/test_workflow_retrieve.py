@@ -15,7 +15,7 @@ from gradedrel.queries.query_files import SLUGS
 from tiny_index import FIXTURES, index_dir
 
 from conftest import run_snakemake
-from gradedrel.queries.stand_in import write_query_files
+from tests.stand_in import write_query_files
 
 pytestmark = pytest.mark.workflow
 ROOT = Path(__file__).resolve().parents[2]

@@ -1,5 +1,5 @@
-"""Stand-in query files for the tests and benchmarks of the retrieval back ends (in the
-package, so that both import it). NOT a query type of the experiment: the same *shape* as
+"""Stand-in query files for the tests and benchmarks of the retrieval back ends (the
+benchmarks import it from here: ``from tests.stand_in import …``). NOT a query type of the experiment: the same *shape* as
 the real query files, the six structures built mechanically from each topic's words:
 
 - ``SUM/u``   ``#sum`` of the topic's keys; ``SUM/e`` adds each adjacent pair as a phrase key;

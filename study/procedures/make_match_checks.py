@@ -1,7 +1,7 @@
 """The Cranfield matches below Dice 0.70 that a separate checker reads (Amendment 3, C5).
 
-    python tools/make_match_checks.py [--results results]          # items.tsv
-    python tools/make_match_checks.py --checker-file               # the checker's one file
+    python study/procedures/make_match_checks.py [--results results]          # items.tsv
+    python study/procedures/make_match_checks.py --checker-file               # the checker's one file
 
 Every (Cranfield request, level-3 document, claimed study) whose Dice similarity under the
 amended cited-study rule (docs/preregistration-nfcorpus.md, B5: θ from
@@ -22,7 +22,7 @@ import json
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 OUT = ROOT / "config" / "probe" / "v2" / "match_checks"
 BRIEF = """You are checking bibliographic matches. Each item below (one per line: an id, a study as
 someone recalled it — authors, year and title — and the title of a paper) asks one

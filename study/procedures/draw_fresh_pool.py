@@ -1,6 +1,6 @@
 """Fix the fresh NFCorpus request pool of Amendment 2 (counts only, before any probe or plan).
 
-    python tools/draw_fresh_pool.py [--ir-datasets-home DIR]
+    python study/procedures/draw_fresh_pool.py [--ir-datasets-home DIR]
 
 The pool (docs/preregistration-nfcorpus.md, Amendment 2, B3): every *video* request of
 ``nfcorpus/test/video`` and ``nfcorpus/dev/video`` with at least one judged document at level
@@ -21,9 +21,9 @@ import os
 from collections import Counter
 from pathlib import Path
 
-from gradedrel.plans.request_sample import deal
+from request_sample import deal
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 OUT = ROOT / "config/nfcorpus/fresh"
 SPLITS = ("test", "dev")
 CURATORS = list("KLMNOPQRSTUV")

@@ -1,6 +1,6 @@
 """Build the memory probe's request list and batches (docs/memory-probe.md).
 
-    python tools/make_probe_batches.py [--ir-datasets-home DIR]
+    python study/procedures/make_probe_batches.py [--ir-datasets-home DIR]
 
 Reads the 30 NFCorpus expert requests (config/nfcorpus/requests.txt; title and description
 from ir_datasets' nfcorpus/test/video files), the placebo requests
@@ -18,7 +18,7 @@ import hashlib
 import os
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 NF_BATCHES, CRANFIELD_BATCHES = 6, 3
 
 

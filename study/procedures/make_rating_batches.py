@@ -1,7 +1,7 @@
 """The blinded rating's items and batches (docs/preregistration.md, Amendment 1, A8).
 
-    python tools/make_rating_batches.py [--results results] [--batch-size 140]
-    python tools/make_rating_batches.py --supplement R13 [--results results]
+    python study/procedures/make_rating_batches.py [--results results] [--batch-size 140]
+    python study/procedures/make_rating_batches.py --supplement R13 [--results results]
 
 Every key of class ``own`` or ``other_concept`` (gradedrel.plans.key_sources) of the curated
 plan sets named below becomes one item per plan set, request and key text: the request as
@@ -31,7 +31,7 @@ import csv
 import hashlib
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 #: (collection, plan set) whose non-thesaurus keys are rated.
 PLAN_SETS = [("cranfield", "expert"), ("cranfield", "expert-2"),
              ("nfcorpus", "expert-mesh"), ("nfcorpus", "expert-wordnet")]

@@ -1,7 +1,7 @@
 """Build probe v2's request list and batches (docs/memory-probe.md, "Probe v2").
 
-    python tools/make_probe_v2.py [--ir-datasets-home DIR]
-    python tools/make_probe_v2.py --show FRAMING SAMPLE BATCH   # one batch as a prober sees it
+    python study/procedures/make_probe_v2.py [--ir-datasets-home DIR]
+    python study/procedures/make_probe_v2.py --show FRAMING SAMPLE BATCH   # one batch as a prober sees it
 
 Texts: the 30 curated NFCorpus requests, the fresh pool (config/nfcorpus/fresh/pool.tsv: 151
 video requests and 53 non-video pages), the placebos of config/probe/v2/placebos.tsv and the
@@ -21,7 +21,7 @@ import os
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 OUT = ROOT / "config/probe/v2"
 FRAMINGS = ("page", "claim")
 NF_SAMPLES, NF_BATCHES = 3, 7

@@ -1,6 +1,6 @@
 """Check one probe-v2 answer file as the scorer will read it (docs/memory-probe.md, "Probe v2").
 
-    python tools/check_probe_answers.py ANSWERS.yaml FRAMING SAMPLE BATCH
+    python study/procedures/check_probe_answers.py ANSWERS.yaml FRAMING SAMPLE BATCH
 
 Parses the file with the scorer's own reader (:func:`gradedrel.report.memory_probe.parse_answers`,
 version 2) and compares its ids with the batch's (config/probe/v2/batches.tsv): every id of
@@ -14,7 +14,7 @@ import re
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from gradedrel.core.errors import InputError  # noqa: E402

@@ -1,6 +1,6 @@
-"""The primary comparison without requests named in advance (gradedrel.report.sensitivity).
+"""The primary comparison without requests named in advance (sensitivity.py, beside it).
 
-    python tools/primary_sensitivity.py --collection nfcorpus --plan-set expert-mesh \
+    python study/procedures/primary_sensitivity.py --collection nfcorpus --plan-set expert-mesh \
         --exclude PLAIN-3372 --reason "..." [--models InQuery BM25 DirichletLM] \
         --out docs/sensitivity/nfcorpus_expert-mesh
 
@@ -16,7 +16,9 @@ from pathlib import Path
 import pandas as pd
 
 from gradedrel.core.io import read_tsv, write_text, write_tsv
-from gradedrel.report import assessment, design, published, sensitivity
+from gradedrel.report import assessment, design, published
+
+import sensitivity  # beside this file
 
 
 def main() -> None:

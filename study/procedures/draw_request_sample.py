@@ -3,11 +3,11 @@
 Candidates: requests of an ir_datasets id with at least ``--min-fairly`` judged documents
 at level 2 and ``--min-highly`` at level 3 (after the grade map). The sample: the
 ``--size`` candidates ranked first by sha256("{seed}:{qid}")
-(:func:`gradedrel.plans.request_sample.seeded_sample`); the batches: the sample dealt in
+(:func:`request_sample.seeded_sample`, beside it); the batches: the sample dealt in
 the order of sha256("{deal_seed}:{qid}") to the curators in turn. Only the *number* of
 judgements per level is read; nothing here prints a judgement.
 
-    python tools/draw_request_sample.py --dataset nfcorpus/test/video \
+    python study/procedures/draw_request_sample.py --dataset nfcorpus/test/video \
         --grade-map '{"3": 3, "2": 2, "1": 1}' --size 30 --seed 2016 \
         --curators H I J --deal-seed 2017 --out config/nfcorpus
 """
@@ -18,7 +18,7 @@ import json
 from collections import Counter
 from pathlib import Path
 
-from gradedrel.plans.request_sample import deal, seeded_sample
+from request_sample import deal, seeded_sample
 
 
 def main() -> None:
