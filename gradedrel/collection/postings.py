@@ -90,24 +90,6 @@ class PostingArrays:
         return np.repeat(self.docids[chosen], ends - starts), self.positions[_ranges(starts, ends)]
 
 
-def from_postings(postings: dict[str, list[tuple[int, list[int]]]], doc_lengths,
-                  docnos) -> PostingArrays:
-    """Build arrays from ``{term: [(docid, [positions…]), …]}`` (tests, small cases)."""
-    terms = sorted(postings)
-    offsets, docids, tfs, pos_offsets, positions = [0], [], [], [0], []
-    for term in terms:
-        for docid, pos in sorted(postings[term]):
-            docids.append(docid)
-            tfs.append(len(pos))
-            positions.extend(sorted(pos))
-            pos_offsets.append(len(positions))
-        offsets.append(len(docids))
-    return PostingArrays(np.array(terms, dtype=str), np.array(offsets, np.int64),
-                         np.array(docids, np.int32), np.array(tfs, np.int32),
-                         np.array(pos_offsets, np.int64), np.array(positions, np.int32),
-                         np.asarray(doc_lengths, np.int64), np.array(docnos, dtype=str))
-
-
 def index_signature(index_dir: str | Path) -> str:
     """Size and mtime of every file of the index, hashed: changes when the index does."""
     parts = [(p.name, p.stat().st_size, p.stat().st_mtime_ns)

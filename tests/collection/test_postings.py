@@ -4,6 +4,7 @@ import pytest
 
 from gradedrel.collection import postings
 from gradedrel.core.text import tokenise
+from posting_cases import from_postings
 from tiny_index import TERRIER, documents, index_dir
 
 pytestmark = pytest.mark.terrier  # starts Java and Terrier
@@ -59,7 +60,7 @@ def test_cache_is_reused_and_refreshed_when_the_index_changes(tiny, tmp_path):
 
 
 def test_reordering_terms_moves_their_postings():
-    arrays = postings.from_postings({"x": [(0, [0, 2]), (1, [1])], "y": [(1, [0])]}, [3, 2],
+    arrays = from_postings({"x": [(0, [0, 2]), (1, [1])], "y": [(1, [0])]}, [3, 2],
                                     ["d0", "d1"])
     moved = postings._reorder(arrays, np.array([1, 0]))
     terms, offsets, docids, tfs, position_offsets, positions = (

@@ -12,6 +12,7 @@ from gradedrel.collection.matches import every_term_documents
 from gradedrel.core.text import tokenise
 from gradedrel.report import leak
 from gradedrel.report.design import Constants
+from posting_cases import from_postings
 
 # term -> documents (positions do not matter for containing a key)
 TEXTS = {"d0": "wing flutter wing", "d1": "flutter shell", "d2": "wing load gust",
@@ -25,7 +26,7 @@ def arrays_of(texts):
     for i, d in enumerate(docnos):
         for p, term in enumerate(texts[d].split()):
             table.setdefault(term, {}).setdefault(i, []).append(p)
-    return postings.from_postings({t: list(v.items()) for t, v in table.items()},
+    return from_postings({t: list(v.items()) for t, v in table.items()},
                                   [len(texts[d].split()) for d in docnos], docnos)
 
 

@@ -6,10 +6,10 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from gradedrel.collection import postings
 from gradedrel.plans.key_sources import Terms
 from gradedrel.report import memory_probe as mp
 from gradedrel.report.leak import Documents
+from posting_cases import from_postings
 from tests.conftest import toy_pipeline
 
 TERMS = Terms(toy_pipeline)
@@ -34,7 +34,7 @@ def collection(titles, level3):
     for i, d in enumerate(docnos):
         for p, term in enumerate(TERMS(titles[d])):
             table.setdefault(term, {}).setdefault(i, []).append(p)
-    arrays = postings.from_postings({t: list(v.items()) for t, v in table.items()},
+    arrays = from_postings({t: list(v.items()) for t, v in table.items()},
                                     [len(TERMS(titles[d])) for d in docnos], docnos)
     return mp.Collection(TERMS, Documents(arrays), level3, titles)
 

@@ -11,9 +11,9 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gradedrel.collection import postings
 from gradedrel.retrieval.inquery import Scorer
 from gradedrel.queries.query_tree import Key, Sum, Syn, WSum
+from posting_cases import from_postings
 
 VOCAB = ["a", "b", "c", "d", "e"]
 
@@ -71,7 +71,7 @@ def arrays_of(docs):
     for d, doc in enumerate(docs):
         for p, term in enumerate(doc):
             posting_lists.setdefault(term, {}).setdefault(d, []).append(p)
-    return postings.from_postings({t: sorted(v.items()) for t, v in posting_lists.items()},
+    return from_postings({t: sorted(v.items()) for t, v in posting_lists.items()},
                                   [len(doc) for doc in docs], [f"d{i:02d}" for i in range(len(docs))])
 
 
