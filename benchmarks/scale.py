@@ -326,6 +326,7 @@ def task_counts(docs: int, topics: int = 100, cranfield: str | None = None) -> d
     from gradedrel.core import terrier
     from gradedrel.plans import key_stats
     from gradedrel.queries import matchop, query_files, query_tree, query_types, syn_statistics
+    from tests import terrier_counts  # Terrier's own counts, the way before the arrays
 
     terrier.start(**PINS)
     if cranfield:
@@ -367,8 +368,8 @@ def task_counts(docs: int, topics: int = 100, cranfield: str | None = None) -> d
             counter = matches.MatchCounter(postings.checked(index_dir, array_dir), pipeline)
             phrase_df = key_stats.posting_phrase_df(counter, "auto")
         else:
-            counter = syn_statistics.document_counter(index, documents)
-            phrase_df = key_stats.terrier_phrase_df(index, "auto")
+            counter = terrier_counts.document_counter(index, documents)
+            phrase_df = terrier_counts.terrier_phrase_df(index, "auto")
         dfs = [phrase_df(p) for p in phrases]
         middle = time.perf_counter()
         rows = syn_statistics.query_file_rows(syn_files, writer, counter, documents)

@@ -52,8 +52,6 @@ def parse_grade_map(text: str | None):
             if not sep or not re.fullmatch(r"-?[0-9]+", level.strip()):
                 raise InputError("--grade-map", None, "label=level pairs, comma-separated", item)
             pairs.append((label.strip(), int(level)))
-    if not isinstance(pairs, list):
-        raise InputError("--grade-map", None, "a JSON object label -> level", text)
     # a label given twice (1 and 01 are one) is refused there: the last would win silently
     return GradeMap.from_config(pairs, source="--grade-map", remedy=GRADE_MAP_REMEDY)
 

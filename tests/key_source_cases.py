@@ -1,5 +1,6 @@
 """Hand-made plans and thesaurus whose key source classes were worked out by hand (the
 classifier's, the plan-set transform's and the leak diagnostic's tests)."""
+from gradedrel.plans.transform import Derivation
 from gradedrel.thesaurus import Concept, Thesaurus
 
 
@@ -70,3 +71,13 @@ plans:
 """
 
 REQUESTS = {"1": "aeroelastic flutter of wings", "2": "rocket engines"}
+
+
+#: The derived plan sets of Amendment 1 (A2) as config/config.yaml defines them (``keep``,
+#: ``without_rating``), by the suffix added to the parent's name.
+DERIVATIONS = {
+    "thesaurus": Derivation(frozenset({"request", "thesaurus"}), name="thesaurus"),
+    "no-own": Derivation(frozenset({"request", "thesaurus", "other_concept"}), name="no-own"),
+    "request": Derivation(frozenset({"request"}), name="request"),
+    "inferable": Derivation(without_rating="page", name="inferable"),
+}

@@ -179,13 +179,6 @@ def _ranges(starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
     return np.arange(lengths.sum(), dtype=np.int64) + shift
 
 
-def save(arrays: PostingArrays, out_dir: str | Path, signature: str) -> None:
-    """Write arrays held in memory as ``out_dir`` (one ``.npy`` each; tests, small cases)."""
-    with _staging(out_dir, signature) as staging:
-        for name in PostingArrays.__dataclass_fields__:
-            np.save(staging / f"{name}.npy", getattr(arrays, name))
-
-
 def _open(out_dir: Path) -> PostingArrays:
     return PostingArrays(**{name: np.load(out_dir / f"{name}.npy", mmap_mode="r",
                                           allow_pickle=False)

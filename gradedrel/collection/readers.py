@@ -22,7 +22,6 @@ import gzip
 import html
 import io
 import json
-import logging
 import re
 from pathlib import Path
 from typing import Iterator
@@ -36,8 +35,6 @@ from gradedrel.core.errors import InputError, once
 from gradedrel.core import streams
 from gradedrel.core.io import NOT_IN_ID, check_text
 from gradedrel.collection.grades import LEVELS, GradeMap
-
-log = logging.getLogger("gradedrel")
 
 
 def starts_with_bom(path: str | Path) -> bool:
@@ -105,8 +102,7 @@ def read_qrels_tsv(path: str | Path, grade_map: GradeMap | None = None) -> pd.Da
     # read once (a pipe cannot be read twice); a name ending in .gz decompressed
     data = streams.read_bounded(path, expected, gz=streams.gzipped(path))
     check_text(path, data, expected)
-    if data.startswith(codecs.BOM_UTF8):  # pandas strips it
-        log.warning("%s: a UTF-8 byte-order mark at the start of the file, stripped", path)
+    streams.log_bom(path, data)  # pandas strips it
     try:
         frame = pd.read_csv(io.BytesIO(data), sep="\t", dtype=str, keep_default_na=False,
                             skip_blank_lines=False)

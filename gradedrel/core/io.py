@@ -1,10 +1,8 @@
 """Writing outputs atomically, so that a failed job leaves nothing half-written."""
 from __future__ import annotations
 
-import codecs
 import contextlib
 import hashlib
-import logging
 import os
 import re
 import shutil
@@ -14,7 +12,7 @@ from typing import TYPE_CHECKING, Iterator, TextIO
 
 from gradedrel.core.errors import InputError
 from gradedrel.core.streams import DOCUMENT_LINE_LIMIT, compressed_error, is_compressed, \
-    read_bounded
+    log_bom, read_bounded
 
 if TYPE_CHECKING:  # pandas and numpy are imported where a table is written, not on import
     import pandas as pd
@@ -200,9 +198,8 @@ def read_text(path: str | Path, expected: str, note_bom: bool = False) -> str:
     (:func:`check_text`)."""
     data = read_bounded(path, expected, DOCUMENT_LINE_LIMIT)
     check_text(path, data, expected)
-    if note_bom and data.startswith(codecs.BOM_UTF8):
-        logging.getLogger("gradedrel").warning(
-            "%s: a UTF-8 byte-order mark at the start of the file, stripped", path)
+    if note_bom:
+        log_bom(path, data)
     return data.decode("utf-8-sig")
 
 

@@ -46,6 +46,15 @@ def compressed_error(path, expected: str) -> InputError:
                       "decompress it first")
 
 
+def log_bom(path, data: bytes) -> bool:
+    """Whether ``data`` starts with a UTF-8 byte-order mark; if so, logged (a warning naming
+    the file, which its reader strips: the one place that says so)."""
+    if not data.startswith(codecs.BOM_UTF8):
+        return False
+    log.warning("%s: a UTF-8 byte-order mark at the start of the file, stripped", path)
+    return True
+
+
 def gzipped(path: str | Path) -> bool:
     """Whether an input is read decompressed: its name ends in ``.gz``."""
     return str(path).endswith(".gz")
@@ -85,9 +94,7 @@ def text_lines(path: str | Path, expected: str = "UTF-8 text",
             if number == 0:
                 if is_compressed(raw) and not gz:
                     raise compressed_error(path, expected)
-                if raw.startswith(codecs.BOM_UTF8):
-                    log.warning("%s: a UTF-8 byte-order mark at the start of the file, "
-                                "stripped", path)
+                if log_bom(path, raw):
                     raw = raw[len(codecs.BOM_UTF8):]
             if len(raw) > limit and not raw.endswith(b"\n"):
                 raise too_long(path, number + 1, limit, raw)

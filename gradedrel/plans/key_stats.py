@@ -72,31 +72,10 @@ def posting_phrase_df(counter, phrase_operator: str = "auto") -> Callable[[tuple
     """tokens → number of documents the compiled queries' phrase operator matches.
 
     ``counter``: a :class:`gradedrel.collection.matches.MatchCounter` over the index's
-    posting arrays, which follows Terrier's operators exactly (what
-    :func:`terrier_phrase_df` retrieves, without a result row per document), or any
-    MatchOp query → count (:func:`document_counter`).
+    posting arrays, which follows Terrier's operators exactly (what Terrier's retrieval
+    counts, without a result row per document: tests/terrier_counts.py), or any MatchOp
+    query → count.
     """
     from gradedrel.collection.matches import phrase
 
     return lambda tokens: counter(f"#combine({phrase(tokens, phrase_operator)})")
-
-
-def terrier_phrase_df(index, phrase_operator: str = "auto") -> Callable[[tuple[str, ...]], int]:
-    """tokens → number of documents matching the phrase in a Terrier index.
-
-    Counted as the documents Terrier retrieves for the phrase alone (Tf model,
-    every matching document scores > 0), i.e. exactly the documents the
-    compiled queries' phrase operator matches. One result row per matching document:
-    the independent check of :func:`posting_phrase_df` (tests, benchmarks).
-    """
-    documents = int(index.getCollectionStatistics().getNumberOfDocuments())
-    return posting_phrase_df(document_counter(index, documents), phrase_operator)
-
-
-def document_counter(index, documents: int) -> Callable[[str], int]:
-    """How many documents a MatchOp query matches (Terrier's Tf model, every document
-    retrieved), cached per query: the independent check of the posting arrays' counts."""
-    import pyterrier as pt
-
-    counter = pt.terrier.Retriever(index, wmodel="Tf", num_results=documents + 1)
-    return functools.lru_cache(maxsize=None)(lambda query: len(counter.search(query)))

@@ -93,15 +93,6 @@ class Derivation:
         return text
 
 
-#: The derived plan sets of Amendment 1 (A2), by the suffix added to the parent's name.
-STANDARD = {
-    "thesaurus": Derivation(frozenset({"request", "thesaurus"}), name="thesaurus"),
-    "no-own": Derivation(frozenset({"request", "thesaurus", "other_concept"}), name="no-own"),
-    "request": Derivation(frozenset({"request"}), name="request"),
-    "inferable": Derivation(without_rating="page", name="inferable"),
-}
-
-
 @dataclass
 class Derived:
     """A derived plan set: its plans, the key-source rows it kept and a per-request summary."""

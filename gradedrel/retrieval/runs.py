@@ -1,10 +1,8 @@
 """TREC run files: ``qid Q0 docno rank score tag``."""
 from __future__ import annotations
 
-import codecs
 import csv
 import io
-import logging
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -17,9 +15,7 @@ pd = lazy.module("pandas")
 
 from gradedrel.core.errors import InputError, once
 from gradedrel.core.io import NOT_IN_ID, atomic_open, check_text
-from gradedrel.core.streams import read_bounded
-
-log = logging.getLogger("gradedrel")
+from gradedrel.core.streams import log_bom, read_bounded
 
 #: A character that may not appear in a run line: whitespace other than space, tab and
 #: the line end, or a control character (pandas would keep it inside an id; trec_eval splits).
@@ -105,8 +101,7 @@ def read_run(path: str | Path) -> RankedRun:
     whole = read_bounded(path, "a TREC run as UTF-8 text")  # once: it may be a pipe
     check_text(path, whole, "a TREC run as UTF-8 text")
     data = whole[header_bytes(path, whole):]
-    if data.startswith(codecs.BOM_UTF8):  # pandas' reader strips it
-        log.warning("%s: a UTF-8 byte-order mark at the start of the file, stripped", path)
+    log_bom(path, data)  # pandas' reader strips it
     if has_foreign_bytes(data):
         locate_run_error(path, whole)
     frame = parse_single_spaced(data)

@@ -3,8 +3,8 @@ import numpy as np
 import pytest
 
 from gradedrel.collection import postings
-from tests.posting_arrays import from_postings
 from gradedrel.core.text import tokenise
+from posting_cases import from_postings, save
 from tiny_index import TERRIER, documents, index_dir
 
 pytestmark = pytest.mark.terrier  # starts Java and Terrier
@@ -52,7 +52,7 @@ def test_cache_is_reused_and_refreshed_when_the_index_changes(tiny, tmp_path):
     cache = tmp_path / postings.CACHE_NAME
     _, signature = postings.load(cache)
     assert signature == postings.index_signature(directory)
-    postings.save(first, cache, "stale")
+    save(first, cache, "stale")
     again = postings.cached(directory, tmp_path)
     assert postings.load(cache)[1] == signature
     for name in postings.PostingArrays.__dataclass_fields__:

@@ -5,7 +5,7 @@ import pytest
 from gradedrel.plans import key_sources, transform
 from gradedrel.plans.model import dump_plans, parse_plans
 from tests.conftest import toy_pipeline
-from tests.key_source_cases import PLANS, REQUESTS, wing_thesaurus
+from tests.key_source_cases import DERIVATIONS, PLANS, REQUESTS, wing_thesaurus
 
 MORE = """
 - qid: '3'
@@ -65,7 +65,7 @@ def keys_of(plan, kind=None):
 
 
 def test_thesaurus_plans_keep_request_and_thesaurus_keys(plans, sources):
-    derived = transform.derive(plans, sources, transform.STANDARD["thesaurus"], parent="expert")
+    derived = transform.derive(plans, sources, DERIVATIONS["thesaurus"], parent="expert")
     one = derived.plans[0]
     assert keys_of(one) == ["wings", "wing", "wing structures", "swept wings", "delta wings",
                             "gust loads", "vanes", "flutter wings", "of",
@@ -80,12 +80,12 @@ def test_thesaurus_plans_keep_request_and_thesaurus_keys(plans, sources):
 def test_a_derived_facet_keeps_its_may_be_empty_mark(plans, sources):
     plans[2].facets[1].may_be_empty = True   # request 3's facet "wings"
     derived = {p.qid: p for p in transform.derive(plans, sources,
-                                                  transform.STANDARD["no-own"]).plans}
+                                                  DERIVATIONS["no-own"]).plans}
     assert [(f.name, f.may_be_empty) for f in derived["3"].facets] == [("wings", True)]
 
 
 def test_dropped_concepts_facets_and_an_emptied_plan_are_counted(plans, sources):
-    derived = transform.derive(plans, sources, transform.STANDARD["request"], parent="expert")
+    derived = transform.derive(plans, sources, DERIVATIONS["request"], parent="expert")
     summary = derived.summary.set_index("qid")
     three = derived.plans[2]
     # "hush kits" (own) goes with its concept and facet; "quietness" (own) with its concept
@@ -107,16 +107,16 @@ def test_dropped_concepts_facets_and_an_emptied_plan_are_counted(plans, sources)
 
 def test_derived_key_sources_are_the_derived_plans_classified(plans, sources):
     for name in ("thesaurus", "no-own", "request"):
-        derived = transform.derive(plans, sources, transform.STANDARD[name])
+        derived = transform.derive(plans, sources, DERIVATIONS[name])
         again = key_sources.classify(derived.plans, TEXTS,
                                      key_sources.KeySources(wing_thesaurus(), toy_pipeline))
         pd.testing.assert_frame_equal(derived.key_sources, again, check_dtype=False)
-        assert set(derived.key_sources["source_class"]) <= transform.STANDARD[name].keep
+        assert set(derived.key_sources["source_class"]) <= DERIVATIONS[name].keep
 
 
 def test_only_the_plan_sets_requests_are_derived(plans, sources):
     derived = transform.derive(plans, sources[sources["qid"] != "2"],
-                               transform.STANDARD["no-own"])
+                               DERIVATIONS["no-own"])
     assert [p.qid for p in derived.plans] == ["1", "3", "4"]
     assert derived.left_out_plans == ["2"]
 
@@ -125,10 +125,10 @@ def test_key_sources_of_other_plans_are_an_error(plans, sources):
     changed = sources.copy()
     changed.loc[3, "key"] = "swept wing"
     with pytest.raises(ValueError, match="do not match the plans"):
-        transform.derive(plans, changed, transform.STANDARD["thesaurus"])
+        transform.derive(plans, changed, DERIVATIONS["thesaurus"])
     extra = pd.concat([sources, sources.iloc[[0]].assign(key_no=9)], ignore_index=True)
     with pytest.raises(ValueError, match="keys the plans do not"):
-        transform.derive(plans, extra, transform.STANDARD["thesaurus"])
+        transform.derive(plans, extra, DERIVATIONS["thesaurus"])
 
 
 RATED = [("1", "rocket engines", "inferable"), ("1", "ogee wings", "page"),
@@ -139,7 +139,7 @@ RATED = [("1", "rocket engines", "inferable"), ("1", "ogee wings", "page"),
 
 def test_inferable_plans_leave_out_keys_rated_page(plans, sources):
     ratings = transform.ratings_table(pd.DataFrame(RATED, columns=["qid", "key", "rating"]))
-    derived = transform.derive(plans, sources, transform.STANDARD["inferable"], ratings)
+    derived = transform.derive(plans, sources, DERIVATIONS["inferable"], ratings)
     one = derived.plans[0]
     assert "ogee wings" not in keys_of(one) and "spanwise stiffness" not in keys_of(one)
     assert "rocket engines" in keys_of(one)
@@ -151,14 +151,14 @@ def test_inferable_plans_leave_out_keys_rated_page(plans, sources):
 def test_ratings_must_cover_every_own_key_and_only_the_plans_keys(plans, sources):
     frame = pd.DataFrame(RATED[:-1], columns=["qid", "key", "rating"])
     with pytest.raises(ValueError, match="no rating"):
-        transform.derive(plans, sources, transform.STANDARD["inferable"],
+        transform.derive(plans, sources, DERIVATIONS["inferable"],
                          transform.ratings_table(frame))
     extra = pd.DataFrame(RATED + [("3", "not a key", "page")], columns=["qid", "key", "rating"])
     with pytest.raises(ValueError, match="ratings name 1 keys"):
-        transform.derive(plans, sources, transform.STANDARD["inferable"],
+        transform.derive(plans, sources, DERIVATIONS["inferable"],
                          transform.ratings_table(extra))
     with pytest.raises(ValueError, match="needs ratings"):
-        transform.derive(plans, sources, transform.STANDARD["inferable"])
+        transform.derive(plans, sources, DERIVATIONS["inferable"])
 
 
 def test_ratings_table_checks_values_and_reads_one_plan_set():
@@ -176,7 +176,7 @@ def test_ratings_table_checks_values_and_reads_one_plan_set():
 
 def test_derivations_from_config_are_checked():
     assert transform.Derivation.from_config({"keep": ["request", "thesaurus"]}).keep == \
-        transform.STANDARD["thesaurus"].keep
+        DERIVATIONS["thesaurus"].keep
     with pytest.raises(ValueError, match="source classes"):
         transform.Derivation.from_config({"keep": ["memory"]})
     with pytest.raises(ValueError, match="unknown keys"):
@@ -199,7 +199,7 @@ def test_recalled_keys_are_left_out_and_counted_when_asked():
     assert derivation.describe() == \
         "keys of class request, thesaurus, less those marked recalled"
     derived = transform.derive(marked, sources, derivation, parent="fresh")
-    without = transform.derive(marked, sources, transform.STANDARD["thesaurus"], parent="fresh")
+    without = transform.derive(marked, sources, DERIVATIONS["thesaurus"], parent="fresh")
     assert keys_of(without.plans[0]).count("swept wings") == 2
     assert keys_of(derived.plans[0]).count("swept wings") == 1
     row = derived.summary.set_index("qid").loc["1"]
@@ -244,7 +244,7 @@ def test_a_concept_left_with_expansion_keys_only_marks_its_facet(plans):
     more = parse_plans(PLANS + MORE + EXPANSION_ONLY)
     found = key_sources.KeySources(wing_thesaurus(), toy_pipeline)
     sources = key_sources.classify(more, {**TEXTS, "5": "wings"}, found, {"1": "C"})
-    derived = transform.derive(more, sources, transform.STANDARD["no-own"])
+    derived = transform.derive(more, sources, DERIVATIONS["no-own"])
     five = derived.plans[-1]
     assert [(c.keys, [k.key for k in c.expansion]) for c in five.concepts()] == [([], ["wings"])]
     assert five.facets[0].may_be_empty

@@ -1,7 +1,7 @@
 """Phrase and #syn document counts from the posting arrays equal Terrier's retrieval.
 
 The independent source is Terrier 5.11 itself: every query is also run with the Tf model
-and every matching document retrieved (:func:`syn_statistics.document_counter`), and the
+and every matching document retrieved (tests/terrier_counts.py), and the
 two sets of documents must be the same. Hand-made cases cover a repeated term, a
 stopword inside a phrase, an absent phrase, co-occurring #syn members and Terrier's
 reordering of ``#1`` over three or more terms; a seeded random collection covers every
@@ -18,8 +18,8 @@ import pytest
 from gradedrel.collection import matches, postings
 from gradedrel.core import terrier
 from gradedrel.plans import key_stats
-from gradedrel.queries import syn_statistics
 from gradedrel.retrieval import inquery
+from tests.terrier_counts import document_counter, terrier_phrase_df
 
 pytestmark = pytest.mark.terrier  # starts Java and Terrier
 
@@ -98,7 +98,7 @@ def test_key_statistics_phrase_df_from_arrays_equals_retrieval(hand):
     counter = matches.MatchCounter(arrays, pipeline)
     for operator in ("auto", "#1", "#uw", "#uw3"):
         from_arrays = key_stats.posting_phrase_df(counter, operator)
-        retrieved = key_stats.terrier_phrase_df(index, operator)
+        retrieved = terrier_phrase_df(index, operator)
         for tokens in [("cow", "dog"), ("cat", "dog", "cow"), ("cows", "dogs"), ("cow", "cow"),
                        ("dog", "cat", "cow", "cow"), ("unicorn", "dog")]:
             assert from_arrays(tokens) == retrieved(tokens), (operator, tokens)
@@ -116,7 +116,7 @@ def random_collection(tmp_path_factory, terrier_started):
 def test_every_phrase_over_a_random_collection_matches_terrier(random_collection):
     import pyterrier as pt
     index, arrays, pipeline, vocab = random_collection
-    documents = syn_statistics.document_counter(index, arrays.N)
+    documents = document_counter(index, arrays.N)
     counter = matches.MatchCounter(arrays, pipeline)
     retriever = pt.terrier.Retriever(index, wmodel="Tf", num_results=1000)
     queries = [f"#combine({op}({' '.join(words)}))"

@@ -22,6 +22,7 @@ from gradedrel.plans import key_stats, plan_sets, planner
 from gradedrel.queries import matchop, query_tree, query_types, syn_statistics
 from gradedrel.core.text import tokenise
 from tests.conftest import small_thesaurus
+from tests.terrier_counts import document_counter, terrier_phrase_df
 
 pytestmark = pytest.mark.terrier  # starts Java and Terrier
 
@@ -36,7 +37,7 @@ def engine(cranfield_index):
     index = terrier.open_index(cranfield_index)
     pipeline = terrier.term_pipeline(cranfield_index)
     stats = key_stats.KeyStatistics(pipeline, key_stats.terrier_term_df(index), 1400,
-                                    key_stats.terrier_phrase_df(index))
+                                    terrier_phrase_df(index))
     return index, pipeline, stats
 
 
@@ -197,7 +198,7 @@ def test_phrase_and_syn_counts_from_the_arrays_equal_terrier_on_every_cranfield_
     index, pipeline, _ = engine
     arrays = cranfield_arrays
     from_arrays = matches.MatchCounter(arrays, pipeline)
-    retrieved = syn_statistics.document_counter(index, arrays.N)
+    retrieved = document_counter(index, arrays.N)
     writer = matchop.MatchOpWriter(pipeline, operator)
     queries: set[str] = set()
     for plan in cranfield_plans:

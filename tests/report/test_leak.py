@@ -8,11 +8,11 @@ import pandas as pd
 import pytest
 
 from gradedrel.collection import postings
-from tests.posting_arrays import from_postings
 from gradedrel.collection.matches import every_term_documents
 from gradedrel.core.text import tokenise
 from gradedrel.report import leak
 from gradedrel.report.design import Constants
+from posting_cases import from_postings
 
 # term -> documents (positions do not matter for containing a key)
 TEXTS = {"d0": "wing flutter wing", "d1": "flutter shell", "d2": "wing load gust",

@@ -6,10 +6,10 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from tests.posting_arrays import from_postings
 from gradedrel.plans.key_sources import Terms
 from gradedrel.report import memory_probe as mp
 from gradedrel.report.leak import Documents
+from posting_cases import from_postings
 from tests.conftest import toy_pipeline
 
 TERMS = Terms(toy_pipeline)

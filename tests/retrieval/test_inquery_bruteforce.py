@@ -11,9 +11,9 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.posting_arrays import from_postings
 from gradedrel.retrieval.inquery import Scorer
 from gradedrel.queries.query_tree import Key, Sum, Syn, WSum
+from posting_cases import from_postings
 
 VOCAB = ["a", "b", "c", "d", "e"]
 

@@ -10,10 +10,10 @@ import numpy as np
 import pytest
 
 from gradedrel.collection import postings
-from tests.posting_arrays import from_postings
 from gradedrel.core.errors import CorruptCache
 from gradedrel.thesaurus import cache, load
 from gradedrel.thesaurus.skos import READER_VERSION, read_skos
+from posting_cases import from_postings, save
 
 MINI_RDF = Path(__file__).parents[1] / "fixtures" / "thesaurus" / "mini_skos.rdf"
 
@@ -83,7 +83,7 @@ def test_the_user_cache_is_rebuilt_when_corrupt(tmp_path, caplog):
 def test_corrupt_posting_arrays_are_named_and_rebuilt_or_refused(tmp_path):
     arrays = from_postings({"a": [(0, [0, 2])], "b": [(1, [0])]}, [3, 1], ["d1", "d2"])
     out = tmp_path / "postings"
-    postings.save(arrays, out, "sig")
+    save(arrays, out, "sig")
     assert postings.load(out)[1] == "sig"
     np.save(out / "tfs.npy", np.zeros(5, np.int32))  # replaced: lengths disagree
     with pytest.raises(CorruptCache, match=r"postings: a corrupt posting-array cache \(the "

@@ -8,6 +8,7 @@ from gradedrel import plans, thesaurus
 from gradedrel.core import terrier
 from gradedrel.core.io import read_tsv
 from gradedrel.plans import analysis, key_sources, transform
+from tests.key_source_cases import DERIVATIONS
 
 pytestmark = pytest.mark.workflow
 
@@ -28,7 +29,7 @@ def test_automatic_expansion_keys_are_thesaurus_keys_that_hold(finished_project)
     assert (expansion["declared_holds"] == "yes").all()
     assert set(table["curator"]) == {"auto"}
     # derived from them, the thesaurus plans are the same plans
-    derived = transform.derive(auto, table, transform.STANDARD["thesaurus"], parent="auto")
+    derived = transform.derive(auto, table, DERIVATIONS["thesaurus"], parent="auto")
     kept = {p.qid: p for p in derived.plans}
     for plan in auto:
         if plan.qid in kept:

@@ -1,6 +1,7 @@
 """config/README.md from the config schema: every key of the configuration with its type,
-default and description, in the schema's order (``python -m gradedrel.core.config_doc``
-rewrites the file; tests/core/test_config_doc.py checks it is current)."""
+default and description, in the schema's order (``python tools/config_doc.py`` rewrites
+the file; tests/core/test_config_doc.py checks it is current). A maintainer's tool of the
+checkout, not the package's: config/README.md is not installed."""
 from __future__ import annotations
 
 import json
@@ -11,12 +12,12 @@ import yaml
 
 from gradedrel.core.config import SCHEMA
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[1]
 README = ROOT / "config" / "README.md"
 
 HEAD = """# Configuration
 
-<!-- GENERATED from config/schema/config.schema.yaml by `python -m gradedrel.core.config_doc`;
+<!-- GENERATED from config/schema/config.schema.yaml by `python tools/config_doc.py`;
 do not edit by hand (tests/core/test_config_doc.py checks that the two agree). -->
 
 The workflow reads `config/config.yaml` (the Cranfield main job), then every file given
