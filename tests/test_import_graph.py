@@ -7,7 +7,7 @@ from pathlib import Path
 PACKAGE = Path(__file__).resolve().parents[1] / "gradedrel"
 #: The stages, lowest first; modules outside them (study, preflight, job, cli) sit above.
 STAGES = ["core", "thesaurus", "collection", "plans", "queries", "retrieval", "evaluation",
-          "report"]
+          "report", "integrity"]
 
 
 def _modules() -> dict[str, Path]:

@@ -1,4 +1,4 @@
-"""The primary comparison without requests named in advance (gradedrel.report.sensitivity).
+"""The primary comparison without requests named in advance (gradedrel.integrity.sensitivity).
 
     python tools/primary_sensitivity.py --collection nfcorpus --plan-set expert-mesh \
         --exclude PLAIN-3372 --reason "..." [--models InQuery BM25 DirichletLM] \
@@ -16,7 +16,8 @@ from pathlib import Path
 import pandas as pd
 
 from gradedrel.core.io import read_tsv, write_text, write_tsv
-from gradedrel.report import assessment, design, published, sensitivity
+from gradedrel.report import assessment, design, published
+from gradedrel.integrity import sensitivity
 
 
 def main() -> None:

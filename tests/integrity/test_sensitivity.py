@@ -4,7 +4,7 @@ import pytest
 
 from dataclasses import replace
 
-from gradedrel.report import sensitivity
+from gradedrel.integrity import sensitivity
 from tests.report.test_assessment import DESIGN, PAPER, TYPES
 
 FAST = replace(DESIGN, constants=replace(DESIGN.constants, resamples=500, trials=500))

@@ -8,8 +8,8 @@ import pytest
 
 from gradedrel.collection import postings
 from gradedrel.plans.key_sources import Terms
-from gradedrel.report import memory_probe as mp
-from gradedrel.report.leak import Documents
+from gradedrel.integrity import memory_probe as mp
+from gradedrel.integrity.leak import Documents
 from tests.conftest import toy_pipeline
 
 TERMS = Terms(toy_pipeline)
