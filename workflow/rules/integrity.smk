@@ -46,7 +46,7 @@ rule report_key_provenance:
     other concepts' labels and the curators' own keys, each with its bootstrap interval; the
     robustness rows; the key sources per curator."""
     input:
-        unpack(key_provenance_inputs),
+        unpack(lambda wc: FILES.key_provenance_inputs(wc.collection)),
     output:
         **{
             "page/md": page_of(
@@ -85,7 +85,7 @@ rule report_leak:
     per curator of each curated plan set, how much more its keys occur in the request's
     level-3 documents than in the collection, and than in its level-2 documents."""
     input:
-        unpack(leak_inputs),
+        unpack(lambda wc: FILES.leak_inputs(wc.collection)),
     output:
         **{
             "page/md": page_of(
@@ -112,7 +112,7 @@ rule report_memory_probe:
     """Score the memory probe (docs/memory-probe.md; Amendment 1, A7): did fresh sessions
     of the curators' model remember the requests' source pages and the studies they cite?"""
     input:
-        **memory_probe_inputs(),
+        **FILES.memory_probe_inputs(),
     output:
         **{
             "page/md": page_of(
@@ -145,7 +145,7 @@ rule report_memory_probe_v2:
     """Score probe v2 (Amendment 2, B4-B6): the amended cited-study rule, its null rates on
     placebos and permuted requests, θ, and which requests the curators' model remembers."""
     input:
-        **memory_probe_v2_inputs(),
+        **FILES.memory_probe_v2_inputs(),
     output:
         **{
             "page/md": page_of(
@@ -188,7 +188,7 @@ rule report_headline:
     keys only on the requests the memory probe clears (H2q), on the cleared and on the
     remembered requests, and how many points come from the curators' own keys."""
     input:
-        **headline_inputs(),
+        **FILES.headline_inputs(),
     output:
         **{
             "page/md": page_of(

@@ -48,9 +48,9 @@ rule report_findings:
         selected=rules.select_topics.output.selected,
         statistics=rules.compile_queries.output.statistics,
         published=config_path(REPORT["published"]),
-        design=design_files,
+        design=lambda wc: FILES.design_files(wc.collection),
     output:
-        **findings_outputs(STUDY.report_models),
+        **flagged(FILES.findings_outputs(STUDY.report_models)),
     log:
         log_of("{collection}/{planset}/report_findings"),
     wildcard_constraints:
@@ -60,7 +60,7 @@ rule report_findings:
     params:
         models=STUDY.report_models,
         report=report_params(*sorted(set(TABLE_PARAMS + FINDINGS_PARAMS))),
-        setting=report_setting,
+        setting=lambda wc: FILES.report_setting(wc.collection, wc.planset),
         engine={
             m: REPORT["engines"].get(
                 m, f"Terrier {config['terrier']['version']} (PyTerrier), model {m}"
@@ -68,7 +68,7 @@ rule report_findings:
             for m in STUDY.report_models
         },
         links=lambda wc: {
-            m: findings_links(wc.collection, wc.planset, m) for m in STUDY.report_models
+            m: FILES.findings_links(wc.collection, wc.planset, m) for m in STUDY.report_models
         },
     script:
         "../../scripts/report_findings.py"
@@ -83,7 +83,7 @@ rule report_figures:
         gain_curves=PATHS.evaluation("gain_curves.tsv"),
         per_topic=PATHS.evaluation("per_topic.tsv"),
     output:
-        **report_figures(),
+        **FILES.report_figures(),
         # the record of the figures (with their sha256: `make adopt` checks copied figures)
         provenance=PATHS.figure("provenance", "json"),
     log:
@@ -122,7 +122,7 @@ rule report_summary:
                 else {}
             )
         ),
-        design=design_files,
+        design=lambda wc: FILES.design_files(wc.collection),
     output:
         **{
             "page/md": page_of(
@@ -207,16 +207,7 @@ rule report_screen_figures:
     input:
         **{name: PATHS.figure(name) for name in STUDY.figure_names()},
     output:
-        **{
-            name: report(
-                PATHS.screen(PATHS.figure(name)),
-                caption=f"../report/{figure_caption(name)}",
-                category="{collection} figures",
-                subcategory="{planset}, {model} (the primary condition)",
-                labels={"figure": label},
-            )
-            for name, label in STUDY.figure_names().items()
-        },
+        **flagged(FILES.screen_figures()),
     log:
         log_of("{collection}/{planset}/report_screen_figures_{model}"),
     conda:
