@@ -123,3 +123,18 @@ def test_at_most_one_import_from_a_lower_stage_to_a_higher_one():
     upward = sorted(f"{m} -> {t}" for m, targets in import_graph().items() for t in targets
                     if stage(t) > stage(m))
     assert len(upward) <= 1, upward
+
+
+def annex_imports(graph: dict[str, set[str]]) -> list[str]:
+    """``module -> target`` of each import of the integrity annex by the paper's report."""
+    return sorted(f"{m} -> {t}" for m, targets in graph.items()
+                  if m.startswith("gradedrel.report") for t in targets
+                  if t.startswith("gradedrel.integrity"))
+
+
+def test_the_paper_report_imports_nothing_of_the_integrity_annex():
+    """Issue 44, item 4: the annex reads the report, the report never the annex (the bound
+    above allows one upward import; this one is not it)."""
+    assert annex_imports({"gradedrel.report.a": {"gradedrel.integrity.b"}}) == \
+        ["gradedrel.report.a -> gradedrel.integrity.b"]
+    assert annex_imports(import_graph()) == []
