@@ -40,6 +40,7 @@ include: "workflow/rules/queries.smk"
 include: "workflow/rules/retrieval.smk"
 include: "workflow/rules/evaluation.smk"
 include: "workflow/rules/report.smk"
+include: "workflow/rules/integrity.smk"
 include: "workflow/rules/cluster.smk"
 
 

@@ -41,9 +41,9 @@ if not runs or bad:
 print(f"run files: {len(runs)}, each six TREC columns with its ir_metadata record beside it")
 
 # The README's results region is rendered from a frozen copy of the verdict tables
-# (docs/results/, checked against the README by tests/report/test_claims.py); the copy must be
+# (docs/results/, checked against the README by tests/integrity/test_claims.py); the copy must be
 # what this main job wrote, byte for byte, or a claim in the README is stale.
-from gradedrel.report import claims  # noqa: E402
+from gradedrel.integrity import claims  # noqa: E402
 
 
 # The config files of this main job (the arguments after --configfile), as Snakemake layers them.
@@ -61,6 +61,6 @@ if "nfcorpus" in config["active_collections"]:  # the headline needs both testbe
     if Path("docs/results/headline.md").read_bytes() != fresh.read_bytes():
         stale.append(f"docs/results/headline.md differs from {fresh}")
 if stale:
-    sys.exit("README claims are stale (refresh with python -m gradedrel.report.claims): "
+    sys.exit("README claims are stale (refresh with python -m gradedrel.integrity.claims): "
              + "; ".join(stale))
 print("README claims: the frozen verdict tables equal the main job's")

@@ -20,7 +20,7 @@ from gradedrel.plans import plan_sets as plan_set_model
 from gradedrel.plans.analysis import collection_settings as analysis_settings
 from gradedrel.plans.plan_sets import PlanSet
 from gradedrel.queries.query_types import check_labels, slug as query_type_slug
-from gradedrel.report import configuration
+from gradedrel.integrity import configuration
 
 #: Wildcard names, as the rules and the Snakefile's wildcard_constraints spell them.
 C, P, M, T, S = "{collection}", "{planset}", "{model}", "{thesaurus}", "{slug}"
@@ -177,7 +177,7 @@ class Layout:
 
     @staticmethod
     def collections_name(collections: Iterable[str]) -> str:
-        """The name of a set of active collections (gradedrel.report.configuration)."""
+        """The name of a set of active collections (gradedrel.integrity.configuration)."""
         return configuration.collections_name(collections)
 
     def page(self, source: str) -> str:

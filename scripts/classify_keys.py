@@ -8,7 +8,7 @@ from gradedrel.core import terrier
 from gradedrel.core.io import read_tsv, write_text, write_tsv
 from gradedrel.job import run_step
 from gradedrel.plans import analysis, key_sources
-from gradedrel.report.key_provenance import shares_table
+from gradedrel.integrity.key_provenance import shares_table
 
 log = logging.getLogger("gradedrel")
 

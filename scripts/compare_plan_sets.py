@@ -3,7 +3,7 @@ import pandas as pd
 
 from gradedrel import plans
 from gradedrel.core import terrier
-from gradedrel.report import curation
+from gradedrel.integrity import curation
 from gradedrel.plans.plan_sets import input_key
 from gradedrel.core.io import read_tsv, write_text, write_tsv
 from gradedrel.job import run_step

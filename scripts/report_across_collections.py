@@ -21,7 +21,7 @@ def main():
               for c, path in zip(snakemake.params.collections, snakemake.input.topics)}
     rests = ""
     if snakemake.input.headline:   # the qualified headline's sentences, one per testbed
-        from gradedrel.report.claims import headline_bullets
+        from gradedrel.integrity.claims import headline_bullets
 
         text = open(snakemake.input.headline[0], encoding="utf-8").read()
         rests = "\n".join(["**What each testbed's verdict rests on** (the memory probe and "

@@ -9,8 +9,8 @@ import pandas as pd
 
 from gradedrel.core.io import read_tsv, write_text, write_tsv
 from gradedrel.job import run_step
-from gradedrel.report import assessment, design, headline, published
-from gradedrel.report import key_provenance as kp, memory_probe as mp
+from gradedrel.report import assessment, design, published
+from gradedrel.integrity import headline, key_provenance as kp, memory_probe as mp
 
 REMEMBERED_ROW = "primary, requests the probe calls remembered (sensitivity)"
 

@@ -5,7 +5,7 @@ from gradedrel.core.io import read_tsv, write_text, write_tsv
 from gradedrel.job import run_step
 from gradedrel.plans import key_sources
 from gradedrel.plans.plan_sets import input_key
-from gradedrel.report import key_provenance as kp
+from gradedrel.integrity import key_provenance as kp
 
 
 def main():

@@ -10,7 +10,8 @@ from gradedrel.core.io import read_tsv, write_text, write_tsv
 from gradedrel.job import run_step
 from gradedrel.plans import key_sources
 from gradedrel.plans.plan_sets import input_key
-from gradedrel.report import design, leak
+from gradedrel.report import design
+from gradedrel.integrity import leak
 
 log = logging.getLogger("gradedrel")
 

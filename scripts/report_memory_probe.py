@@ -8,7 +8,8 @@ from gradedrel.core import terrier
 from gradedrel.core.io import read_tsv, write_text, write_tsv
 from gradedrel.job import run_step
 from gradedrel.plans.key_sources import Terms
-from gradedrel.report import design, leak, memory_probe as mp
+from gradedrel.report import design
+from gradedrel.integrity import leak, memory_probe as mp
 
 
 def main():

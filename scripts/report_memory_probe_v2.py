@@ -9,7 +9,8 @@ from gradedrel.core import terrier
 from gradedrel.core.io import read_tsv, write_text, write_tsv
 from gradedrel.job import run_step
 from gradedrel.plans.key_sources import Terms
-from gradedrel.report import cited_studies as cs, design, memory_probe as mp
+from gradedrel.report import design
+from gradedrel.integrity import cited_studies as cs, memory_probe as mp
 
 
 def judgements(ids, grade_map) -> dict:

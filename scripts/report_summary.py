@@ -6,8 +6,8 @@ from gradedrel.core.io import write_text, write_tsv
 from gradedrel.job import run_step
 from gradedrel.plans.plan_sets import input_key
 from gradedrel.core.io import read_tsv
-from gradedrel.report import across, assessment, design, figures, headline
-from gradedrel.report import key_provenance as kp
+from gradedrel.report import across, assessment, design, figures
+from gradedrel.integrity import headline, key_provenance as kp
 
 
 def main():

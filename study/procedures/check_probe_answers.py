@@ -2,7 +2,7 @@
 
     python study/procedures/check_probe_answers.py ANSWERS.yaml FRAMING SAMPLE BATCH
 
-Parses the file with the scorer's own reader (:func:`gradedrel.report.memory_probe.parse_answers`,
+Parses the file with the scorer's own reader (:func:`gradedrel.integrity.memory_probe.parse_answers`,
 version 2) and compares its ids with the batch's (config/probe/v2/batches.tsv): every id of
 the batch answered once, in any order, and no other. Prints only ids and counts (never a text
 or a score), so a prober may run it; exit 1 with one line per problem.
@@ -18,7 +18,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from gradedrel.core.errors import InputError  # noqa: E402
-from gradedrel.report.memory_probe import parse_answers  # noqa: E402
+from gradedrel.integrity.memory_probe import parse_answers  # noqa: E402
 
 TIME = re.compile(r"^# (started|ended): \d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d)?Z\s*$")
 

@@ -110,7 +110,7 @@ def main() -> int:
                         default=["config/config.yaml", "config/nfcorpus/testbed.yaml"])
     args = parser.parse_args()
     sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
-    from gradedrel.report.claims import derived_plan_sets, load_config
+    from gradedrel.integrity.claims import derived_plan_sets, load_config
 
     derived = set(derived_plan_sets(load_config(args.configfile)))
     lines = ["# The key classifier, corrected: before and after (Amendment 2, B2)", "",

@@ -42,7 +42,7 @@ def items(results: Path) -> list[dict]:
     from gradedrel.core import terrier
     from gradedrel.core.io import read_tsv
     from gradedrel.plans.key_sources import Terms
-    from gradedrel.report import cited_studies as cs, memory_probe as mp
+    from gradedrel.integrity import cited_studies as cs, memory_probe as mp
 
     config = yaml.safe_load((ROOT / "config" / "config.yaml").read_text(encoding="utf-8"))
     terrier.start(**config["terrier"])

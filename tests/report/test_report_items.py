@@ -23,9 +23,10 @@ def test_every_caption_file_has_a_label_and_every_label_a_caption_file():
 
 
 def test_every_caption_the_rules_name_has_a_label():
-    """Each ``caption=`` (or page_of caption) in the rule files is a labelled caption file."""
-    text = "\n".join(p.read_text(encoding="utf-8")
-                     for p in (ROOT / "workflow" / "rules").glob("*.smk"))
+    """Each ``caption=`` (or page_of caption) in the rule files and the outputs they build
+    (gradedrel/study_outputs.py) is a labelled caption file."""
+    files = [*(ROOT / "workflow" / "rules").glob("*.smk"), ROOT / "gradedrel" / "study_outputs.py"]
+    text = "\n".join(p.read_text(encoding="utf-8") for p in files)
     named = set(re.findall(r'"([a-z_0-9]+\.rst)"', text)) - {"workflow.rst"}
     named = {n for n in named if not n.startswith("figure_")}
     assert named and named <= set(items.LABELS), named - set(items.LABELS)

@@ -154,7 +154,7 @@ def test_pyterrier_measures_example_prints_what_it_shows(capsys):
 def test_readme_compare_example_prints_the_table_it_shows(finished_project, tmp_path):
     """The README's compare command, on the fixture (its paths as the fixture has them):
     it runs, and prints the table the README shows, line for line in its labels and
-    columns (the README's numbers are Cranfield's: tests/report/test_claims.py checks them
+    columns (the README's numbers are Cranfield's: tests/integrity/test_claims.py checks them
     against the main job's frozen means and the published numbers)."""
     project = copy_project(finished_project, tmp_path / "project")
     command = command_words(on_fixture(block("test", "compare")))

@@ -82,7 +82,7 @@ for _name, _planset, _models in (
         input:
             unpack(evaluation_inputs(_models)),
             # for the evaluation's ir_metadata: the judgements as TREC qrels, the data files
-            unpack(evaluation_data_files),
+            unpack(lambda wc: FILES.data_files(wc.collection, collection.PARTS)),
             qrels_levels=rules.prepare_topics_qrels.output.qrels_levels,
             downloads=collection_downloads,
         output:

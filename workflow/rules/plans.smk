@@ -8,7 +8,7 @@ rule plan_requests:
         topics=rules.prepare_requests.output.requests,
         index=rules.index_collection.output.index,
         postings=rules.index_arrays.output.postings,
-        thesaurus=thesaurus_cache,
+        thesaurus=lambda wc: FILES.thesaurus_cache(wc.collection, getattr(wc, "thesaurus", None)),
     output:
         plans=PATHS.auto_plans(),
         provenance=PATHS.auto_plans(ext="provenance.json"),
@@ -39,7 +39,7 @@ rule merge_curated_plans:
     """Use the curated plan of a topic where one exists, the automatic plan elsewhere; list
     the plan set's candidate topics (those its plans qualify, or those it names)."""
     input:
-        unpack(plan_set_inputs),
+        unpack(lambda wc: plan_set(wc).merge_inputs(STUDY.auto_plans_of(wc.collection, wc.planset))),
         unpack(lambda wc: {"named": plan_set(wc).topic_list} if plan_set(wc).topic_list else {}),
     output:
         **{
@@ -104,7 +104,7 @@ rule classify_keys:
     thesaurus relation of a concept the request names, another concept's label, or the
     curator's own (docs/preregistration.md, Amendment 1, A1); every declared relation checked."""
     input:
-        unpack(classification_inputs),
+        unpack(lambda wc: FILES.classification_inputs(wc.collection, wc.planset)),
     output:
         **{
             "page/shares_md": page_of(
@@ -137,7 +137,7 @@ rule derive_plan_set:
     keys (those of the source classes it keeps, or all but those the blinded rater rated
     'needs the page'); no plan analysis, no thesaurus read."""
     input:
-        unpack(derivation_inputs),
+        unpack(lambda wc: FILES.derivation_inputs(wc.collection, wc.planset)),
     output:
         **{
             "page/plans": page_of(

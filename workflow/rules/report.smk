@@ -1,7 +1,8 @@
 # Stage "report" (gradedrel/report/): per collection, plan set and model one job writes the
 # paper's tables and the findings report, one draws the figures (only figure jobs read the
-# figure style, so changing it re-runs them alone); per collection the comparison of plan
-# sets and the summary; across collections one table and figure.
+# figure style, so changing it re-runs them alone); per collection the summary of its plan
+# sets and models; across collections one table and figure. The integrity annex (curation,
+# key provenance, leak, memory probe, headline) is workflow/rules/integrity.smk.
 
 TABLE_PARAMS = (
     "query_types",
@@ -32,40 +33,6 @@ FIGURE_PARAMS = (
 )
 
 
-rule compare_plan_sets:
-    """Compare a collection's plan sets: what the plans look like, how far two curators
-    agree, and how AvP moves between conditions (docs/expert-plans.md)."""
-    input:
-        unpack(lambda wc: STUDY.comparison_inputs(wc.collection)),
-    output:
-        **{
-            "page/summary": page_of(
-                PATHS.curation("summary.md"),
-                "curation.rst",
-                "{collection} plans and queries",
-                "all plan sets",
-            )
-        },
-        profiles=PATHS.curation("plan_profiles.tsv"),
-        conditions=PATHS.curation("avp_by_plan_set.tsv"),
-        agreement=PATHS.curation("agreement.tsv"),
-        between=PATHS.curation("avp_between_curators.tsv"),
-        summary=PATHS.curation("summary.md"),
-    log:
-        log_of("{collection}/compare_plan_sets"),
-    conda:
-        CONDA_ENV
-    params:
-        plan_sets=lambda wc: list(STUDY.collections[wc.collection].plan_sets),
-        models=list(STUDY.grid),
-        agreement=lambda wc: canonical(
-            STUDY.collections[wc.collection].raw.get("curator_agreement")
-        ),
-        terrier=canonical(config["terrier"]),
-    script:
-        "../../scripts/compare_plan_sets.py"
-
-
 rule report_findings:
     """Assess the four findings under the pre-registered rules (docs/preregistration.md) and
     write the findings report, its verdict tables and the paper's tables beside the
@@ -80,9 +47,9 @@ rule report_findings:
         selected=rules.select_topics.output.selected,
         statistics=rules.compile_queries.output.statistics,
         published=config_path(REPORT["published"]),
-        design=design_files,
+        design=lambda wc: FILES.design_files(wc.collection),
     output:
-        **findings_outputs(STUDY.report_models),
+        **flagged(FILES.findings_outputs(STUDY.report_models)),
     log:
         log_of("{collection}/{planset}/report_findings"),
     wildcard_constraints:
@@ -92,7 +59,7 @@ rule report_findings:
     params:
         models=STUDY.report_models,
         report=report_params(*sorted(set(TABLE_PARAMS + FINDINGS_PARAMS))),
-        setting=report_setting,
+        setting=lambda wc: FILES.report_setting(wc.collection, wc.planset),
         engine={
             m: REPORT["engines"].get(
                 m, f"Terrier {config['terrier']['version']} (PyTerrier), model {m}"
@@ -100,7 +67,7 @@ rule report_findings:
             for m in STUDY.report_models
         },
         links=lambda wc: {
-            m: findings_links(wc.collection, wc.planset, m) for m in STUDY.report_models
+            m: FILES.findings_links(wc.collection, wc.planset, m) for m in STUDY.report_models
         },
     script:
         "../../scripts/report_findings.py"
@@ -115,7 +82,7 @@ rule report_figures:
         gain_curves=PATHS.evaluation("gain_curves.tsv"),
         per_topic=PATHS.evaluation("per_topic.tsv"),
     output:
-        **report_figures(),
+        **FILES.report_figures(),
         # the record of the figures (with their sha256: `make adopt` checks copied figures)
         provenance=PATHS.figure("provenance", "json"),
     log:
@@ -154,7 +121,7 @@ rule report_summary:
                 else {}
             )
         ),
-        design=design_files,
+        design=lambda wc: FILES.design_files(wc.collection),
     output:
         **{
             "page/md": page_of(
@@ -228,179 +195,6 @@ rule report_across_collections:
         "../../scripts/report_across_collections.py"
 
 
-rule report_key_provenance:
-    """Where the primary effect comes from (docs/preregistration.md, Amendment 1, A4, A5):
-    WSYN/e - SUM/u split into structure, request-word expansion, thesaurus expansion,
-    other concepts' labels and the curators' own keys, each with its bootstrap interval; the
-    robustness rows; the key sources per curator."""
-    input:
-        unpack(key_provenance_inputs),
-    output:
-        **{
-            "page/md": page_of(
-                PATHS.collection_report("key_sources.md"),
-                "key_provenance.rst",
-                "{collection} findings",
-                "where the keys came from",
-            )
-        },
-        tsv=PATHS.collection_report("key_sources.tsv"),
-        md=PATHS.collection_report("key_sources.md"),
-        per_request=PATHS.collection_report("key_sources_per_request.tsv"),
-        robustness=PATHS.collection_report("key_sources_robustness.tsv"),
-    log:
-        log_of("{collection}/report_key_provenance"),
-    conda:
-        CONDA_ENV
-    params:
-        primary=lambda wc: STUDY.key_provenance_plan_set(wc.collection),
-        derived=lambda wc: canonical(
-            {
-                role: name
-                for role, name in STUDY.derived_roles(
-                    wc.collection, STUDY.key_provenance_plan_set(wc.collection)
-                ).items()
-                if role in ("request", "thesaurus", "no-own")
-            }
-        ),
-        plan_sets=lambda wc: STUDY.curated_plan_sets(wc.collection),
-    script:
-        "../../scripts/report_key_provenance.py"
-
-
-rule report_leak:
-    """The leak diagnostic (Amendment 1, A6; a flag, not a verdict): per source class and
-    per curator of each curated plan set, how much more its keys occur in the request's
-    level-3 documents than in the collection, and than in its level-2 documents."""
-    input:
-        unpack(leak_inputs),
-    output:
-        **{
-            "page/md": page_of(
-                PATHS.collection_report("leak.md"),
-                "leak.rst",
-                "{collection} findings",
-                "where the keys came from",
-            )
-        },
-        tsv=PATHS.collection_report("leak.tsv"),
-        pairs=PATHS.collection_report("leak_pairs.tsv"),
-        md=PATHS.collection_report("leak.md"),
-    log:
-        log_of("{collection}/report_leak"),
-    conda:
-        CONDA_ENV
-    params:
-        plan_sets=lambda wc: STUDY.curated_plan_sets(wc.collection),
-    script:
-        "../../scripts/report_leak.py"
-
-
-rule report_memory_probe:
-    """Score the memory probe (docs/memory-probe.md; Amendment 1, A7): did fresh sessions
-    of the curators' model remember the requests' source pages and the studies they cite?"""
-    input:
-        **memory_probe_inputs(),
-    output:
-        **{
-            "page/md": page_of(
-                PATHS.memory_probe("md"), "memory_probe.rst", "Findings", "Memory probe"
-            )
-        },
-        per_request=PATHS.memory_probe("tsv"),
-        per_source=PATHS.memory_probe("sources.tsv"),
-        remembered=PATHS.memory_probe("remembered.tsv"),
-        decisions=PATHS.memory_probe("decisions.json"),
-        md=PATHS.memory_probe("md"),
-    log:
-        log_of("report_memory_probe"),
-    conda:
-        CONDA_ENV
-    params:
-        terrier=canonical(config["terrier"]),
-        docs=canonical(
-            {
-                source: STUDY.collections[c].spec.ir_datasets_id("docs")
-                for source, c in (STUDY.memory_probe() or {}).get("collections", {}).items()
-            }
-        ),
-        ir_datasets_home=config["data"]["ir_datasets_home"],
-    script:
-        "../../scripts/report_memory_probe.py"
-
-
-rule report_memory_probe_v2:
-    """Score probe v2 (Amendment 2, B4-B6): the amended cited-study rule, its null rates on
-    placebos and permuted requests, θ, and which requests the curators' model remembers."""
-    input:
-        **memory_probe_v2_inputs(),
-    output:
-        **{
-            "page/md": page_of(
-                PATHS.memory_probe_v2("md"), "memory_probe_v2.rst", "Findings", "Memory probe v2"
-            )
-        },
-        per_request=PATHS.memory_probe_v2("tsv"),
-        nulls=PATHS.memory_probe_v2("null.tsv"),
-        rates=PATHS.memory_probe_v2("rates.tsv"),
-        remembered=PATHS.memory_probe_v2("remembered.tsv"),
-        decisions=PATHS.memory_probe_v2("decisions.json"),
-        md=PATHS.memory_probe_v2("md"),
-    log:
-        log_of("report_memory_probe_v2"),
-    conda:
-        CONDA_ENV
-    params:
-        terrier=canonical(config["terrier"]),
-        collections=canonical(
-            {
-                source: {
-                    "docs": STUDY.collections[c].spec.ir_datasets_id("docs"),
-                    "grade_map": config["collections"][c]["grade_map"],
-                    "qrels": (STUDY.memory_probe() or {})
-                    .get("v2", {})
-                    .get("qrels", {})
-                    .get(source),
-                }
-                for source, c in (STUDY.memory_probe() or {}).get("collections", {}).items()
-            }
-        ),
-        ir_datasets_home=config["data"]["ir_datasets_home"],
-    script:
-        "../../scripts/report_memory_probe_v2.py"
-
-
-rule report_headline:
-    """The qualified headline of each probed testbed (docs/preregistration.md, Amendment 1,
-    A3): the pre-registered primary comparison, and beside it with request and thesaurus
-    keys only on the requests the memory probe clears (H2q), on the cleared and on the
-    remembered requests, and how many points come from the curators' own keys."""
-    input:
-        **headline_inputs(),
-    output:
-        **{
-            "page/md": page_of(
-                STUDY.headline("md"), "headline.rst", "Findings", "Across collections"
-            )
-        },
-        tsv=STUDY.headline("tsv"),
-        md=STUDY.headline("md"),
-    log:
-        log_of("report_headline"),
-    conda:
-        CONDA_ENV
-    params:
-        conditions=canonical({c: list(v) for c, v in STUDY.headline_conditions().items()}),
-        sources=canonical(
-            {c: s for s, c in (STUDY.memory_probe() or {}).get("collections", {}).items()}
-        ),
-        fresh=canonical(list(STUDY.fresh_condition() or [])),
-        fresh_extra=canonical(STUDY.fresh_extra()),
-        plain=canonical(STUDY.headline_plain()),
-    script:
-        "../../scripts/report_headline.py"
-
-
 # --- what the Snakemake report embeds --------------------------------------------------------
 # Screen-resolution copies (gradedrel.report.items.SCREEN_DPI) of each collection's forest plot
 # and of its primary condition's figures; the print-quality PNG and PDF stay in figures/.
@@ -412,16 +206,7 @@ rule report_screen_figures:
     input:
         **{name: PATHS.figure(name) for name in STUDY.figure_names()},
     output:
-        **{
-            name: report(
-                PATHS.screen(PATHS.figure(name)),
-                caption=f"../report/{figure_caption(name)}",
-                category="{collection} figures",
-                subcategory="{planset}, {model} (the primary condition)",
-                labels={"figure": label},
-            )
-            for name, label in STUDY.figure_names().items()
-        },
+        **flagged(FILES.screen_figures()),
     log:
         log_of("{collection}/{planset}/report_screen_figures_{model}"),
     conda:

@@ -6,14 +6,14 @@ rule baseline_run:
     """Run the plain baseline (a Terrier model over the raw request text)."""
     input:
         # for the run's ir_metadata: the data files' digests, the index's settings
-        unpack(run_data_files),
+        unpack(lambda wc: FILES.data_files(wc.collection, RUN_DATA_KEYS)),
         index=rules.index_collection.output.index,
         topics=rules.prepare_requests.output.requests,
         census=rules.index_collection.output.census,
         downloads=collection_downloads,
     output:
         run=PATHS.baseline("run"),
-        record=run_record(PATHS.baseline("run")),
+        record=FILES.run_record(PATHS.baseline("run")),
         excluded=PATHS.baseline("excluded.tsv"),
         provenance=PATHS.baseline("provenance.json"),
     log:
@@ -42,7 +42,7 @@ rule retrieve:
         census=rules.index_collection.output.census,
         downloads=collection_downloads,
     output:
-        **retrieval_outputs(),
+        **flagged(FILES.retrieval_outputs()),
     log:
         log_of("{collection}/{planset}/retrieve"),
     conda:
@@ -51,10 +51,10 @@ rule retrieve:
         **job_resources("retrieve", runs=len(STUDY.grid)),
     params:
         labels=QUERY_TYPES,
-        models={m: model_parameters(m) for m in STUDY.grid},
+        models={m: FILES.model_parameters(m) for m in STUDY.grid},
         depth=config["retrieval"]["depth"],
         terrier=canonical(config["terrier"]),
-        config={m: retrieval_provenance_config(m) for m in STUDY.grid},
+        config={m: FILES.retrieval_config(m) for m in STUDY.grid},
         collection=collection_settings(RUN_DATA_KEYS),
         plan_set=lambda wc: canonical(STUDY.plan_set_metadata(wc.collection, wc.planset)),
     script:

@@ -11,7 +11,7 @@ rule thesaurus_fetch:
     wildcard_constraints:
         local_copy=THESAURUS_COPY_PATTERN,
     params:
-        source=thesaurus_copy_source,
+        source=lambda wc: FILES.thesaurus_copy_source(wc.local_copy),
     run:
         downloads.fetch_logged(params.source["url"], output.local, params.source["sha256"], log[0])
 
@@ -20,7 +20,7 @@ rule thesaurus_read:
     """Verify a thesaurus's local copies (SKOS, MeSH or WordNet); write its cached form and a
     summary."""
     input:
-        unpack(thesaurus_files),
+        unpack(lambda wc: FILES.thesaurus_files(wc.thesaurus)),
     output:
         **{
             "page/summary": page_of(
@@ -38,7 +38,7 @@ rule thesaurus_read:
     conda:
         CONDA_ENV
     params:
-        source=lambda wc: thesaurus_source(wc.thesaurus),
-        reader=lambda wc: thesaurus_reader(wc.thesaurus),
+        source=lambda wc: FILES.thesaurus_source(wc.thesaurus),
+        reader=lambda wc: FILES.thesaurus_reader(wc.thesaurus),
     script:
         "../../scripts/thesaurus_read.py"

@@ -10,7 +10,7 @@ import pytest
 from gradedrel.collection import postings
 from gradedrel.collection.matches import every_term_documents
 from gradedrel.core.text import tokenise
-from gradedrel.report import leak
+from gradedrel.integrity import leak
 from gradedrel.report.design import Constants
 from posting_cases import from_postings
 

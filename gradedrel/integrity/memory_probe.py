@@ -11,7 +11,7 @@ a placebo, the real NFCorpus request assigned to it):
 - **cited-study recall**: the share of L3 matched by a claimed study: a claimed title T
   matches a document title D when Dice(T, D) ≥ 0.6 and |(T ∩ D) − Q| ≥ 2;
 - **remembered-keys lift** L = Σ_k df_L3(k)/|L3| ÷ Σ_k df_N(k)/N over the keys not of class
-  ``request`` (:mod:`gradedrel.report.leak`), L_mem over the remembered keys, L_der over the
+  ``request`` (:mod:`gradedrel.integrity.leak`), L_mem over the remembered keys, L_der over the
   derived ones; the statistic log(L_mem / L_der) (:func:`log_ratio`).
 
 The rules, in this order: if more than 10 % of the placebos reach one matched document, the
@@ -46,7 +46,7 @@ import pandas as pd
 
 from gradedrel.core.errors import InputError
 from gradedrel.core import yaml_io
-from gradedrel.report.leak import Documents, linear_percentile
+from gradedrel.integrity.leak import Documents, linear_percentile
 from gradedrel.report.tables import Table
 
 SOURCES = ("nfcorpus", "placebo", "cranfield")

@@ -5,7 +5,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from gradedrel.report import key_provenance as kp
+from gradedrel.integrity import key_provenance as kp
 from gradedrel.report.design import Constants
 
 QIDS = ["1", "2", "3", "4", "5", "6"]

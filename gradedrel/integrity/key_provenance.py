@@ -86,7 +86,7 @@ def series(per_topic: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
 
 def decompose(values: pd.DataFrame) -> pd.DataFrame:
     """Per request (index) the five terms and the primary effect (:data:`TERMS`, which
-    telescope: tests/report/test_key_provenance.py)."""
+    telescope: tests/integrity/test_key_provenance.py)."""
     out = pd.DataFrame({name: values[a] - values[b] for name, a, b in TERMS},
                        index=values.index)
     out[PRIMARY] = values["WSYN/e(P)"] - values["SUM/u(P)"]

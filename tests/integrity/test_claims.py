@@ -7,7 +7,7 @@ import re
 import pandas as pd
 import pytest
 
-from gradedrel.report import claims
+from gradedrel.integrity import claims
 
 from conftest import ROOT
 

@@ -7,8 +7,8 @@ import pandas as pd
 import pytest
 
 from gradedrel.core.errors import InputError
-from gradedrel.report import cited_studies as cs, memory_probe as mp
-from gradedrel.report.memory_probe import Answer, Study
+from gradedrel.integrity import cited_studies as cs, memory_probe as mp
+from gradedrel.integrity.memory_probe import Answer, Study
 
 SEED = 20000724   # a seed, as a study design gives it
 STOP = {"and", "of", "the", "in", "a", "on", "for", "with"}

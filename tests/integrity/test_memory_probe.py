@@ -7,8 +7,8 @@ import pandas as pd
 import pytest
 
 from gradedrel.plans.key_sources import Terms
-from gradedrel.report import memory_probe as mp
-from gradedrel.report.leak import Documents
+from gradedrel.integrity import memory_probe as mp
+from gradedrel.integrity.leak import Documents
 from posting_cases import from_postings
 from tests.conftest import toy_pipeline
 

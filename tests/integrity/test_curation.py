@@ -2,7 +2,7 @@
 import pandas as pd
 import pytest
 
-from gradedrel.report import curation
+from gradedrel.integrity import curation
 from gradedrel.plans.model import Facet, Plan, PlanConcept, PlanKey
 
 

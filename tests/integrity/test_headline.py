@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from gradedrel.report import headline
+from gradedrel.integrity import headline
 from tests.report.test_assessment import DESIGN, PAPER
 
 FAST = replace(DESIGN, constants=replace(DESIGN.constants, resamples=500, trials=500))

@@ -3,7 +3,7 @@
 Protocol: docs/memory-probe.md, "Probe v2"; rules: docs/preregistration-nfcorpus.md,
 Amendment 2, B5–B6 (fixed before any v2 answer was scored). Every real request has several
 answers (:class:`Given`: framings ``page`` and ``claim``, samples; framing ``v1`` for the 30
-curated requests' probe-v1 answer). Terms: as in :mod:`gradedrel.report.memory_probe`.
+curated requests' probe-v1 answer). Terms: as in :mod:`gradedrel.integrity.memory_probe`.
 
 - A claimed title T **matches** a document title D at θ when Dice(T, D) ≥ θ and |T ∩ D| ≥ 2;
   a request's *best similarity* to a document is the highest such Dice over all titles its
@@ -49,8 +49,8 @@ import numpy as np
 import pandas as pd
 
 from gradedrel.core.errors import InputError
-from gradedrel.report import memory_probe
-from gradedrel.report.memory_probe import (CLAIMS, PLACEBO, REAL, REFERENCE, Answer,
+from gradedrel.integrity import memory_probe
+from gradedrel.integrity.memory_probe import (CLAIMS, PLACEBO, REAL, REFERENCE, Answer,
                                            best_similarity, parse_answers, placebo_assignment)
 from gradedrel.report.tables import Table
 

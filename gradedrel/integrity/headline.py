@@ -5,7 +5,7 @@ the same verdict table: **H2q**, the primary comparison with the primary plan se
 ``-thesaurus`` plans (request and thesaurus keys only) on the requests the memory probe
 clears; the primary comparison on the cleared requests and, as a sensitivity row, on the
 remembered ones; and how many of the primary effect's points come from the curators' own
-keys (the decomposition, :mod:`gradedrel.report.key_provenance`). A curation is called
+keys (the decomposition, :mod:`gradedrel.integrity.key_provenance`). A curation is called
 blind only for the requests the probe clears. Pure functions over the evaluation's
 per-topic values, the probe's remembered requests and the decomposition table.
 
@@ -24,7 +24,7 @@ import pandas as pd
 
 from gradedrel.report import assessment
 from gradedrel.report.assessment import fmt, fmt_ci
-from gradedrel.report.cited_studies import FRESH_AIM
+from gradedrel.integrity.cited_studies import FRESH_AIM
 from gradedrel.report.design import Design
 
 COLUMNS = ["collection", "role", "row", "plan_set", "requests", "excluded", "estimate", "low",

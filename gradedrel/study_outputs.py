@@ -1,0 +1,388 @@
+"""The rules' input and output files that are more than one :class:`~gradedrel.study.Layout`
+path: what a findings, figures, retrieval, classification or annex job reads and writes,
+built from the :class:`~gradedrel.study.Study` (issue 44, item 5). The rule files call
+them through ``FILES`` (workflow/rules/common.smk); an output the Snakemake report shows is a
+:class:`ReportItem`, which common.smk's ``flagged`` turns into Snakemake's ``report()`` flag.
+
+Pure but for two folders of files named in config, listed when the workflow is read: the
+memory probe's answer files and a derived plan set's ratings. Imports no NumPy or pandas
+(``snakemake --lint`` reads the rule files with Snakemake alone).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Iterable, Mapping
+
+from gradedrel import collection
+from gradedrel.core import ir_metadata
+from gradedrel.core.params import canonical
+from gradedrel.plans.plan_sets import input_key
+from gradedrel.report import design
+from gradedrel.report.items import label
+from gradedrel.study import Study
+from gradedrel.thesaurus import sources as thesaurus_sources
+
+#: The tables of a findings report (report/{p}/{m}/tables/{name}.{csv,md,tex,html}) and the
+#: caption of each in the Snakemake report, in the order the findings report links them.
+TABLE_CAPTIONS = {
+    "avp": "avp_table.rst",
+    "testbed": "testbed_table.rst",
+    "effort": "effort_table.rst",
+    "standard_measures": "standard_table.rst",
+    "significance_friedman": "significance_friedman.rst",
+    "significance_posthoc": "significance_posthoc.rst",
+    "significance_vs_baseline": "significance_vs_baseline.rst",
+    "reproduction": "reproduction_table.rst",
+}
+#: The tables the Snakemake report leaves out, to stay small (with every plan set and model,
+#: the significance tables were a quarter of its bytes); each is still written in every
+#: format, and the verdicts give the deciding tests' p-values.
+TABLES_NOT_IN_REPORT = ("significance_friedman", "significance_posthoc",
+                        "significance_vs_baseline")
+
+
+@dataclass(frozen=True)
+class ReportItem:
+    """An output the Snakemake report shows: its path, its caption file (in
+    workflow/report/), category, subcategory and labels (its label names it, not its path)."""
+
+    path: str
+    caption: str
+    category: str
+    subcategory: str | None = None
+    labels: Mapping[str, str] = field(default_factory=dict)
+
+
+def figure_caption(name: str) -> str:
+    """The caption file of a figure of one plan set and model."""
+    if name == "pr_levels":
+        return "figure_pr.rst"
+    return "figure_difference.rst" if name.startswith("diff_") else "figure_gain.rst"
+
+
+@dataclass(frozen=True)
+class RuleFiles:
+    """The inputs and outputs of the rules, from the study. ``resolve`` maps a path named in
+    config to the path the workflow reads (common.smk's ``config_path``)."""
+
+    study: Study
+    resolve: Callable[[str], str] = lambda path: path
+
+    @property
+    def paths(self):
+        """The study's :class:`~gradedrel.study.Layout`."""
+        return self.study.paths
+
+    def page(self, source: str, caption: str, category: str,
+             subcategory: str | None = None) -> ReportItem:
+        """A rule's output ``page/<name>``: the Snakemake report's HTML page of its output
+        ``<name>`` (path ``source``), captioned and filed under its collection. The job that
+        writes a result writes its page too (gradedrel.core.steps.write_pages): the report
+        shows images and HTML inline but other files only as downloads."""
+        return ReportItem(self.paths.page(source), caption, category, subcategory,
+                          {"item": label(caption)})
+
+    # --- thesauri ----------------------------------------------------------------------------
+    def thesaurus_source(self, name: str) -> dict[str, Any]:
+        """The config entry of thesaurus ``name`` (source; url, sha256, path or MeSH's files;
+        base)."""
+        if name not in self.study.thesauri:
+            raise ValueError(f"config: no thesaurus {name!r} under 'thesauri'")
+        return canonical({"base": "", **self.study.thesauri[name]})
+
+    def thesaurus_reader(self, name: str) -> dict[str, Any]:
+        """What the cached form of thesaurus ``name`` is read and written by: its reader's
+        version and the cache format's (a new one re-reads the thesaurus)."""
+        return thesaurus_sources.reader_versions(self.study.thesauri[name])
+
+    def thesaurus_copies(self) -> dict[str, tuple[str, str]]:
+        """The local copies of the thesauri (paths named in config; MeSH has two files, one
+        per role), made by rule thesaurus_fetch: path -> (thesaurus, role)."""
+        return {file["path"]: (name, role) for name, source in self.study.thesauri.items()
+                for role, file in thesaurus_sources.file_specs(source).items()}
+
+    def thesaurus_copy_source(self, local_copy: str) -> dict[str, str]:
+        """url and sha256 of the thesaurus file kept at ``local_copy``."""
+        name, role = self.thesaurus_copies()[local_copy]
+        file = thesaurus_sources.file_specs(self.thesaurus_source(name))[role]
+        return {"url": file["url"], "sha256": file["sha256"]}
+
+    def thesaurus_files(self, name: str) -> dict[str, str]:
+        """The local copies a thesaurus is read from, by role (``file``; MeSH: descriptors,
+        trees)."""
+        specs = thesaurus_sources.file_specs(self.thesaurus_source(name))
+        return {role: file["path"] for role, file in specs.items()}
+
+    def thesaurus_cache(self, c: str, name: str | None = None) -> str:
+        """The cached thesaurus automatic plans are built from: ``name`` (plans of another
+        thesaurus, plans/auto.{thesaurus}.yaml), else the collection's."""
+        return self.paths.thesaurus(name or self.study.collections[c].thesaurus)
+
+    # --- plans and retrieval ---------------------------------------------------------------
+    def classification_inputs(self, c: str, p: str) -> dict[str, str]:
+        """What classifying a plan set's keys reads: its plans and candidates, the requests,
+        the index (for the term pipeline), the thesaurus and, where the plans do not name
+        their curators, the curation batches."""
+        paths, cs = self.paths, self.study.collections[c]
+        inputs = {
+            "plans": paths.plan_set("plans.yaml", c, p),
+            "candidates": paths.plan_set("candidates.tsv", c, p),
+            "requests": paths.collection("requests.tsv", c),
+            "index": paths.index(c),
+            "thesaurus": paths.thesaurus(cs.plan_set_thesaurus(p)),
+        }
+        curators = self.study.plan_set(c, p).curators
+        if curators:
+            inputs["batches"] = curators["file"]
+        return inputs
+
+    def derivation_inputs(self, c: str, p: str) -> dict[str, Any]:
+        """A derived plan set reads its parent's plans, candidates and key sources (and the
+        blinded ratings, if it leaves out keys by them)."""
+        derived = self.study.plan_set(c, p)
+        parent = derived.derived_from
+        inputs: dict[str, Any] = {
+            "plans": self.paths.plan_set("plans.yaml", c, parent),
+            "candidates": self.paths.plan_set("candidates.tsv", c, parent),
+            "key_sources": self.paths.plan_set("key_sources.tsv", c, parent),
+        }
+        if derived.ratings:  # a folder: items.tsv and the raters' ratings_<batch>.tsv
+            inputs["rating_items"] = f"{derived.ratings}/items.tsv"
+            inputs["ratings"] = sorted(str(f) for f in Path(derived.ratings).glob("ratings_*.tsv"))
+        return inputs
+
+    def data_files(self, c: str, keys: Iterable[str]) -> dict[str, str]:
+        """The collection's local files among ``keys`` (docs, topics, qrels), as
+        ``data/<part>``, for their digests in ir_metadata (none for an ir_datasets part)."""
+        files = collection.local_files(self.study.collections[c].raw, keys)
+        return {f"data/{part}": path for part, path in files.items()}
+
+    @staticmethod
+    def run_record(run: str) -> str:
+        """The file of a run's ir_metadata record, beside the run (``SUM-u.run`` →
+        ``SUM-u.run.ir-metadata.yaml``); no rule reads it."""
+        return str(ir_metadata.record_path(run))
+
+    def model_parameters(self, name: str) -> dict[str, Any]:
+        """A model's back end and the parameters that back end takes."""
+        model = self.study.models[name]
+        return canonical({"backend": model.backend, **model.parameters})
+
+    def retrieval_config(self, model: str) -> dict[str, Any]:
+        """The configuration one model's runs used (hashed in provenance); what came before
+        (plans, queries, index) is in their files, hashed beside."""
+        config = self.study.config
+        return canonical({"terrier": config["terrier"],
+                          "model": {model: self.model_parameters(model)},
+                          "depth": config["retrieval"]["depth"]})
+
+    def retrieval_outputs(self) -> dict[str, Any]:
+        """Per model of the grid (``BM25``): a run per query type (``run/BM25/SUM/u``), its
+        ir_metadata record (``record/BM25/SUM/u``) and provenance record, the topics not
+        ranked with their report page."""
+        paths, labels, out = self.paths, self.study.query_types, {}
+        for m in self.study.grid:
+            out |= {f"run/{m}/{q}": paths.run(q, m=m) for q in labels}
+            out |= {f"record/{m}/{q}": self.run_record(paths.run(q, m=m)) for q in labels}
+            out |= {f"provenance/{m}/{q}": paths.run(q, m=m, ext="provenance.json")
+                    for q in labels}
+            out[f"page/not_ranked/{m}"] = self.page(
+                paths.runs("not_ranked.tsv", m=m), "not_ranked.rst", "{collection} retrieval",
+                f"{{planset}}, {m}")
+            out[f"not_ranked/{m}"] = paths.runs("not_ranked.tsv", m=m)
+        return out
+
+    # --- the paper's report -----------------------------------------------------------------
+    def design_files(self, c: str) -> list[str]:
+        """The collection's study design file and the files it amends (gradedrel.report.design)."""
+        return design.files(self.study.collections[c].design)
+
+    def report_setting(self, c: str, p: str) -> dict[str, Any]:
+        """How our setting differs from the paper's; the plan set says how its queries were
+        built."""
+        setting = dict(self.study.config["report"]["setting"].get(c, {}))
+        description = self.study.plan_set(c, p).description
+        if description:
+            setting["query_construction"] = description
+        return canonical(setting)
+
+    def report_tables(self, m: str) -> dict[str, str | ReportItem]:
+        """The outputs ``{table}/{format}/{m}`` of the findings job: every table of model
+        ``m`` in CSV, Markdown, LaTeX and HTML (the HTML one an item of the Snakemake report,
+        but for :data:`TABLES_NOT_IN_REPORT`)."""
+        out: dict[str, str | ReportItem] = {}
+        for table in self.study.REPORT_TABLES:
+            caption = TABLE_CAPTIONS[table]
+            category = "{collection} findings" if table == "reproduction" else "{collection} tables"
+            out |= {f"{table}/{fmt}/{m}": self.paths.report(f"tables/{table}.{fmt}", m=m)
+                    for fmt in self.study.TABLE_FORMATS
+                    if fmt != "html" or table in TABLES_NOT_IN_REPORT}
+            if table not in TABLES_NOT_IN_REPORT:
+                out[f"{table}/html/{m}"] = ReportItem(
+                    self.paths.report(f"tables/{table}.html", m=m), caption, category,
+                    f"{{planset}}, {m}", {"item": label(caption)})
+        return out
+
+    def findings_outputs(self, models: Iterable[str]) -> dict[str, str | ReportItem]:
+        """Per model (``md/BM25``): the tables, the findings report (Markdown; HTML, an item
+        of the Snakemake report), the verdicts with their page, the findings and the primary
+        comparisons."""
+        paths, out = self.paths, {}
+        for m in models:
+            out |= self.report_tables(m)
+            out[f"page/verdicts/{m}"] = self.page(paths.report("verdicts.tsv", m=m),
+                                                  "verdicts.rst", "{collection} findings",
+                                                  f"{{planset}}, {m}")
+            out[f"md/{m}"] = paths.report("findings.md", m=m)
+            out[f"html/{m}"] = ReportItem(paths.report("findings.html", m=m), "findings.rst",
+                                          "{collection} findings", f"{{planset}}, {m}",
+                                          {"item": label("findings.rst")})
+            for name in ("verdicts", "findings", "primary"):
+                out[f"{name}/{m}"] = paths.report(f"{name}.tsv", m=m)
+        return out
+
+    def report_figures(self) -> dict[str, str]:
+        """The outputs ``{figure}/png`` and ``{figure}/pdf`` (print quality; the Snakemake
+        report embeds screen copies of the primary condition's, rule report_screen_figures)."""
+        out = {}
+        for name in self.study.figure_names():
+            out[f"{name}/png"] = self.paths.figure(name)
+            out[f"{name}/pdf"] = self.paths.figure(name, "pdf")
+        return out
+
+    def screen_figures(self) -> dict[str, ReportItem]:
+        """The report's screen copies of one plan set's and model's figures (rule
+        report_screen_figures: the primary condition of each collection)."""
+        return {name: ReportItem(self.paths.screen(self.paths.figure(name)),
+                                 figure_caption(name), "{collection} figures",
+                                 "{planset}, {model} (the primary condition)",
+                                 {"figure": figure_label})
+                for name, figure_label in self.study.figure_names().items()}
+
+    def findings_links(self, c: str, p: str, m: str) -> dict[str, str]:
+        """The findings report's links to its tables and figures (made relative by the
+        script)."""
+        paths = self.paths
+        tables = {f"table: {t}": paths.report(f"tables/{t}.md", c, p, m)
+                  for t in self.study.REPORT_TABLES}
+        if not self.study.draws_figures(c, p):
+            return tables
+        return tables | {f"figure: {n}": paths.figure(n, "png", c, p, m)
+                         for n in self.study.figure_names()}
+
+    # --- the integrity annex (gradedrel/integrity/, workflow/rules/integrity.smk) ----------
+    def key_provenance_inputs(self, c: str) -> dict[str, str]:
+        """The decomposition of a collection's primary effect reads the per-request AvP of
+        the primary plan set and of its request, thesaurus and no-own plan sets (InQuery, as
+        the primary comparison), the primary's key sources, the recall base, and the key
+        shares of every curated plan set."""
+        study, paths = self.study, self.paths
+        primary = study.key_provenance_plan_set(c)
+        roles = study.derived_roles(c, primary)
+        model = study.primary_condition(c)[1]
+        inputs = {input_key("per_topic", p): paths.evaluation("per_topic.tsv", c, p, model)
+                  for p in [primary] + [roles[r] for r in ("request", "thesaurus", "no-own")]}
+        inputs[input_key("key_sources", primary)] = paths.plan_set("key_sources.tsv", c, primary)
+        inputs["recall_base"] = paths.collection("recall_base.tsv", c)
+        for p in study.curated_plan_sets(c):
+            inputs[input_key("shares_curators", p)] = paths.plan_set("key_shares_curators.tsv",
+                                                                     c, p)
+        return inputs
+
+    def leak_inputs(self, c: str) -> dict[str, Any]:
+        """The leak diagnostic reads the index and its posting arrays, the judgements and the
+        key sources of every curated plan set."""
+        paths, d = self.paths, self.study.collections[c].design
+        inputs: dict[str, Any] = {"index": paths.index(c), "postings": paths.postings(c),
+                                  "qrels": paths.collection("qrels.tsv", c),
+                                  "design": d, "designs": design.files(d)}
+        for p in self.study.curated_plan_sets(c):
+            inputs[input_key("key_sources", p)] = paths.plan_set("key_sources.tsv", c, p)
+        return inputs
+
+    def headline_inputs(self) -> dict[str, Any]:
+        """The qualified headline reads, per probed collection, the per-topic values of its
+        primary plan set and of the one with request and thesaurus keys (the primary model),
+        its decomposition and design; and the probe's remembered requests."""
+        study, paths = self.study, self.paths
+        probe = study.memory_probe()
+        v2 = (probe or {}).get("v2")
+        inputs: dict[str, Any] = {"published": self.resolve(study.config["report"]["published"])}
+        if probe:
+            inputs["remembered"] = (paths.memory_probe_v2("remembered.tsv") if v2
+                                    else paths.memory_probe("remembered.tsv"))
+
+        def per_topic(c: str, *plan_sets: str) -> None:
+            model = study.primary_condition(c)[1]
+            for p in plan_sets:
+                inputs[f"per_topic/{c}/{p}"] = paths.evaluation("per_topic.tsv", c, p, model)
+
+        def designed(c: str) -> None:
+            inputs[f"design/{c}"] = study.collections[c].design
+            inputs[f"designs/{c}"] = design.files(study.collections[c].design)
+
+        for c, primary in study.headline_plain().items():
+            per_topic(c, primary)
+            designed(c)
+        fresh = study.fresh_condition()
+        for c in [*study.headline_plain(), *study.headline_conditions(),
+                  *([fresh[0]] if fresh else [])]:
+            if study.curated_plan_sets(c):
+                inputs[f"leak/{c}"] = paths.collection_report("leak.tsv", c)
+        for c, (primary, thesaurus) in study.headline_conditions().items():
+            per_topic(c, primary, thesaurus)
+            inputs[f"key_sources/{c}"] = paths.collection_report("key_sources.tsv", c)
+            designed(c)
+        if fresh:
+            c, primary, thesaurus = fresh
+            per_topic(c, primary, thesaurus, *study.fresh_extra().values())
+            designed(c)
+            inputs["fresh_pool"] = self.resolve(v2["fresh"]["pool"])
+            inputs["fresh_recall_base"] = paths.collection("recall_base.tsv", c)
+            inputs["fresh_decisions"] = paths.memory_probe_v2("decisions.json")
+        return inputs
+
+    def _answers(self, folder: str) -> list[str]:
+        return sorted(str(f) for f in Path(self.resolve(folder)).glob("*.yaml"))
+
+    def probe_design_inputs(self, probe: Mapping[str, Any]) -> dict[str, Any]:
+        """The study design whose seed the probe's scorers draw with: the design of the
+        collection the probe's real (NutritionFacts) requests come from, and the files it
+        amends."""
+        d = self.study.collections[probe["collections"]["nfcorpus"]].design
+        return {"design": d, "designs": design.files(d)}
+
+    def memory_probe_inputs(self) -> dict[str, Any]:
+        """The probe's requests and answers, and per scored collection its index, posting
+        arrays and judgements (docs/memory-probe.md)."""
+        probe = self.study.memory_probe()
+        if not probe:
+            return {}
+        inputs = {"requests": self.resolve(probe["requests"]),
+                  "answers": self._answers(probe["answers"]), **self.probe_design_inputs(probe)}
+        for source, c in probe["collections"].items():
+            inputs |= {f"index/{source}": self.paths.index(c),
+                       f"postings/{source}": self.paths.postings(c),
+                       f"qrels/{source}": self.paths.collection("qrels.tsv", c)}
+        return inputs
+
+    def memory_probe_v2_inputs(self) -> dict[str, Any]:
+        """Probe v2's texts, batches, answers and v1 files, and per scored source the index
+        of its collection (the term pipeline) (docs/memory-probe.md, "Probe v2")."""
+        probe = self.study.memory_probe()
+        if not probe or not probe.get("v2"):
+            return {}
+        v2 = probe["v2"]
+        inputs = {"requests": self.resolve(v2["requests"]),
+                  "batches": self.resolve(v2["batches"]),
+                  "answers": self._answers(v2["answers"]),
+                  "requests_v1": self.resolve(probe["requests"]),
+                  "answers_v1": self._answers(probe["answers"]),
+                  **self.probe_design_inputs(probe)}
+        if v2.get("match_checks"):
+            checks = self.resolve(v2["match_checks"])
+            inputs |= {"check_items": f"{checks}/items.tsv", "checks": f"{checks}/checks.tsv"}
+        for source, c in probe["collections"].items():
+            inputs[f"index/{source}"] = self.paths.index(c)
+        return inputs
