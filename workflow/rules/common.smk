@@ -658,6 +658,9 @@ def headline_inputs():
     for c, primary in STUDY.headline_plain().items():
         model = STUDY.primary_condition(c)[1]
         inputs[f"per_topic/{c}/{primary}"] = PATHS.evaluation("per_topic.tsv", c, primary, model)
+        inputs[f"comparisons/{c}/{primary}"] = PATHS.evaluation(
+            "comparisons.tsv", c, primary, model
+        )
         inputs[f"design/{c}"] = STUDY.collections[c].design
         inputs[f"designs/{c}"] = design.files(STUDY.collections[c].design)
     for c in [
@@ -671,6 +674,9 @@ def headline_inputs():
         model = STUDY.primary_condition(c)[1]
         for p in (primary, thesaurus):
             inputs[f"per_topic/{c}/{p}"] = PATHS.evaluation("per_topic.tsv", c, p, model)
+        inputs[f"comparisons/{c}/{primary}"] = PATHS.evaluation(
+            "comparisons.tsv", c, primary, model
+        )
         inputs[f"key_sources/{c}"] = PATHS.collection_report("key_sources.tsv", c)
         inputs[f"design/{c}"] = STUDY.collections[c].design
         inputs[f"designs/{c}"] = design.files(STUDY.collections[c].design)

@@ -102,3 +102,39 @@ for _name, _planset, _models in (
             plan_set=evaluation_plan_set,
         script:
             "../../scripts/evaluate_runs.py"
+
+
+rule evaluate_comparisons:
+    """The numbers the report reads beside a model's evaluation: every comparison of the
+    study design (effect, bootstrap interval, p, Holm's p, minimum detectable effect) and
+    the difference figures' paired bootstrap intervals (gradedrel.evaluation.comparisons)."""
+    input:
+        **{
+            name: PATHS.evaluation(f"{file}.tsv")
+            for name, file in (
+                ("per_topic", "per_topic"),
+                ("ranked_grades", "ranked_grades"),
+                ("friedman", "significance_friedman"),
+                ("vs_baseline", "significance_vs_baseline"),
+            )
+        },
+        recall_base=rules.prepare_topics_qrels.output.recall_base,
+        design=design_files,
+    output:
+        comparisons=PATHS.evaluation("comparisons.tsv"),
+        bands=PATHS.evaluation("difference_bands.tsv"),
+    log:
+        log_of("{collection}/{planset}/evaluate_comparisons_{model}"),
+    wildcard_constraints:
+        planset=PLAN_SETS,
+    conda:
+        CONDA_ENV
+    params:
+        **report_params(
+            "gains", "gain_profiles", "depth", "bootstrap", "profiles", "baseline",
+            "query_types", "difference_curves"
+        ),
+        seed=config["evaluation"]["seed"],
+        max_rank=REPORT["figures"]["max_rank"],
+    script:
+        "../../scripts/evaluate_comparisons.py"
