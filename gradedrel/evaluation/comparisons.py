@@ -232,6 +232,19 @@ def comparisons_table(per_topic: pd.DataFrame, curves, design, known: Known | No
     return pd.DataFrame(rows).reindex(columns=COLUMNS["comparisons"])
 
 
+def pairs_table(per_topic: pd.DataFrame, measure: str, pairs: Sequence[tuple[str, str]],
+                constants) -> pd.DataFrame:
+    """Paired comparisons ``first - second`` of ``measure`` (AvP in points) over the requests
+    where every run the pairs name has a value, each with :func:`paired`'s numbers under the
+    test of record of ``constants`` (a study design's): the rows of ``comparisons`` without a
+    finding (``gradedrel compare``'s summary)."""
+    matrix = measure_matrix(per_topic, measure, list(dict.fromkeys(r for p in pairs for r in p)))
+    rows = [{"comparison": f"{a} - {b}", "measure": measure,
+             "test_of_record": constants.test_of_record, **paired(matrix[a], matrix[b], constants)}
+            for a, b in pairs]
+    return pd.DataFrame(rows).reindex(columns=COLUMNS["comparisons"])
+
+
 def difference_bands(per_topic: pd.DataFrame, kind: str, base: int, profiles: Sequence[str],
                      baseline: str, query_types: Sequence[str], ranks: Sequence[int],
                      resamples: int, confidence: float, seed: int) -> pd.DataFrame:
