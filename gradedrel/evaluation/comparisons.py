@@ -154,8 +154,12 @@ class Known:
         if test == "randomisation" and (int(row["trials"]) != constants.trials
                                         or self.seed != constants.seed):
             return None
-        value = row[BASELINE_P[test]]
-        return float(value) if value is not None else math.nan
+        value = float(row[BASELINE_P[test]])
+        if test == "randomisation" and math.isfinite(value):
+            # a count over trials + 1 (significance.randomisation), which the table's six
+            # significant digits name exactly: the p the test computed, to the last bit
+            return round(value * (constants.trials + 1)) / (constants.trials + 1)
+        return value
 
 
 def _row(finding, c, comparison: str, numbers: Mapping, p_from: str = "") -> dict:
