@@ -323,3 +323,27 @@ def test_a_printed_interval_shows_the_signs_of_its_bounds():
     for low in (0.04, 0.0049, 0.00051, -0.04):
         shown = fmt_ci(low, 10.0)
         assert float(shown[1:].split(",")[0]) != 0.0
+
+
+def test_the_papers_effort_reading_is_read_from_effort_tsv_by_hand():
+    """The paper's reading (reach the mean ideal CG at rank k) is the evaluation's effort.tsv
+    row at k; not measurable where the mean ideal at k is already the saturation share of
+    its value at the last rank (gain_curves.tsv's ideal)."""
+    def tables(ideal, reached):
+        effort = pd.DataFrame([{"run": run, "profile": "3", "kind": kind, "k": 1,
+                                "rank_reached": rank, "reached": rank is not None}
+                               for run, rank in reached.items() for kind in ("CG", "DCG")])
+        gain = pd.DataFrame([{"run": run, "profile": "3", "kind": "CG", "rank": r + 1,
+                              "ideal": x} for run in reached for r, x in enumerate(ideal)])
+        return a.effort_reading(effort, gain)
+
+    # the ideal reaches its whole gain at rank 1: saturated at any share
+    saturated = tables([3.0, 3.0, 3.0, 3.0], {"a": 1, "b": 3})("3", "a", "b", 1, 0.95)
+    assert saturated == ("profile 3: the paper's effort reading is not measurable (the mean "
+                         "ideal CG at rank 1 is 100% of its value at rank 4)")
+    # an ideal of 3 then 1: at rank 1 it is 3/4 of its end; b never reaches it
+    read = tables([3.0, 4.0, 4.0, 4.0], {"a": 2, "b": None})
+    assert read("3", "a", "b", 1, 0.95) == ("profile 3: the paper's effort reading (reach the "
+                                           "ideal's CG at rank 1): a 2, b not reached by 4")
+    assert "not measurable" in read("3", "a", "b", 1, 0.75)
+    assert "not measurable" not in read("3", "a", "b", 1, 0.76)
