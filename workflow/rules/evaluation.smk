@@ -105,9 +105,9 @@ for _name, _planset, _models in (
 
 
 rule evaluate_comparisons:
-    """The numbers the report reads beside a model's evaluation: every comparison of the
-    study design (effect, bootstrap interval, p, Holm's p, minimum detectable effect) and
-    the difference figures' paired bootstrap intervals (gradedrel.evaluation.comparisons)."""
+    """The numbers the findings report reads beside a model's evaluation: every comparison
+    of the study design (effect, bootstrap interval, p, Holm's p, minimum detectable effect;
+    gradedrel.evaluation.comparisons), a p the evaluation's tables hold read from them."""
     input:
         **{
             name: PATHS.evaluation(f"{file}.tsv")
@@ -122,7 +122,6 @@ rule evaluate_comparisons:
         design=design_files,
     output:
         comparisons=PATHS.evaluation("comparisons.tsv"),
-        bands=PATHS.evaluation("difference_bands.tsv"),
     log:
         log_of("{collection}/{planset}/evaluate_comparisons_{model}"),
     wildcard_constraints:
@@ -130,11 +129,27 @@ rule evaluate_comparisons:
     conda:
         CONDA_ENV
     params:
-        **report_params(
-            "gains", "gain_profiles", "depth", "bootstrap", "profiles", "baseline",
-            "query_types", "difference_curves"
-        ),
+        **report_params("gains", "gain_profiles", "depth"),
         seed=config["evaluation"]["seed"],
-        max_rank=REPORT["figures"]["max_rank"],
     script:
         "../../scripts/evaluate_comparisons.py"
+
+
+rule evaluate_difference_bands:
+    """The difference figures' paired bootstrap intervals of each query type's mean gain
+    minus the baseline's, per rank (gradedrel.evaluation.comparisons.difference_bands)."""
+    input:
+        per_topic=PATHS.evaluation("per_topic.tsv"),
+    output:
+        bands=PATHS.evaluation("difference_bands.tsv"),
+    log:
+        log_of("{collection}/{planset}/evaluate_difference_bands_{model}"),
+    wildcard_constraints:
+        planset=PLAN_SETS,
+    conda:
+        CONDA_ENV
+    params:
+        **report_params("bootstrap", "profiles", "baseline", "query_types", "difference_curves"),
+        max_rank=REPORT["figures"]["max_rank"],
+    script:
+        "../../scripts/evaluate_difference_bands.py"
