@@ -1,13 +1,13 @@
 """Compute the numbers the findings report reads, beside one model's evaluation: every
 comparison of the study design (effect, bootstrap interval, p, Holm's p, minimum detectable
-effect; ``comparisons.tsv``), a p the evaluation's significance tables hold read from them."""
+effect; ``comparisons.tsv``)."""
 from gradedrel.core.io import read_tsv, write_tsv
 from gradedrel.evaluation import comparisons
 from gradedrel.evaluation.measures.effort import RequestCurves
 from gradedrel.job import run_step
 from gradedrel.report import design
 
-TEXT = ("run", "qid", "measure", "baseline")   # names, read as text
+TEXT = ("run", "qid", "measure")   # names, read as text
 
 
 def main():
@@ -19,9 +19,7 @@ def main():
                                 {name: p.gain_profiles[name] for name in profiles},
                                 {int(k): float(v) for k, v in p.gains.items()}, int(p.depth),
                                 study.query_types)
-    known = comparisons.Known(read_tsv(inp.friedman, TEXT), read_tsv(inp.vs_baseline, TEXT),
-                              int(p.seed))
-    table = comparisons.comparisons_table(read_tsv(inp.per_topic, TEXT), curves, study, known)
+    table = comparisons.comparisons_table(read_tsv(inp.per_topic, TEXT), curves, study)
     write_tsv(table, snakemake.output.comparisons, float_format="%.17g")
 
 

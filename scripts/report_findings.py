@@ -15,7 +15,7 @@ from gradedrel.report.html import markdown_to_html
 log = logging.getLogger("gradedrel")
 
 #: The evaluation's comparisons.tsv: its columns of names (the numbers read exactly).
-NUMBERS_TEXT = ("part", "comparison", "measure", "test_of_record", "p_from")
+NUMBERS_TEXT = ("part", "comparison", "measure", "test_of_record")
 SIGNIFICANCE = {"friedman": "Friedman test per relevance level",
                 "posthoc": "Post-hoc pairwise comparisons",
                 "vs_baseline": "Each query type against the baseline"}

@@ -8,10 +8,14 @@ difference; equivalence: every pair), the spread of the query types' means, or t
 two query types' proportional efforts. Each gives one row (an equivalence one per pair):
 its effect with a percentile bootstrap interval over requests (paired; the design's
 resamples and seed), the p of its test of record, the Holm-adjusted p within the finding,
-the minimum detectable effect. A p the evaluation's own tables already hold (Friedman's p
-of a spread, ``significance_friedman.tsv``; a paired test against the evaluation's baseline,
-``significance_vs_baseline.tsv``) is read from them, not computed again (``p_from`` names
-the table). Rows are keyed by (finding, part, comparison, measure), in the design's order.
+the minimum detectable effect. Rows are keyed by (finding, part, comparison, measure), in
+the design's order.
+
+The values tested are per_topic.tsv's as written (six decimals), as the findings were
+pre-registered and first run: a p of the evaluation's significance tables, which tests the
+values at full precision, can differ from the p of the same pair here in its fourth
+decimal, where the rounding makes or breaks a tie (a randomisation count one apart;
+Friedman's ranks), so none is read from them.
 
 The power analysis uses the normal approximation: the smallest paired difference detectable
 with a two-sided test at α and power 1 − β over n requests is (z_{1−α/2} + z_{1−β}) · SD / √n.
@@ -32,8 +36,6 @@ from gradedrel.evaluation.measures.significance import (adjust, bootstrap_ci, fr
                                                         resample_counts)
 
 POINTS = 100.0  # AvP in points (percent), as the paper reports it
-#: Which column of significance_vs_baseline.tsv holds a paired test's p.
-BASELINE_P = {"randomisation": "randomisation_p_value", "t": "t_p_value"}
 
 
 def measure_matrix(per_topic: pd.DataFrame, name: str, query_types: Sequence[str]) -> pd.DataFrame:
@@ -105,104 +107,53 @@ def p_value(a: np.ndarray, b: np.ndarray, test: str, constants) -> float:
     return float(found.pvalue)
 
 
-def paired(a, b, constants, confidence: float = 0.95, test: str | None = None,
-           known_p: float | None = None) -> dict:
+def paired(a, b, constants, confidence: float = 0.95, test: str | None = None) -> dict:
     """A paired difference ``a`` − ``b``: its estimate and interval, the p of its test of
-    record (``known_p``: read from the evaluation's tables), its minimum detectable effect."""
+    record, its minimum detectable effect."""
     a = np.asarray(a, dtype=np.float64)
     b = np.asarray(b, dtype=np.float64)
     estimate, low, high = paired_difference(a, b, constants.resamples, confidence,
                                             constants.seed)
     sd = float(np.std(a - b, ddof=1)) if len(a) > 1 else math.nan
-    p = known_p if known_p is not None else \
-        p_value(a, b, test or constants.test_of_record, constants)
+    p = p_value(a, b, test or constants.test_of_record, constants)
     return {"requests": len(a), "estimate": estimate, "low": low, "high": high,
             "confidence": confidence, "p_value": p,
             "mde": minimum_detectable_effect(sd, len(a), constants.alpha, constants.power)}
 
 
-class Known:
-    """The p-values the evaluation's significance tables hold, for the comparisons whose
-    test and draws they share: Friedman's p per measure, a paired test's p against the
-    baseline per (measure, run)."""
-
-    def __init__(self, friedman_table: pd.DataFrame | None = None,
-                 vs_baseline: pd.DataFrame | None = None, seed: int | None = None):
-        self.friedman = {} if friedman_table is None else {
-            r["measure"]: r for r in friedman_table.to_dict("records")}
-        self.vs_baseline = {} if vs_baseline is None else {
-            (r["measure"], r["run"], r["baseline"]): r for r in vs_baseline.to_dict("records")}
-        self.seed = seed
-
-    def spread(self, measure: str, runs: int, requests: int) -> float | None:
-        """Friedman's p of ``measure`` where the evaluation tested the same runs and
-        requests, else None."""
-        row = self.friedman.get(measure)
-        if row is None or int(row["runs"]) != runs or int(row["topics"]) != requests:
-            return None
-        return float(row["p_value"])
-
-    def pair(self, measure: str, first: str, second: str, test: str, requests: int,
-             constants) -> float | None:
-        """The p of ``test`` on ``first`` against ``second`` where the evaluation tested the
-        pair (either way round: the tests are two-sided) on the same requests with the same
-        draws, else None."""
-        row = self.vs_baseline.get((measure, first, second)) or \
-            self.vs_baseline.get((measure, second, first))
-        if row is None or test not in BASELINE_P or int(row["topics"]) != requests:
-            return None
-        if test == "randomisation" and (int(row["trials"]) != constants.trials
-                                        or self.seed != constants.seed):
-            return None
-        value = float(row[BASELINE_P[test]])
-        if test == "randomisation" and math.isfinite(value):
-            # a count over trials + 1 (significance.randomisation), which the table's six
-            # significant digits name exactly: the p the test computed, to the last bit
-            return round(value * (constants.trials + 1)) / (constants.trials + 1)
-        return value
-
-
-def _row(finding, c, comparison: str, numbers: Mapping, p_from: str = "") -> dict:
+def _row(finding, c, comparison: str, numbers: Mapping) -> dict:
     return {"finding": finding.number, "part": c.part, "comparison": comparison,
-            "measure": c.measure, "test_of_record": c.test_of_record or "",
-            **numbers, "p_from": p_from}
+            "measure": c.measure, "test_of_record": c.test_of_record or "", **numbers}
 
 
-def _pair(finding, c, first, second, values, design, known, confidence):
+def _pair(finding, c, first, second, values, design, confidence):
     m = values[c.measure]
-    test = c.test_of_record or design.constants.test_of_record
-    p = known.pair(c.measure, first, second, test, len(m), design.constants)
     row = _row(finding, c, f"{first} - {second}",
-               paired(m[first], m[second], design.constants, confidence, test, p),
-               "" if p is None else "significance_vs_baseline")
+               paired(m[first], m[second], design.constants, confidence, c.test_of_record))
     row["mean_second"] = float(m[second].mean())
     return row
 
 
-def finding_rows(finding, values: Mapping[str, pd.DataFrame], curves, design,
-                 known: Known) -> list[dict]:
+def finding_rows(finding, values: Mapping[str, pd.DataFrame], curves, design) -> list[dict]:
     """The rows of one finding, in the design's order, with Holm's adjustment within the
     finding over the rows of its ``holm`` comparisons that have a p."""
     rows, holm = [], []
     k = design.constants
     for c in finding.comparisons:
         if c.test == "equivalence":
-            found = [_pair(finding, c, y, x, values, design, known, c.confidence)
+            found = [_pair(finding, c, y, x, values, design, c.confidence)
                      for x, y in design.pairs()]
         elif c.test in ("directional", "difference"):
-            found = [_pair(finding, c, c.first, c.second, values, design, known,
+            found = [_pair(finding, c, c.first, c.second, values, design,
                            c.confidence if c.test == "directional" else 0.95)]
         elif c.test in ("spread", "large_spread"):
             m = values[c.measure].to_numpy()
             estimate, low, high = spread(m, k.resamples, 0.95, k.seed)
-            p = known.spread(c.measure, m.shape[1], len(m))
-            p_from = "significance_friedman" if p is not None else ""
-            if p is None:
-                test = friedman(m)
-                p = test[0].p_value if test else math.nan
+            test = friedman(m)
+            p = test[0].p_value if test else math.nan
             found = [_row(finding, c, "spread (max - min)",
                           {"requests": len(m), "estimate": estimate, "low": low, "high": high,
-                           "confidence": 0.95, "p_value": p, "p_holm": p}, p_from)]
+                           "confidence": 0.95, "p_value": p, "p_holm": p})]
         else:   # effort_ratio
             profile = c.parameter("profile")
             r = curves.ratio(profile, c.first, c.second, c.share, k.resamples, 0.95, k.seed)
@@ -221,8 +172,7 @@ def finding_rows(finding, values: Mapping[str, pd.DataFrame], curves, design,
     return rows
 
 
-def comparisons_table(per_topic: pd.DataFrame, curves, design, known: Known | None = None
-                      ) -> pd.DataFrame:
+def comparisons_table(per_topic: pd.DataFrame, curves, design) -> pd.DataFrame:
     """Every comparison of ``design`` (the columns of ``comparisons``:
     :data:`gradedrel.evaluation.contract.COLUMNS`) from the evaluation's per-topic values
     (every measure the design names) and ``curves``, the per-request CG curves of the
@@ -232,7 +182,7 @@ def comparisons_table(per_topic: pd.DataFrame, curves, design, known: Known | No
     values = {name: measure_matrix(per_topic, name, design.query_types)
               for name in design.measures()}
     rows = [row for f in design.findings
-            for row in finding_rows(f, values, curves, design, known or Known())]
+            for row in finding_rows(f, values, curves, design)]
     return pd.DataFrame(rows).reindex(columns=COLUMNS["comparisons"])
 
 

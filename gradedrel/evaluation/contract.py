@@ -29,7 +29,7 @@ COLUMNS = {
     # written beside them by the comparisons rule (gradedrel.evaluation.comparisons): the
     # numbers of a study design's comparisons, and the difference figures' intervals
     "comparisons": ["finding", "part", "comparison", "measure", "test_of_record", "requests",
-                    "estimate", "low", "high", "confidence", "p_value", "p_from", "p_holm",
+                    "estimate", "low", "high", "confidence", "p_value", "p_holm",
                     "mde", "mean_second", "first_rank", "second_rank", "censored", "depth"],
     "difference_bands": ["run", "profile", "kind", "base", "rank", "lo", "hi", "topics"],
 }

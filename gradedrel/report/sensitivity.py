@@ -37,10 +37,10 @@ def primary_without(per_topic: pd.DataFrame, exclude: Sequence[str], reason: str
             ("all requests", m3, "", ""),
             ("without the named requests", m3.drop(index=list(exclude)), " ".join(exclude),
              reason)):
-        from gradedrel.evaluation.comparisons import Known, finding_rows
+        from gradedrel.evaluation.comparisons import finding_rows
 
         numbers = pd.DataFrame(finding_rows(finding, {finding.headline.measure: matrix}, None,
-                                            study, Known()))
+                                            study))
         found, _, _ = assessment.assess_finding(
             finding, assessment.numbers_of(numbers, finding.number), None, paper, study)
         primary = dict(found[0], deciding=condition == "all requests")

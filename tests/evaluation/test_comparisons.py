@@ -42,50 +42,31 @@ def test_spread():
     assert low <= estimate <= high
 
 
-def test_the_p_values_the_evaluation_holds_are_read_not_computed_again():
-    """Friedman's p of a spread and the randomisation p of a pair against the baseline are
-    the evaluation's own (significance_friedman.tsv, significance_vs_baseline.tsv): the
-    comparisons read them (``p_from``) and they equal what computing them gives; Holm's p
-    within the finding is taken over them all (statsmodels' multipletests)."""
+def test_a_comparison_row_by_hand_and_holm_within_the_finding():
+    """Four requests, one type 10 points above SUM/u on each: effect +10, a degenerate
+    interval, the randomisation p the chance that four random signs agree (2/16); Holm's p
+    within the finding is statsmodels' multipletests over the finding's rows."""
     from statsmodels.stats.multitest import multipletests
 
     from conftest import ROOT
-    from gradedrel.evaluation.measures.judgements import Judgements
-    from gradedrel.evaluation.settings import Settings
-    from gradedrel.evaluation.tables import RunResult, significance_tables
     from gradedrel.report import design
 
     study = design.load(ROOT / "config" / "design" / "jk2000.yaml")
-    study = replace(study, findings=study.findings[:3],
-                    constants=replace(study.constants, resamples=300, trials=500, seed=5))
-    rng = np.random.default_rng(3)
-    topics = [str(q) for q in rng.permutation(np.arange(1, 31))]   # not in text order
-    measures = [f"AvP(level={lv})" for lv in (1, 2, 3)]
-    values = {t: {m: rng.random(len(topics)) for m in measures} for t in study.query_types}
-    per_topic = pd.DataFrame([(t, q, m, v[m][i]) for t, v in values.items() for m in measures
-                              for i, q in enumerate(topics)],
+    study = replace(study, findings=study.findings[1:2],
+                    constants=replace(study.constants, resamples=500, trials=20000, seed=1))
+    base = [0.2, 0.4, 0.1, 0.5]
+    runs = {t: [x + 0.03 * i for x in base] for i, t in enumerate(study.query_types)}
+    runs["WSYN/e"] = [x + 0.1 for x in base]
+    per_topic = pd.DataFrame([(t, str(q), "AvP(level=3)", v) for t, values in runs.items()
+                              for q, v in enumerate(values)],
                              columns=["run", "qid", "measure", "value"])
-    judgements = Judgements.from_qrels(pd.DataFrame({"qid": topics, "docno": "d", "grade": 3}),
-                                       topics)
-    tables = significance_tables(
-        [RunResult(t, {m: v[m] for m in measures}, [], {}, {}, [], {}, [], {}, [])
-         for t, v in values.items()], judgements,
-        Settings(randomisation_trials=500, seed=5))
-    known = c.Known(tables["significance_friedman"], tables["significance_vs_baseline"], 5)
-    read = c.comparisons_table(per_topic, None, study, known)
-    computed = c.comparisons_table(per_topic, None, study)
-    assert set(computed["p_from"]) == {""}
-    spreads = read[read["comparison"] == "spread (max - min)"]
-    assert set(spreads["p_from"]) == {"significance_friedman"}
-    against = read[read["comparison"].str.endswith(" - SUM/u")]
-    assert len(against) >= 5 and set(against["p_from"]) == {"significance_vs_baseline"}
-    others = read[~read.index.isin(spreads.index) & ~read.index.isin(against.index)]
-    assert set(others["p_from"]) == {""}
-    assert read["p_value"].to_numpy() == pytest.approx(computed["p_value"].to_numpy(), rel=1e-9)
-    primary = read[read["finding"] == 2]
-    assert primary["p_holm"].to_numpy() == pytest.approx(
-        multipletests(primary["p_value"], method="holm")[1])
-    other_trials = c.Known(tables["significance_friedman"], tables["significance_vs_baseline"],
-                           6)   # another seed: other sign flips, so computed here
-    assert set(c.comparisons_table(per_topic, None, study, other_trials)["p_from"]) == \
-        {"", "significance_friedman"}
+    table = c.comparisons_table(per_topic, None, study)
+    assert list(table.columns) == c.COLUMNS["comparisons"]
+    primary = table.iloc[0]
+    assert (primary["part"], primary["comparison"]) == ("primary", "WSYN/e - SUM/u")
+    assert primary["estimate"] == pytest.approx(10.0) and primary["requests"] == 4
+    assert (primary["low"], primary["high"]) == pytest.approx((10.0, 10.0))
+    assert primary["p_value"] == pytest.approx(0.125, abs=0.01)
+    assert primary["mean_second"] == pytest.approx(100 * np.mean(base))
+    assert table["p_holm"].to_numpy() == pytest.approx(
+        multipletests(table["p_value"], method="holm")[1])

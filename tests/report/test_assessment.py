@@ -31,7 +31,7 @@ FAST = replace(DESIGN, constants=replace(DESIGN.constants, resamples=2000, trial
 def numbers(study, values, effort, findings=None):
     """The evaluation's comparisons.tsv of ``study`` (gradedrel.evaluation.comparisons)."""
     rows = [r for f in (findings or study.findings)
-            for r in ev.finding_rows(f, values, effort, study, ev.Known())]
+            for r in ev.finding_rows(f, values, effort, study)]
     return pd.DataFrame(rows).reindex(columns=ev.COLUMNS["comparisons"])
 
 

@@ -107,17 +107,10 @@ for _name, _planset, _models in (
 rule evaluate_comparisons:
     """The numbers the findings report reads beside a model's evaluation: every comparison
     of the study design (effect, bootstrap interval, p, Holm's p, minimum detectable effect;
-    gradedrel.evaluation.comparisons), a p the evaluation's tables hold read from them."""
+    gradedrel.evaluation.comparisons)."""
     input:
-        **{
-            name: PATHS.evaluation(f"{file}.tsv")
-            for name, file in (
-                ("per_topic", "per_topic"),
-                ("ranked_grades", "ranked_grades"),
-                ("friedman", "significance_friedman"),
-                ("vs_baseline", "significance_vs_baseline"),
-            )
-        },
+        per_topic=PATHS.evaluation("per_topic.tsv"),
+        ranked_grades=PATHS.evaluation("ranked_grades.tsv"),
         recall_base=rules.prepare_topics_qrels.output.recall_base,
         design=design_files,
     output:
@@ -130,7 +123,6 @@ rule evaluate_comparisons:
         CONDA_ENV
     params:
         **report_params("gains", "gain_profiles", "depth"),
-        seed=config["evaluation"]["seed"],
     script:
         "../../scripts/evaluate_comparisons.py"
 
