@@ -50,7 +50,8 @@ def computing(source: str) -> list[str]:
             if node.module.startswith(MODULES):
                 found.append(f"{node.lineno}: from {node.module}")
             found += [f"{node.lineno}: imports {a.name}" for a in node.names
-                      if a.name in COMPUTING]
+                      if a.name in COMPUTING
+                      or f"{node.module}.{a.name}".startswith(MODULES)]
         elif isinstance(node, ast.Call):
             f = node.func
             name = f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) \
@@ -71,11 +72,11 @@ def test_the_reader_sees_imports_and_calls():
     source = ("from scipy import stats\nimport statsmodels.api\n"
               "from gradedrel.evaluation.measures.significance import bootstrap_ci\n"
               "x = significance.randomisation(a, b, 10, 1)\ny = rg.gain_vectors(g, t, 10)\n"
-              "z = fmt(1.0)\n")
+              "z = fmt(1.0)\nfrom gradedrel.evaluation.measures import jk, significance\n")
     assert computing(source) == [
-        "1: from scipy", "2: import statsmodels.api",
+        "1: from scipy", "1: imports stats", "2: import statsmodels.api",
         "3: from gradedrel.evaluation.measures.significance", "3: imports bootstrap_ci",
-        "4: calls randomisation", "5: calls gain_vectors"]
+        "4: calls randomisation", "5: calls gain_vectors", "7: imports significance"]
 
 
 def test_the_report_reads_numbers_it_does_not_compute_them():
