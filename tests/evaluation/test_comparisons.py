@@ -70,3 +70,21 @@ def test_a_comparison_row_by_hand_and_holm_within_the_finding():
     assert primary["mean_second"] == pytest.approx(100 * np.mean(base))
     assert table["p_holm"].to_numpy() == pytest.approx(
         multipletests(table["p_value"], method="holm")[1])
+
+
+def test_one_nan_rule_for_two_evaluations_of_the_same_runs():
+    """gradedrel compare's check of the query types' means against the workflow's and the
+    reference builder's check share one rule: undefined in both agrees, a value against an
+    undefined one or a row in one table only does not."""
+    from gradedrel.evaluation.files import SAME_MEANS, largest_difference
+
+    def means(rows):
+        return pd.DataFrame(rows, columns=["run", "measure", "mean"])
+
+    ours = means([("a", "m", 0.5), ("a", "n", float("nan"))])
+    assert largest_difference(ours, means([("a", "m", 0.5 + 1e-9), ("a", "n", float("nan"))])) \
+        <= SAME_MEANS
+    assert largest_difference(ours, means([("a", "m", 0.5), ("a", "n", 0.1)])) == math.inf
+    assert largest_difference(ours, means([("a", "m", 0.5)])) == math.inf
+    assert largest_difference(ours, means([("a", "m", 0.6), ("a", "n", float("nan"))])) == \
+        pytest.approx(0.1)
