@@ -205,7 +205,7 @@ def run_compare(args: argparse.Namespace) -> int:
     """``gradedrel compare``: evaluate the runs beside the plan set's query types, print the
     table and write every output (exit code 0)."""
     one_blas_thread_unless_chosen()
-    from gradedrel.report.compare import compare, default_out, printed
+    from gradedrel.compare.command import compare, default_out, printed
 
     runs = parse_run_arguments(args.runs)
     result = compare(runs, args.against, args.out or default_out(args.against), args.config)
@@ -218,7 +218,7 @@ def register_compare(subparsers) -> None:
     extra's packages (located, not imported), a ModuleNotFoundError naming the first missing
     (:func:`register` makes the command a stand-in that names the extra)."""
     from gradedrel.core.install import COMPARE_IMPORTS, missing_packages
-    from gradedrel.report.reference import packaged
+    from gradedrel.compare.reference import packaged
 
     missing = missing_packages(COMPARE_IMPORTS)
     if missing:

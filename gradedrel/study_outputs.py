@@ -322,8 +322,14 @@ class RuleFiles:
             inputs[f"design/{c}"] = study.collections[c].design
             inputs[f"designs/{c}"] = design.files(study.collections[c].design)
 
+        def comparisons(c: str, primary: str) -> None:
+            model = study.primary_condition(c)[1]
+            inputs[f"comparisons/{c}/{primary}"] = paths.evaluation("comparisons.tsv", c,
+                                                                   primary, model)
+
         for c, primary in study.headline_plain().items():
             per_topic(c, primary)
+            comparisons(c, primary)
             designed(c)
         fresh = study.fresh_condition()
         for c in [*study.headline_plain(), *study.headline_conditions(),
@@ -332,6 +338,7 @@ class RuleFiles:
                 inputs[f"leak/{c}"] = paths.collection_report("leak.tsv", c)
         for c, (primary, thesaurus) in study.headline_conditions().items():
             per_topic(c, primary, thesaurus)
+            comparisons(c, primary)
             inputs[f"key_sources/{c}"] = paths.collection_report("key_sources.tsv", c)
             designed(c)
         if fresh:

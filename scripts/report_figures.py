@@ -4,10 +4,10 @@ with their paired bootstrap intervals."""
 import logging
 
 from gradedrel.core import provenance
-from gradedrel.core.io import write_text
+from gradedrel.core.io import read_tsv, write_text
 from gradedrel.evaluation.measures import jk
 from gradedrel.job import run_step
-from gradedrel.report import bootstrap, figures, evaluation_files as report_io
+from gradedrel.report import figures, evaluation_files as report_io
 
 log = logging.getLogger("gradedrel")
 
@@ -29,19 +29,21 @@ def main():
         save(figures.gain_figure(gain_curves, curve, p["profiles"], p["query_types"], style,
                                  f"{curve.label(long=True)} — {where}"),
              curve.figure_name, out, style)
-    per_topic = report_io.read(snakemake.input.per_topic, "per_topic")
+    # the evaluation's paired bootstrap intervals (evaluate_comparisons), read exactly
+    every_band = read_tsv(snakemake.input.bands, ("run", "profile", "kind"), exact_floats=True)
     boot = p["bootstrap"]
     for name in p["difference_curves"]:
         curve = jk.curve(name, "report.difference_curves")
-        bands = bootstrap.difference_bands(
-            per_topic, *curve.curve, p["profiles"], p["baseline"], p["query_types"],
-            range(1, style["max_rank"] + 1), boot["resamples"], boot["confidence"], boot["seed"])
+        kind, base = curve.curve
+        bands = every_band[(every_band["kind"] == kind)
+                           & (every_band["base"].astype(int) == int(base))
+                           & (every_band["rank"].astype(int) <= style["max_rank"])]
         ranks = sorted(set(bands["rank"]))
         log.info("%s: bootstrap intervals at ranks %s over %s topics", name, ranks,
                  sorted(set(bands["topics"])))
         if bands.empty:
             log.warning("%s: no per-topic values for %s; drawing without intervals",
-                        snakemake.input.per_topic, name)
+                        snakemake.input.bands, name)
         shown = ", ".join(map(str, ranks)) if len(ranks) <= 5 else f"{ranks[0]}–{ranks[-1]}"
         note = (f"{'bars' if len(ranks) <= 5 else 'shaded'}: {100 * boot['confidence']:g} % "
                 f"paired bootstrap interval of the mean difference over topics (ranks {shown})")

@@ -5,8 +5,7 @@ plan set's models: the published numbers and the design read once."""
 import logging
 import os
 
-from gradedrel.evaluation.measures.effort import RequestCurves
-from gradedrel.core.io import write_text
+from gradedrel.core.io import read_tsv, write_text
 from gradedrel.job import per_model_pages, run_step
 from gradedrel.report import evaluation_files as report_io
 from gradedrel.report import assessment, design, published, reproducibility, tables
@@ -15,6 +14,8 @@ from gradedrel.report.html import markdown_to_html
 
 log = logging.getLogger("gradedrel")
 
+#: The evaluation's comparisons.tsv: its columns of names (the numbers read exactly).
+NUMBERS_TEXT = ("part", "comparison", "measure", "test_of_record")
 SIGNIFICANCE = {"friedman": "Friedman test per relevance level",
                 "posthoc": "Post-hoc pairwise comparisons",
                 "vs_baseline": "Each query type against the baseline"}
@@ -82,14 +83,11 @@ def write_findings(model, inp, out, pub, plan_design):
     title = f"{w.collection}, {w.planset} plans"
     where = f"{title}, {model}"
     paper_tables(p, inp, out, pub, means, where)
-    per_topic = report_io.read(inp.per_topic, "per_topic")
-    profiles = [c.parameter("profile") for f in plan_design.findings for c in f.comparisons
-                if c.test == "effort_ratio"]
-    effort = RequestCurves.read(inp.ranked_grades, inp.recall_base,
-                                {name: p["gain_profiles"][name] for name in profiles},
-                                {int(k): float(v) for k, v in p["gains"].items()},
-                                int(p["depth"]), plan_design.query_types)
-    comparisons, verdicts = assessment.assess_files(per_topic, effort, pub, plan_design)
+    comparisons = read_tsv(inp.comparisons, NUMBERS_TEXT, exact_floats=True)
+    report_io.check_columns(comparisons, report_io.COLUMNS["comparisons"], inp.comparisons)
+    comparisons, verdicts = assessment.assess_files(
+        comparisons, report_io.read(inp.effort, "effort"),
+        report_io.read(inp.gain_curves, "gain_curves"), pub, plan_design)
     assessment.write_assessment(comparisons, verdicts, out.verdicts, out.findings, out.primary)
     paper = {(lv, q): pub.avp_of(lv, q) for lv in p["levels"] for q in p["query_types"]}
     repro = report_md.reproduction_table(

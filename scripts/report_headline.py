@@ -21,10 +21,13 @@ def main():
     remembered = read_tsv(inp.remembered) if inp.get("remembered") else None
     leak = lambda c: read_tsv(inp[f"leak/{c}"]) if inp.get(f"leak/{c}") else None
     rows, sentences = [], {}
+    # the evaluation's primary comparison on every request (comparisons.tsv, read exactly)
+    numbers = lambda c, p: headline.primary_numbers(read_tsv(
+        inp[f"comparisons/{c}/{p}"], ("part", "comparison", "measure"), exact_floats=True))
     for c, primary in params.plain.items():   # no memory probe: the deciding row alone
         study = design.load(inp[f"design/{c}"])
         row = headline.primary_row(c, primary, read_tsv(inp[f"per_topic/{c}/{primary}"]),
-                                   paper, study)
+                                   paper, study, numbers(c, primary))
         rows.append(row | {"leak": headline.leak_note(leak(c), primary, row["holds"])})
     for c, (primary, thesaurus) in params.conditions.items():
         study = design.load(inp[f"design/{c}"])
@@ -32,7 +35,8 @@ def main():
                      thesaurus: read_tsv(inp[f"per_topic/{c}/{thesaurus}"])}
         source = params.sources[c]
         flagged = remembered.loc[remembered["source"] == source, "qid"].tolist()
-        found = headline.headline_rows(c, primary, thesaurus, per_topic, flagged, paper, study)
+        found = headline.headline_rows(c, primary, thesaurus, per_topic, flagged, paper, study,
+                                       numbers={primary: numbers(c, primary)})
         by = {r["row"]: r for r in found}
         every = by[headline.HEADLINE_ROWS[0][0]]
         every["role"] = "record" if params.fresh and source == mp.REAL else "deciding"

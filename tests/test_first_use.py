@@ -12,7 +12,7 @@ import sys
 import pytest
 
 from gradedrel import cli
-from gradedrel.report.reference import packaged
+from gradedrel.compare.reference import packaged
 
 from base_install import ROOT
 

@@ -1,6 +1,6 @@
 """Write the reference evaluations shipped with the package (gradedrel/reference/<c>/) from
 the main jobs' results: each testbed's primary plan set and model (its study design's
-``primary_plan_set``/``primary_model``), as gradedrel.report.reference.build writes them.
+``primary_plan_set``/``primary_model``), as gradedrel.compare.reference.build writes them.
 
     python tools/make_reference.py            # both testbeds, after make reproduce-nfcorpus
     python tools/make_reference.py --check    # exit 1 if the shipped ones differ (CI)
@@ -18,8 +18,9 @@ import tempfile
 from pathlib import Path
 
 from gradedrel.report import design as design_model
-from gradedrel.report.compare import plan_set_paths, read_config
-from gradedrel.report.reference import MANIFEST, PACKAGED, TABLES, build
+from gradedrel.study import Layout
+from gradedrel.compare.command import read_config
+from gradedrel.compare.reference import MANIFEST, PACKAGED, TABLES, build
 
 ROOT = Path(__file__).resolve().parent.parent
 #: testbed -> the config files its main job runs with (Makefile)
@@ -33,10 +34,11 @@ def make(collection: str, out: Path) -> Path:
     config = read_config([ROOT / f for f in files])
     settings = config["collections"][collection]
     design = design_model.load(ROOT / settings["design"])
-    paths = plan_set_paths(ROOT / config["results_dir"], collection, design.primary_plan_set,
-                           design.primary_model)
-    return build(paths["evaluation"], paths["runs"], paths["topics"], paths["qrels"],
-                 collection, settings,
+    layout = Layout(results=str(ROOT / config["results_dir"]))
+    at = (collection, design.primary_plan_set, design.primary_model)
+    return build(Path(layout.evaluation("", *at)), Path(layout.runs("", *at)),
+                 Path(layout.plan_set("topics.tsv", *at[:2])),
+                 Path(layout.collection("qrels.tsv", collection)), collection, settings,
                  config["query_types"]["labels"], files, out)
 
 

@@ -26,6 +26,12 @@ COLUMNS = {
     # (gradedrel.evaluation.measures.ranked_grades rebuilds gain and ideal vectors from
     # them and the collection's recall_base.tsv)
     "ranked_grades": ["run", "qid", "grades"],
+    # written beside them by the comparisons rule (gradedrel.evaluation.comparisons): the
+    # numbers of a study design's comparisons, and the difference figures' intervals
+    "comparisons": ["finding", "part", "comparison", "measure", "test_of_record", "requests",
+                    "estimate", "low", "high", "confidence", "p_value", "p_holm",
+                    "mde", "mean_second", "first_rank", "second_rank", "censored", "depth"],
+    "difference_bands": ["run", "profile", "kind", "base", "rank", "lo", "hi", "topics"],
 }
 #: The files written, in order (coverage.tsv: one row per run, columns as evaluated).
 TABLES = ("per_topic", "means", "pr_curves", "pr_per_topic", "gain_curves", "effort",

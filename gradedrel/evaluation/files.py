@@ -3,6 +3,7 @@ provenance — the one code path behind ``gradedrel evaluate`` and the workflow'
 from __future__ import annotations
 
 import logging
+import math
 from dataclasses import asdict
 from pathlib import Path
 from typing import Mapping
@@ -61,6 +62,62 @@ def evaluate_files(run_paths: Mapping[str, str | Path], qrels: pd.DataFrame,
         **({"data": data} if data is not None else {}))
     write_text(record, Path(out_dir) / "provenance.json")
     return tables
+
+
+def evaluate_beside(shipped: Mapping[str, pd.DataFrame], query_types: list[str],
+                    run_paths: Mapping[str, str | Path], qrels: pd.DataFrame,
+                    settings: Settings, out_dir: str | Path, topics: list[str],
+                    qrels_source: str, reference: Mapping) -> dict[str, pd.DataFrame]:
+    """Evaluate ``run_paths`` (label -> run file) beside the query types of a shipped
+    evaluation (``shipped``: its tables by name, per-topic values at full precision; a
+    reference, :mod:`gradedrel.compare.reference`): means, per-topic values, gain curves and
+    coverage are the shipped rows then yours; the significance tables test every run. Every
+    table and a provenance record (``reference``: what was shipped) are written to
+    ``out_dir``."""
+    from gradedrel.core import provenance
+    from gradedrel.evaluation.evaluate import evaluate_run, standard_provider
+    from gradedrel.evaluation.tables import RunResult, significance_tables, tidy_tables
+
+    judgements = Judgements.from_qrels(qrels, list(topics), source=qrels_source)
+    measures = settings.measure_list()
+    standard = standard_provider(measures, judgements)
+    yours = [evaluate_run(label, run, judgements, settings, measures, standard)
+             for label, run in read_runs(run_paths).items()]
+    tables = tidy_tables(yours, judgements)
+    per_topic, topic_ids = shipped["per_topic"], [str(q) for q in judgements.topics]
+    tested = settings.default_significance_measures()
+    theirs = []
+    for label in query_types:
+        values = per_topic[per_topic["run"] == label].pivot(
+            index="qid", columns="measure", values="value").reindex(index=topic_ids,
+                                                                    columns=tested)
+        theirs.append(RunResult(label, {m: values[m].to_numpy(dtype=float) for m in tested},
+                                [], {}, {}, [], {}, [], {}, []))
+    for name in shipped:
+        tables[name] = pd.concat([shipped[name], tables[name]], ignore_index=True)
+    tables.update(significance_tables([*theirs, *yours], judgements, settings))
+    write_tables(tables, out_dir)
+    record = provenance.record(
+        "evaluate", {"evaluation": plain(recorded_settings(settings))},
+        runs={label: {"path": str(path), "sha256": sha256_of(path)}
+              for label, path in run_paths.items()},
+        reference=dict(reference), topics=judgements.n_topics)
+    write_text(record, Path(out_dir) / "provenance.json")
+    return tables
+
+
+#: Two evaluations of the same runs agree when no mean differs by more than this.
+SAME_MEANS = 1e-6
+
+
+def largest_difference(means: pd.DataFrame, other: pd.DataFrame) -> float:
+    """The largest difference between two means.tsv tables' means of the same (run,
+    measure), in one NaN rule: both NaN (undefined in both) agree; a value against NaN, or
+    a row in one table only, is an infinite difference."""
+    joined = means.merge(other, on=["run", "measure"], how="outer", suffixes=("", "_other"))
+    differences = (joined["mean"] - joined["mean_other"]).abs()
+    both_nan = joined["mean"].isna() & joined["mean_other"].isna()
+    return float(differences[~both_nan].fillna(math.inf).max()) if (~both_nan).any() else 0.0
 
 
 def digested(path: str | Path) -> dict:

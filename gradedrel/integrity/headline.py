@@ -43,15 +43,20 @@ CLEARED = ("*Cleared*: a request is cleared when none of the memory probe's answ
 
 def _row(collection: str, label: str, plan_set: str, per_topic: pd.DataFrame,
          keep: Sequence[str], excluded: int, paper: assessment.Published,
-         study: Design) -> dict:
+         study: Design, numbers: Mapping | None = None) -> dict:
+    """One row: the primary comparison of ``plan_set`` on the requests ``keep``; on every
+    request its numbers are the evaluation's (``numbers``: the primary row of its
+    comparisons.tsv), on a subset computed here (:func:`subset_numbers`)."""
     headline = study.finding(2).headline
     first, second = headline.first, headline.second
     matrix = assessment.avp_matrix(per_topic.assign(value=pd.to_numeric(per_topic["value"])),
                                    headline.level, [first, second])
     matrix = matrix[matrix.index.isin(list(keep))]
-    row = assessment._row(2, label, f"{first} - {second}", "", matrix[first], matrix[second],
-                          paper.difference(first, second, headline.level), study.constants,
-                          False)
+    if numbers is None or int(numbers["requests"]) != len(matrix):
+        numbers = subset_numbers(matrix[first], matrix[second], study.constants)
+    row = assessment.judged({**numbers, "comparison": f"{first} - {second}",
+                             "p_holm": float("nan")}, label, "",
+                            paper.difference(first, second, headline.level), False, 2)
     # beside the columns (not written to headline.tsv): the minimum detectable effect and
     # how many requests have the second type at AvP 100 already (no gain possible)
     return {"collection": collection, "row": label, "plan_set": plan_set,
@@ -59,6 +64,14 @@ def _row(collection: str, label: str, plan_set: str, per_topic: pd.DataFrame,
             "ceiling": int((matrix[second] >= assessment.POINTS - 1e-9).sum()),
             **{k: row[k] for k in ("estimate", "low", "high", "p_value", "size", "mde")},
             "verdict": row["verdict"] if len(matrix) else ""}
+
+
+def subset_numbers(a, b, constants) -> dict:
+    """The primary comparison on a subset of the requests (cleared, remembered, a split),
+    which no evaluation file holds: the evaluation's paired difference, computed here."""
+    from gradedrel.evaluation.comparisons import paired
+
+    return paired(a, b, constants)
 
 
 #: The rows of a testbed's headline (Amendment 1, A3), in order: (label, which plan set: the
@@ -100,7 +113,8 @@ def headline_rows(collection: str, primary: str, thesaurus: str,
                   paper: assessment.Published, study: Design,
                   split: Mapping[str, str] | None = None,
                   level3: Mapping[str, int] | None = None,
-                  extra: Mapping[str, str] | None = None) -> list[dict]:
+                  extra: Mapping[str, str] | None = None,
+                  numbers: Mapping[str, Mapping] | None = None) -> list[dict]:
     """The rows of one testbed, each on its plan set and its requests. Without ``split``:
     :data:`HEADLINE_ROWS` (the primary comparison on every request, H2q: the ``-thesaurus``
     plans on the cleared requests, the primary on the cleared and on the remembered
@@ -109,8 +123,10 @@ def headline_rows(collection: str, primary: str, thesaurus: str,
     of level-3 documents (``level3``). ``per_topic`` maps the plan sets to their per-topic
     values (the primary model's); ``remembered`` are the requests the probe calls
     remembered; ``extra``: the plan sets of Amendment 3's rows by role (``unrecalled``,
-    ``inferable``; a row whose plan set is not given is left out). Each row keeps the role of
-    its plan set (``holds``: the key classes it holds beyond request and thesaurus keys)."""
+    ``inferable``; a row whose plan set is not given is left out); ``numbers``: per plan set
+    the evaluation's primary comparison on every request (:func:`primary_numbers`). Each row
+    keeps the role of its plan set (``holds``: the key classes it holds beyond request and
+    thesaurus keys)."""
     requests = set(per_topic[primary if split is None else thesaurus]["qid"])
     remembered = set(remembered) & requests
     cleared = requests - remembered
@@ -127,19 +143,33 @@ def headline_rows(collection: str, primary: str, thesaurus: str,
             continue
         plan_set = plan_sets[which]
         keep = sorted(chosen[subset])
+        every = subset == "every" and plan_set in (numbers or {})
         out.append({**_row(collection, label, plan_set, per_topic[plan_set], keep,
-                           len(requests) - len(keep), paper, study),
+                           len(requests) - len(keep), paper, study,
+                           numbers[plan_set] if every else None),
                     "role": "qualifies", "holds": HOLDS.get(which, ())})
     return out
 
 
+def primary_numbers(comparisons: pd.DataFrame) -> dict:
+    """The primary comparison's row of the evaluation's comparisons.tsv (finding 2's
+    headline part)."""
+    rows = comparisons[(comparisons["finding"].astype(int) == 2)
+                       & (comparisons["part"] == "primary")]
+    if rows.empty:
+        raise ValueError("comparisons.tsv: no primary comparison (finding 2, part primary)")
+    return rows.iloc[0].to_dict()
+
+
 def primary_row(collection: str, primary: str, per_topic: pd.DataFrame,
-                paper: assessment.Published, study: Design) -> dict:
+                paper: assessment.Published, study: Design,
+                numbers: Mapping | None = None) -> dict:
     """The pre-registered primary comparison on every request, where no memory probe
-    qualifies it (the Cranfield main job alone): the testbed's deciding row."""
+    qualifies it (the Cranfield main job alone): the testbed's deciding row (``numbers``:
+    the evaluation's, :func:`primary_numbers`)."""
     requests = sorted(set(per_topic["qid"]))
     return {**_row(collection, HEADLINE_ROWS[0][0], primary, per_topic, requests, 0, paper,
-                   study), "role": "deciding", "holds": HOLDS["all"]}
+                   study, numbers), "role": "deciding", "holds": HOLDS["all"]}
 
 
 def fresh_sentence(rows: pd.DataFrame, collection: str, pool: int, extension: bool,

@@ -9,7 +9,7 @@ They telescope: they add up to the primary effect WSYN/e(P) − SUM/u(P) request
 hence in the mean (the order is fixed by the amendment; no other is reported). Each term:
 its mean over the requests and its 95 % paired percentile bootstrap interval (10,000
 resamples, seed 20000724: the evaluation's resampling,
-:func:`gradedrel.report.verdicts.paired_difference`). Every request of P must have a value
+:func:`gradedrel.evaluation.comparisons.paired_difference`). Every request of P must have a value
 in every run (derived plan sets keep the parent's requests; an emptied plan scores 0).
 
 **Robustness.** For the primary comparison of a plan set (per-request WSYN/e − SUM/u): the
@@ -29,7 +29,7 @@ from gradedrel.evaluation.measures.avp import AvP
 from gradedrel.report.assessment import POINTS, fmt_ci
 from gradedrel.report.design import Constants
 from gradedrel.report.tables import Table
-from gradedrel.report.verdicts import paired_difference
+from gradedrel.evaluation.comparisons import paired_difference
 
 #: Which run of which plan set each series is: (query type, derived suffix; "" = P itself).
 SERIES = {"SUM/u(P)": ("SUM/u", ""), "WSYN/u(P)": ("WSYN/u", ""),
@@ -123,10 +123,9 @@ def primary_differences(per_topic: pd.DataFrame, first: str = "WSYN/e",
 
 
 def _interval_row(differences: pd.Series, rules: Constants) -> dict:
-    interval = paired_difference(differences.to_numpy(), np.zeros(len(differences)),
-                                 rules.resamples, CONFIDENCE, rules.seed)
-    return {"requests": len(differences), "estimate": interval.estimate, "low": interval.low,
-            "high": interval.high, "interval": f"{100 * CONFIDENCE:.0f} % bootstrap"}
+    estimate, low, high = paired_difference(differences.to_numpy(), np.zeros(len(differences)),
+                                            rules.resamples, CONFIDENCE, rules.seed)
+    return {"requests": len(differences), "estimate": estimate, "low": low, "high": high, "interval": f"{100 * CONFIDENCE:.0f} % bootstrap"}
 
 
 def leave_one_out(differences: pd.Series) -> dict:

@@ -1,15 +1,14 @@
 """The paper's findings assessed under the pre-registered rules of a study design
 (:mod:`gradedrel.report.design`; docs/preregistration.md).
 
-The design names every comparison, its test and how the deciding ones combine; this module
-computes them. Input: per-request values of each measure the design names, per query type
-(the evaluation's ``per_topic.tsv``), and the evaluation's effort
-(:class:`gradedrel.evaluation.measures.effort.RequestCurves`). Output: one row per
-comparison (effect, interval, raw and Holm-adjusted p of its test of record, minimum
-detectable effect, verdict, whether it decides) and one verdict per finding: the findings
-report of one plan set and model. :func:`assess_files` takes the evaluation's files as read,
-:func:`write_assessment` writes the three verdict tables (every comparison, one verdict per
-finding, the primary comparison alone); the rest are pure functions.
+The design names every comparison, its test and how the deciding ones combine; the
+evaluation computed their numbers (:mod:`gradedrel.evaluation.comparisons`, its
+``comparisons.tsv``: effect, interval, raw and Holm-adjusted p of the test of record,
+minimum detectable effect) and this module judges them: one row per comparison with its
+verdict and whether it decides, and one verdict per finding: the findings report of one
+plan set and model. It computes no statistic. :func:`assess_files` takes the evaluation's
+files as read, :func:`write_assessment` writes the three verdict tables (every comparison,
+one verdict per finding, the primary comparison alone); the rest are pure functions.
 """
 from __future__ import annotations
 
@@ -17,17 +16,15 @@ import math
 from dataclasses import dataclass, field, replace
 from typing import Mapping, Sequence
 
-import numpy as np
 import pandas as pd
 
 from gradedrel.core.io import write_tsv
 from gradedrel.report import verdicts as v
-from gradedrel.report.design import Comparison, Constants, Design, Finding
+from gradedrel.report.design import Comparison, Design, Finding
 from gradedrel.evaluation.measures import registry
 from gradedrel.evaluation.measures.avp import AvP
-from gradedrel.evaluation.measures.significance import adjust, friedman, randomisation
+from gradedrel.evaluation.comparisons import POINTS, measure_matrix
 
-POINTS = 100.0  # AvP in points (percent), as the paper reports it
 
 COMPARISON_COLUMNS = ["finding", "part", "comparison", "measure", "requests", "estimate", "low",
                       "high", "confidence", "published", "p_value", "p_holm", "mde", "verdict",
@@ -65,39 +62,6 @@ def avp_matrix(per_topic: pd.DataFrame, level: int, query_types: Sequence[str]) 
     return measure_matrix(per_topic, str(AvP(level=level)), query_types)
 
 
-def measure_matrix(per_topic: pd.DataFrame, name: str, query_types: Sequence[str]) -> pd.DataFrame:
-    """Requests × query types of the measure ``name`` (as per_topic.tsv writes it; AvP in
-    points), requests where every type has a value: AvP sorted by request id, the other
-    measures in the evaluation's order (as per_topic.tsv lists them). The order is the
-    bootstrap's and the randomisation test's pairing of rows with draws (as each was
-    pre-registered and first run)."""
-    rows = per_topic[per_topic["measure"] == name]
-    wide = rows.pivot(index="qid", columns="run", values="value").astype(float)
-    avp = registry.parse(name).NAME == "AvP"
-    if not avp:
-        wide = wide.reindex(pd.unique(rows["qid"]))
-    missing = [t for t in query_types if t not in wide.columns]
-    if missing:
-        raise ValueError(f"per-topic values of {name} lack the query types {missing}")
-    return wide[list(query_types)].dropna() * (POINTS if avp else 1.0)
-
-
-def p_value(a: np.ndarray, b: np.ndarray, test: str, constants: Constants) -> float:
-    """Two-sided p of the paired test of record ``test`` on ``a`` against ``b`` (NaN for
-    fewer than two pairs, or where the test is undefined: every difference 0 for Wilcoxon)."""
-    if len(a) < 2:
-        return math.nan
-    if test == "randomisation":
-        return randomisation(a, b, constants.trials, constants.seed).p_value
-    from scipy import stats
-
-    try:
-        found = stats.wilcoxon(a, b) if test == "wilcoxon" else stats.ttest_rel(a, b)
-    except ValueError:
-        return math.nan
-    return float(found.pvalue)
-
-
 def _record(finding: int, part: str, comparison: str, measure: str, requests: int,
             interval: v.Interval, published: float, verdict: v.Verdict, deciding: bool,
             p: float = math.nan, mde: float = math.nan) -> dict:
@@ -109,29 +73,27 @@ def _record(finding: int, part: str, comparison: str, measure: str, requests: in
             "size": verdict.size, "deciding": deciding, "why": verdict.reason}
 
 
-def _row(finding, part, comparison, measure, a, b, published, constants: Constants, deciding,
-         confidence=0.95, test: str | None = None):
-    """A paired difference ``a`` − ``b`` with its interval, the p of its test of record, its
-    minimum detectable effect and, against a published effect, its directional verdict."""
-    a = np.asarray(a, dtype=np.float64)
-    b = np.asarray(b, dtype=np.float64)
-    interval = v.paired_difference(a, b, constants.resamples, confidence, constants.seed)
-    sd = float(np.std(a - b, ddof=1)) if len(a) > 1 else math.nan
+def judged(numbers: Mapping, part: str, measure: str, published: float, deciding: bool,
+           finding: int) -> dict:
+    """A paired difference as the evaluation computed it (a row of its ``comparisons.tsv``)
+    with, against a published effect, its directional verdict."""
+    interval = v.Interval(numbers["estimate"], numbers["low"], numbers["high"],
+                          numbers["confidence"])
     verdict = v.directional(interval, published) if published and not math.isnan(published) \
         else v.Verdict("")   # no published effect (None, NaN or 0): reported, not judged
-    return _record(finding, part, comparison, measure, len(a), interval, published, verdict,
-                   deciding, p_value(a, b, test or constants.test_of_record, constants),
-                   v.minimum_detectable_effect(sd, len(a), constants.alpha, constants.power))
+    row = _record(finding, part, numbers["comparison"], measure, numbers["requests"], interval,
+                  published, verdict, deciding, numbers["p_value"], numbers["mde"])
+    row["p_holm"] = numbers["p_holm"]
+    return row
 
 
 # --- the tests a design names: one function per test, its rows and its verdict each ---------
+# ``numbers(c, comparison)``: the evaluation's row of comparison ``c`` (comparisons.tsv)
 
-def _equivalence(finding, c: Comparison, values, effort, published, design: Design, notes):
+def _equivalence(finding, c: Comparison, numbers, reading, published, design: Design, notes):
     """Every pair of the design's query types at one level, TOST intervals; the part's
     verdict on every row (Schuirmann 1987; docs/preregistration.md, H1a)."""
-    m = values[c.measure]
-    rows = [_row(finding.number, c.part, f"{y} - {x}", c.measure, m[y], m[x], 0.0,
-                 design.constants, c.deciding, confidence=c.confidence, test=c.test_of_record)
+    rows = [judged(numbers(c, f"{y} - {x}"), c.part, c.measure, 0.0, c.deciding, finding.number)
             for x, y in design.pairs()]
     verdict = v.equivalence([v.Interval(r["estimate"], r["low"], r["high"], c.confidence)
                              for r in rows], design.constants.margin)
@@ -140,80 +102,96 @@ def _equivalence(finding, c: Comparison, values, effort, published, design: Desi
     return rows, verdict
 
 
-def _spread(finding, c: Comparison, values, effort, published, design: Design, notes):
+def _spread(finding, c: Comparison, numbers, reading, published, design: Design, notes):
     """The spread of the query types' means with Friedman's p; judged when ``large_spread``
     (finding 1b), else reported."""
-    m = values[c.measure].to_numpy()
+    n = numbers(c, "spread (max - min)")
     k = design.constants
-    spread = v.spread(m, k.resamples, 0.95, k.seed)
-    test = friedman(m)
-    p = test[0].p_value if test else math.nan
+    spread = v.Interval(n["estimate"], n["low"], n["high"], n["confidence"])
+    p = n["p_value"]
     paper = published.spread(c.level, design.query_types)
     verdict = v.large_spread(spread, p, k.margin, paper, k.alpha) \
         if c.test == "large_spread" else v.Verdict("")
-    row = _record(finding.number, c.part, "spread (max - min)", c.measure, len(m), spread,
+    row = _record(finding.number, c.part, "spread (max - min)", c.measure, n["requests"], spread,
                   paper, verdict, c.deciding, p)
-    row["p_holm"] = p
+    row["p_holm"] = n["p_holm"]
     return [row], verdict
 
 
-def _directional(finding, c: Comparison, values, effort, published, design: Design, notes):
-    m = values[c.measure]
-    row = _row(finding.number, c.part, f"{c.first} - {c.second}", c.measure,
-               m[c.first], m[c.second], published.difference(c.first, c.second, c.level),
-               design.constants, c.deciding, confidence=c.confidence, test=c.test_of_record)
+def _directional(finding, c: Comparison, numbers, reading, published, design: Design, notes):
+    row = judged(numbers(c, f"{c.first} - {c.second}"), c.part, c.measure,
+                 published.difference(c.first, c.second, c.level), c.deciding, finding.number)
     return [row], v.Verdict(row["verdict"], row["size"], row["why"])
 
 
-def _effort_ratio(finding, c: Comparison, values, effort, published, design: Design, notes):
-    """Proportional effort of two query types, computed by the evaluation (``effort``: a
-    :class:`gradedrel.evaluation.measures.effort.RequestCurves`), judged on the log scale;
-    the paper's own effort reading (the design's ``effort_reading``) noted beside it."""
-    k = design.constants
+def _effort_ratio(finding, c: Comparison, numbers, reading, published, design: Design, notes):
+    """Proportional effort of two query types, computed by the evaluation, judged on the log
+    scale; the paper's own effort reading (the design's ``effort_reading``, read from the
+    evaluation's ``effort.tsv``: :func:`effort_reading`) noted beside it."""
     profile = c.parameter("profile")
-    found = effort.ratio(profile, c.first, c.second, c.share, k.resamples, 0.95, k.seed)
-    ratio = v.Interval(found.estimate, found.low, found.high, 0.95)
+    n = numbers(c, f"effort {c.first} / effort {c.second}")
+    ratio = v.Interval(n["estimate"], n["low"], n["high"], n["confidence"])
     paper = published.effort_ratio.get(profile)
     verdict = v.ratio_verdict(ratio, paper) if paper else v.Verdict("")
     row = _record(finding.number, c.part, f"effort {c.first} / effort {c.second}",
-                  f"rank reaching {c.share:.0%} of the ideal's CG@{effort.depth(profile)}",
-                  effort.requests(profile), ratio, paper if paper else math.nan, verdict,
-                  c.deciding)
-    row["ranks"] = f"{found.first} vs {found.second}" + (" (censored)" if found.censored else "")
-    reading = finding.effort_reading
-    if reading:
-        r = effort.reading(profile, c.first, c.second, int(reading["rank"]),
-                           float(reading["saturation"]))
-        if r.saturated:
-            notes.append(f"profile {profile}: the paper's effort reading is not measurable "
-                         f"(the mean ideal CG at rank {r.rank} is {r.ideal_share:.0%} of its "
-                         f"value at rank {r.depth})")
-        else:
-            fmt = lambda x: str(x) if x is not None else f"not reached by {r.depth}"
-            notes.append(f"profile {profile}: the paper's effort reading (reach the ideal's CG "
-                         f"at rank {r.rank}): {c.first} {fmt(r.first)}, {c.second} "
-                         f"{fmt(r.second)}")
+                  f"rank reaching {c.share:.0%} of the ideal's CG@{int(n['depth'])}",
+                  n["requests"], ratio, paper if paper else math.nan, verdict, c.deciding)
+    row["ranks"] = f"{int(n['first_rank'])} vs {int(n['second_rank'])}" + \
+        (" (censored)" if _true(n["censored"]) else "")
+    if finding.effort_reading:
+        notes.append(reading(profile, c.first, c.second, int(finding.effort_reading["rank"]),
+                             float(finding.effort_reading["saturation"])))
     return [row], verdict
 
 
-def _difference(finding, c: Comparison, values, effort, published, design: Design, notes):
+def _difference(finding, c: Comparison, numbers, reading, published, design: Design, notes):
     """A paired difference of any measure, reported with its size relative to ``second``
     (the part is labelled with the measure's cutoff, where it has one)."""
-    m = values[c.measure]
     measure = registry.parse(c.measure)
     at = getattr(measure, "AT_PARAM", None)
     cutoff = measure.params.get(at) if at else None
     part = f"{c.part} at rank {cutoff} (reported)" if cutoff else f"{c.part} (reported)"
-    row = _row(finding.number, part, f"{c.first} - {c.second}", c.measure, m[c.first],
-               m[c.second], 0.0, design.constants, c.deciding, test=c.test_of_record)
-    second = float(m[c.second].mean())
+    n = numbers(c, f"{c.first} - {c.second}")
+    row = judged(n, part, c.measure, 0.0, c.deciding, finding.number)
+    second = float(n["mean_second"])
     row["size"] = (f"{row['estimate'] / second:+.1%} relative" if second > 0 else "")
     row["published"] = math.nan
     return [row], v.Verdict("")
 
 
+def _true(x) -> bool:
+    return x is True or str(x).lower() in ("true", "1", "1.0")
+
+
 TESTS = {"equivalence": _equivalence, "large_spread": _spread, "spread": _spread,
          "directional": _directional, "effort_ratio": _effort_ratio, "difference": _difference}
+
+
+def effort_reading(effort: pd.DataFrame, gain_curves: pd.DataFrame):
+    """The paper's effort reading (reach the mean ideal CG at ``rank``) as the evaluation's
+    ``effort.tsv`` holds it, ``reading(profile, first, second, rank, saturation)`` -> its
+    note; not measurable where the mean ideal CG at ``rank`` is already ``saturation`` of its
+    value at the last rank (``gain_curves.tsv``'s ideal)."""
+    def reading(profile, first, second, rank, saturation):
+        cg = gain_curves[(gain_curves["profile"].astype(str) == str(profile))
+                         & (gain_curves["kind"] == "CG") & (gain_curves["run"] == first)]
+        ideal = cg.set_index(cg["rank"].astype(int))["ideal"].astype(float).sort_index()
+        depth, top, at = int(ideal.index[-1]), float(ideal.iloc[-1]), float(ideal.loc[rank])
+        share = at / top if top else math.nan
+        if top > 0 and at >= saturation * top:
+            return (f"profile {profile}: the paper's effort reading is not measurable "
+                    f"(the mean ideal CG at rank {rank} is {share:.0%} of its "
+                    f"value at rank {depth})")
+        mine = effort[(effort["profile"].astype(str) == str(profile)) & (effort["kind"] == "CG")
+                      & (effort["k"].astype(int) == rank)].set_index("run")
+        if mine.empty:
+            raise ValueError(f"effort.tsv: no CG row of profile {profile} at rank {rank} "
+                             "(evaluation.effort_ranks)")
+        fmt = lambda run: (str(int(mine.loc[run, "rank_reached"]))
+                           if _true(mine.loc[run, "reached"]) else f"not reached by {depth}")
+        return (f"profile {profile}: the paper's effort reading (reach the ideal's CG "
+                f"at rank {rank}): {first} {fmt(first)}, {second} {fmt(second)}")
+    return reading
 
 
 # --- how the deciding rows make a finding's verdict: one function per rule -----------------
@@ -260,44 +238,53 @@ RULES = {"level1_negligible_level3_large": _level1_negligible_level3_large,
          "primary": _primary, "parts_all_of": _parts_all_of, "deciding_row": _deciding_row}
 
 
-def assess_finding(finding: Finding, values, effort, published: Published,
+def assess_finding(finding: Finding, numbers, reading, published: Published,
                    design: Design) -> tuple[list[dict], v.Verdict, str]:
     """One finding's rows (in the design's order), its verdict (its ``reason``: what decided
-    it, in a few words) and the reason in full: ``values`` maps each measure the design names
-    to its requests × query types matrix (:func:`measure_matrix`), ``effort`` is the
-    evaluation's effort (:class:`~gradedrel.evaluation.measures.effort.RequestCurves`)."""
-    rows, parts, notes, holm = [], [], [], []
+    it, in a few words) and the reason in full: ``numbers(c, comparison)`` is the evaluation's
+    row of a comparison (:func:`numbers_of`), ``reading`` the paper's effort reading in words
+    (:func:`effort_reading`)."""
+    rows, parts, notes = [], [], []
     for c in finding.comparisons:
-        found, verdict = TESTS[c.test](finding, c, values, effort, published, design, notes)
+        found, verdict = TESTS[c.test](finding, c, numbers, reading, published, design, notes)
         for row in found:
             row["test_of_record"] = c.test_of_record or ""
         rows.extend(found)
-        holm.extend(found if c.holm else [])
         parts.append((c, verdict))
-    p = np.array([r["p_value"] for r in holm], dtype=np.float64)
-    if np.isfinite(p).any():   # Holm within the finding, over the rows with a p
-        p[np.isfinite(p)] = adjust(p[np.isfinite(p)], "holm")
-        for row, q in zip(holm, p):
-            row["p_holm"] = q
     return (rows, *RULES[finding.rule](finding, parts, rows, notes))
 
 
-def assess(values: Mapping[str, pd.DataFrame], effort, published: Published,
+def numbers_of(comparisons: pd.DataFrame, finding: int):
+    """``numbers(c, comparison)``: the row of the evaluation's ``comparisons.tsv`` of finding
+    ``finding``'s comparison ``c`` labelled ``comparison`` (a KeyError naming it where the
+    evaluation has none: it was computed for another design)."""
+    rows = {(r["part"], r["comparison"], r["measure"]): r
+            for r in comparisons[comparisons["finding"].astype(int) == finding].to_dict("records")}
+
+    def numbers(c: Comparison, comparison: str) -> dict:
+        key = (c.part, comparison, c.measure)
+        if key not in rows:
+            raise KeyError(f"comparisons.tsv: no row of finding {finding} {key}")
+        return rows[key]
+    return numbers
+
+
+def assess(comparisons: pd.DataFrame, reading, published: Published,
            design: Design) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """Every finding of the design: (comparisons, findings) tables (arguments as
-    :func:`assess_finding`'s); the test of record of each row's p in the last column."""
+    """Every finding of the design: (comparisons, findings) tables from the evaluation's
+    numbers (``comparisons``: its comparisons.tsv; ``reading``: :func:`effort_reading`); the
+    test of record of each row's p in the last column."""
     rows, findings = [], []
     for finding in design.findings:
-        part_rows, verdict, reason = assess_finding(finding, values, effort, published,
-                                                    design)
+        part_rows, verdict, reason = assess_finding(
+            finding, numbers_of(comparisons, finding.number), reading, published, design)
         rows.extend(part_rows)
         findings.append({"finding": finding.number, "claim": finding.claim,
                          "verdict": str(verdict), "reason": reason, "why": verdict.reason})
-    comparisons = pd.DataFrame(rows)
+    table = pd.DataFrame(rows)
     known = COMPARISON_COLUMNS + ["why", "test_of_record"]
-    extra = [c for c in comparisons.columns if c not in known]
-    return (comparisons[COMPARISON_COLUMNS + extra + ["test_of_record"]],
-            pd.DataFrame(findings))
+    extra = [c for c in table.columns if c not in known]
+    return (table[COMPARISON_COLUMNS + extra + ["test_of_record"]], pd.DataFrame(findings))
 
 
 # --- from and to the evaluation's files ---------------------------------------------------
@@ -310,16 +297,14 @@ def avp_means(means: pd.DataFrame, levels: Sequence[int],
     return {(lv, q): mean_of(means, q, str(AvP(level=lv)))[0] for lv in levels for q in query_types}
 
 
-def assess_files(per_topic: pd.DataFrame, effort, paper, design: Design):
+def assess_files(comparisons: pd.DataFrame, effort: pd.DataFrame, gain_curves: pd.DataFrame,
+                 paper, design: Design):
     """(comparisons, findings) for one plan set and model under ``design``, from the
-    evaluation's per-topic values (every measure the design names), its effort
-    (``effort``: :class:`gradedrel.evaluation.measures.effort.RequestCurves` of the
-    evaluation's requests, for the gain profiles the design's effort comparisons name) and
-    the paper's numbers (``paper``: :class:`gradedrel.report.published.Published`)."""
-    per_topic = per_topic.assign(value=pd.to_numeric(per_topic["value"]))
-    values = {name: measure_matrix(per_topic, name, design.query_types)
-              for name in design.measures()}
-    return assess(values, effort, published_from(paper), design)
+    evaluation's files: its ``comparisons.tsv`` (the numbers of every comparison the design
+    names), ``effort.tsv`` and ``gain_curves.tsv`` (the paper's effort reading), and the
+    paper's numbers (``paper``: :class:`gradedrel.report.published.Published`)."""
+    return assess(comparisons, effort_reading(effort, gain_curves), published_from(paper),
+                  design)
 
 
 def write_assessment(comparisons: pd.DataFrame, findings: pd.DataFrame, verdicts: str,

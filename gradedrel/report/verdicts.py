@@ -16,19 +16,14 @@ significance, a test; never on a rank order alone.
   :mod:`gradedrel.evaluation.measures.effort`); the effect is the ratio of two runs'
   efforts, judged as a directional claim on the log scale (:func:`ratio_verdict`).
 
-The power analysis uses the normal approximation: the smallest paired difference detectable
-with a two-sided test at α and power 1 − β over n requests is (z_{1−α/2} + z_{1−β}) · SD / √n.
+The intervals, p-values and minimum detectable effects are the evaluation's
+(:mod:`gradedrel.evaluation.comparisons`); this module only judges them.
 """
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from statistics import NormalDist
-from typing import Iterable, Sequence
-
-import numpy as np
-
-from gradedrel.evaluation.measures.significance import bootstrap_ci, resample_counts
+from typing import Iterable
 
 HOLDS = "holds"
 DOES_NOT_HOLD = "does not hold"
@@ -129,43 +124,6 @@ def all_of(verdicts: Iterable[Verdict]) -> Verdict:
         return Verdict(HOLDS, reason=f"all {len(names)} parts hold")
     return Verdict(INCONCLUSIVE, reason=f"{names.count(INCONCLUSIVE)} of {len(names)} parts "
                    "inconclusive, none does not hold")
-
-
-# --- intervals and power -------------------------------------------------------------------
-
-def paired_difference(a: Sequence[float], b: Sequence[float], resamples: int, confidence: float,
-                      seed: int) -> Interval:
-    """Mean of a − b over paired requests with its percentile bootstrap interval."""
-    diff = np.asarray(a, dtype=np.float64) - np.asarray(b, dtype=np.float64)
-    n = len(diff)
-    if n < 2:
-        return Interval(float(diff.mean()) if n else math.nan, math.nan, math.nan, confidence)
-    mean, low, high = bootstrap_ci(diff, resamples, confidence, seed)  # the evaluation's
-    return Interval(float(mean[0]), float(low[0]), float(high[0]), confidence)
-
-
-def spread(values: np.ndarray, resamples: int, confidence: float, seed: int) -> Interval:
-    """Largest minus smallest column mean of a ``(requests, query types)`` matrix, with the
-    percentile interval of the same statistic over resampled requests."""
-    values = np.asarray(values, dtype=np.float64)
-    n = values.shape[0]
-    means = values.mean(axis=0)
-    estimate = float(means.max() - means.min())
-    if n < 2:
-        return Interval(estimate, math.nan, math.nan, confidence)
-    boot = resample_counts(n, resamples, seed) @ values / n
-    tail = (1.0 - confidence) / 2.0 * 100.0
-    low, high = np.percentile(boot.max(axis=1) - boot.min(axis=1), [tail, 100.0 - tail])
-    return Interval(estimate, float(low), float(high), confidence)
-
-
-def minimum_detectable_effect(sd: float, n: int, alpha: float = 0.05, power: float = 0.8) -> float:
-    """Smallest paired mean difference a two-sided test at ``alpha`` detects with ``power``
-    over ``n`` requests whose paired differences have standard deviation ``sd``."""
-    if n < 2 or not math.isfinite(sd):
-        return math.nan
-    z = NormalDist().inv_cdf
-    return (z(1 - alpha / 2) + z(power)) * sd / math.sqrt(n)
 
 
 # --- effort (computed by the evaluation: gradedrel.evaluation.measures.effort) ---------

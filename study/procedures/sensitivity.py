@@ -37,8 +37,12 @@ def primary_without(per_topic: pd.DataFrame, exclude: Sequence[str], reason: str
             ("all requests", m3, "", ""),
             ("without the named requests", m3.drop(index=list(exclude)), " ".join(exclude),
              reason)):
-        found, _, _ = assessment.assess_finding(finding, {finding.headline.measure: matrix},
-                                                 None, paper, study)
+        from gradedrel.evaluation.comparisons import finding_rows
+
+        numbers = pd.DataFrame(finding_rows(finding, {finding.headline.measure: matrix}, None,
+                                            study))
+        found, _, _ = assessment.assess_finding(
+            finding, assessment.numbers_of(numbers, finding.number), None, paper, study)
         primary = dict(found[0], deciding=condition == "all requests")
         rows.append({"condition": condition, "excluded": excluded, "reason": why, **primary})
     return pd.DataFrame(rows, columns=COLUMNS)

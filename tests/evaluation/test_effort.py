@@ -44,31 +44,11 @@ def test_a_rank_not_reached_is_censored():
     assert (found.first, found.second, found.censored) == (1, 5, True)
 
 
-def test_the_papers_reading_and_saturation_by_hand():
-    # the ideal reaches its whole gain at rank 1: saturated at any share
-    curves = effort.RequestCurves.from_gains({"3": {"a": FIRST, "b": SECOND}}, {"3": IDEAL})
-    reading = curves.reading("3", "a", "b", rank=1, saturation=0.95)
-    assert reading.saturated and reading.ideal_share == 1.0
-    # an ideal with 3 then 1: at rank 1 it is 3/4 of its end (4); the target is 3
-    ideal = np.array([[3, 1, 0, 0], [3, 1, 0, 0]], dtype=float)
-    curves = effort.RequestCurves.from_gains({"3": {"a": FIRST, "b": SECOND}}, {"3": ideal})
-    reading = curves.reading("3", "a", "b", rank=1, saturation=0.95)
-    assert not reading.saturated and reading.ideal_share == 0.75
-    assert (reading.first, reading.second) == (2, 4)       # mean CG a: 1.5, 3; b: 0, 0, 1.5, 3
-    assert effort.saturated(np.array([3.0, 4.0]), 1, 0.75)
-    assert not effort.saturated(np.array([3.0, 4.0]), 1, 0.76)
-
-
 def test_first_ranks_by_hand():
     curve = np.array([0, 1, 1, 3, 6, 6], dtype=float)
     assert effort.rank_reached(curve, 3) == 4
     assert effort.rank_reached(curve, 0.5) == 2
     assert list(effort.first_ranks(np.vstack([curve, curve * 2]), np.array([3, 2]))) == [4, 2]
-
-
-def test_saturation_at_rank_10():
-    assert effort.saturated(np.r_[np.arange(1, 10), np.full(91, 9.5)], 10, 0.95)
-    assert not effort.saturated(np.arange(1, 101, dtype=float), 10, 0.95)
 
 
 def test_effort_ratio_of_unequal_requests_by_hand():

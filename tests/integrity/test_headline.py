@@ -207,3 +207,23 @@ def test_leak_note_names_the_flag_of_each_class_a_row_holds():
                     "[1.86, 2.84] (thesaurus keys 2.09 [1.68, 2.60])")
     assert headline.leak_note(leak, "F", ()) == ""
     assert headline.leak_note(leak, "other", ("own",)) == ""
+
+
+def test_the_primary_row_on_every_request_is_the_evaluations():
+    """The primary comparison on every request is read from the evaluation's comparisons.tsv
+    (its numbers, judged here), not computed a third time; on a subset of the requests, or
+    where the evaluation counted other requests, it is computed."""
+    full = per_topic({f"q{i}": 0.1 + 0.01 * i for i in range(10)})
+    numbers = {"finding": 2, "part": "primary", "comparison": "WSYN/e - SUM/u",
+               "requests": 10, "estimate": 12.5, "low": 3.25, "high": 20.0,
+               "confidence": 0.95, "p_value": 0.0123, "p_holm": 0.05, "mde": 4.0}
+    read = headline.primary_numbers(pd.DataFrame([{**numbers, "part": "secondary"}, numbers]))
+    row = headline.primary_row("t", "P", full, PAPER, FAST, read)
+    assert (row["estimate"], row["low"], row["high"], row["p_value"], row["mde"]) == \
+        (12.5, 3.25, 20.0, 0.0123, 4.0)
+    assert row["verdict"] == "holds" and row["role"] == "deciding"
+    computed = headline.primary_row("t", "P", full, PAPER, FAST, {**numbers, "requests": 9})
+    assert computed["estimate"] == pytest.approx(14.5)
+    rows = headline.headline_rows("t", "P", "P-t", {"P": full, "P-t": full}, ["q0"], PAPER, FAST,
+                                  numbers={"P": read})
+    assert rows[0]["estimate"] == 12.5 and rows[2]["estimate"] == pytest.approx(15.0)

@@ -7,7 +7,8 @@ import pytest
 
 from dataclasses import replace
 
-from gradedrel.evaluation.measures.effort import RequestCurves
+from gradedrel.evaluation import comparisons as ev
+from gradedrel.evaluation.measures.effort import RequestCurves, rank_reached
 from gradedrel.report import assessment as a
 from gradedrel.report import design
 from gradedrel.report import verdicts as v
@@ -27,8 +28,42 @@ PAPER = a.Published(
 FAST = replace(DESIGN, constants=replace(DESIGN.constants, resamples=2000, trials=2000))
 
 
+def numbers(study, values, effort, findings=None):
+    """The evaluation's comparisons.tsv of ``study`` (gradedrel.evaluation.comparisons)."""
+    rows = [r for f in (findings or study.findings)
+            for r in ev.finding_rows(f, values, effort, study)]
+    return pd.DataFrame(rows).reindex(columns=ev.COLUMNS["comparisons"])
+
+
+def reading_of(curves, k=10):
+    """The paper's effort reading as the report reads it from the evaluation's effort.tsv and
+    gain_curves.tsv, those tables built here from the curves' means."""
+    if curves is None:
+        return None
+    effort, gain = [], []
+    for profile, ideal in curves.ideal.items():
+        mean_ideal = ideal.mean(axis=0)
+        for run, c in curves.curves[profile].items():
+            mean = c.mean(axis=0)
+            reached = rank_reached(mean, mean_ideal[k - 1])
+            effort.append({"run": run, "profile": profile, "kind": "CG", "base": 0, "k": k,
+                           "rank_reached": reached, "reached": reached is not None})
+            gain += [{"run": run, "profile": profile, "kind": "CG", "rank": r + 1,
+                      "ideal": mean_ideal[r]} for r in range(len(mean))]
+    return a.effort_reading(pd.DataFrame(effort), pd.DataFrame(gain))
+
+
+def assess_finding(f, values, effort, paper, study):
+    return a.assess_finding(f, a.numbers_of(numbers(study, values, effort, [f]), f.number),
+                            reading_of(effort), paper, study)
+
+
+def assess(values, effort, paper, study):
+    return a.assess(numbers(study, values, effort), reading_of(effort), paper, study)
+
+
 def finding(number, values=None, effort=None, paper=PAPER, study=FAST):
-    return a.assess_finding(study.finding(number), values or {}, effort, paper, study)
+    return assess_finding(study.finding(number), values or {}, effort, paper, study)
 
 
 def per_topic(shifts: dict, n=150, seed=0, noise=0.02):
@@ -134,7 +169,7 @@ def test_assess_tables():
     dcg = pd.DataFrame({"WSYN/e": np.ones(len(g)), "SUM/u": np.ones(len(g))})
     avp.update({m: dcg for m in FAST.measures() if m.startswith("JK_DCG")})
     effort = RequestCurves.from_gains(curves, {"3": g, "2+3": g})
-    comparisons, findings = a.assess(avp, effort, PAPER, FAST)
+    comparisons, findings = assess(avp, effort, PAPER, FAST)
     assert list(findings["finding"]) == [1, 2, 3, 4]
     assert set(findings["verdict"].str.split(" \\(").str[0]) <= set(v.VERDICTS)
     assert list(comparisons.columns[:len(a.COMPARISON_COLUMNS)]) == a.COMPARISON_COLUMNS
@@ -170,7 +205,7 @@ def test_markdown_and_summary():
     dcg = pd.DataFrame({"WSYN/e": np.ones(len(g)), "SUM/u": np.ones(len(g))})
     avp.update({m: dcg for m in FAST.measures() if m.startswith("JK_DCG")})
     effort = RequestCurves.from_gains(curves, {"3": g, "2+3": g})
-    comparisons, findings = a.assess(avp, effort, PAPER, FAST)
+    comparisons, findings = assess(avp, effort, PAPER, FAST)
     text = a.comparisons_markdown(comparisons)
     assert text.count("\n") == len(comparisons) + 2
     assert "| 2 | primary | WSYN/e - SUM/u |" in text
@@ -191,7 +226,7 @@ def test_a_query_type_the_paper_did_not_run_is_compared_without_a_verdict():
     frame = pd.concat([frame, pd.DataFrame(rows)], ignore_index=True)
     avp = {f"AvP(level={level})": a.avp_matrix(frame, level, seventh.query_types)
            for level in (1, 2, 3)}
-    found, verdict, _ = a.assess_finding(seventh.finding(2), avp, None, PAPER, seventh)
+    found, verdict, _ = assess_finding(seventh.finding(2), avp, None, PAPER, seventh)
     assert found[0]["comparison"] == "BOOL/e - SUM/u" and found[0]["estimate"] > 15
     assert np.isnan(found[0]["published"]) and found[0]["verdict"] == ""
     assert verdict.verdict == ""   # nothing published to compare with
@@ -230,7 +265,7 @@ def test_one_comparison_has_one_p_in_the_evaluation_and_the_findings():
     from gradedrel.evaluation.measures.judgements import Judgements
     from gradedrel.evaluation.settings import Settings
     from gradedrel.evaluation.tables import RunResult, significance_tables
-    from gradedrel.report.assessment import _row, avp_matrix
+    from gradedrel.report.assessment import avp_matrix
     from gradedrel.report.design import Constants
 
     rng = np.random.default_rng(7)
@@ -248,8 +283,7 @@ def test_one_comparison_has_one_p_in_the_evaluation_and_the_findings():
                               for i, q in enumerate(topics)],
                              columns=["run", "qid", "value", "measure"])
     matrix = avp_matrix(per_topic, 3, ["SUM/u", "WSYN/e"])
-    row = _row(2, "", "WSYN/e - SUM/u", measure, matrix["WSYN/e"], matrix["SUM/u"], math.nan,
-               Constants(trials=2000, seed=5), False)
+    row = ev.paired(matrix["WSYN/e"], matrix["SUM/u"], Constants(trials=2000, seed=5))
     assert vs.loc[0, "randomisation_p_value"] == row["p_value"]
     assert 0 < row["p_value"] < 1
 
@@ -264,11 +298,11 @@ def test_the_test_of_record_gives_each_row_its_p_and_the_caption_says_which():
     wilcoxon = replace(first, comparisons=(replace(first.headline, test_of_record="wilcoxon"),
                                            *first.comparisons[1:]))
     study = replace(FAST, findings=(FAST.finding(1), wilcoxon))
-    rows, _, _ = a.assess_finding(wilcoxon, avp, None, PAPER, study)
+    rows, _, _ = assess_finding(wilcoxon, avp, None, PAPER, study)
     m = avp["AvP(level=3)"]
     assert rows[0]["p_value"] == pytest.approx(stats.wilcoxon(m["WSYN/e"], m["SUM/u"]).pvalue)
     assert rows[1]["test_of_record"] == "randomisation"
-    comparisons, findings = a.assess(avp, None, PAPER, study)
+    comparisons, findings = assess(avp, None, PAPER, study)
     assert set(comparisons["test_of_record"]) == {"randomisation", "wilcoxon", "friedman"}
     caption = a.verdicts_markdown("Verdicts", comparisons, findings)
     assert ("p = two-sided paired randomisation test or two-sided Wilcoxon signed-rank test "
@@ -289,3 +323,27 @@ def test_a_printed_interval_shows_the_signs_of_its_bounds():
     for low in (0.04, 0.0049, 0.00051, -0.04):
         shown = fmt_ci(low, 10.0)
         assert float(shown[1:].split(",")[0]) != 0.0
+
+
+def test_the_papers_effort_reading_is_read_from_effort_tsv_by_hand():
+    """The paper's reading (reach the mean ideal CG at rank k) is the evaluation's effort.tsv
+    row at k; not measurable where the mean ideal at k is already the saturation share of
+    its value at the last rank (gain_curves.tsv's ideal)."""
+    def tables(ideal, reached):
+        effort = pd.DataFrame([{"run": run, "profile": "3", "kind": kind, "k": 1,
+                                "rank_reached": rank, "reached": rank is not None}
+                               for run, rank in reached.items() for kind in ("CG", "DCG")])
+        gain = pd.DataFrame([{"run": run, "profile": "3", "kind": "CG", "rank": r + 1,
+                              "ideal": x} for run in reached for r, x in enumerate(ideal)])
+        return a.effort_reading(effort, gain)
+
+    # the ideal reaches its whole gain at rank 1: saturated at any share
+    saturated = tables([3.0, 3.0, 3.0, 3.0], {"a": 1, "b": 3})("3", "a", "b", 1, 0.95)
+    assert saturated == ("profile 3: the paper's effort reading is not measurable (the mean "
+                         "ideal CG at rank 1 is 100% of its value at rank 4)")
+    # an ideal of 3 then 1: at rank 1 it is 3/4 of its end; b never reaches it
+    read = tables([3.0, 4.0, 4.0, 4.0], {"a": 2, "b": None})
+    assert read("3", "a", "b", 1, 0.95) == ("profile 3: the paper's effort reading (reach the "
+                                           "ideal's CG at rank 1): a 2, b not reached by 4")
+    assert "not measurable" in read("3", "a", "b", 1, 0.75)
+    assert "not measurable" not in read("3", "a", "b", 1, 0.76)

@@ -4,7 +4,8 @@ import matplotlib.colors as mcolors
 import pytest
 
 from gradedrel.evaluation.measures.jk import JK_CG, JK_DCG
-from gradedrel.report import bootstrap, figures, tables
+from gradedrel.evaluation.comparisons import difference_bands
+from gradedrel.report import figures, tables
 import synthetic
 from report_helpers import QTS, published, report_config
 
@@ -59,9 +60,8 @@ def test_gain_figure_draws_the_ideal_vector(frames):
 
 def test_difference_figure_subtracts_the_baseline(frames):
     cfg = report_config()
-    bands = bootstrap.difference_bands(frames["per_topic"], "CG", 0, ["3", "2+3", "all"],
-                                       "SUM/u", QTS, range(1, 101),
-                                       200, 0.95, 1)
+    bands = difference_bands(frames["per_topic"], "CG", 0, ["3", "2+3", "all"], "SUM/u", QTS,
+                             range(1, 101), 200, 0.95, 1)
     assert sorted(set(bands["rank"])) == [10, 50, 100] and len(bands) == 3 * 3 * 5
     fig = figures.difference_figure(frames["gain_curves"], bands, JK_CG,
                                     ["3", "2+3", "all"], "SUM/u", QTS, cfg["figures"], "Δ")

@@ -3,6 +3,7 @@ synthetic evaluation and its Markdown."""
 import numpy as np
 import pandas as pd
 
+from gradedrel.evaluation.comparisons import comparisons_table
 from gradedrel.evaluation.measures.effort import RequestCurves
 from gradedrel.report import assessment, design, markdown
 from gradedrel.report.published import load
@@ -68,7 +69,11 @@ def _assessed(tmp_path):
     effort = RequestCurves.read(out / "ranked_grades.tsv", _recall_base(tmp_path, qrels),
                                 PROFILES, {1: 1, 2: 2, 3: 3},
                                 50, DESIGN.query_types)
-    return assessment.assess_files(per_topic, effort, paper, DESIGN), paper
+    # the evaluation stage's numbers (rule evaluate_comparisons), read by the findings
+    numbers = comparisons_table(per_topic, effort, DESIGN)
+    return assessment.assess_files(numbers, pd.read_csv(out / "effort.tsv", sep="\t"),
+                                   pd.read_csv(out / "gain_curves.tsv", sep="\t",
+                                               dtype={"profile": str}), paper, DESIGN), paper
 
 
 def test_the_findings_from_the_evaluation_files_equal_those_from_the_runs(tmp_path):

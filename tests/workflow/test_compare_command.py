@@ -275,7 +275,7 @@ def test_a_label_or_ids_with_spaces_are_refused_in_one_line(finished_project, tm
 
 def test_a_failure_while_writing_leaves_no_folder_behind(finished_project, tmp_path,
                                                          monkeypatch):
-    from gradedrel.report import compare
+    from gradedrel.compare import command as compare
 
     def broken(*args, **kwargs):
         raise RuntimeError("the figures failed")

@@ -1,4 +1,4 @@
-"""`gradedrel compare --against REFERENCE`: a reference evaluation (gradedrel.report.reference)
+"""`gradedrel compare --against REFERENCE`: a reference evaluation (gradedrel.compare.reference)
 made from the finished fixture plan set gives, file for file, what a comparison against the
 plan set's runs gives; judgements other than the reference's are refused; the shipped
 references are complete and name project files that exist."""
@@ -12,8 +12,8 @@ import pytest
 from gradedrel.cli import main
 from gradedrel.core.errors import InputError
 from gradedrel.core.project import project_file
-from gradedrel.report import reference
-from gradedrel.report.compare import compare
+from gradedrel.compare import reference
+from gradedrel.compare.command import compare
 
 pytestmark = pytest.mark.workflow
 

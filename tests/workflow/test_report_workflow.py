@@ -12,7 +12,8 @@ import synthetic
 from conftest import run_snakemake
 
 ROOT = Path(__file__).resolve().parents[2]
-RULES = ["report_findings", "report_figures"]
+# the report jobs and the numbers they read beside the evaluation (issue 44)
+RULES = ["report_findings", "report_figures", "evaluate_comparisons", "evaluate_difference_bands"]
 TABLES = ["avp", "testbed", "effort", "standard_measures", "significance_friedman",
           "significance_posthoc", "significance_vs_baseline", "reproduction"]
 

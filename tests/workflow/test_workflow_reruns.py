@@ -23,7 +23,10 @@ PLAN_SET = {"merge_curated_plans", "classify_keys", "compile_queries", "syn_stat
 # the plan set's topics for the evaluation: its candidates with the judgements it needs
 SELECTION = {"select_topics"}
 RETRIEVAL = {"retrieve"}
-EVALUATION = {"evaluate_runs", "compare_plan_sets"}
+# the numbers the report reads beside each evaluation (rules evaluate_comparisons,
+# evaluate_difference_bands)
+EVALUATION = {"evaluate_runs", "compare_plan_sets", "evaluate_comparisons",
+              "evaluate_difference_bands"}
 # the plain baseline's evaluation: after its run (the index, the requests) or the judgements
 BASELINE_EVALUATION = {"evaluate_baseline"}
 # the findings (and tables) of each plan set and model, the summary over them, and across

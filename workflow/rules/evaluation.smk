@@ -102,3 +102,46 @@ for _name, _planset, _models in (
             plan_set=evaluation_plan_set,
         script:
             "../../scripts/evaluate_runs.py"
+
+
+rule evaluate_comparisons:
+    """The numbers the findings report reads beside a model's evaluation: every comparison
+    of the study design (effect, bootstrap interval, p, Holm's p, minimum detectable effect;
+    gradedrel.evaluation.comparisons)."""
+    input:
+        per_topic=PATHS.evaluation("per_topic.tsv"),
+        ranked_grades=PATHS.evaluation("ranked_grades.tsv"),
+        recall_base=rules.prepare_topics_qrels.output.recall_base,
+        design=design_files,
+    output:
+        comparisons=PATHS.evaluation("comparisons.tsv"),
+    log:
+        log_of("{collection}/{planset}/evaluate_comparisons_{model}"),
+    wildcard_constraints:
+        planset=PLAN_SETS,
+    conda:
+        CONDA_ENV
+    params:
+        **report_params("gains", "gain_profiles", "depth"),
+    script:
+        "../../scripts/evaluate_comparisons.py"
+
+
+rule evaluate_difference_bands:
+    """The difference figures' paired bootstrap intervals of each query type's mean gain
+    minus the baseline's, per rank (gradedrel.evaluation.comparisons.difference_bands)."""
+    input:
+        per_topic=PATHS.evaluation("per_topic.tsv"),
+    output:
+        bands=PATHS.evaluation("difference_bands.tsv"),
+    log:
+        log_of("{collection}/{planset}/evaluate_difference_bands_{model}"),
+    wildcard_constraints:
+        planset=PLAN_SETS,
+    conda:
+        CONDA_ENV
+    params:
+        **report_params("bootstrap", "profiles", "baseline", "query_types", "difference_curves"),
+        max_rank=REPORT["figures"]["max_rank"],
+    script:
+        "../../scripts/evaluate_difference_bands.py"

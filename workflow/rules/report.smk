@@ -11,12 +11,12 @@ TABLE_PARAMS = (
     "significance_columns",
     "alpha",
 )
-FINDINGS_PARAMS = ("levels", "query_types", "baseline", "gains", "gain_profiles", "depth")
+FINDINGS_PARAMS = ("levels", "query_types", "baseline")
 #: What the findings job reads of each model's evaluation: input name -> evaluation file
-#: (the names evaluate_runs gives them, workflow/rules/evaluation.smk; effort reads
-#: ranked_grades with the collection's ``recall_base``).
+#: (the names evaluate_runs and evaluate_comparisons give them,
+#: workflow/rules/evaluation.smk).
 FINDINGS_EVALUATION_FILES = {
-    **{name: name for name in ("per_topic", "ranked_grades", "means", "effort")},
+    **{name: name for name in ("comparisons", "means", "effort", "gain_curves")},
     **{name: SIGNIFICANCE_FILES[name] for name in ("friedman", "posthoc", "vs_baseline")},
 }
 from gradedrel.report.items import label as report_label
@@ -80,7 +80,7 @@ rule report_figures:
     input:
         pr_curves=PATHS.evaluation("pr_curves.tsv"),
         gain_curves=PATHS.evaluation("gain_curves.tsv"),
-        per_topic=PATHS.evaluation("per_topic.tsv"),
+        bands=PATHS.evaluation("difference_bands.tsv"),
     output:
         **FILES.report_figures(),
         # the record of the figures (with their sha256: `make adopt` checks copied figures)

@@ -6,7 +6,7 @@ rank (reported as "not reached within N", never as N). Two targets are read:
 
 - the paper's effort reading (Järvelin & Kekäläinen 2000, finding 4: 34 vs 62 documents for
   the ideal's level-3 gain at rank 10): t = the mean ideal curve at rank k
-  (:func:`rank_reached`, the evaluation's ``effort.tsv``; :meth:`RequestCurves.reading`);
+  (:func:`rank_reached`, the evaluation's ``effort.tsv``, which the findings read);
 - *proportional effort* (docs/preregistration.md, H4): t = a share of the mean ideal
   curve's value at its last rank; the effect is the ratio of two runs' efforts, with a
   paired bootstrap over requests (curves, target and ranks recomputed in every resample):
@@ -14,8 +14,8 @@ rank (reported as "not reached within N", never as N). Two targets are read:
 
 One definition of "reached" for both: :data:`TOLERANCE`. :class:`RequestCurves` holds the
 per-request CG curves of the runs and of the ideal, rebuilt from the evaluation's
-``ranked_grades.tsv`` and the collection's ``recall_base.tsv`` (:mod:`.ranked_grades`), so a reader of the
-evaluation's files (the findings report) asks for effort instead of computing it.
+``ranked_grades.tsv`` and the collection's ``recall_base.tsv`` (:mod:`.ranked_grades`), for
+the proportional effort of the findings' comparisons (:mod:`gradedrel.evaluation.comparisons`).
 """
 from __future__ import annotations
 
@@ -81,28 +81,6 @@ def effort_ratio(first: np.ndarray, second: np.ndarray, ideal: np.ndarray, share
     return EffortRatio(e1, e2, e1 / e2, float(low), float(high), confidence, censored)
 
 
-def saturated(ideal_mean: np.ndarray, rank: int, share: float) -> bool:
-    """Whether the mean ideal curve at ``rank`` is already at least ``share`` of its value at
-    the last rank: then the paper's effort reading (reach the ideal's value at ``rank``) has
-    nothing to measure."""
-    ideal_mean = np.asarray(ideal_mean, dtype=np.float64)
-    top = ideal_mean[-1]
-    return bool(top > 0 and ideal_mean[rank - 1] >= share * top)
-
-
-@dataclass(frozen=True)
-class Reading:
-    """The paper's effort reading of two runs: the ranks at which their mean curves reach
-    the mean ideal curve's value at ``rank`` (None: not reached by ``depth``), or
-    ``saturated`` with the ideal's share at ``rank`` of its value at ``depth``."""
-    rank: int
-    depth: int
-    saturated: bool
-    ideal_share: float
-    first: int | None = None
-    second: int | None = None
-
-
 class RequestCurves:
     """Per gain profile, each run's per-request CG curves and the ideal's
     ``(requests, depth)``, requests in the evaluation's order; effort asked of them."""
@@ -146,17 +124,3 @@ class RequestCurves:
         """:func:`effort_ratio` of runs ``first`` and ``second`` under ``profile``."""
         return effort_ratio(self.curves[profile][first], self.curves[profile][second],
                             self.ideal[profile], share, resamples, confidence, seed)
-
-    def reading(self, profile: str, first: str, second: str, rank: int,
-                saturation: float) -> Reading:
-        """The paper's effort reading at ``rank`` (not measurable where the mean ideal
-        curve there is already ``saturation`` of its value at the last rank)."""
-        ideal_mean = self.ideal[profile].mean(axis=0)
-        depth = len(ideal_mean)
-        share = float(ideal_mean[rank - 1] / ideal_mean[-1]) if ideal_mean[-1] else math.nan
-        if saturated(ideal_mean, rank, saturation):
-            return Reading(rank, depth, True, share)
-        target = float(ideal_mean[rank - 1])
-        r1, r2 = (rank_reached(self.curves[profile][run].mean(axis=0), target)
-                  for run in (first, second))
-        return Reading(rank, depth, False, share, r1, r2)

@@ -1,4 +1,4 @@
-"""The pieces of `gradedrel compare` (gradedrel.report.compare), on constructed data; the
+"""The pieces of `gradedrel compare` (gradedrel.compare.command), on constructed data; the
 command itself runs on the finished fixture workflow in tests/workflow/test_compare_command.py."""
 import json
 import logging
@@ -14,10 +14,11 @@ from conftest import ROOT
 from gradedrel.core.errors import InputError
 from gradedrel.core.params import plain
 from gradedrel.evaluation.settings import Settings
-from gradedrel.report import compare, figures
+from gradedrel.compare import command as compare
+from gradedrel.report import figures
 from gradedrel.report.design import Constants
 from gradedrel.report.published import load as load_published
-from gradedrel.study import CollectionStudy, Layout
+from gradedrel.study import CollectionStudy
 
 PUBLISHED = load_published(ROOT / "config/published/jk2000.yaml")
 
@@ -48,15 +49,7 @@ def test_a_recorded_setting_this_version_does_not_know_is_named():
         Settings.from_record({**recorded(Settings()), "colour": "red"}, "x.json")
 
 
-def test_the_paths_are_the_workflows():
-    layout = Layout(results="r")
-    paths = compare.plan_set_paths("r", "c", "p", "m")
-    assert str(paths["runs"]) == layout.runs("", "c", "p", "m").rstrip("/")
-    assert str(paths["evaluation"]) == layout.evaluation("", "c", "p", "m")
-    assert str(paths["provenance"]) == layout.evaluation("provenance.json", "c", "p", "m")
-    assert str(paths["means"]) == layout.evaluation("means.tsv", "c", "p", "m")
-    assert str(paths["topics"]) == layout.plan_set("topics.tsv", "c", "p")
-    assert str(paths["qrels"]) == layout.collection("qrels.tsv", "c")
+def test_the_default_design_is_the_studys():
     design = next(f for f in fields(CollectionStudy) if f.name == "design")
     assert compare.DEFAULT_DESIGN == design.default
 

@@ -109,49 +109,15 @@ class Reference:
 
     def evaluate_beside(self, run_paths: Mapping[str, str | Path], qrels: pd.DataFrame,
                         settings, out_dir: str | Path, topics: Sequence[str]) -> dict:
-        """Evaluate ``run_paths`` (label -> run file) by the evaluation's own code
-        (:func:`~gradedrel.evaluation.evaluate.evaluate_run`) and put them beside the
-        reference's query types: means, per-topic values, gain curves and coverage are the
-        reference's rows then yours; the significance tables test every run, the query
-        types' per-topic values read back at full precision. Every
-        table and a provenance record are written to ``out_dir``."""
-        from gradedrel.core import provenance
-        from gradedrel.core.io import sha256_of, write_text
-        from gradedrel.core.params import plain
-        from gradedrel.evaluation.evaluate import evaluate_run, standard_provider
-        from gradedrel.evaluation.files import read_runs, recorded_settings, write_tables
-        from gradedrel.evaluation.measures.judgements import Judgements
-        from gradedrel.evaluation.tables import RunResult, significance_tables, tidy_tables
+        """Evaluate ``run_paths`` (label -> run file) beside the reference's query types
+        (:func:`gradedrel.evaluation.files.evaluate_beside`: their tables as shipped, at full
+        precision), writing every table and a provenance record to ``out_dir``."""
+        from gradedrel.evaluation.files import evaluate_beside
 
-        source = f"{self.folder / MANIFEST} (judgements)"
-        judgements = Judgements.from_qrels(qrels, list(topics), source=source)
-        measures = settings.measure_list()
-        standard = standard_provider(measures, judgements)
-        yours = [evaluate_run(label, run, judgements, settings, measures, standard)
-                 for label, run in read_runs(run_paths).items()]
-        tables = tidy_tables(yours, judgements)
-        shipped = {name: self.table(name) for name in TABLES}
-        per_topic, topic_ids = shipped["per_topic"], [str(q) for q in judgements.topics]
-        tested = settings.default_significance_measures()
-        theirs = []
-        for label in self.query_types:
-            values = per_topic[per_topic["run"] == label].pivot(
-                index="qid", columns="measure", values="value").reindex(index=topic_ids,
-                                                                        columns=tested)
-            theirs.append(RunResult(label, {m: values[m].to_numpy(dtype=float) for m in tested},
-                                    [], {}, {}, [], {}, [], {}, []))
-        for name in TABLES:
-            tables[name] = pd.concat([shipped[name], tables[name]], ignore_index=True)
-        tables.update(significance_tables([*theirs, *yours], judgements, settings))
-        write_tables(tables, out_dir)
-        record = provenance.record(
-            "evaluate", {"evaluation": plain(recorded_settings(settings))},
-            runs={label: {"path": str(path), "sha256": sha256_of(path)}
-                  for label, path in run_paths.items()},
-            reference={"folder": str(self.folder), **self.manifest},
-            topics=judgements.n_topics)
-        write_text(record, Path(out_dir) / "provenance.json")
-        return tables
+        return evaluate_beside({name: self.table(name) for name in TABLES}, self.query_types,
+                               run_paths, qrels, settings, out_dir, topics,
+                               f"{self.folder / MANIFEST} (judgements)",
+                               {"folder": str(self.folder), **self.manifest})
 
 
 class JudgementsUnavailable(ValueError):
@@ -235,7 +201,7 @@ def build(evaluation: str | Path, runs: str | Path, topics: str | Path, qrels: s
     from gradedrel.collection.spec import JUDGEMENT_KEYS
     from gradedrel.core.io import atomic_folder, read_tsv, write_text, write_tsv
     from gradedrel.evaluation.evaluate import evaluate
-    from gradedrel.evaluation.files import read_runs
+    from gradedrel.evaluation.files import SAME_MEANS, largest_difference, read_runs
     from gradedrel.evaluation.measures.avp import AvP
     from gradedrel.evaluation.measures.judgements import Judgements
     from gradedrel.evaluation.settings import Settings
@@ -252,9 +218,7 @@ def build(evaluation: str | Path, runs: str | Path, topics: str | Path, qrels: s
                                  for q in labels}),
                       Judgements.from_qrels(judged, ids, source=str(qrels)), settings,
                       bootstrap=False)
-    theirs = read_tsv(evaluation / "means.tsv")
-    joined = tables["means"].merge(theirs, on=["run", "measure"], suffixes=("", "_w"))
-    if len(joined) != len(theirs) or ((joined["mean"] - joined["mean_w"]).abs() > 1e-6).any():
+    if largest_difference(tables["means"], read_tsv(evaluation / "means.tsv")) > SAME_MEANS:
         raise ValueError(f"{evaluation}: the runs in {runs} do not evaluate to its means.tsv")
     # per-topic values of the measures a comparison tests: AvP at each level and the
     # significance measures

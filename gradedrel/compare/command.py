@@ -5,7 +5,8 @@ workflow (docs/compare.md).
 :func:`locate` finds the plan set and the project around it. Your runs and the query types'
 are evaluated together by the one evaluation code path
 (:func:`gradedrel.evaluation.files.evaluate_files`); the tables and figures are the report's;
-the summary's rows are the findings' comparison rows (:func:`.assessment._row`). Everything is
+the summary's rows are the evaluation's paired comparisons, as the findings' are
+(:func:`gradedrel.evaluation.comparisons.pairs_table`). Everything is
 checked before anything is written, and the output folder appears whole or not at all
 (:func:`gradedrel.core.io.atomic_folder`).
 """
@@ -27,7 +28,7 @@ from gradedrel.core.errors import InputError
 from gradedrel.evaluation.settings import Settings
 
 if TYPE_CHECKING:
-    from gradedrel.report.reference import Reference
+    from gradedrel.compare.reference import Reference
 
 log = logging.getLogger("gradedrel")
 
@@ -43,19 +44,6 @@ def _missing(path: Path, what: str, hint: str = "") -> FileNotFoundError:
 
 
 # --- what a finished plan set holds ---------------------------------------------------------
-
-def plan_set_paths(results: str | Path, c: str, p: str, m: str) -> dict[str, Path]:
-    """The files of a finished plan set that a comparison reads, where the workflow writes
-    them (:class:`gradedrel.study.Layout`; a test checks they are the same paths: the
-    Layout's module imports the plans' and thesaurus readers, which this command needs not)."""
-    root = Path(results) / c
-    return {"runs": root / "runs" / p / m,
-            "evaluation": root / "evaluation" / p / m,
-            "provenance": root / "evaluation" / p / m / "provenance.json",
-            "means": root / "evaluation" / p / m / "means.tsv",
-            "topics": root / "plans" / p / "topics.tsv",
-            "qrels": root / "qrels.tsv"}
-
 
 def read_config(paths: Sequence[Path]) -> dict:
     """The configs ``paths`` layered in order as Snakemake layers ``--configfile``s, then
@@ -141,7 +129,7 @@ def locate(against: str | Path, configs: Sequence[str | Path] = ()) -> PlanSetRu
     config files it names) as the workflow's ``--configfile`` (only the design, published
     numbers and report settings are read from them)."""
     from gradedrel.core.project import project_file, project_root
-    from gradedrel.report.reference import closest, find, packaged
+    from gradedrel.compare.reference import closest, find, packaged
 
     reference = find(against)
     if reference is not None:
@@ -175,7 +163,13 @@ def locate(against: str | Path, configs: Sequence[str | Path] = ()) -> PlanSetRu
                          "results/<collection>/runs/<plan set>/<model>",
                          "/".join(against.parts[-3:]))
     model, plan_set, collection = against.name, against.parent.name, against.parents[2].name
-    paths = plan_set_paths(against.parents[3], collection, plan_set, model)
+    from gradedrel.study import Layout   # where the workflow wrote the plan set's files
+
+    layout = Layout(results=str(against.parents[3]))
+    evaluation = Path(layout.evaluation("", collection, plan_set, model))
+    paths = {"provenance": evaluation / "provenance.json",
+             "topics": Path(layout.plan_set("topics.tsv", collection, plan_set)),
+             "qrels": Path(layout.collection("qrels.tsv", collection))}
     if not paths["provenance"].exists():
         raise _missing(paths["provenance"], "evaluation of this plan set")
     record, settings = _recorded(paths["provenance"])
@@ -197,8 +191,7 @@ def locate(against: str | Path, configs: Sequence[str | Path] = ()) -> PlanSetRu
         raise InputError(paths["provenance"], None, f"the baseline {settings.baseline_run!r} "
                          "among the evaluated runs", sorted(runs))
     return PlanSetRuns(against, collection, plan_set, model, runs, paths["topics"],
-                       paths["qrels"], paths["evaluation"], record, settings, design,
-                       published, report)
+                       paths["qrels"], evaluation, record, settings, design, published, report)
 
 
 # --- your runs ------------------------------------------------------------------------------
@@ -319,25 +312,25 @@ def summary(per_topic: pd.DataFrame, runs: Sequence[str], baseline: str, best: s
     """Findings-style rows at ``level``: the plan set's best expanded strong type against the
     baseline (the paper's finding 2), then each of your runs against the baseline and
     against that type. Each row is the findings report's comparison row
-    (:func:`.assessment._row`: mean paired difference in AvP points over the requests where
-    all have a value, its percentile bootstrap interval and the paired randomisation test,
-    with the design's resamples, trials and seed); 'paper' = the paper's value of the same
+    (the evaluation's, :func:`gradedrel.evaluation.comparisons.pairs_table`: mean paired
+    difference in AvP points over the requests where all have a value, its percentile
+    bootstrap interval and the paired randomisation test, with the design's resamples,
+    trials and seed); 'paper' = the paper's value of the same
     difference where it ran both (for a run of yours against the baseline: the paper's best
     type against it, the effect to beat)."""
+    from gradedrel.evaluation.comparisons import pairs_table
     from gradedrel.evaluation.measures.avp import AvP
-    from gradedrel.report.assessment import _row, avp_matrix
 
-    matrix = avp_matrix(per_topic, level, [baseline, best, *runs])
     paper_gain = 100 * (published.avp_of(level, best) - published.avp_of(level, baseline))
     pairs = [(best, baseline, paper_gain, f"{best} - {baseline}")]
     for run in runs:
         pairs += [(run, baseline, paper_gain, f"{best} - {baseline}"),
                   (run, best, math.nan, "")]
-    rows = [dict(_row(2, "", f"{first} - {second}", str(AvP(level=level)), matrix[first],
-                      matrix[second], math.nan, constants, False), paper=round(paper, 6),
-                 paper_comparison=paper_comparison if not math.isnan(paper) else "")
-            for first, second, paper, paper_comparison in pairs]
-    return pd.DataFrame(rows).rename(columns={"estimate": "effect"})[SUMMARY_COLUMNS]
+    rows = pairs_table(per_topic, str(AvP(level=level)), [p[:2] for p in pairs], constants)
+    rows["paper"] = [round(paper, 6) for _, _, paper, _ in pairs]
+    rows["paper_comparison"] = [named if not math.isnan(paper) else ""
+                                for _, _, paper, named in pairs]
+    return rows.rename(columns={"estimate": "effect"})[SUMMARY_COLUMNS]
 
 
 def summary_table(frame: pd.DataFrame, title: str, constants):
@@ -387,7 +380,7 @@ def draw(gain_curves: pd.DataFrame, report: Mapping, query_types: Sequence[str],
 def default_out(against: str | Path) -> Path:
     """``compare/<collection>/<plan set>/<model>`` (in the working directory) for
     ``results/<collection>/runs/<plan set>/<model>`` or a reference evaluation."""
-    from gradedrel.report.reference import find
+    from gradedrel.compare.reference import find
 
     reference = find(against)
     if reference is not None:
@@ -542,17 +535,13 @@ def check_against_workflow(means: pd.DataFrame, finished: PlanSetRuns,
     """The query types' means here against the workflow's evaluation (the same runs, topics,
     judgements and settings give the same numbers): a difference is one warning line."""
     from gradedrel.core.io import read_tsv
+    from gradedrel.evaluation.files import SAME_MEANS, largest_difference
 
     path = finished.evaluation / "means.tsv"
     if not path.exists():
         return
-    joined = means[means["run"].isin(query_types)].merge(read_tsv(path), on=["run", "measure"],
-                                                          how="outer",
-                                                          suffixes=("", "_workflow"))
-    differences = (joined["mean"] - joined["mean_workflow"]).abs()
-    both_nan = joined["mean"].isna() & joined["mean_workflow"].isna()
-    worst = float(differences[~both_nan].fillna(math.inf).max()) if len(joined) else 0.0
-    if worst > 1e-6:
+    worst = largest_difference(means[means["run"].isin(query_types)], read_tsv(path))
+    if worst > SAME_MEANS:
         log.warning("%s: the query types evaluate differently here (largest difference %g): "
                     "its judgements or topics changed after the evaluation; %s", path, worst,
                     HOW)

@@ -1,0 +1,26 @@
+"""Compute the numbers the findings report reads, beside one model's evaluation: every
+comparison of the study design (effect, bootstrap interval, p, Holm's p, minimum detectable
+effect; ``comparisons.tsv``)."""
+from gradedrel.core.io import read_tsv, write_tsv
+from gradedrel.evaluation import comparisons
+from gradedrel.evaluation.measures.effort import RequestCurves
+from gradedrel.job import run_step
+from gradedrel.report import design
+
+TEXT = ("run", "qid", "measure")   # names, read as text
+
+
+def main():
+    inp, p = snakemake.input, snakemake.params
+    study = design.load(inp.design[0])
+    profiles = [c.parameter("profile") for f in study.findings for c in f.comparisons
+                if c.test == "effort_ratio"]
+    curves = RequestCurves.read(inp.ranked_grades, inp.recall_base,
+                                {name: p.gain_profiles[name] for name in profiles},
+                                {int(k): float(v) for k, v in p.gains.items()}, int(p.depth),
+                                study.query_types)
+    table = comparisons.comparisons_table(read_tsv(inp.per_topic, TEXT), curves, study)
+    write_tsv(table, snakemake.output.comparisons, float_format="%.17g")
+
+
+run_step(snakemake.log[0], main, snakemake.wildcards, snakemake.output, config=snakemake.config)
