@@ -1,4 +1,4 @@
-"""Compute the numbers the findings report reads, beside one model's evaluation: every
+"""Compute the numbers the findings report reads, beside each model's evaluation: every
 comparison of the study design (effect, bootstrap interval, p, Holm's p, minimum detectable
 effect; ``comparisons.tsv``)."""
 from gradedrel.core.io import read_tsv, write_tsv
@@ -15,12 +15,14 @@ def main():
     study = design.load(inp.design[0])
     profiles = [c.parameter("profile") for f in study.findings for c in f.comparisons
                 if c.test == "effort_ratio"]
-    curves = RequestCurves.read(inp.ranked_grades, inp.recall_base,
-                                {name: p.gain_profiles[name] for name in profiles},
-                                {int(k): float(v) for k, v in p.gains.items()}, int(p.depth),
-                                study.query_types)
-    table = comparisons.comparisons_table(read_tsv(inp.per_topic, TEXT), curves, study)
-    write_tsv(table, snakemake.output.comparisons, float_format="%.17g")
+    for m in p.models:
+        curves = RequestCurves.read(inp[f"ranked_grades/{m}"], inp.recall_base,
+                                    {name: p.gain_profiles[name] for name in profiles},
+                                    {int(k): float(v) for k, v in p.gains.items()},
+                                    int(p.depth), study.query_types)
+        table = comparisons.comparisons_table(read_tsv(inp[f"per_topic/{m}"], TEXT), curves,
+                                              study)
+        write_tsv(table, snakemake.output[f"comparisons/{m}"], float_format="%.17g")
 
 
 run_step(snakemake.log[0], main, snakemake.wildcards, snakemake.output, config=snakemake.config)

@@ -104,38 +104,47 @@ for _name, _planset, _models in (
             "../../scripts/evaluate_runs.py"
 
 
+def per_model(file, models):
+    """``{file}/{model}`` -> the evaluation's ``{file}.tsv`` of each of ``models``."""
+    return {f"{file}/{m}": PATHS.evaluation(f"{file}.tsv", m=m) for m in models}
+
+
+# One job per plan set computes the numbers of every model of the grid, as the evaluation
+# does (one Python start each): the findings' comparisons, and the figures' bands apart, so
+# that a figure setting reruns no findings.
 rule evaluate_comparisons:
-    """The numbers the findings report reads beside a model's evaluation: every comparison
+    """The numbers the findings report reads beside each model's evaluation: every comparison
     of the study design (effect, bootstrap interval, p, Holm's p, minimum detectable effect;
     gradedrel.evaluation.comparisons)."""
     input:
-        per_topic=PATHS.evaluation("per_topic.tsv"),
-        ranked_grades=PATHS.evaluation("ranked_grades.tsv"),
+        **per_model("per_topic", STUDY.grid),
+        **per_model("ranked_grades", STUDY.grid),
         recall_base=rules.prepare_topics_qrels.output.recall_base,
-        design=design_files,
+        design=lambda wc: FILES.design_files(wc.collection),
     output:
-        comparisons=PATHS.evaluation("comparisons.tsv"),
+        **per_model("comparisons", STUDY.grid),
     log:
-        log_of("{collection}/{planset}/evaluate_comparisons_{model}"),
+        log_of("{collection}/{planset}/evaluate_comparisons"),
     wildcard_constraints:
         planset=PLAN_SETS,
     conda:
         CONDA_ENV
     params:
         **report_params("gains", "gain_profiles", "depth"),
+        models=STUDY.grid,
     script:
         "../../scripts/evaluate_comparisons.py"
 
 
 rule evaluate_difference_bands:
     """The difference figures' paired bootstrap intervals of each query type's mean gain
-    minus the baseline's, per rank (gradedrel.evaluation.comparisons.difference_bands)."""
+    minus the baseline's, per rank, for each model (gradedrel.evaluation.comparisons.difference_bands)."""
     input:
-        per_topic=PATHS.evaluation("per_topic.tsv"),
+        **per_model("per_topic", STUDY.grid),
     output:
-        bands=PATHS.evaluation("difference_bands.tsv"),
+        **per_model("difference_bands", STUDY.grid),
     log:
-        log_of("{collection}/{planset}/evaluate_difference_bands_{model}"),
+        log_of("{collection}/{planset}/evaluate_difference_bands"),
     wildcard_constraints:
         planset=PLAN_SETS,
     conda:
@@ -143,5 +152,6 @@ rule evaluate_difference_bands:
     params:
         **report_params("bootstrap", "profiles", "baseline", "query_types", "difference_curves"),
         max_rank=REPORT["figures"]["max_rank"],
+        models=STUDY.grid,
     script:
         "../../scripts/evaluate_difference_bands.py"
