@@ -109,7 +109,7 @@ def per_model(file, models):
     return {f"{file}/{m}": PATHS.evaluation(f"{file}.tsv", m=m) for m in models}
 
 
-# One job per plan set computes the numbers of every model of the grid, as the evaluation
+# One job per plan set computes the numbers of each report model, as the evaluation
 # does (one Python start each): the findings' comparisons, and the figures' bands apart, so
 # that a figure setting reruns no findings.
 rule evaluate_comparisons:
@@ -117,12 +117,12 @@ rule evaluate_comparisons:
     of the study design (effect, bootstrap interval, p, Holm's p, minimum detectable effect;
     gradedrel.evaluation.comparisons)."""
     input:
-        **per_model("per_topic", STUDY.grid),
-        **per_model("ranked_grades", STUDY.grid),
+        **per_model("per_topic", STUDY.report_models),
+        **per_model("ranked_grades", STUDY.report_models),
         recall_base=rules.prepare_topics_qrels.output.recall_base,
         design=lambda wc: FILES.design_files(wc.collection),
     output:
-        **per_model("comparisons", STUDY.grid),
+        **per_model("comparisons", STUDY.report_models),
     log:
         log_of("{collection}/{planset}/evaluate_comparisons"),
     wildcard_constraints:
@@ -131,18 +131,19 @@ rule evaluate_comparisons:
         CONDA_ENV
     params:
         **report_params("gains", "gain_profiles", "depth"),
-        models=STUDY.grid,
+        models=STUDY.report_models,
     script:
         "../../scripts/evaluate_comparisons.py"
 
 
 rule evaluate_difference_bands:
     """The difference figures' paired bootstrap intervals of each query type's mean gain
-    minus the baseline's, per rank, for each model (gradedrel.evaluation.comparisons.difference_bands)."""
+    minus the baseline's, per rank, for each report model
+    (gradedrel.evaluation.comparisons.difference_bands)."""
     input:
-        **per_model("per_topic", STUDY.grid),
+        **per_model("per_topic", STUDY.report_models),
     output:
-        **per_model("difference_bands", STUDY.grid),
+        **per_model("difference_bands", STUDY.report_models),
     log:
         log_of("{collection}/{planset}/evaluate_difference_bands"),
     wildcard_constraints:
@@ -152,6 +153,6 @@ rule evaluate_difference_bands:
     params:
         **report_params("bootstrap", "profiles", "baseline", "query_types", "difference_curves"),
         max_rank=REPORT["figures"]["max_rank"],
-        models=STUDY.grid,
+        models=STUDY.report_models,
     script:
         "../../scripts/evaluate_difference_bands.py"
