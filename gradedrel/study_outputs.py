@@ -324,6 +324,10 @@ class RuleFiles:
 
         def comparisons(c: str, primary: str) -> None:
             model = study.primary_condition(c)[1]
+            if model not in study.report_models:  # evaluate_comparisons runs for these only
+                raise ValueError(f"config: report.models {list(study.report_models)} leaves "
+                                 f"out {model}, the primary model of {c}'s design "
+                                 f"({study.collections[c].design}): add it")
             inputs[f"comparisons/{c}/{primary}"] = paths.evaluation("comparisons.tsv", c,
                                                                    primary, model)
 

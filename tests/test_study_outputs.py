@@ -165,3 +165,20 @@ def test_retrieval_outputs_a_run_record_and_provenance_per_model_and_query_type(
             run.removesuffix(".run") + ".provenance.json"
     page = outputs[f"page/not_ranked/{study.grid[0]}"]
     assert page.category == "{collection} retrieval" and page.caption == "not_ranked.rst"
+
+
+def test_the_headline_reads_the_evaluations_comparisons_of_its_primary_model(both):
+    """The headline's primary row is evaluate_comparisons' (one job per plan set for the
+    report models): its comparisons file is an input; without the model among the report
+    models no job writes it, and the workflow says so before any job."""
+    inputs = both.headline_inputs()
+    for c, primary in both.study.headline_plain().items():
+        model = both.study.primary_condition(c)[1]
+        assert inputs[f"comparisons/{c}/{primary}"] == both.paths.evaluation(
+            "comparisons.tsv", c, primary, model)
+    config = layered(BOTH, schema_path=SCHEMA)
+    others = [m for m in config["retrieval"]["grid"] if m != "InQuery"]
+    config["report"]["models"] = others
+    narrow = RuleFiles(Study.from_config(config), _resolve)
+    with pytest.raises(ValueError, match="report.models .* leaves out InQuery"):
+        narrow.headline_inputs()
