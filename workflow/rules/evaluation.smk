@@ -40,6 +40,11 @@ def evaluation_outputs(models):
     return out
 
 
+def per_model(file, models):
+    """``{file}/{model}`` -> the evaluation's ``{file}.tsv`` of each of ``models``."""
+    return {f"{file}/{m}": PATHS.evaluation(f"{file}.tsv", m=m) for m in models}
+
+
 def evaluation_inputs(models):
     """The runs of each of ``models`` by model and label (``run/BM25/SUM/u``), the qrels
     and (but for the baseline) the plan set's topics."""
@@ -102,11 +107,6 @@ for _name, _planset, _models in (
             plan_set=evaluation_plan_set,
         script:
             "../../scripts/evaluate_runs.py"
-
-
-def per_model(file, models):
-    """``{file}/{model}`` -> the evaluation's ``{file}.tsv`` of each of ``models``."""
-    return {f"{file}/{m}": PATHS.evaluation(f"{file}.tsv", m=m) for m in models}
 
 
 # One job per plan set computes the numbers of each report model, as the evaluation
