@@ -23,6 +23,13 @@ from gradedrel.report.items import label
 from gradedrel.study import Study
 from gradedrel.thesaurus import sources as thesaurus_sources
 
+#: The evaluation's tables by output name (``per_topic/BM25`` -> ``per_topic.tsv``), and its
+#: significance tables by output name (their files' names).
+EVALUATION_FILES = ("per_topic", "means", "pr_curves", "pr_per_topic", "gain_curves", "effort",
+                    "ranked_grades")
+SIGNIFICANCE_FILES = {"friedman": "significance_friedman", "posthoc": "significance_posthoc",
+                      "vs_baseline": "significance_vs_baseline", "bootstrap": "bootstrap_ci"}
+
 #: The tables of a findings report (report/{p}/{m}/tables/{name}.{csv,md,tex,html}) and the
 #: caption of each in the Snakemake report, in the order the findings report links them.
 TABLE_CAPTIONS = {
@@ -223,6 +230,50 @@ class RuleFiles:
                     self.paths.report(f"tables/{table}.html", m=m), caption, category,
                     f"{{planset}}, {m}", {"item": label(caption)})
         return out
+
+    def per_model(self, file: str, models: Iterable[str]) -> dict[str, str]:
+        """``{file}/{model}`` -> the evaluation's ``{file}.tsv`` of each of ``models``."""
+        return {f"{file}/{m}": self.paths.evaluation(f"{file}.tsv", m=m) for m in models}
+
+    def evaluation_outputs(self, models: Iterable[str]) -> dict[str, str | ReportItem]:
+        """Per model (``means/BM25``): the evaluation's tables, the report pages of its means
+        and effort, its coverage, provenance and ir_metadata."""
+        paths, out = self.paths, {}
+        for m in models:
+            out |= self.per_model_files(m)
+            for name in ("means", "effort"):
+                out[f"page/{name}/{m}"] = self.page(paths.evaluation(f"{name}.tsv", m=m),
+                                                    f"evaluation_{name}.rst",
+                                                    "{collection} evaluation", f"{{planset}}, {m}")
+            out[f"coverage/{m}"] = paths.evaluation("coverage.tsv", m=m)
+            out[f"provenance/{m}"] = paths.evaluation("provenance.json", m=m)
+            out[f"metadata/{m}"] = paths.evaluation(ir_metadata.FILE_NAME, m=m)
+        return out
+
+    def per_model_files(self, m: str) -> dict[str, str]:
+        """Model ``m``'s evaluation tables and significance tables by output name."""
+        files = {name: name for name in EVALUATION_FILES} | SIGNIFICANCE_FILES
+        return {f"{name}/{m}": self.paths.evaluation(f"{file}.tsv", m=m)
+                for name, file in files.items()}
+
+    def evaluation_inputs(self, models: Iterable[str]) -> Callable[[Any], dict[str, str]]:
+        """The runs of each of ``models`` by model and label (``run/BM25/SUM/u``), the qrels
+        and (but for the baseline) the plan set's topics: an input function."""
+        def inputs(wildcards) -> dict[str, str]:
+            out = {}
+            for m in models:
+                for key, path in self.study.evaluation_inputs(wildcards.collection,
+                                                              wildcards.planset, m).items():
+                    out[key.replace("run/", f"run/{m}/", 1) if key.startswith("run/")
+                        else key] = path
+            return out
+        return inputs
+
+    def evaluation_run_labels(self, models: Iterable[str]) -> Callable[[Any], dict]:
+        """Per model, the labels of the runs it evaluates (the query types; the baseline: its
+        one run, labelled by its model): a params function."""
+        return lambda wc: {m: list(self.study.evaluation_runs(wc.collection, wc.planset, m))
+                           for m in models}
 
     def findings_outputs(self, models: Iterable[str]) -> dict[str, str | ReportItem]:
         """Per model (``md/BM25``): the tables, the findings report (Markdown; HTML, an item

@@ -182,3 +182,19 @@ def test_the_headline_reads_the_evaluations_comparisons_of_its_primary_model(bot
     narrow = RuleFiles(Study.from_config(config), _resolve)
     with pytest.raises(ValueError, match="report.models .* leaves out InQuery"):
         narrow.headline_inputs()
+
+
+def test_the_evaluation_writes_every_table_of_the_contract_for_each_model(cranfield):
+    """evaluate_runs' outputs per model: every table of gradedrel.evaluation.contract's TABLES
+    (the comparisons and difference bands are other rules'), the two report pages, coverage,
+    provenance and ir_metadata."""
+    from gradedrel.evaluation.contract import TABLES
+
+    outputs = cranfield.evaluation_outputs(["BM25"])
+    tables = {Path(p).stem for p in outputs.values() if isinstance(p, str) and p.endswith(".tsv")}
+    assert tables == set(TABLES)
+    assert {k for k, v in outputs.items() if isinstance(v, ReportItem)} == \
+        {"page/means/BM25", "page/effort/BM25"}
+    assert cranfield.per_model("comparisons", ["BM25", "InQuery"]) == {
+        f"comparisons/{m}": cranfield.paths.evaluation("comparisons.tsv", m=m)
+        for m in ("BM25", "InQuery")}
