@@ -17,8 +17,9 @@ ROOT = Path(__file__).resolve().parents[1]
 #: report's numbers computed once in the evaluation (evaluation/comparisons.py) +68; config
 #: checks +16; the merge +22 (the headline's comparisons, the primary model a report
 #: model) and the evaluation rules' builders out of evaluation.smk +35 (snakemake --lint: no
-#: functions beside named rules): 13,012. 11,700 is not reached; the bound holds today's count.
-CODE_LINE_BOUND = 13_012
+#: functions beside named rules), the headline's forwarder to comparisons.paired -2:
+#: 13,010. 11,700 is not reached; the bound holds today's count.
+CODE_LINE_BOUND = 13_010
 #: No module over this many code lines.
 MODULE_BOUND = 450
 

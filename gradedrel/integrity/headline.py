@@ -22,9 +22,10 @@ from typing import Mapping, Sequence
 
 import pandas as pd
 
+from gradedrel.evaluation.comparisons import paired
+from gradedrel.integrity.cited_studies import FRESH_AIM
 from gradedrel.report import assessment
 from gradedrel.report.assessment import fmt, fmt_ci
-from gradedrel.integrity.cited_studies import FRESH_AIM
 from gradedrel.report.design import Design
 
 COLUMNS = ["collection", "role", "row", "plan_set", "requests", "excluded", "estimate", "low",
@@ -46,14 +47,15 @@ def _row(collection: str, label: str, plan_set: str, per_topic: pd.DataFrame,
          study: Design, numbers: Mapping | None = None) -> dict:
     """One row: the primary comparison of ``plan_set`` on the requests ``keep``; on every
     request its numbers are the evaluation's (``numbers``: the primary row of its
-    comparisons.tsv), on a subset computed here (:func:`subset_numbers`)."""
+    comparisons.tsv), on a subset (cleared, remembered, a split), which no evaluation file
+    holds, by the evaluation's paired difference (:func:`comparisons.paired`)."""
     headline = study.finding(2).headline
     first, second = headline.first, headline.second
     matrix = assessment.avp_matrix(per_topic.assign(value=pd.to_numeric(per_topic["value"])),
                                    headline.level, [first, second])
     matrix = matrix[matrix.index.isin(list(keep))]
     if numbers is None or int(numbers["requests"]) != len(matrix):
-        numbers = subset_numbers(matrix[first], matrix[second], study.constants)
+        numbers = paired(matrix[first], matrix[second], study.constants)
     row = assessment.judged({**numbers, "comparison": f"{first} - {second}",
                              "p_holm": float("nan")}, label, "",
                             paper.difference(first, second, headline.level), False, 2)
@@ -64,14 +66,6 @@ def _row(collection: str, label: str, plan_set: str, per_topic: pd.DataFrame,
             "ceiling": int((matrix[second] >= assessment.POINTS - 1e-9).sum()),
             **{k: row[k] for k in ("estimate", "low", "high", "p_value", "size", "mde")},
             "verdict": row["verdict"] if len(matrix) else ""}
-
-
-def subset_numbers(a, b, constants) -> dict:
-    """The primary comparison on a subset of the requests (cleared, remembered, a split),
-    which no evaluation file holds: the evaluation's paired difference, computed here."""
-    from gradedrel.evaluation.comparisons import paired
-
-    return paired(a, b, constants)
 
 
 #: The rows of a testbed's headline (Amendment 1, A3), in order: (label, which plan set: the
