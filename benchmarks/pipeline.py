@@ -244,6 +244,7 @@ def main() -> None:
             args.keep.mkdir(parents=True, exist_ok=True)
             for part in ("results", "figures"):
                 subprocess.run(["cp", "-a", str(tree / part), str(args.keep / part)], check=True)
+    rows[PLUGINS] = executor_plugins()
     if args.out:  # the measurement first: nothing after it may lose it
         args.out.parent.mkdir(parents=True, exist_ok=True)
         args.out.write_text(json.dumps(rows, indent=1) + "\n")
@@ -280,7 +281,7 @@ def render(rows: dict, cells: int, tables: bool = True) -> str:
     lines = ["| job | jobs | CPU s | wall s | CPU / peer | wall / peer | load before -> after |",
              "|---|---:|---:|---:|---:|---:|---|"]
     for name, row in rows.items():
-        if name in (FLOOR, FLOOR_NFCORPUS):
+        if name in (FLOOR, FLOOR_NFCORPUS, PLUGINS):
             continue
         peer = peer_n if name.startswith("NFCorpus") else peer_c
         jobs = row["jobs"] if not name.startswith("plain") else ""
@@ -313,13 +314,29 @@ def render(rows: dict, cells: int, tables: bool = True) -> str:
                  f"{'yes' if judgements and not retrieval else '**no**'} |")
     if FLOOR in rows:
         lines += ["", *render_floor(rows, tables)]
+    if PLUGINS in rows:
+        lines += ["", "Snakemake's executor plugins in the measuring interpreter: "
+                  f"{', '.join(rows[PLUGINS]) or 'none (the README set-up)'}."]
     return "\n".join(lines) + "\n"
+
+
+def executor_plugins() -> list[str]:
+    """The Snakemake executor plugins installed beside the measuring interpreter's Snakemake
+    (each adds its import to every Snakemake start: :data:`PLUGINS`)."""
+    from importlib.metadata import distributions
+
+    return sorted({d.metadata["Name"] for d in distributions()
+                   if d.metadata["Name"].startswith("snakemake-executor-plugin-")})
 
 
 #: The rows of the main jobs' work without start-up (measurements from 2026-12-02; the
 #: NFCorpus addition's from its second measurement on).
 FLOOR = "cold Cranfield work without start-up"
 FLOOR_NFCORPUS = "NFCorpus addition work without start-up"
+#: The interpreter's Snakemake executor plugins: the SLURM one (the ``slurm`` extra) asks
+#: ``scontrol`` for the cluster's settings when Snakemake starts, which waits about 9 s
+#: where a SLURM client has no controller to reach (measured on the benchmark machine).
+PLUGINS = "executor plugins"
 
 
 def rule_work(row: dict) -> float:
