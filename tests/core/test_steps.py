@@ -166,6 +166,15 @@ class Named(list):
         return self.named[key] if isinstance(key, str) else super().__getitem__(key)
 
 
+def test_a_page_per_model_names_its_model_and_a_page_of_the_job_its_wildcards():
+    from gradedrel.core.steps import per_model_pages
+
+    wildcards = {"collection": "c", "planset": "p"}
+    titles = per_model_pages(wildcards)
+    assert titles("not_ranked/BM25") == {**wildcards, "model": "BM25"}
+    assert titles("query_means") == wildcards
+
+
 def test_a_jobs_records_gain_its_outputs_checksums_and_the_configs_sections(tmp_path):
     import hashlib
     import json
