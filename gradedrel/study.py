@@ -400,12 +400,11 @@ class Study:
 
     def retrieval_inputs(self, c: str, p: str, models: Iterable[str] | None = None
                          ) -> dict[str, str]:
-        """The index, the plan set's candidate topics and query files, and the files beside
-        the index the ``models``' back ends read; ``models`` defaults to the grid."""
-        inputs = {"index": self.paths.index(c),
+        """The index, the plan set's plans and candidate topics (its queries are compiled in
+        the same job), and the files beside the index the ``models``' back ends read;
+        ``models`` defaults to the grid."""
+        inputs = {"index": self.paths.index(c), "plans": self.paths.plan_set("plans.yaml", c, p),
                   "candidates": self.paths.plan_set("candidates.tsv", c, p)}
-        inputs |= {f"queries/{label}": self.paths.query_file(label, c, p)
-                   for label in self.query_types}
         for m in self.grid if models is None else models:
             for key, path in self.models[m].engine().index_files.items():
                 inputs[key] = self.paths.collection(path, c)

@@ -184,6 +184,20 @@ class RuleFiles:
                           "model": {model: self.model_parameters(model)},
                           "depth": config["retrieval"]["depth"]})
 
+    def query_outputs(self) -> dict[str, Any]:
+        """The plan set's compiled queries (gradedrel.queries.compilation, in the retrieve
+        job): a query file per query type (``queries/SUM/u``), the statistics with the
+        report page of their means, the pairs excluded, the provenance record."""
+        paths = self.paths
+        out: dict[str, Any] = {f"queries/{q}": paths.query_file(q) for q in self.study.query_types}
+        out["page/query_means"] = self.page(paths.queries("statistics_means.tsv"),
+                                            "query_statistics.rst",
+                                            "{collection} plans and queries", "{planset}")
+        out |= {f"query_{name}": paths.queries(file) for name, file in (
+            ("statistics", "statistics.tsv"), ("means", "statistics_means.tsv"),
+            ("excluded", "excluded.tsv"), ("provenance", "provenance.json"))}
+        return out
+
     def retrieval_outputs(self) -> dict[str, Any]:
         """Per model of the grid (``BM25``): a run per query type (``run/BM25/SUM/u``), its
         ir_metadata record (``record/BM25/SUM/u``) and provenance record, the topics not

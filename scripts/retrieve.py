@@ -1,6 +1,7 @@
-"""Run a plan set's query types through every model of the grid: one JVM (its JIT warmed
-once for all models), the index opened once; each model's runs (plain TREC, each with its
-ir_metadata record in the file beside it), their provenance, the topics not ranked beside them."""
+"""Compile a plan set's queries (gradedrel.queries.compilation), then run its query types
+through every model of the grid: one JVM (its JIT warmed once for the compilation and all
+models), the index opened once; each model's runs (plain TREC, each with its ir_metadata
+record in the file beside it), their provenance, the topics not ranked beside them."""
 import json
 import logging
 from pathlib import Path
@@ -9,7 +10,7 @@ import pandas as pd
 
 from gradedrel.collection import spec
 from gradedrel.core import ir_metadata, provenance, terrier
-from gradedrel.queries import query_files
+from gradedrel.queries import compilation, query_files
 from gradedrel.retrieval import grid
 from gradedrel.core.io import sha256_of, write_text, write_tsv
 from gradedrel.retrieval.runs import write_run
@@ -26,16 +27,18 @@ def main():
     topics = table.loc[table["candidate"] == "1", ["qid"]].reset_index(drop=True)
     index_dir = snakemake.input.index
     pipeline = terrier.term_pipeline(index_dir)
+    compilation.compile_plan_set(snakemake.input.plans, snakemake.input.candidates, pipeline,
+                                 snakemake.params.labels, snakemake.output,
+                                 snakemake.params.query_config, version)
     index = terrier.open_index(index_dir)  # opened once, shared by the Terrier models
     local = {part: snakemake.input[part] for part in ("docs", "topics")
              if part in snakemake.input.keys()}
     manifest = ir_metadata.read_manifest(snakemake.input.get("downloads"))
     census = json.loads(Path(snakemake.input.census).read_text(encoding="utf-8"))
     # each query file read and hashed once, for every model
-    queries = {label: (snakemake.input[f"queries/{label}"],
-                       query_files.read_query_file(snakemake.input[f"queries/{label}"]),
-                       sha256_of(snakemake.input[f"queries/{label}"]))
-               for label in snakemake.params.labels}
+    queries = {label: (path, query_files.read_query_file(path), sha256_of(path))
+               for label in snakemake.params.labels
+               for path in [snakemake.output[f"queries/{label}"]]}
     platform, implementation = ir_metadata.gathered(
         "retrieve", "scripts/retrieve.py", version, terrier.java_version())
     context = {"version": version, "pipeline": pipeline, "topics": topics, "queries": queries,

@@ -18,8 +18,10 @@ ROOT = Path(__file__).resolve().parents[1]
 #: checks +16; the merge +22 (the headline's comparisons, the primary model a report
 #: model) and the evaluation rules' builders out of evaluation.smk +35 (snakemake --lint: no
 #: functions beside named rules), the headline's forwarder to comparisons.paired -2:
-#: 13,010. 11,700 is not reached; the bound holds today's count.
-CODE_LINE_BOUND = 13_010
+#: 13,010; the compile step folded into the retrieve job, its logic out of
+#: scripts/compile_queries.py into queries/compilation.py with its outputs' builder +43:
+#: 13,053. 11,700 is not reached; the bound holds today's count.
+CODE_LINE_BOUND = 13_053
 #: No module over this many code lines.
 MODULE_BOUND = 450
 

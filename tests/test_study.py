@@ -100,6 +100,9 @@ def test_inputs_of_the_evaluation_retrieval_and_summary(project):
     assert project.retrieval_inputs("cranfield", "auto", ["InQuery"]) == retrieval
     assert "postings" not in project.retrieval_inputs("cranfield", "auto", ["BM25"])
     assert retrieval["candidates"] == "results/cranfield/plans/auto/candidates.tsv"
+    # the job compiles the queries from the plans: no query file is an input
+    assert retrieval["plans"] == "results/cranfield/plans/auto/plans.yaml"
+    assert not [k for k in retrieval if k.startswith("queries/")]
     summary = project.summary_inputs("cranfield")
     assert len(summary) == 2 * len(project.cells()) and summary["verdicts/expert-2/DirichletLM"].endswith(
         "report/expert-2/DirichletLM/verdicts.tsv")

@@ -167,6 +167,29 @@ def test_retrieval_outputs_a_run_record_and_provenance_per_model_and_query_type(
     assert page.category == "{collection} retrieval" and page.caption == "not_ranked.rst"
 
 
+def test_the_retrieve_job_writes_the_plan_sets_compiled_queries(cranfield):
+    """The retrieve job compiles its plan set's queries (issue 44: one JVM): a query file
+    per query type, each one the query file Layout names; the statistics its report page
+    renders and the findings read; the pairs excluded and the step's record in the same
+    folder; no name shared with the runs' outputs."""
+    study, paths = cranfield.study, cranfield.paths
+    outputs = cranfield.query_outputs()
+    assert {k: v for k, v in outputs.items() if k.startswith("queries/")} == {
+        f"queries/{q}": paths.query_file(q) for q in study.query_types}
+    page = outputs["page/query_means"]
+    assert page.path == paths.page(outputs["query_means"]) and page.caption == \
+        "query_statistics.rst"
+    assert outputs["query_statistics"] == paths.queries("statistics.tsv")
+    assert {Path(p).parent for p in _paths(outputs) if p != page.path} == \
+        {Path(outputs["query_provenance"]).parent}
+    assert not set(outputs) & set(cranfield.retrieval_outputs())
+    # a plan set's statistics target is one of them
+    c, p = "cranfield", next(iter(study.collections["cranfield"].plan_sets))
+    assert paths.queries("statistics_means.tsv", c, p) in study.targets()
+    assert _fill(outputs["query_means"], collection=c, planset=p) == \
+        paths.queries("statistics_means.tsv", c, p)
+
+
 def test_the_headline_reads_the_evaluations_comparisons_of_its_primary_model(both):
     """The headline's primary row is evaluate_comparisons' (one job per plan set for the
     report models): its comparisons file is an input; without the model among the report

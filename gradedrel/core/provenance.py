@@ -63,21 +63,26 @@ def is_record(path: str | Path) -> bool:
 def coverage(records: Iterable[str], files: Iterable[str]) -> dict[str, list[str]]:
     """Which of a job's output ``files`` each of its ``records`` covers: a folder's record
     (``provenance.json``) the files under its folder, a file's record (``<name>.provenance.json``)
-    the files ``<name>.*`` beside it; and every record the files no record claims."""
+    the files ``<name>.*`` beside it; and the files no record claims every file's record (a
+    job of two steps: the retrieve job's runs, not its compiled queries' folder), or every
+    record when the job has no file's record."""
     import os
 
     files = [str(f) for f in files]
-    own = {}
+    own, folders = {}, set()
     for record in map(str, records):
         if Path(record).name == RECORD_NAME:
             folder = os.path.dirname(record)
             own[record] = [f for f in files if f.startswith(folder + os.sep if folder else "")]
+            folders.add(record)
         else:
             stem = record[: -len(RECORD_SUFFIX)] + "."
             own[record] = [f for f in files if f.startswith(stem)]
     claimed = {f for found in own.values() for f in found}
     rest = [f for f in files if f not in claimed]
-    return {record: sorted({*found, *rest}) for record, found in own.items()}
+    takers = set(own) - folders or set(own)
+    return {record: sorted({*found, *(rest if record in takers else ())})
+            for record, found in own.items()}
 
 
 def config_sections(config: Mapping[str, Any]) -> dict[str, str]:

@@ -207,9 +207,11 @@ def complete_records(outputs: Iterable[str], pages: Iterable[str] = (),
 
 
 def per_model_pages(wildcards: Mapping[str, object]) -> Callable[[str], dict]:
-    """``page_wildcards`` for a job whose outputs are named per model (``not_ranked/BM25``)."""
+    """``page_wildcards`` for a job whose outputs are named per model (``not_ranked/BM25``;
+    an output named without a model, ``query_means``, has the job's wildcards)."""
     def page_wildcards(name: str) -> dict:
-        return {**dict(wildcards.items()), "model": name.rsplit("/", 1)[1]}
+        model = {"model": name.rsplit("/", 1)[1]} if "/" in name else {}
+        return {**dict(wildcards.items()), **model}
     return page_wildcards
 
 

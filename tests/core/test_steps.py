@@ -166,6 +166,15 @@ class Named(list):
         return self.named[key] if isinstance(key, str) else super().__getitem__(key)
 
 
+def test_a_page_per_model_names_its_model_and_a_page_of_the_job_its_wildcards():
+    from gradedrel.core.steps import per_model_pages
+
+    wildcards = {"collection": "c", "planset": "p"}
+    titles = per_model_pages(wildcards)
+    assert titles("not_ranked/BM25") == {**wildcards, "model": "BM25"}
+    assert titles("query_means") == wildcards
+
+
 def test_a_jobs_records_gain_its_outputs_checksums_and_the_configs_sections(tmp_path):
     import hashlib
     import json
@@ -209,7 +218,10 @@ def test_a_jobs_records_gain_its_outputs_checksums_and_the_configs_sections(tmp_
         complete_records(list(outputs))
 
 
-def test_a_record_covers_its_folder_or_its_files_and_every_record_what_none_claims():
+def test_a_record_covers_its_folder_or_its_files_and_every_files_record_what_none_claims():
+    """What no record claims goes to the files' records (a folder's record covers its folder:
+    the retrieve job's compiled queries, beside its runs), to every record when the job has
+    only folders' records."""
     from gradedrel.core.provenance import coverage
 
     records = ["r/BM25/SUM-u.provenance.json", "r/BM25/SUM-e.provenance.json",
@@ -220,5 +232,8 @@ def test_a_record_covers_its_folder_or_its_files_and_every_record_what_none_clai
         "r/BM25/SUM-u.provenance.json": ["f/SUM.png", "r/BM25/SUM-ex.run", "r/BM25/SUM-u.run",
                                          "r/BM25/SUM-u.x.tsv"],
         "r/BM25/SUM-e.provenance.json": ["f/SUM.png", "r/BM25/SUM-e.run", "r/BM25/SUM-ex.run"],
-        "e/BM25/provenance.json": ["e/BM25/means.tsv", "f/SUM.png", "r/BM25/SUM-ex.run"],
-        "e/QL/provenance.json": ["e/QL/means.tsv", "f/SUM.png", "r/BM25/SUM-ex.run"]}
+        "e/BM25/provenance.json": ["e/BM25/means.tsv"],
+        "e/QL/provenance.json": ["e/QL/means.tsv"]}
+    assert coverage(records[2:], files[4:]) == {
+        "e/BM25/provenance.json": ["e/BM25/means.tsv", "f/SUM.png"],
+        "e/QL/provenance.json": ["e/QL/means.tsv", "f/SUM.png"]}

@@ -17,11 +17,12 @@ REQUESTS = {"prepare_requests", "baseline_run"}
 JUDGEMENTS = {"prepare_topics_qrels"}
 COLLECTION = REQUESTS | JUDGEMENTS
 PLANS = {"plan_requests"}
-# a plan set's plans, candidate topics, the sources of its keys and its queries (no
-# judgement is read)
-PLAN_SET = {"merge_curated_plans", "classify_keys", "compile_queries", "syn_statistics"}
+# a plan set's plans, candidate topics, the sources of its keys and its queries' #syn
+# statistics (no judgement is read)
+PLAN_SET = {"merge_curated_plans", "classify_keys", "syn_statistics"}
 # the plan set's topics for the evaluation: its candidates with the judgements it needs
 SELECTION = {"select_topics"}
+# the plan set's queries compiled and run (one job)
 RETRIEVAL = {"retrieve"}
 # the numbers the report reads beside each evaluation (rules evaluate_comparisons,
 # evaluate_difference_bands)
@@ -160,7 +161,7 @@ def test_a_finished_project_copied_into_a_fresh_clone_reruns_nothing(project):
         if path.is_file() and not any(part in ("results", "figures", ".snakemake", ".git")
                                       for part in path.relative_to(project).parts):
             os.utime(path, (now, now))
-    assert "compile_queries" in dry_run(project)  # as Snakemake sees it: the scripts changed
+    assert "retrieve" in dry_run(project)  # as Snakemake sees it: the scripts changed
     recover = subprocess.run([sys.executable, str(ROOT / "tools" / "recover.py"),
                               "--directory", str(project)], capture_output=True, text=True)
     assert recover.returncode == 0, recover.stderr

@@ -1,5 +1,6 @@
-"""The retrieval rules end to end on the tiny fixture: 2 models x 6 query types, provenance,
-not_ranked.tsv, and byte-identical outputs when run again."""
+"""The retrieval rules end to end on the tiny fixture: the plan set's queries compiled, then
+2 models x 6 query types, provenance, not_ranked.tsv, and byte-identical outputs when run
+again."""
 import json
 import os
 import shutil
@@ -11,19 +12,34 @@ import pandas as pd
 import pytest
 import yaml
 
+from gradedrel import plans
 from gradedrel.queries.query_files import SLUGS
 from tiny_index import FIXTURES, index_dir
 
 from conftest import run_snakemake
-from tests.stand_in import write_query_files
+from tests.stand_in import topic_keys
 
 pytestmark = pytest.mark.workflow
 ROOT = Path(__file__).resolve().parents[2]
 RULES = ["terrier_fetch", "index_collection", "index_arrays", "retrieve"]
 
 
+def write_plans(topics, path, is_stopword):
+    """Plans of the topics' keys (a major facet of each two consecutive keys, a concept of
+    each key); a topic without keys has none."""
+    written = []
+    for qid, text in zip(topics["qid"], topics["query"]):
+        keys = topic_keys(text, is_stopword)
+        facets = [plans.Facet(f"f{i}", "major", [plans.PlanConcept(k, keys=[plans.PlanKey(k)])
+                                                 for k in keys[i:i + 2]])
+                  for i in range(0, len(keys), 2)]
+        if facets:
+            written.append(plans.Plan(str(qid), text, facets))
+    plans.write_plans(written, path)
+
+
 def snakemake(workdir, config, targets):
-    # --allowed-rules: the query files are given here, whichever rule makes them elsewhere
+    # --allowed-rules: the plans are given here, whichever rule makes them elsewhere
     return run_snakemake(workdir, "--configfile", str(config), "--allowed-rules", *RULES,
                          "--", *targets)
 
@@ -45,10 +61,11 @@ def test_retrieve_rules_write_every_cell_with_provenance_and_reasons(tmp_path):
     (tmp_path / "config.yaml").write_text(yaml.safe_dump(config))
     pipeline = terrier.term_pipeline(index_dir("tiny", str(tmp_path / "scratch")))
     topics = pd.read_csv(fixture / "topics.tsv", sep="\t", dtype=str)
-    write_query_files(topics, tmp_path / "results/tiny/queries/auto",
-                      lambda t: pipeline(t) is None)
-    # the plan set's candidate topics, as merge_curated_plans would write them (all five here)
+    # the plan set's plans and candidate topics (all five here), as merge_curated_plans
+    # would write them
     (tmp_path / "results/tiny/plans/auto").mkdir(parents=True)
+    write_plans(topics, tmp_path / "results/tiny/plans/auto/plans.yaml",
+                lambda t: pipeline(t) is None)
     topics[["qid"]].assign(candidate=1, reason="").to_csv(
         tmp_path / "results/tiny/plans/auto/candidates.tsv", sep="\t", index=False)
     runs = tmp_path / "results/tiny/runs/auto"
@@ -74,8 +91,30 @@ def test_retrieve_rules_write_every_cell_with_provenance_and_reasons(tmp_path):
     assert (record["topics"], record["ranked"], record["not_ranked"]) == (5, 4, 1)
     assert len(record["config_hash"]) == 16
 
-    before = {p: p.read_bytes() for p in runs.rglob("*") if p.is_file()}
+    # the same job compiled the queries: a query file per type for the four topics with
+    # keys, their statistics; their record covers its folder only, a run's its run and
+    # record and the topics not ranked
+    queries = tmp_path / "results/tiny/queries/auto"
+    assert sorted(p.name for p in queries.iterdir()) == sorted(
+        [f"{s}.jsonl" for s in SLUGS]
+        + ["excluded.tsv", "provenance.json", "statistics.tsv", "statistics_means.tsv"])
+    assert [json.loads(line)["qid"] for line in (queries / "WSYN-e.jsonl").open()] == \
+        ["1", "2", "3", "4"]
+    compiled = json.loads((queries / "provenance.json").read_text())
+    assert compiled["step"] == "compile_queries"
+    assert {Path(o["path"]).parent for o in compiled["outputs"]} == \
+        {queries.relative_to(tmp_path)}
+    assert [o["path"] for o in record["outputs"]] == [
+        f"results/tiny/runs/auto/{m}" for m in ("BM25/SSYN-C-e.run",
+                                                 "BM25/SSYN-C-e.run.ir-metadata.yaml",
+                                                 "BM25/not_ranked.tsv",
+                                                 "InQuery/not_ranked.tsv")]
+    assert record["query_file_sha256"] == next(
+        o["sha256"] for o in compiled["outputs"] if o["path"].endswith("/SSYN-C-e.jsonl"))
+
+    made = [*runs.rglob("*"), *queries.rglob("*")]
+    before = {p: p.read_bytes() for p in made if p.is_file()}
     shutil.rmtree(runs)
     again = snakemake(tmp_path, tmp_path / "config.yaml", targets)
     assert again.returncode == 0, again.stderr[-3000:]
-    assert {p: p.read_bytes() for p in runs.rglob("*") if p.is_file()} == before
+    assert {p: p.read_bytes() for p in made if p.is_file()} == before

@@ -45,7 +45,7 @@ rule report_findings:
         },
         recall_base=rules.prepare_topics_qrels.output.recall_base,
         selected=rules.select_topics.output.selected,
-        statistics=rules.compile_queries.output.statistics,
+        statistics=rules.retrieve.output.query_statistics,
         published=config_path(REPORT["published"]),
         design=lambda wc: FILES.design_files(wc.collection),
     output:

@@ -33,8 +33,9 @@ rule baseline_run:
 
 
 rule retrieve:
-    """Run the query types of one plan set through every model of the grid: one job, one
-    JVM (warmed once), the index loaded once."""
+    """Compile one plan set's plans into the query types (query_types.labels: registered
+    structures, unexpanded and expanded), then run them through every model of the grid:
+    one job, one JVM (warmed once), the index loaded once."""
     input:
         unpack(lambda wc: STUDY.retrieval_inputs(wc.collection, wc.planset)),
         # for the runs' ir_metadata: the index's settings, the data files' digests
@@ -42,6 +43,7 @@ rule retrieve:
         census=rules.index_collection.output.census,
         downloads=collection_downloads,
     output:
+        **flagged(FILES.query_outputs()),
         **flagged(FILES.retrieval_outputs()),
     log:
         log_of("{collection}/{planset}/retrieve"),
@@ -51,6 +53,13 @@ rule retrieve:
         **job_resources("retrieve", runs=len(STUDY.grid)),
     params:
         labels=QUERY_TYPES,
+        # the compilation's settings: the phrase operator, the facets' weights
+        query_config=lambda wc: canonical(
+            {
+                "query_types": config["query_types"],
+                "weights": STUDY.collections[wc.collection].analysis["weights"],
+            }
+        ),
         models={m: FILES.model_parameters(m) for m in STUDY.grid},
         depth=config["retrieval"]["depth"],
         terrier=canonical(config["terrier"]),
