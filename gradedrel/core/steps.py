@@ -213,6 +213,15 @@ def per_model_pages(wildcards: Mapping[str, object]) -> Callable[[str], dict]:
     return page_wildcards
 
 
+def per_condition_pages(wildcards: Mapping[str, object]) -> Callable[[str], dict]:
+    """``page_wildcards`` for a job whose outputs are named per plan set and model
+    (``verdicts/expert/BM25``)."""
+    def page_wildcards(name: str) -> dict:
+        planset, model = name.rsplit("/", 2)[1:]
+        return {**dict(wildcards.items()), "planset": planset, "model": model}
+    return page_wildcards
+
+
 def process_cpu() -> float:
     """CPU seconds (user + system) of this process and its waited-for children since it
     started (benchmarks read it from the logs)."""
