@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Callable, Iterable, Mapping
 
 from gradedrel.core import steps
-from gradedrel.core.steps import per_condition_pages, per_model_pages  # noqa: F401  (for scripts)
+from gradedrel.core.steps import per_model_pages  # noqa: F401  (re-exported for the scripts)
 
 
 def write_page(output: str, page: str, wildcards: Mapping[str, object] | None) -> None:

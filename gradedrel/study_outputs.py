@@ -325,11 +325,6 @@ class RuleFiles:
                 out[input_key(name, p, m)] = paths.report(f"{name}.tsv", p=p, m=m)
         return out
 
-    def findings_settings(self, c: str) -> dict[str, dict[str, Any]]:
-        """Per plan set of collection ``c``: how our setting differs from the paper's
-        (:meth:`report_setting`)."""
-        return {p: self.report_setting(c, p) for p in self.study.collections[c].plan_sets}
-
     def report_figures(self) -> dict[str, str]:
         """The outputs ``{figure}/png`` and ``{figure}/pdf`` (print quality; the Snakemake
         report embeds screen copies of the primary condition's, rule report_screen_figures)."""
@@ -358,14 +353,6 @@ class RuleFiles:
             return tables
         return tables | {f"figure: {n}": paths.figure(n, "png", c, p, m)
                          for n in self.study.figure_names()}
-
-    def findings_links_of(self, c: str) -> dict[str, dict[str, dict[str, str]]]:
-        """:meth:`findings_links` of every plan set and report model of collection ``c``:
-        plan set -> model -> links."""
-        out: dict[str, dict[str, dict[str, str]]] = {}
-        for p, m in self.study.summary_conditions(c):
-            out.setdefault(p, {})[m] = self.findings_links(c, p, m)
-        return out
 
     # --- the integrity annex (gradedrel/integrity/, workflow/rules/integrity.smk) ----------
     def key_provenance_inputs(self, c: str) -> dict[str, str]:

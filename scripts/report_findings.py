@@ -7,7 +7,7 @@ import logging
 import os
 
 from gradedrel.core.io import read_tsv, write_text
-from gradedrel.job import per_condition_pages, run_step
+from gradedrel.job import per_model_pages, run_step
 from gradedrel.report import evaluation_files as report_io
 from gradedrel.report import assessment, design, published, reproducibility, tables
 from gradedrel.report import markdown as report_md
@@ -110,5 +110,5 @@ def write_findings(plan_set, model, inp, out, pub, plan_design):
 
 
 run_step(snakemake.log[0], main, snakemake.wildcards, snakemake.output,
-         per_condition_pages(snakemake.wildcards),
+         per_model_pages(snakemake.wildcards),
          config=snakemake.config)

@@ -18,8 +18,10 @@ ROOT = Path(__file__).resolve().parents[1]
 #: checks +16; the merge +22 (the headline's comparisons, the primary model a report
 #: model) and the evaluation rules' builders out of evaluation.smk +35 (snakemake --lint: no
 #: functions beside named rules), the headline's forwarder to comparisons.paired -2:
-#: 13,010. 11,700 is not reached; the bound holds today's count.
-CODE_LINE_BOUND = 13_010
+#: 13,010; the comparisons and findings one job per collection (their builders of every
+#: plan set's files, the findings' evaluation files out of report.smk) +19: 13,029. 11,700
+#: is not reached; the bound holds today's count.
+CODE_LINE_BOUND = 13_029
 #: No module over this many code lines.
 MODULE_BOUND = 450
 

@@ -207,18 +207,11 @@ def complete_records(outputs: Iterable[str], pages: Iterable[str] = (),
 
 
 def per_model_pages(wildcards: Mapping[str, object]) -> Callable[[str], dict]:
-    """``page_wildcards`` for a job whose outputs are named per model (``not_ranked/BM25``)."""
+    """``page_wildcards`` for a job whose outputs are named per model (``not_ranked/BM25``)
+    or per plan set and model (``verdicts/expert/BM25``)."""
     def page_wildcards(name: str) -> dict:
-        return {**dict(wildcards.items()), "model": name.rsplit("/", 1)[1]}
-    return page_wildcards
-
-
-def per_condition_pages(wildcards: Mapping[str, object]) -> Callable[[str], dict]:
-    """``page_wildcards`` for a job whose outputs are named per plan set and model
-    (``verdicts/expert/BM25``)."""
-    def page_wildcards(name: str) -> dict:
-        planset, model = name.rsplit("/", 2)[1:]
-        return {**dict(wildcards.items()), "planset": planset, "model": model}
+        named = dict(zip(("model", "planset"), reversed(name.split("/")[1:])))
+        return {**dict(wildcards.items()), **named}
     return page_wildcards
 
 

@@ -53,14 +53,17 @@ for _c in STUDY.collections:
         params:
             conditions=STUDY.summary_conditions(_c),
             report=report_params(*sorted(set(TABLE_PARAMS + FINDINGS_PARAMS))),
-            setting=FILES.findings_settings(_c),
+            setting={p: FILES.report_setting(_c, p) for p in STUDY.collections[_c].plan_sets},
             engine={
                 m: REPORT["engines"].get(
                     m, f"Terrier {config['terrier']['version']} (PyTerrier), model {m}"
                 )
                 for m in STUDY.report_models
             },
-            links=FILES.findings_links_of(_c),
+            links={
+                p: {m: FILES.findings_links(_c, p, m) for m in STUDY.report_models}
+                for p in STUDY.collections[_c].plan_sets
+            },
         script:
             "../../scripts/report_findings.py"
 
