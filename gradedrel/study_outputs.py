@@ -10,6 +10,7 @@ memory probe's answer files and a derived plan set's ratings. Imports no NumPy o
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping
@@ -47,6 +48,18 @@ TABLE_CAPTIONS = {
 #: format, and the verdicts give the deciding tests' p-values.
 TABLES_NOT_IN_REPORT = ("significance_friedman", "significance_posthoc",
                         "significance_vs_baseline")
+#: What the findings job reads of each evaluation: input name -> evaluation file (the names
+#: evaluate_runs and evaluate_comparisons give them, workflow/rules/evaluation.smk).
+FINDINGS_EVALUATION_FILES = {
+    **{name: name for name in ("comparisons", "means", "effort", "gain_curves")},
+    **{name: SIGNIFICANCE_FILES[name] for name in ("friedman", "posthoc", "vs_baseline")}}
+
+
+def collection_rule(rule: str, c: str) -> str:
+    """The name of rule ``rule``'s job for collection ``c`` (a rule per collection where one
+    job writes every plan set's files: their outputs differ by collection):
+    ``report_findings_nfcorpus_fresh``."""
+    return f"{rule}_" + re.sub(r"\W", "_", c)
 
 
 @dataclass(frozen=True)
@@ -228,21 +241,22 @@ class RuleFiles:
             setting["query_construction"] = description
         return canonical(setting)
 
-    def report_tables(self, m: str) -> dict[str, str | ReportItem]:
-        """The outputs ``{table}/{format}/{m}`` of the findings job: every table of model
-        ``m`` in CSV, Markdown, LaTeX and HTML (the HTML one an item of the Snakemake report,
-        but for :data:`TABLES_NOT_IN_REPORT`)."""
+    def report_tables(self, p: str, m: str) -> dict[str, str | ReportItem]:
+        """The outputs ``{table}/{format}/{p}/{m}`` of the findings job: every table of plan
+        set ``p`` and model ``m`` in CSV, Markdown, LaTeX and HTML (the HTML one an item of the
+        Snakemake report, but for :data:`TABLES_NOT_IN_REPORT`)."""
         out: dict[str, str | ReportItem] = {}
         for table in self.study.REPORT_TABLES:
             caption = TABLE_CAPTIONS[table]
             category = "{collection} findings" if table == "reproduction" else "{collection} tables"
-            out |= {f"{table}/{fmt}/{m}": self.paths.report(f"tables/{table}.{fmt}", m=m)
+            out |= {input_key(f"{table}/{fmt}", p, m):
+                    self.paths.report(f"tables/{table}.{fmt}", p=p, m=m)
                     for fmt in self.study.TABLE_FORMATS
                     if fmt != "html" or table in TABLES_NOT_IN_REPORT}
             if table not in TABLES_NOT_IN_REPORT:
-                out[f"{table}/html/{m}"] = ReportItem(
-                    self.paths.report(f"tables/{table}.html", m=m), caption, category,
-                    f"{{planset}}, {m}", {"item": label(caption)})
+                out[input_key(f"{table}/html", p, m)] = ReportItem(
+                    self.paths.report(f"tables/{table}.html", p=p, m=m), caption, category,
+                    f"{p}, {m}", {"item": label(caption)})
         return out
 
     def per_model(self, file: str, models: Iterable[str]) -> dict[str, str]:
@@ -289,22 +303,40 @@ class RuleFiles:
         return lambda wc: {m: list(self.study.evaluation_runs(wc.collection, wc.planset, m))
                            for m in models}
 
-    def findings_outputs(self, models: Iterable[str]) -> dict[str, str | ReportItem]:
-        """Per model (``md/BM25``): the tables, the findings report (Markdown; HTML, an item
-        of the Snakemake report), the verdicts with their page, the findings and the primary
-        comparisons."""
+    def per_condition(self, file: str, c: str) -> dict[str, str]:
+        """``{file}/{p}/{m}`` -> the evaluation's ``{file}.tsv`` of each plan set ``p`` of
+        collection ``c`` and report model ``m`` (``{collection}`` left to the job)."""
+        return {input_key(file, p, m): self.paths.evaluation(f"{file}.tsv", p=p, m=m)
+                for p, m in self.study.summary_conditions(c)}
+
+    def findings_inputs(self, c: str) -> dict[str, str]:
+        """What collection ``c``'s findings job reads of each plan set and report model:
+        the evaluation's files (:data:`FINDINGS_EVALUATION_FILES`), and per plan set its
+        selected topics and query statistics."""
+        out = {input_key(name, p, m): self.paths.evaluation(f"{file}.tsv", p=p, m=m)
+               for name, file in FINDINGS_EVALUATION_FILES.items()
+               for p, m in self.study.summary_conditions(c)}
+        for p in self.study.collections[c].plan_sets:
+            out[input_key("selected", p)] = self.paths.plan_set("selected_topics.tsv", p=p)
+            out[input_key("statistics", p)] = self.paths.queries("statistics.tsv", p=p)
+        return out
+
+    def findings_outputs(self, c: str) -> dict[str, str | ReportItem]:
+        """Per plan set and report model of collection ``c`` (``md/expert/BM25``): the
+        tables, the findings report (Markdown; HTML, an item of the Snakemake report), the
+        verdicts with their page, the findings and the primary comparisons."""
         paths, out = self.paths, {}
-        for m in models:
-            out |= self.report_tables(m)
-            out[f"page/verdicts/{m}"] = self.page(paths.report("verdicts.tsv", m=m),
-                                                  "verdicts.rst", "{collection} findings",
-                                                  f"{{planset}}, {m}")
-            out[f"md/{m}"] = paths.report("findings.md", m=m)
-            out[f"html/{m}"] = ReportItem(paths.report("findings.html", m=m), "findings.rst",
-                                          "{collection} findings", f"{{planset}}, {m}",
-                                          {"item": label("findings.rst")})
+        for p, m in self.study.summary_conditions(c):
+            out |= self.report_tables(p, m)
+            out[input_key("page/verdicts", p, m)] = self.page(
+                paths.report("verdicts.tsv", p=p, m=m), "verdicts.rst", "{collection} findings",
+                f"{p}, {m}")
+            out[input_key("md", p, m)] = paths.report("findings.md", p=p, m=m)
+            out[input_key("html", p, m)] = ReportItem(
+                paths.report("findings.html", p=p, m=m), "findings.rst", "{collection} findings",
+                f"{p}, {m}", {"item": label("findings.rst")})
             for name in ("verdicts", "findings", "primary"):
-                out[f"{name}/{m}"] = paths.report(f"{name}.tsv", m=m)
+                out[input_key(name, p, m)] = paths.report(f"{name}.tsv", p=p, m=m)
         return out
 
     def report_figures(self) -> dict[str, str]:

@@ -20,8 +20,10 @@ ROOT = Path(__file__).resolve().parents[1]
 #: functions beside named rules), the headline's forwarder to comparisons.paired -2:
 #: 13,010; the compile step folded into the retrieve job, its logic out of
 #: scripts/compile_queries.py into queries/compilation.py with its outputs' builder +43:
-#: 13,053. 11,700 is not reached; the bound holds today's count.
-CODE_LINE_BOUND = 13_053
+#: 13,053; the comparisons and findings one job per collection (their builders of every
+#: plan set's files, the findings' evaluation files out of report.smk) +18: 13,071. 11,700
+#: is not reached; the bound holds today's count.
+CODE_LINE_BOUND = 13_071
 #: No module over this many code lines.
 MODULE_BOUND = 450
 

@@ -207,11 +207,11 @@ def complete_records(outputs: Iterable[str], pages: Iterable[str] = (),
 
 
 def per_model_pages(wildcards: Mapping[str, object]) -> Callable[[str], dict]:
-    """``page_wildcards`` for a job whose outputs are named per model (``not_ranked/BM25``;
-    an output named without a model, ``query_means``, has the job's wildcards)."""
+    """``page_wildcards`` for a job whose outputs are named per model (``not_ranked/BM25``)
+    or per plan set and model (``verdicts/expert/BM25``)."""
     def page_wildcards(name: str) -> dict:
-        model = {"model": name.rsplit("/", 1)[1]} if "/" in name else {}
-        return {**dict(wildcards.items()), **model}
+        named = dict(zip(("model", "planset"), reversed(name.split("/")[1:])))
+        return {**dict(wildcards.items()), **named}
     return page_wildcards
 
 

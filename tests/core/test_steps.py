@@ -12,7 +12,7 @@ import pytest
 
 from gradedrel.core.errors import InputError
 from gradedrel.core.progress import progress
-from gradedrel.core.steps import job_context, run_step
+from gradedrel.core.steps import job_context, per_model_pages, run_step
 
 STAMP = r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ"
 
@@ -22,6 +22,19 @@ def test_job_context_names_collection_plan_set_and_model_in_order():
     assert job_context(wildcards) == "cranfield auto BM25"
     assert job_context({"collection": "cranfield"}) == "cranfield"
     assert job_context(None) == ""
+
+
+def test_a_page_of_a_job_for_many_plan_sets_names_its_plan_set_and_model():
+    """A page's title names the plan set and model of its output's name (a findings job
+    writes every plan set's of its collection), over the job's own wildcards."""
+    from gradedrel.report.html import page_title
+
+    pages = per_model_pages({"collection": "cranfield"})
+    assert page_title("x/verdicts.tsv", pages("verdicts/expert/BM25")) == \
+        "verdicts.tsv: collection cranfield, plan set expert, model BM25"
+    one_plan_set = per_model_pages({"collection": "cranfield", "planset": "auto"})
+    assert one_plan_set("not_ranked/BM25") == {"collection": "cranfield", "planset": "auto",
+                                               "model": "BM25"}
 
 
 def test_everything_the_step_writes_reaches_its_log(tmp_path):

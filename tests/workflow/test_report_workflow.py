@@ -7,13 +7,20 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
+import yaml
+from gradedrel.study_outputs import collection_rule
 
 import synthetic
 from conftest import run_snakemake
 
 ROOT = Path(__file__).resolve().parents[2]
-# the report jobs and the numbers they read beside the evaluation (issue 44)
-RULES = ["report_findings", "report_figures", "evaluate_comparisons", "evaluate_difference_bands"]
+# the report jobs and the numbers they read beside the evaluation (issue 44); the comparisons
+# and findings are one job per collection, a rule named for it
+RULES = [collection_rule("report_findings", "cranfield"), "report_figures",
+         collection_rule("evaluate_comparisons", "cranfield"), "evaluate_difference_bands"]
+#: Cranfield's plan sets: its findings job reads the evaluation of each
+PLAN_SETS = list(yaml.safe_load((ROOT / "config" / "config.yaml").read_text(encoding="utf-8"))
+                 ["collections"]["cranfield"]["plan_sets"])
 TABLES = ["avp", "testbed", "effort", "standard_measures", "significance_friedman",
           "significance_posthoc", "significance_vs_baseline", "reproduction"]
 
@@ -45,7 +52,8 @@ def _inputs(base: Path, frames, topics) -> None:
     qids = [str(q) for q in range(1, 41)]
     synthetic.collection_recall_base(topics, qids).to_csv(
         results / "recall_base.tsv", sep="\t", index=False, lineterminator="\n")
-    synthetic.write(frames, topics, base / "results", "cranfield", "InQuery", qids)
+    for plan_set in PLAN_SETS:  # the same simulated evaluation for each
+        synthetic.write(frames, topics, base / "results", "cranfield", "InQuery", qids, plan_set)
     synthetic.write_runs(topics, base / "results", "cranfield", "InQuery")
 
 

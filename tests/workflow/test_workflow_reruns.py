@@ -4,6 +4,7 @@ from pathlib import Path
 
 import pytest
 import yaml
+from gradedrel.study_outputs import collection_rule
 
 from conftest import copy_project, planned_rules, run_snakemake
 
@@ -24,9 +25,9 @@ PLAN_SET = {"merge_curated_plans", "classify_keys", "syn_statistics"}
 SELECTION = {"select_topics"}
 # the plan set's queries compiled and run (one job)
 RETRIEVAL = {"retrieve"}
-# the numbers the report reads beside each evaluation (rules evaluate_comparisons,
-# evaluate_difference_bands)
-EVALUATION = {"evaluate_runs", "compare_plan_sets", "evaluate_comparisons",
+# the numbers the report reads beside each evaluation (rules evaluate_comparisons, one per
+# collection, and evaluate_difference_bands)
+EVALUATION = {"evaluate_runs", "compare_plan_sets", collection_rule("evaluate_comparisons", "tiny"),
               "evaluate_difference_bands"}
 # the plain baseline's evaluation: after its run (the index, the requests) or the judgements
 BASELINE_EVALUATION = {"evaluate_baseline"}
@@ -34,7 +35,8 @@ BASELINE_EVALUATION = {"evaluate_baseline"}
 # collections; the Snakemake report's copy of the summary's forest plot and its landing page
 # (the fixture runs no primary condition, so no copy of a plan set's figures)
 SCREEN = {"report_screen_forest", "report_landing"}
-FINDINGS = {"report_findings", "report_summary", "report_across_collections"} | SCREEN
+FINDINGS = {collection_rule("report_findings", "tiny"), "report_summary",
+            "report_across_collections"} | SCREEN
 FIGURES = {"report_figures"}
 REPORT = FINDINGS | FIGURES
 ALL = {"all"}

@@ -101,7 +101,7 @@ from gradedrel.core.steps import share_package
 from gradedrel.queries.query_types import with_synonym_groups
 from gradedrel.report.settings import report_settings
 from gradedrel.study import BASELINE, T, Study
-from gradedrel.study_outputs import SIGNIFICANCE_FILES, ReportItem, RuleFiles
+from gradedrel.study_outputs import ReportItem, RuleFiles, collection_rule
 
 if PROJECT_ROOT is not None:
     share_package(PROJECT_ROOT)  # the jobs' scripts import the same gradedrel as this file

@@ -42,31 +42,37 @@ for _name, _planset, _models in (
             "../../scripts/evaluate_runs.py"
 
 
-# One job per plan set computes the numbers of each report model, as the evaluation
-# does (one Python start each): the findings' comparisons, and the figures' bands apart, so
-# that a figure setting reruns no findings.
-rule evaluate_comparisons:
-    """The numbers the findings report reads beside each model's evaluation: every comparison
-    of the study design (effect, bootstrap interval, p, Holm's p, minimum detectable effect;
-    gradedrel.evaluation.comparisons)."""
-    input:
-        **FILES.per_model("per_topic", STUDY.report_models),
-        **FILES.per_model("ranked_grades", STUDY.report_models),
-        recall_base=rules.prepare_topics_qrels.output.recall_base,
-        design=lambda wc: FILES.design_files(wc.collection),
-    output:
-        **FILES.per_model("comparisons", STUDY.report_models),
-    log:
-        log_of("{collection}/{planset}/evaluate_comparisons"),
-    wildcard_constraints:
-        planset=PLAN_SETS,
-    conda:
-        CONDA_ENV
-    params:
-        **report_params("gains", "gain_profiles", "depth"),
-        models=STUDY.report_models,
-    script:
-        "../../scripts/evaluate_comparisons.py"
+# One job per collection computes the findings' comparisons of each plan set and report
+# model, as the evaluation does (one Python start for them all); the figures' bands apart,
+# so that a figure setting reruns no findings. A rule per collection, named for it
+# (evaluate_comparisons_cranfield: gradedrel.study_outputs.collection_rule): its outputs are
+# its plan sets'.
+for _c in STUDY.collections:
+
+    rule:
+        """The numbers the findings report reads beside each model's evaluation: every
+        comparison of the study design (effect, bootstrap interval, p, Holm's p, minimum
+        detectable effect; gradedrel.evaluation.comparisons), for every plan set."""
+        name:
+            collection_rule("evaluate_comparisons", _c)
+        input:
+            **FILES.per_condition("per_topic", _c),
+            **FILES.per_condition("ranked_grades", _c),
+            recall_base=rules.prepare_topics_qrels.output.recall_base,
+            design=FILES.design_files(_c),
+        output:
+            **FILES.per_condition("comparisons", _c),
+        log:
+            log_of("{collection}/evaluate_comparisons"),
+        wildcard_constraints:
+            collection=re.escape(_c),
+        conda:
+            CONDA_ENV
+        params:
+            **report_params("gains", "gain_profiles", "depth"),
+            conditions=STUDY.summary_conditions(_c),
+        script:
+            "../../scripts/evaluate_comparisons.py"
 
 
 rule evaluate_difference_bands:
