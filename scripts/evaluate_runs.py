@@ -1,16 +1,19 @@
-"""Evaluate the runs of a plan set's models with the paper's graded measures (the code
+"""Select a plan set's topics (its candidates with the judgements the evaluation needs),
+then evaluate the runs of its models on them with the paper's graded measures (the code
 behind `gradedrel evaluate`), each model's ir_metadata beside its tables: one job for all
-the plan set's models, the judgements read once."""
+the plan set's models, the judgements read once. The plain baseline: no selection, every
+topic with judgements."""
 import logging
 from dataclasses import asdict
 
 from gradedrel.collection.readers import read_qrels_tsv
 from gradedrel.collection import spec
 from gradedrel.core import ir_metadata
-from gradedrel.core.io import read_tsv, write_text
+from gradedrel.core.io import write_text
 from gradedrel.job import ir_metadata_context, per_model_pages, run_step
 from gradedrel.evaluation.files import evaluate_files
 from gradedrel.evaluation.settings import Settings
+from gradedrel.plans import selection
 
 log = logging.getLogger("gradedrel")
 
@@ -19,9 +22,11 @@ def main():
     qrels = read_qrels_tsv(snakemake.input.qrels)
     settings = Settings.from_config(snakemake.params.evaluation,
                                     snakemake.params.standard_measures)
+    inp, out = snakemake.input, snakemake.output
     topics = None  # the baseline is evaluated on every topic with judgements
-    if "topics" in snakemake.input.keys():
-        topics = read_tsv(snakemake.input.topics)["qid"].tolist()
+    if "candidates" in inp.keys():
+        topics = selection.select_files(snakemake.params.topic_selection, inp.candidates,
+                                        inp.recall_base, inp.topics, out.selected, out.topics)
     local = {part: snakemake.input[f"data/{part}"] for part in ("docs", "topics", "qrels")
              if f"data/{part}" in snakemake.input.keys()}
     manifest = ir_metadata.read_manifest(snakemake.input.get("downloads"))

@@ -207,8 +207,11 @@ def complete_records(outputs: Iterable[str], pages: Iterable[str] = (),
 
 
 def per_model_pages(wildcards: Mapping[str, object]) -> Callable[[str], dict]:
-    """``page_wildcards`` for a job whose outputs are named per model (``not_ranked/BM25``)."""
+    """``page_wildcards`` for a job whose outputs are named per model (``not_ranked/BM25``);
+    an output of no model (``selected``) keeps the job's ``wildcards``."""
     def page_wildcards(name: str) -> dict:
+        if "/" not in name:
+            return dict(wildcards.items())
         return {**dict(wildcards.items()), "model": name.rsplit("/", 1)[1]}
     return page_wildcards
 

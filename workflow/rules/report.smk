@@ -44,7 +44,7 @@ rule report_findings:
             for name, file in FINDINGS_EVALUATION_FILES.items()
         },
         recall_base=rules.prepare_topics_qrels.output.recall_base,
-        selected=rules.select_topics.output.selected,
+        selected=rules.evaluate_runs.output.selected,
         statistics=rules.compile_queries.output.statistics,
         published=config_path(REPORT["published"]),
         design=lambda wc: FILES.design_files(wc.collection),
