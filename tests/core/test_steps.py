@@ -222,3 +222,13 @@ def test_a_record_covers_its_folder_or_its_files_and_every_record_what_none_clai
         "r/BM25/SUM-e.provenance.json": ["f/SUM.png", "r/BM25/SUM-e.run", "r/BM25/SUM-ex.run"],
         "e/BM25/provenance.json": ["e/BM25/means.tsv", "f/SUM.png", "r/BM25/SUM-ex.run"],
         "e/QL/provenance.json": ["e/QL/means.tsv", "f/SUM.png", "r/BM25/SUM-ex.run"]}
+
+
+def test_a_pages_title_names_its_model_but_a_model_less_output_only_the_jobs_wildcards():
+    """evaluate_runs writes per-model pages (means/BM25) and its plan set's selection's."""
+    from gradedrel.core.steps import per_model_pages
+
+    wildcards = {"collection": "cranfield", "planset": "auto"}
+    titles = per_model_pages(wildcards)
+    assert titles("means/BM25") == {**wildcards, "model": "BM25"}
+    assert titles("selected") == wildcards
