@@ -272,22 +272,18 @@ class RuleFiles:
     def selection_outputs(self) -> dict[str, str | ReportItem]:
         """The plan set's topic selection, written by its evaluate_runs job: every topic with
         the reason (``selected``, with its report page) and the selected topics (``topics``)."""
-        selected = self.paths.plan_set("selected_topics.tsv")
+        selected, topics = (self.paths.plan_set(f) for f in ("selected_topics.tsv", "topics.tsv"))
         return {"page/selected": self.page(selected, "selected_topics.rst",
                                            "{collection} plans and queries", "{planset}"),
-                "selected": selected, "topics": self.paths.plan_set("topics.tsv")}
+                "selected": selected, "topics": topics}
 
-    def topic_selection(self) -> Callable[[Any], dict]:
-        """How a plan set's topics are selected (gradedrel.plans.selection.select_by): its
-        rule, its source, and for rule ``selected`` the config's ``topic_selection``
-        criteria; a params function, so that a change re-runs the evaluation."""
-        def setting(wildcards) -> dict:
-            plan_set = self.study.plan_set(wildcards.collection, wildcards.planset)
-            rule = plan_set.topic_rule
-            return canonical({"rule": rule, "source": plan_set.topic_source,
-                              "criteria": self.study.config["topic_selection"]
-                              if rule == "selected" else None})
-        return setting
+    def topic_selection(self, c: str, p: str) -> dict[str, Any]:
+        """How plan set ``p``'s topics are selected (gradedrel.plans.selection.select_by): its
+        rule, its source, and for rule ``selected`` the config's ``topic_selection`` criteria
+        (evaluate_runs' params, so that a change re-runs the evaluation)."""
+        s = self.study.plan_set(c, p)
+        criteria = self.study.config["topic_selection"] if s.topic_rule == "selected" else None
+        return canonical({"rule": s.topic_rule, "source": s.topic_source, "criteria": criteria})
 
     def evaluation_run_labels(self, models: Iterable[str]) -> Callable[[Any], dict]:
         """Per model, the labels of the runs it evaluates (the query types; the baseline: its

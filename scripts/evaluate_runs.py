@@ -6,10 +6,12 @@ topic with judgements."""
 import logging
 from dataclasses import asdict
 
+import pandas as pd
+
 from gradedrel.collection.readers import read_qrels_tsv
 from gradedrel.collection import spec
 from gradedrel.core import ir_metadata
-from gradedrel.core.io import write_text
+from gradedrel.core.io import read_tsv, write_text, write_tsv
 from gradedrel.job import ir_metadata_context, per_model_pages, run_step
 from gradedrel.evaluation.files import evaluate_files
 from gradedrel.evaluation.settings import Settings
@@ -25,8 +27,7 @@ def main():
     inp, out = snakemake.input, snakemake.output
     topics = None  # the baseline is evaluated on every topic with judgements
     if "candidates" in inp.keys():
-        topics = selection.select_files(snakemake.params.topic_selection, inp.candidates,
-                                        inp.recall_base, inp.topics, out.selected, out.topics)
+        topics = select_topics(snakemake.params.topic_selection, inp, out)
     local = {part: snakemake.input[f"data/{part}"] for part in ("docs", "topics", "qrels")
              if f"data/{part}" in snakemake.input.keys()}
     manifest = ir_metadata.read_manifest(snakemake.input.get("downloads"))
@@ -35,6 +36,19 @@ def main():
         log.info("%s: evaluating %d run(s)", model, len(labels))
         runs = {label: snakemake.input[f"run/{model}/{label}"] for label in labels}
         evaluate_model(model, runs, qrels, settings, topics, local, manifest, data)
+
+
+def select_topics(setting, inp, out):
+    """The plan set's topics (gradedrel.plans.selection.select_by), written with every
+    topic's reason; their ids, in the collection's order."""
+    table, rows = selection.select_by(
+        setting, read_tsv(inp.candidates), read_tsv(inp.recall_base),
+        pd.read_csv(inp.topics, sep="\t", dtype=str, keep_default_na=False))
+    log.info("%d of %d topics selected (%s)", int(table["selected"].sum()), len(table),
+             setting["source"] or setting["rule"])
+    write_tsv(table, out.selected)
+    write_tsv(rows, out.topics)
+    return rows["qid"].tolist()
 
 
 def evaluate_model(model, runs, qrels, settings, topics, local, manifest, data):

@@ -18,8 +18,10 @@ ROOT = Path(__file__).resolve().parents[1]
 #: checks +16; the merge +22 (the headline's comparisons, the primary model a report
 #: model) and the evaluation rules' builders out of evaluation.smk +35 (snakemake --lint: no
 #: functions beside named rules), the headline's forwarder to comparisons.paired -2:
-#: 13,010. 11,700 is not reached; the bound holds today's count.
-CODE_LINE_BOUND = 13_010
+#: 13,010; the evaluation selects its topics (select_topics folded into evaluate_runs: the
+#: selection's setting out of scripts/select_topics.py, its params and outputs out of
+#: plans.smk) +17: 13,027. 11,700 is not reached; the bound holds today's count.
+CODE_LINE_BOUND = 13_027
 #: No module over this many code lines.
 MODULE_BOUND = 450
 

@@ -212,20 +212,13 @@ def test_the_evaluation_of_a_plan_set_writes_its_topic_selection_the_others_read
     assert topics in study.comparison_inputs("cranfield").values()
 
 
-class _Wildcards:
-    collection = "cranfield"
-
-    def __init__(self, planset: str):
-        self.planset = planset
-
-
 def _selection(planset: str, **criteria) -> dict:
     """evaluate_runs' params topic_selection of ``planset`` (``plain``: a plan set of the
     expandable requests, config's defaults), with the config's ``criteria`` changed."""
     config = layered(BOTH[:1], schema_path=SCHEMA)
     config["collections"]["cranfield"]["plan_sets"]["plain"] = {}
     config["topic_selection"] = {**config["topic_selection"], **criteria}
-    return RuleFiles(Study.from_config(config)).topic_selection()(_Wildcards(planset))
+    return RuleFiles(Study.from_config(config)).topic_selection("cranfield", planset)
 
 
 @pytest.mark.parametrize("planset, rule", [("expert", "curated"), ("auto", "named"),

@@ -15,15 +15,11 @@ are the candidates that also have the judgements the evaluation needs. The crite
 """
 from __future__ import annotations
 
-import logging
 from dataclasses import dataclass, fields
 
 import pandas as pd
 
-from gradedrel.core.io import read_tsv, write_tsv
 from gradedrel.plans.model import Plan
-
-log = logging.getLogger("gradedrel")
 
 
 @dataclass(frozen=True)
@@ -112,31 +108,15 @@ def select(candidate_table: pd.DataFrame, recall_base: pd.DataFrame,
     return pd.DataFrame(rows, columns=["qid", "selected", "reason"])
 
 
-def select_by(setting: dict, candidate_table: pd.DataFrame,
-              recall_base: pd.DataFrame) -> pd.DataFrame:
+
+
+def select_by(setting: dict, candidate_table: pd.DataFrame, recall_base: pd.DataFrame,
+              topics: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
     """:func:`select` by a plan set's topic selection ``setting`` (``rule``, ``source``,
-    ``criteria``: the evaluate_runs rule's params): the criteria apply to rule ``selected``
-    only (the expandable requests); other rules name their topics."""
+    ``criteria``: the evaluate_runs rule's params; the criteria apply to rule ``selected``
+    only, the expandable requests), and the rows of the collection's ``topics`` it selects
+    (in their order)."""
     criteria = Criteria.from_config(setting["criteria"]) if setting["rule"] == "selected" \
         else None
-    return select(candidate_table, recall_base, criteria, setting["source"])
-
-
-def chosen(table: pd.DataFrame, topics: pd.DataFrame) -> pd.DataFrame:
-    """The rows of ``topics`` (the collection's topics) that ``table`` (:func:`select`)
-    selects, in the topics' order."""
-    return topics[topics["qid"].isin(set(table.loc[table["selected"] == 1, "qid"]))]
-
-
-def select_files(setting: dict, candidates: str, recall_base: str, topics: str,
-                 selected_out: str, topics_out: str) -> list[str]:
-    """Select a plan set's topics from its ``candidates`` file, the ``recall_base`` and the
-    collection's ``topics`` (:func:`select_by`): write every topic with the reason to
-    ``selected_out``, the selected topics' rows to ``topics_out``; their ids, in order."""
-    table = select_by(setting, read_tsv(candidates), read_tsv(recall_base))
-    log.info("%d of %d topics selected (%s)", int(table["selected"].sum()), len(table),
-             setting["source"] or setting["rule"])
-    rows = chosen(table, pd.read_csv(topics, sep="\t", dtype=str, keep_default_na=False))
-    write_tsv(table, selected_out)
-    write_tsv(rows, topics_out)
-    return rows["qid"].tolist()
+    table = select(candidate_table, recall_base, criteria, setting["source"])
+    return table, topics[topics["qid"].isin(set(table.loc[table["selected"] == 1, "qid"]))]

@@ -197,26 +197,23 @@ def test_named_topics_are_candidates_and_must_be_judged_to_be_selected():
         selection.named_candidates(["1", "2"], ["1", "9"], "plans_A.yaml")
 
 
-def test_the_evaluation_selects_by_the_plan_sets_rule_and_writes_both_tables(tmp_path):
-    """select_files (the evaluate_runs job's selection): the criteria decide for rule
+def test_the_evaluation_selects_by_the_plan_sets_rule_the_topics_rows_in_their_order():
+    """select_by (the evaluate_runs job's selection): the criteria decide for rule
     'selected' only; every topic with its reason, and the selected topics' own rows in the
-    collection's order (every column kept as written), their ids returned in that order."""
-    (tmp_path / "candidates.tsv").write_text("qid\tcandidate\treason\n5\t1\t\n3\t1\t\n"
-                                             "4\t0\t1 facet(s) < 2\n")
-    (tmp_path / "recall_base.tsv").write_text("qid\tn_3\n3\t2\n4\t1\n5\t0\n")
-    (tmp_path / "topics.tsv").write_text("qid\ttext\n5\tNA\n4\tb\n3\t0.10\n")
-    files = [str(tmp_path / f) for f in ("candidates.tsv", "recall_base.tsv", "topics.tsv")]
+    collection's order, every column as read."""
+    candidates = pd.DataFrame({"qid": ["5", "3", "4"], "candidate": [1, 1, 0],
+                               "reason": ["", "", "1 facet(s) < 2"]})
+    recall = pd.DataFrame({"qid": ["3", "4", "5"], "n_3": [2, 1, 0]})
+    topics = pd.DataFrame({"qid": ["5", "4", "3"], "text": ["NA", "b", "0.10"]})
     setting = {"rule": "selected", "source": "selected", "criteria": {"min_highly_relevant": 1}}
-    out = [str(tmp_path / "selected_topics.tsv"), str(tmp_path / "chosen.tsv")]
-    assert selection.select_files(setting, *files, *out) == ["3"]
-    assert (tmp_path / "selected_topics.tsv").read_text() == (
-        "qid\tselected\treason\n3\t1\tselected\n4\t0\t1 facet(s) < 2\n"
-        "5\t0\t0 highly relevant document(s) < 1\n")
-    assert (tmp_path / "chosen.tsv").read_text() == "qid\ttext\n3\t0.10\n"
+    table, rows = selection.select_by(setting, candidates, recall, topics)
+    assert table.values.tolist() == [["3", 1, "selected"], ["4", 0, "1 facet(s) < 2"],
+                                     ["5", 0, "0 highly relevant document(s) < 1"]]
+    assert rows.values.tolist() == [["3", "0.10"]]
     # named topics: no criteria, the names decide (topic 5 without a level-3 document too)
     named = {"rule": "named", "source": "list.txt", "criteria": {"min_highly_relevant": 9}}
-    assert selection.select_files(named, *files, *out) == ["5", "3"]
-    assert (tmp_path / "chosen.tsv").read_text() == "qid\ttext\n5\tNA\n3\t0.10\n"
+    assert selection.select_by(named, candidates, recall, topics)[1].values.tolist() == [
+        ["5", "NA"], ["3", "0.10"]]
 
 
 from hypothesis import given, settings  # noqa: E402

@@ -9,7 +9,7 @@ for _name, _planset, _models, _selection, _selected in (
         PLAN_SETS,
         STUDY.grid,
         FILES.selection_outputs(),
-        FILES.topic_selection(),
+        lambda wc: FILES.topic_selection(wc.collection, wc.planset),
     ),
     ("evaluate_baseline", re.escape(BASELINE), [STUDY.baseline_model], {}, None),
 ):
