@@ -210,7 +210,7 @@ def per_model_pages(wildcards: Mapping[str, object]) -> Callable[[str], dict]:
     """``page_wildcards`` for a job whose outputs are named per model (``not_ranked/BM25``);
     an output of no model (``selected``) keeps the job's ``wildcards``."""
     def page_wildcards(name: str) -> dict:
-        return {**dict(wildcards.items()), **({"model": name.rsplit("/", 1)[1]} if "/" in name else {})}
+        return dict(wildcards.items(), **({"model": name.split("/")[-1]} if "/" in name else {}))
     return page_wildcards
 
 

@@ -108,8 +108,6 @@ def select(candidate_table: pd.DataFrame, recall_base: pd.DataFrame,
     return pd.DataFrame(rows, columns=["qid", "selected", "reason"])
 
 
-
-
 def select_by(setting: dict, candidate_table: pd.DataFrame, recall_base: pd.DataFrame,
               topics: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
     """:func:`select` by a plan set's topic selection ``setting`` (``rule``, ``source``,

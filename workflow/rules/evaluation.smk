@@ -3,7 +3,7 @@
 # One job per plan set selects its topics, then evaluates every model of the grid on them
 # (one Python start, the judgements read once); the plain baseline, a plan set of one model
 # evaluated on every topic with judgements, has its own rule and selects nothing.
-for _name, _planset, _models, _selection, _selected in (
+for _name, _planset, _models, _selection_outputs, _selection_setting in (
     (
         "evaluate_runs",
         PLAN_SETS,
@@ -28,7 +28,7 @@ for _name, _planset, _models, _selection, _selected in (
             qrels_levels=rules.prepare_topics_qrels.output.qrels_levels,
             downloads=collection_downloads,
         output:
-            **flagged(_selection),
+            **flagged(_selection_outputs),
             **flagged(FILES.evaluation_outputs(_models)),
         log:
             log_of(f"{{collection}}/{{planset}}/{_name}"),
@@ -43,7 +43,7 @@ for _name, _planset, _models, _selection, _selected in (
             standard_measures=config["standard_measures"],
             collection=collection_settings(EVALUATION_DATA_KEYS),
             plan_set=evaluation_plan_set,
-            topic_selection=_selected,
+            topic_selection=_selection_setting,
         script:
             "../../scripts/evaluate_runs.py"
 
