@@ -391,11 +391,14 @@ class Study:
         return self.paths.auto_plans(c, None if thesaurus == cs.thesaurus else thesaurus)
 
     def evaluation_inputs(self, c: str, p: str, m: str) -> dict[str, str]:
-        """The runs by label (``run/SUM/u``), the qrels and (but for the baseline) the topics."""
+        """The runs by label (``run/SUM/u``), the qrels and (but for the baseline) what the
+        plan set's topics are selected from: its candidates, the recall base, the topics."""
         inputs = {f"run/{label}": path for label, path in self.evaluation_runs(c, p, m).items()}
         inputs["qrels"] = self.paths.collection("qrels.tsv", c)
         if p != BASELINE:
-            inputs["topics"] = self.paths.plan_set("topics.tsv", c, p)
+            inputs |= {"candidates": self.paths.plan_set("candidates.tsv", c, p),
+                       "recall_base": self.paths.collection("recall_base.tsv", c),
+                       "topics": self.paths.collection("topics.tsv", c)}
         return inputs
 
     def retrieval_inputs(self, c: str, p: str, models: Iterable[str] | None = None

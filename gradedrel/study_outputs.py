@@ -297,6 +297,22 @@ class RuleFiles:
             return out
         return inputs
 
+    def selection_outputs(self) -> dict[str, str | ReportItem]:
+        """The plan set's topic selection, written by its evaluate_runs job: every topic with
+        the reason (``selected``, with its report page) and the selected topics (``topics``)."""
+        selected, topics = (self.paths.plan_set(f) for f in ("selected_topics.tsv", "topics.tsv"))
+        return {"page/selected": self.page(selected, "selected_topics.rst",
+                                           "{collection} plans and queries", "{planset}"),
+                "selected": selected, "topics": topics}
+
+    def topic_selection(self, c: str, p: str) -> dict[str, Any]:
+        """How plan set ``p``'s topics are selected (gradedrel.plans.selection.select_by): its
+        rule, its source, and for rule ``selected`` the config's ``topic_selection`` criteria
+        (evaluate_runs' params, so that a change re-runs the evaluation)."""
+        s = self.study.plan_set(c, p)
+        criteria = self.study.config["topic_selection"] if s.topic_rule == "selected" else None
+        return canonical({"rule": s.topic_rule, "source": s.topic_source, "criteria": criteria})
+
     def evaluation_run_labels(self, models: Iterable[str]) -> Callable[[Any], dict]:
         """Per model, the labels of the runs it evaluates (the query types; the baseline: its
         one run, labelled by its model): a params function."""

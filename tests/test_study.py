@@ -92,7 +92,10 @@ def test_layout_gives_patterns_without_values_and_paths_with_them():
 def test_inputs_of_the_evaluation_retrieval_and_summary(project):
     inputs = project.evaluation_inputs("cranfield", "expert", "InQuery")
     assert inputs["run/WSYN/e"] == "results/cranfield/runs/expert/InQuery/WSYN-e.run"
-    assert inputs["topics"] == "results/cranfield/plans/expert/topics.tsv"
+    # a plan set's topics are selected in its evaluation job, from its candidates
+    assert (inputs["candidates"], inputs["recall_base"], inputs["topics"]) == (
+        "results/cranfield/plans/expert/candidates.tsv", "results/cranfield/recall_base.tsv",
+        "results/cranfield/topics.tsv")
     baseline = project.evaluation_inputs("cranfield", BASELINE, "BM25")
     assert set(baseline) == {"run/BM25", "qrels"}
     retrieval = project.retrieval_inputs("cranfield", "auto")  # every model of the grid

@@ -246,3 +246,38 @@ def test_the_evaluation_writes_every_table_of_the_contract_for_each_model(cranfi
     assert cranfield.per_model("comparisons", ["BM25", "InQuery"]) == {
         f"comparisons/{m}": cranfield.paths.evaluation("comparisons.tsv", m=m)
         for m in ("BM25", "InQuery")}
+
+
+def test_the_evaluation_of_a_plan_set_writes_its_topic_selection_the_others_read(cranfield):
+    """evaluate_runs writes the plan set's selected_topics.tsv (a target, with its page) and
+    topics.tsv (what the comparison of plan sets reads): no other job selects topics."""
+    study, outputs = cranfield.study, cranfield.selection_outputs()
+    selected = _fill(outputs["selected"], collection="cranfield", planset="auto")
+    assert selected in study.targets()
+    assert study.paths.page(selected) in study.targets()
+    assert outputs["page/selected"].path == study.paths.page(outputs["selected"])
+    topics = _fill(outputs["topics"], collection="cranfield", planset="auto")
+    assert topics in study.comparison_inputs("cranfield").values()
+
+
+def _selection(planset: str, **criteria) -> dict:
+    """evaluate_runs' params topic_selection of ``planset`` (``plain``: a plan set of the
+    expandable requests, config's defaults), with the config's ``criteria`` changed."""
+    config = layered(BOTH[:1], schema_path=SCHEMA)
+    config["collections"]["cranfield"]["plan_sets"]["plain"] = {}
+    config["topic_selection"] = {**config["topic_selection"], **criteria}
+    return RuleFiles(Study.from_config(config)).topic_selection("cranfield", planset)
+
+
+@pytest.mark.parametrize("planset, rule", [("expert", "curated"), ("auto", "named"),
+                                           ("plain", "selected")])
+def test_the_evaluation_reruns_when_the_selection_of_its_topics_changes(planset, rule):
+    """The selection's setting is a params of evaluate_runs: the plan set's rule and source,
+    and the config's criteria where they decide (rule 'selected'), so that a change of any
+    of them re-runs the evaluation."""
+    setting = _selection(planset)
+    assert setting["rule"] == rule and setting["source"]
+    changed = _selection(planset, min_highly_relevant=2)
+    assert (changed != setting) == (rule == "selected")
+    if rule == "selected":
+        assert changed["criteria"]["min_highly_relevant"] == 2

@@ -106,3 +106,15 @@ def select(candidate_table: pd.DataFrame, recall_base: pd.DataFrame,
                            f"{criteria.min_highly_relevant}")
         rows.append((qid, int(not why), "; ".join(why) if why else "selected"))
     return pd.DataFrame(rows, columns=["qid", "selected", "reason"])
+
+
+def select_by(setting: dict, candidate_table: pd.DataFrame, recall_base: pd.DataFrame,
+              topics: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """:func:`select` by a plan set's topic selection ``setting`` (``rule``, ``source``,
+    ``criteria``: the evaluate_runs rule's params; the criteria apply to rule ``selected``
+    only, the expandable requests), and the rows of the collection's ``topics`` it selects
+    (in their order)."""
+    criteria = Criteria.from_config(setting["criteria"]) if setting["rule"] == "selected" \
+        else None
+    table = select(candidate_table, recall_base, criteria, setting["source"])
+    return table, topics[topics["qid"].isin(set(table.loc[table["selected"] == 1, "qid"]))]

@@ -250,3 +250,13 @@ def test_a_record_covers_its_folder_or_its_files_and_every_files_record_what_non
     assert coverage(records[2:], files[4:]) == {
         "e/BM25/provenance.json": ["e/BM25/means.tsv", "f/SUM.png"],
         "e/QL/provenance.json": ["e/QL/means.tsv", "f/SUM.png"]}
+
+
+def test_a_pages_title_names_its_model_but_a_model_less_output_only_the_jobs_wildcards():
+    """evaluate_runs writes per-model pages (means/BM25) and its plan set's selection's."""
+    from gradedrel.core.steps import per_model_pages
+
+    wildcards = {"collection": "cranfield", "planset": "auto"}
+    titles = per_model_pages(wildcards)
+    assert titles("means/BM25") == {**wildcards, "model": "BM25"}
+    assert titles("selected") == wildcards

@@ -197,6 +197,25 @@ def test_named_topics_are_candidates_and_must_be_judged_to_be_selected():
         selection.named_candidates(["1", "2"], ["1", "9"], "plans_A.yaml")
 
 
+def test_the_evaluation_selects_by_the_plan_sets_rule_the_topics_rows_in_their_order():
+    """select_by (the evaluate_runs job's selection): the criteria decide for rule
+    'selected' only; every topic with its reason, and the selected topics' own rows in the
+    collection's order, every column as read."""
+    candidates = pd.DataFrame({"qid": ["5", "3", "4"], "candidate": [1, 1, 0],
+                               "reason": ["", "", "1 facet(s) < 2"]})
+    recall = pd.DataFrame({"qid": ["3", "4", "5"], "n_3": [2, 1, 0]})
+    topics = pd.DataFrame({"qid": ["5", "4", "3"], "text": ["NA", "b", "0.10"]})
+    setting = {"rule": "selected", "source": "selected", "criteria": {"min_highly_relevant": 1}}
+    table, rows = selection.select_by(setting, candidates, recall, topics)
+    assert table.values.tolist() == [["3", 1, "selected"], ["4", 0, "1 facet(s) < 2"],
+                                     ["5", 0, "0 highly relevant document(s) < 1"]]
+    assert rows.values.tolist() == [["3", "0.10"]]
+    # named topics: no criteria, the names decide (topic 5 without a level-3 document too)
+    named = {"rule": "named", "source": "list.txt", "criteria": {"min_highly_relevant": 9}}
+    assert selection.select_by(named, candidates, recall, topics)[1].values.tolist() == [
+        ["5", "NA"], ["3", "0.10"]]
+
+
 from hypothesis import given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 

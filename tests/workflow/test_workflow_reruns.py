@@ -21,12 +21,11 @@ PLANS = {"plan_requests"}
 # a plan set's plans, candidate topics, the sources of its keys and its queries' #syn
 # statistics (no judgement is read)
 PLAN_SET = {"merge_curated_plans", "classify_keys", "syn_statistics"}
-# the plan set's topics for the evaluation: its candidates with the judgements it needs
-SELECTION = {"select_topics"}
 # the plan set's queries compiled and run (one job)
 RETRIEVAL = {"retrieve"}
-# the numbers the report reads beside each evaluation (rules evaluate_comparisons, one per
-# collection, and evaluate_difference_bands)
+# the evaluation selects the plan set's topics (its candidates with the judgements it
+# needs) before it evaluates them; the numbers the report reads beside each evaluation
+# (rules evaluate_comparisons, one per collection, and evaluate_difference_bands)
 EVALUATION = {"evaluate_runs", "compare_plan_sets", collection_rule("evaluate_comparisons", "tiny"),
               "evaluate_difference_bands"}
 # the plain baseline's evaluation: after its run (the index, the requests) or the judgements
@@ -64,7 +63,7 @@ def test_an_edited_local_qrels_file_reruns_the_collection_and_everything_downstr
     with open(project / "fixture" / "qrels.txt", "a") as handle:
         handle.write("4 0 d09 1\n")  # one more judgement (line 17)
     # the judgements only: no plan, query or retrieval job (their inputs do not change)
-    expected = JUDGEMENTS | SELECTION | EVALUATION | BASELINE_EVALUATION | REPORT | ALL
+    expected = JUDGEMENTS | EVALUATION | BASELINE_EVALUATION | REPORT | ALL
     assert dry_run(project) == expected
     with open(project / "fixture" / "qrels.txt", "a") as handle:
         handle.write("4 0 d10 7\n4 d11 1\n")  # a bad label (line 18), a 3-field line
@@ -82,7 +81,7 @@ def test_an_edited_local_qrels_file_reruns_the_collection_and_everything_downstr
 def test_an_edited_thesaurus_copy_rereads_it(project):
     with open(project / "fixture" / "thesaurus.rdf", "a") as handle:
         handle.write("\n")
-    assert dry_run(project) == (READ_THESAURUS | PLANS | PLAN_SET | SELECTION | RETRIEVAL
+    assert dry_run(project) == (READ_THESAURUS | PLANS | PLAN_SET | RETRIEVAL
                                 | EVALUATION | REPORT | ALL)
 
 
@@ -93,9 +92,9 @@ def test_an_edited_thesaurus_copy_rereads_it(project):
      FINDINGS | ALL),
     # a new plan set: its own chain, and the comparison of plan sets
     ({"collections": {"tiny": {"plan_sets": {"auto": {}, "again": {}}}}},
-     PLAN_SET | SELECTION | RETRIEVAL | EVALUATION | REPORT | ALL),
+     PLAN_SET | RETRIEVAL | EVALUATION | REPORT | ALL),
     ({"analysis": {"major_share": 0.6}},
-     PLANS | PLAN_SET | SELECTION | RETRIEVAL | EVALUATION | REPORT | ALL),
+     PLANS | PLAN_SET | RETRIEVAL | EVALUATION | REPORT | ALL),
     ({"evaluation": {"cutoffs": [10, 50]}}, EVALUATION | BASELINE_EVALUATION | REPORT | ALL),
     # a table setting: the findings job (tables and findings), and what reads its verdicts
     ({"report": {"alpha": 0.01}}, FINDINGS | ALL),
@@ -105,18 +104,18 @@ def test_an_edited_thesaurus_copy_rereads_it(project):
      FIGURES | {"report_summary", "report_across_collections"} | SCREEN | ALL),
     # a collection's own analysis setting: its plans and everything after them
     ({"collections": {"tiny": {"analysis": {"major_share": 0.6}}}},
-     PLANS | PLAN_SET | SELECTION | RETRIEVAL | EVALUATION | REPORT | ALL),
+     PLANS | PLAN_SET | RETRIEVAL | EVALUATION | REPORT | ALL),
     # the index: everything but the requests (read from the topics alone)
     ({"index": {"stemmer": "weakporter"}},
-     INDEX | COLLECTION - {"prepare_requests"} | PLANS | PLAN_SET | SELECTION | RETRIEVAL
+     INDEX | COLLECTION - {"prepare_requests"} | PLANS | PLAN_SET | RETRIEVAL
      | EVALUATION | BASELINE_EVALUATION | REPORT | ALL),
     # a document setting: the text indexed (here the id too, a field every record has)
     ({"collections": {"tiny": {"doc_text_fields": ["docno", "text"]}}},
-     INDEX | COLLECTION - {"prepare_requests"} | PLANS | PLAN_SET | SELECTION | RETRIEVAL
+     INDEX | COLLECTION - {"prepare_requests"} | PLANS | PLAN_SET | RETRIEVAL
      | EVALUATION | BASELINE_EVALUATION | REPORT | ALL),
     # the grade map: the judgements only, as an edited qrels file
     ({"collections": {"tiny": {"grade_map": {"1": 3, "2": 2, "3": 2, "4": 1, "-1": 0}}}},
-     JUDGEMENTS | SELECTION | EVALUATION | BASELINE_EVALUATION | REPORT | ALL),
+     JUDGEMENTS | EVALUATION | BASELINE_EVALUATION | REPORT | ALL),
 ], ids=["plan-set-description", "new-plan-set", "analysis", "evaluation", "report-table",
         "report-figure-style", "collection-analysis", "index", "documents", "grade-map"])
 def test_a_setting_reruns_exactly_what_depends_on_it(project, edit, expected):

@@ -1,20 +1,24 @@
 # Stage "evaluation" (gradedrel/evaluation/): the paper's graded measures.
 
-# One job per plan set evaluates every model of the grid (one Python start, the judgements
-# read once); the plain baseline, a plan set of one model, has its own rule.
-for _name, _planset, _models in (
+# One job per plan set selects its topics, then evaluates every model of the grid on them
+# (one Python start, the judgements read once); the plain baseline, a plan set of one model
+# evaluated on every topic with judgements, has its own rule and selects nothing.
+for _name, _planset, _models, _selection_outputs, _selection_setting in (
     (
         "evaluate_runs",
         PLAN_SETS,
         STUDY.grid,
+        FILES.selection_outputs(),
+        lambda wc: FILES.topic_selection(wc.collection, wc.planset),
     ),
-    ("evaluate_baseline", re.escape(BASELINE), [STUDY.baseline_model]),
+    ("evaluate_baseline", re.escape(BASELINE), [STUDY.baseline_model], {}, None),
 ):
 
     rule:
-        """Evaluate the runs of a plan set's models with the paper's graded measures:
-        stratified AvP and P-R per level, CG/DCG/nCG/nDCG against the ideal, effort,
-        significance."""
+        """Select a plan set's topics for the evaluation (its candidates with the judgements
+        it needs; every topic listed with the reason), then evaluate the runs of its models
+        with the paper's graded measures: stratified AvP and P-R per level, CG/DCG/nCG/nDCG
+        against the ideal, effort, significance."""
         name:
             _name
         input:
@@ -24,6 +28,7 @@ for _name, _planset, _models in (
             qrels_levels=rules.prepare_topics_qrels.output.qrels_levels,
             downloads=collection_downloads,
         output:
+            **flagged(_selection_outputs),
             **flagged(FILES.evaluation_outputs(_models)),
         log:
             log_of(f"{{collection}}/{{planset}}/{_name}"),
@@ -38,6 +43,7 @@ for _name, _planset, _models in (
             standard_measures=config["standard_measures"],
             collection=collection_settings(EVALUATION_DATA_KEYS),
             plan_set=evaluation_plan_set,
+            topic_selection=_selection_setting,
         script:
             "../../scripts/evaluate_runs.py"
 

@@ -1,5 +1,5 @@
 # Stage "plans" (gradedrel/plans/): requests analysed into facets, concepts and keys;
-# plan sets and their topics.
+# plan sets and their candidate topics (the evaluation selects its topics among them).
 
 
 rule plan_requests:
@@ -65,38 +65,6 @@ rule merge_curated_plans:
         ),
     script:
         "../../scripts/merge_curated_plans.py"
-
-
-rule select_topics:
-    """Select a plan set's topics for the evaluation: its candidates with the judgements it
-    needs; every topic is listed with the reason."""
-    input:
-        candidates=rules.merge_curated_plans.output.candidates,
-        recall_base=rules.prepare_topics_qrels.output.recall_base,
-        topics=rules.prepare_topics_qrels.output.topics,
-    output:
-        **{
-            "page/selected": page_of(
-                PATHS.plan_set("selected_topics.tsv"),
-                "selected_topics.rst",
-                "{collection} plans and queries",
-                "{planset}",
-            )
-        },
-        selected=PATHS.plan_set("selected_topics.tsv"),
-        topics=PATHS.plan_set("topics.tsv"),
-    log:
-        log_of("{collection}/{planset}/select_topics"),
-    conda:
-        CONDA_ENV
-    params:
-        rule=lambda wc: plan_set(wc).topic_rule,
-        source=lambda wc: plan_set(wc).topic_source,
-        criteria=lambda wc: (
-            canonical(config["topic_selection"]) if plan_set(wc).topic_rule == "selected" else None
-        ),
-    script:
-        "../../scripts/select_topics.py"
 
 
 rule classify_keys:
