@@ -293,13 +293,17 @@ class RuleFiles:
                 out[f"{name}/{m}"] = paths.report(f"{name}.tsv", m=m)
         return out
 
-    def report_figures(self) -> dict[str, str]:
-        """The outputs ``{figure}/png`` and ``{figure}/pdf`` (print quality; the Snakemake
-        report embeds screen copies of the primary condition's, rule report_screen_figures)."""
+    def report_figures(self, models: Iterable[str]) -> dict[str, str]:
+        """Per model (``pr_levels/png/BM25``): the outputs ``{figure}/png/{m}`` and
+        ``{figure}/pdf/{m}`` (print quality; the Snakemake report embeds screen copies of the
+        primary condition's, rule report_screen_figures) and the figures' record
+        ``provenance/{m}`` (with their sha256: ``make adopt`` checks copied figures)."""
         out = {}
-        for name in self.study.figure_names():
-            out[f"{name}/png"] = self.paths.figure(name)
-            out[f"{name}/pdf"] = self.paths.figure(name, "pdf")
+        for m in models:
+            for name in self.study.figure_names():
+                out[f"{name}/png/{m}"] = self.paths.figure(name, m=m)
+                out[f"{name}/pdf/{m}"] = self.paths.figure(name, "pdf", m=m)
+            out[f"provenance/{m}"] = self.paths.figure("provenance", "json", m=m)
         return out
 
     def screen_figures(self) -> dict[str, ReportItem]:
