@@ -298,13 +298,10 @@ class RuleFiles:
         ``{figure}/pdf/{m}`` (print quality; the Snakemake report embeds screen copies of the
         primary condition's, rule report_screen_figures) and the figures' record
         ``provenance/{m}`` (with their sha256: ``make adopt`` checks copied figures)."""
-        out = {}
-        for m in models:
-            for name in self.study.figure_names():
-                out[f"{name}/png/{m}"] = self.paths.figure(name, m=m)
-                out[f"{name}/pdf/{m}"] = self.paths.figure(name, "pdf", m=m)
-            out[f"provenance/{m}"] = self.paths.figure("provenance", "json", m=m)
-        return out
+        out = {f"{name}/{ext}/{m}": self.paths.figure(name, ext, m=m)
+               for m in models for name in self.study.figure_names() for ext in ("png", "pdf")}
+        return out | {f"provenance/{m}": self.paths.figure("provenance", "json", m=m)
+                      for m in models}
 
     def screen_figures(self) -> dict[str, ReportItem]:
         """The report's screen copies of one plan set's and model's figures (rule
