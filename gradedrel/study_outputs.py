@@ -355,14 +355,15 @@ class RuleFiles:
                 out[input_key(name, p, m)] = paths.report(f"{name}.tsv", p=p, m=m)
         return out
 
-    def report_figures(self) -> dict[str, str]:
-        """The outputs ``{figure}/png`` and ``{figure}/pdf`` (print quality; the Snakemake
-        report embeds screen copies of the primary condition's, rule report_screen_figures)."""
-        out = {}
-        for name in self.study.figure_names():
-            out[f"{name}/png"] = self.paths.figure(name)
-            out[f"{name}/pdf"] = self.paths.figure(name, "pdf")
-        return out
+    def report_figures(self, models: Iterable[str]) -> dict[str, str]:
+        """Per model (``pr_levels/png/BM25``): the outputs ``{figure}/png/{m}`` and
+        ``{figure}/pdf/{m}`` (print quality; the Snakemake report embeds screen copies of the
+        primary condition's, rule report_screen_figures) and the figures' record
+        ``provenance/{m}`` (with their sha256: ``make adopt`` checks copied figures)."""
+        out = {f"{name}/{ext}/{m}": self.paths.figure(name, ext, m=m)
+               for m in models for name in self.study.figure_names() for ext in ("png", "pdf")}
+        return out | {f"provenance/{m}": self.paths.figure("provenance", "json", m=m)
+                      for m in models}
 
     def screen_figures(self) -> dict[str, ReportItem]:
         """The report's screen copies of one plan set's and model's figures (rule

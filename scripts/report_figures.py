@@ -1,6 +1,8 @@
-"""Draw one plan set's and model's figures: P-R curves per relevance level, the mean gain
-vectors (CG, DCG, nCG, nDCG) with the ideal vector, and the differences from the baseline
-with their paired bootstrap intervals."""
+"""Draw a plan set's figures, for each report model: P-R curves per relevance level, the
+mean gain vectors (CG, DCG, nCG, nDCG) with the ideal vector, and the differences from the
+baseline with their paired bootstrap intervals. One job for all the plan set's models (one
+start-up); each figure keeps its own matplotlib settings (gradedrel.report.figures), so a
+model's files are those it would get in a job of its own."""
 import logging
 
 from gradedrel.core import provenance
@@ -16,21 +18,34 @@ def save(fig, name, out, style):
     figures.save(fig, out[f"{name}/png"], out[f"{name}/pdf"], style["dpi"])
 
 
+def of_model(files, model):
+    """A job's files named ``{name}/{model}`` as ``{name}``: one model's."""
+    return {key[: -len(model) - 1]: path for key, path in files.items()
+            if key.endswith(f"/{model}")}
+
+
 def main():
-    p, w, out, style = snakemake.params.report, snakemake.wildcards, snakemake.output, \
-        snakemake.params.style
-    where = f"{w.collection}, {w.planset} plans, {w.model}"
-    save(figures.pr_figure(report_io.read(snakemake.input.pr_curves, "pr_curves"), p["levels"],
+    for model in snakemake.params.models:
+        log.info("%s: figures", model)
+        draw(model, of_model(snakemake.input, model), of_model(snakemake.output, model))
+
+
+def draw(model, inp, out):
+    """One model's figures and their record."""
+    p, w, style = snakemake.params.report, snakemake.wildcards, snakemake.params.style
+    where = f"{w.collection}, {w.planset} plans, {model}"
+    save(figures.pr_figure(report_io.read(inp["pr_curves"], "pr_curves"), p["levels"],
                            p["pr_reading"], p["query_types"], style,
                            f"P–R curves per relevance level — {where}"), "pr_levels", out, style)
-    gain_curves = report_io.read(snakemake.input.gain_curves, "gain_curves")
+    gain_curves = report_io.read(inp["gain_curves"], "gain_curves")
     for name in p["curves"]:
         curve = jk.curve(name, "report.curves")
         save(figures.gain_figure(gain_curves, curve, p["profiles"], p["query_types"], style,
                                  f"{curve.label(long=True)} — {where}"),
              curve.figure_name, out, style)
     # the evaluation's paired bootstrap intervals (evaluate_comparisons), read exactly
-    every_band = read_tsv(snakemake.input.bands, ("run", "profile", "kind"), exact_floats=True)
+    every_band = read_tsv(inp["difference_bands"], ("run", "profile", "kind"),
+                          exact_floats=True)
     boot = p["bootstrap"]
     for name in p["difference_curves"]:
         curve = jk.curve(name, "report.difference_curves")
@@ -43,7 +58,7 @@ def main():
                  sorted(set(bands["topics"])))
         if bands.empty:
             log.warning("%s: no per-topic values for %s; drawing without intervals",
-                        snakemake.input.bands, name)
+                        inp["difference_bands"], name)
         shown = ", ".join(map(str, ranks)) if len(ranks) <= 5 else f"{ranks[0]}–{ranks[-1]}"
         note = (f"{'bars' if len(ranks) <= 5 else 'shaded'}: {100 * boot['confidence']:g} % "
                 f"paired bootstrap interval of the mean difference over topics (ranks {shown})")
@@ -53,7 +68,7 @@ def main():
             f"diff_{curve.figure_name}", out, style)
     # the figures' record (run_step adds their checksums): figures/ is copied with results/
     write_text(provenance.record("report_figures", {"report": p, "figures": style}),
-               out.provenance)
+               out["provenance"])
 
 
 run_step(snakemake.log[0], main, snakemake.wildcards, snakemake.output, config=snakemake.config)

@@ -53,13 +53,14 @@ def test_every_findings_and_figure_target_is_an_output_of_its_job(cranfield):
             for f in _paths(cranfield.findings_outputs(c))}
     for c, p, m in study.cells(study.report_models):
         if study.draws_figures(c, p):
-            made |= {_fill(f, collection=c, planset=p, model=m)
-                     for f in cranfield.report_figures().values()}
+            made |= {_fill(f, collection=c, planset=p)
+                     for f in cranfield.report_figures([m]).values()}
     folders = [prefix for c, p, m in study.cells(study.report_models) for prefix in
                (study.paths.report("", c, p, m), f"{study.paths.figures}/{c}/{p}/{m}/")]
     in_cells = {t for t in study.targets() if t.startswith(tuple(folders))}
     assert in_cells and in_cells <= made, sorted(in_cells - made)[:5]
-    left = {f for f in made - in_cells if not f.endswith(".tsv") and "report_pages" not in f}
+    left = {f for f in made - in_cells if not f.endswith((".tsv", "provenance.json"))
+            and "report_pages" not in f}
     assert left == {f for f in made if f.endswith("findings.html")}, sorted(left)[:5]
 
 
@@ -281,3 +282,23 @@ def test_the_evaluation_reruns_when_the_selection_of_its_topics_changes(planset,
     assert (changed != setting) == (rule == "selected")
     if rule == "selected":
         assert changed["criteria"]["min_highly_relevant"] == 2
+
+
+def test_the_figures_job_draws_every_report_model_of_its_plan_set(cranfield):
+    """report_figures is one job per plan set: its outputs are each report model's figures
+    (PNG and PDF) and record, at the paths of a job per model (figures/c/p/m/), and its
+    inputs each model's evaluation files, keyed by model (``pr_curves/InQuery``)."""
+    study, paths = cranfield.study, cranfield.paths
+    models = study.report_models
+    assert len(models) > 1
+    outputs = cranfield.report_figures(models)
+    assert set(outputs) == {f"{name}/{ext}/{m}" for name in study.figure_names()
+                            for ext in ("png", "pdf") for m in models} | \
+        {f"provenance/{m}" for m in models}
+    for m in models:
+        assert outputs[f"pr_levels/png/{m}"] == paths.figure("pr_levels", m=m)
+        assert outputs[f"pr_levels/pdf/{m}"] == paths.figure("pr_levels", "pdf", m=m)
+        # the record covers the files of its folder: this model's figures alone
+        assert outputs[f"provenance/{m}"] == paths.figure("provenance", "json", m=m)
+    assert cranfield.per_model("difference_bands", models)[f"difference_bands/{models[0]}"] \
+        == paths.evaluation("difference_bands.tsv", m=models[0])

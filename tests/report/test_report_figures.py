@@ -126,3 +126,96 @@ def test_the_pdf_keeps_the_png_layout_and_is_drawn_once(frames, tmp_path, monkey
     assert len(draws) == 4
     assert (tmp_path / "a.pdf").read_bytes() == (tmp_path / "b.pdf").read_bytes()
     assert (tmp_path / "a.png").read_bytes() == (tmp_path / "b.png").read_bytes()
+
+
+#: Runs scripts/report_figures.py as Snakemake would (its ``snakemake`` object: named inputs
+#: and outputs, params, wildcards, log, config) for the models given on the command line.
+FIGURE_JOB = '''
+import json, runpy, sys
+from types import SimpleNamespace
+
+class Named(list):
+    def __init__(self, named):
+        super().__init__(named.values())
+        self.named = named
+    def keys(self):
+        return self.named.keys()
+    def items(self):
+        return self.named.items()
+    def __getitem__(self, key):
+        return self.named[key] if isinstance(key, str) else super().__getitem__(key)
+    def __getattr__(self, name):
+        return self.named[name]
+
+job = json.loads(sys.argv[1])
+models = job["models"]
+snakemake = SimpleNamespace(
+    input=Named({k: v for k, v in job["input"].items() if k.rsplit("/", 1)[1] in models}),
+    output=Named({k: v for k, v in job["output"].items() if k.rsplit("/", 1)[1] in models}),
+    params=SimpleNamespace(models=models, report=job["report"], style=job["style"]),
+    wildcards=Named({"collection": "cranfield", "planset": "auto"}),
+    log=[job["log"]], config={})
+runpy.run_path(job["script"], init_globals={"snakemake": snakemake})
+'''
+
+
+@pytest.mark.slow  # draws nine figures in two processes
+def test_a_job_of_two_models_writes_each_models_files_as_its_own_job_would(tmp_path):
+    """scripts/report_figures.py draws every model of its job: the second model's figures and
+    record, drawn after the first's in one process, are byte for byte those of a job drawing
+    it alone (no matplotlib state carried from one model's figures to the next), and each
+    model's record covers its own figures."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    from pathlib import Path
+
+    from gradedrel.core.io import write_tsv
+    from gradedrel.evaluation.files import write_tables
+    from report_helpers import ROOT
+
+    cfg = report_config()
+    report = {**cfg, "curves": ["JK_CG"], "difference_curves": ["JK_CG"]}
+    style = {**cfg["figures"], "dpi": 40}
+    models, inputs = ["BM25", "InQuery"], {}
+    for seed, m in enumerate(models):  # each model its own evaluation
+        frames = synthetic.evaluate(synthetic.simulate(n_topics=12, seed=seed + 3))
+        folder = tmp_path / "evaluation" / m
+        write_tables({k: frames[k] for k in ("pr_curves", "gain_curves")}, folder)
+        write_tsv(difference_bands(frames["per_topic"], "CG", 0, ["3", "2+3", "all"], "SUM/u",
+                                   QTS, range(1, 101), 50, 0.95, 1),
+                  folder / "difference_bands.tsv", float_format="%.17g")
+        inputs |= {f"{name}/{m}": str(folder / f"{name}.tsv")
+                   for name in ("pr_curves", "gain_curves", "difference_bands")}
+
+    def job(run, drawn):
+        figures_of = {m: tmp_path / run / m for m in models}
+        output = {f"{name}/{ext}/{m}": str(figures_of[m] / f"{name}.{ext}")
+                  for m in models for name in ("pr_levels", "cg", "diff_cg")
+                  for ext in ("png", "pdf")}
+        output |= {f"provenance/{m}": str(figures_of[m] / "provenance.json") for m in models}
+        spec = {"models": drawn, "input": inputs, "output": output, "report": report,
+                "style": style, "log": str(tmp_path / f"{run}.log"),
+                "script": str(ROOT / "scripts" / "report_figures.py")}
+        done = subprocess.run([sys.executable, "-c", FIGURE_JOB, json.dumps(spec)],
+                              capture_output=True, text=True, cwd=tmp_path,
+                              env={**os.environ, "PYTHONPATH": str(ROOT)})
+        assert done.returncode == 0, done.stderr + (tmp_path / f"{run}.log").read_text()
+        return {p.relative_to(tmp_path / run): p.read_bytes()
+                for p in sorted((tmp_path / run).rglob("*")) if p.is_file()}
+
+    both, alone = job("both", models), job("alone", ["InQuery"])
+    assert len(both) == 2 * len(alone) == 2 * 7
+    for name, content in alone.items():
+        if name.name == "provenance.json":  # a record names its figures by path
+            content = content.replace(f"{tmp_path}/alone/".encode(),
+                                      f"{tmp_path}/both/".encode())
+        assert both[name] == content, name
+    for m in models:  # each model's record covers its own six figures, no other model's
+        record = json.loads(both[Path(m, "provenance.json")])
+        assert [o["path"] for o in record["outputs"]] == sorted(
+            str(tmp_path / "both" / m / f"{n}.{e}") for n in ("pr_levels", "cg", "diff_cg")
+            for e in ("png", "pdf"))
+    assert both[Path("BM25", "cg.png")] != both[Path("InQuery", "cg.png")]

@@ -1,8 +1,8 @@
-# Stage "report" (gradedrel/report/): per collection, plan set and model one job writes the
-# paper's tables and the findings report, one draws the figures (only figure jobs read the
-# figure style, so changing it re-runs them alone); per collection the summary of its plan
-# sets and models; across collections one table and figure. The integrity annex (curation,
-# key provenance, leak, memory probe, headline) is workflow/rules/integrity.smk.
+# Stage "report" (gradedrel/report/): per collection and plan set one job writes the paper's
+# tables and the findings report of each report model, one draws their figures (only figure
+# jobs read the figure style, so changing it re-runs them alone); per collection the summary
+# of its plan sets and models; across collections one table and figure. The integrity annex
+# (curation, key provenance, leak, memory probe, headline) is workflow/rules/integrity.smk.
 
 TABLE_PARAMS = (
     "query_types",
@@ -71,20 +71,22 @@ for _c in STUDY.collections:
 rule report_figures:
     """Draw the paper's figures: P-R curves per level, the mean CG/DCG/nCG/nDCG vectors with
     the ideal vector, and each query type's difference from the baseline with its
-    bootstrap interval."""
+    bootstrap interval: one job per plan set, for each of its report models."""
     input:
-        pr_curves=PATHS.evaluation("pr_curves.tsv"),
-        gain_curves=PATHS.evaluation("gain_curves.tsv"),
-        bands=PATHS.evaluation("difference_bands.tsv"),
+        **FILES.per_model("pr_curves", STUDY.report_models),
+        **FILES.per_model("gain_curves", STUDY.report_models),
+        **FILES.per_model("difference_bands", STUDY.report_models),
     output:
-        **FILES.report_figures(),
-        # the record of the figures (with their sha256: `make adopt` checks copied figures)
-        provenance=PATHS.figure("provenance", "json"),
+        # with each model's record of its figures (their sha256: `make adopt` checks them)
+        **FILES.report_figures(STUDY.report_models),
     log:
-        log_of("{collection}/{planset}/report_figures_{model}"),
+        log_of("{collection}/{planset}/report_figures"),
+    wildcard_constraints:
+        planset=PLAN_SETS,
     conda:
         CONDA_ENV
     params:
+        models=STUDY.report_models,
         report=report_params(*FIGURE_PARAMS),
         style=canonical(REPORT["figures"]),
     script:
