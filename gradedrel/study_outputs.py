@@ -241,22 +241,21 @@ class RuleFiles:
             setting["query_construction"] = description
         return canonical(setting)
 
-    def report_tables(self, p: str, m: str) -> dict[str, str | ReportItem]:
-        """The outputs ``{table}/{format}/{p}/{m}`` of the findings job: every table of plan
-        set ``p`` and model ``m`` in CSV, Markdown, LaTeX and HTML (the HTML one an item of the
-        Snakemake report, but for :data:`TABLES_NOT_IN_REPORT`)."""
+    def report_tables(self, m: str) -> dict[str, str | ReportItem]:
+        """The outputs ``{table}/{format}/{m}`` of the findings job: every table of model
+        ``m`` in CSV, Markdown, LaTeX and HTML (the HTML one an item of the Snakemake report,
+        but for :data:`TABLES_NOT_IN_REPORT`)."""
         out: dict[str, str | ReportItem] = {}
         for table in self.study.REPORT_TABLES:
             caption = TABLE_CAPTIONS[table]
             category = "{collection} findings" if table == "reproduction" else "{collection} tables"
-            out |= {input_key(f"{table}/{fmt}", p, m):
-                    self.paths.report(f"tables/{table}.{fmt}", p=p, m=m)
+            out |= {f"{table}/{fmt}/{m}": self.paths.report(f"tables/{table}.{fmt}", m=m)
                     for fmt in self.study.TABLE_FORMATS
                     if fmt != "html" or table in TABLES_NOT_IN_REPORT}
             if table not in TABLES_NOT_IN_REPORT:
-                out[input_key(f"{table}/html", p, m)] = ReportItem(
-                    self.paths.report(f"tables/{table}.html", p=p, m=m), caption, category,
-                    f"{p}, {m}", {"item": label(caption)})
+                out[f"{table}/html/{m}"] = ReportItem(
+                    self.paths.report(f"tables/{table}.html", m=m), caption, category,
+                    f"{{planset}}, {m}", {"item": label(caption)})
         return out
 
     def per_model(self, file: str, models: Iterable[str]) -> dict[str, str]:
@@ -325,34 +324,29 @@ class RuleFiles:
         return {input_key(file, p, m): self.paths.evaluation(f"{file}.tsv", p=p, m=m)
                 for p, m in self.study.summary_conditions(c)}
 
-    def findings_inputs(self, c: str) -> dict[str, str]:
-        """What collection ``c``'s findings job reads of each plan set and report model:
-        the evaluation's files (:data:`FINDINGS_EVALUATION_FILES`), and per plan set its
-        selected topics and query statistics."""
-        out = {input_key(name, p, m): self.paths.evaluation(f"{file}.tsv", p=p, m=m)
-               for name, file in FINDINGS_EVALUATION_FILES.items()
-               for p, m in self.study.summary_conditions(c)}
-        for p in self.study.collections[c].plan_sets:
-            out[input_key("selected", p)] = self.paths.plan_set("selected_topics.tsv", p=p)
-            out[input_key("statistics", p)] = self.paths.queries("statistics.tsv", p=p)
-        return out
+    def findings_inputs(self, models: Iterable[str]) -> dict[str, str]:
+        """What a plan set's findings job reads of each of ``models``' evaluation
+        (:data:`FINDINGS_EVALUATION_FILES`; ``means/BM25``)."""
+        return {f"{name}/{m}": self.paths.evaluation(f"{file}.tsv", m=m)
+                for m in models for name, file in FINDINGS_EVALUATION_FILES.items()}
 
-    def findings_outputs(self, c: str) -> dict[str, str | ReportItem]:
-        """Per plan set and report model of collection ``c`` (``md/expert/BM25``): the
-        tables, the findings report (Markdown; HTML, an item of the Snakemake report), the
-        verdicts with their page, the findings and the primary comparisons."""
+
+    def findings_outputs(self, models: Iterable[str]) -> dict[str, str | ReportItem]:
+        """Per model (``md/BM25``): the tables, the findings report (Markdown; HTML, an item
+        of the Snakemake report), the verdicts with their page, the findings and the primary
+        comparisons."""
         paths, out = self.paths, {}
-        for p, m in self.study.summary_conditions(c):
-            out |= self.report_tables(p, m)
-            out[input_key("page/verdicts", p, m)] = self.page(
-                paths.report("verdicts.tsv", p=p, m=m), "verdicts.rst", "{collection} findings",
-                f"{p}, {m}")
-            out[input_key("md", p, m)] = paths.report("findings.md", p=p, m=m)
-            out[input_key("html", p, m)] = ReportItem(
-                paths.report("findings.html", p=p, m=m), "findings.rst", "{collection} findings",
-                f"{p}, {m}", {"item": label("findings.rst")})
+        for m in models:
+            out |= self.report_tables(m)
+            out[f"page/verdicts/{m}"] = self.page(paths.report("verdicts.tsv", m=m),
+                                                  "verdicts.rst", "{collection} findings",
+                                                  f"{{planset}}, {m}")
+            out[f"md/{m}"] = paths.report("findings.md", m=m)
+            out[f"html/{m}"] = ReportItem(paths.report("findings.html", m=m), "findings.rst",
+                                          "{collection} findings", f"{{planset}}, {m}",
+                                          {"item": label("findings.rst")})
             for name in ("verdicts", "findings", "primary"):
-                out[input_key(name, p, m)] = paths.report(f"{name}.tsv", p=p, m=m)
+                out[f"{name}/{m}"] = paths.report(f"{name}.tsv", m=m)
         return out
 
     def report_figures(self, models: Iterable[str]) -> dict[str, str]:

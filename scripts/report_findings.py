@@ -1,8 +1,7 @@
-"""Write a collection's findings reports, one per plan set and report model: the paper's tables
-beside the published numbers, the four findings assessed under the pre-registered rules
-(verdict tables and the report in Markdown and HTML) and the reproduction measures. One job
-for all the collection's plan sets and models: the published numbers and the design read
-once."""
+"""Write a plan set's findings reports, one per report model: the paper's tables beside the
+published numbers, the four findings assessed under the pre-registered rules (verdict tables
+and the report in Markdown and HTML) and the reproduction measures. One job for all the
+plan set's models: the published numbers and the design read once."""
 import logging
 import os
 
@@ -54,17 +53,16 @@ def paper_tables(p, inp, out, pub, means, where):
                     f"significance_{test}", out)
 
 
-class OfCondition:
-    """A job's named files as one plan set's and model's: ``of.means`` is
-    ``files["means/expert/BM25"]``; a name the job has per plan set (``selected``) is the plan
-    set's, a name it has once (``design``) the job's."""
+class OfModel:
+    """A job's named files as one model's: ``of.means`` is ``files["means/BM25"]``; a name
+    the job has once (``selected``, ``design``) is the job's."""
 
-    def __init__(self, files, plan_set, model):
-        self._files, self._keys = files, (f"/{plan_set}/{model}", f"/{plan_set}", "")
+    def __init__(self, files, model):
+        self._files, self._model = files, model
 
     def __getitem__(self, name):
-        return next(self._files[name + k] for k in self._keys
-                    if k == "" or name + k in self._files.keys())
+        keyed = f"{name}/{self._model}"
+        return self._files[keyed] if keyed in self._files.keys() else self._files[name]
 
     __getattr__ = __getitem__
 
@@ -72,17 +70,17 @@ class OfCondition:
 def main():
     pub = published.load(snakemake.input.published)
     plan_design = design.load(snakemake.input.design[0])
-    for plan_set, model in snakemake.params.conditions:
-        log.info("%s, %s: findings", plan_set, model)
-        write_findings(plan_set, model, OfCondition(snakemake.input, plan_set, model),
-                       OfCondition(snakemake.output, plan_set, model), pub, plan_design)
+    for model in snakemake.params.models:
+        log.info("%s: findings", model)
+        write_findings(model, OfModel(snakemake.input, model), OfModel(snakemake.output, model),
+                       pub, plan_design)
 
 
-def write_findings(plan_set, model, inp, out, pub, plan_design):
-    """One plan set's and model's tables, assessment and findings report."""
+def write_findings(model, inp, out, pub, plan_design):
+    """One model's tables, assessment and findings report."""
     p, w = snakemake.params.report, snakemake.wildcards
     means = report_io.read(inp.means, "means")
-    title = f"{w.collection}, {plan_set} plans"
+    title = f"{w.collection}, {w.planset} plans"
     where = f"{title}, {model}"
     paper_tables(p, inp, out, pub, means, where)
     comparisons = read_tsv(inp.comparisons, NUMBERS_TEXT, exact_floats=True)
@@ -100,9 +98,8 @@ def write_findings(plan_set, model, inp, out, pub, plan_design):
     avp = tables.avp_table(means, pub, p["query_types"], p["levels"],
                            f"Stratified AvP (%) — {title}, {model}")
     here = os.path.dirname(out.md)
-    links = {k: os.path.relpath(v, here)
-             for k, v in snakemake.params.links[plan_set][model].items()}
-    setting = dict(snakemake.params.setting[plan_set], engine=snakemake.params.engine[model])
+    links = {k: os.path.relpath(v, here) for k, v in snakemake.params.links[model].items()}
+    setting = dict(snakemake.params.setting, engine=snakemake.params.engine[model])
     text = report_md.findings_markdown(title, model, comparisons, verdicts, repro, avp, pub,
                                        setting, links)
     write_text(text, out.md)

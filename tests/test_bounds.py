@@ -24,8 +24,9 @@ ROOT = Path(__file__).resolve().parents[1]
 #: plan set's files, the findings' evaluation files out of report.smk) +18: 13,071; the
 #: topic selection folded into the evaluation job (its setting, params and outputs in the
 #: package, out of the script and plans.smk) +17: 13,088; the figures one job per plan set
-#: -1: 13,087. 11,700 is not reached; the bound holds today's count.
-CODE_LINE_BOUND = 13_087
+#: -1: 13,087; the findings back to one job per plan set -6: 13,081. 11,700 is not reached;
+#: the bound holds today's count.
+CODE_LINE_BOUND = 13_081
 #: No module over this many code lines.
 MODULE_BOUND = 450
 

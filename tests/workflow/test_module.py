@@ -43,7 +43,7 @@ def test_the_module_plans_the_whole_study_in_another_directory(tmp_path):
     planned = planned_rules(result)
     # the default target is the study's (rule all's inputs): every stage is planned
     assert {"thesaurus_read", "index_collection", "plan_requests", "retrieve", "evaluate_runs",
-            "report_findings_tiny", "report_figures", "report_summary",
+            "report_findings", "report_figures", "report_summary",
             "reproduce"} <= planned, sorted(planned)
     # the fixture's models only (its config over the project's defaults): their files (no
     # job has a model wildcard left in the fixture: each plan set's jobs do every model)

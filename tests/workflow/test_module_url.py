@@ -88,7 +88,7 @@ def test_the_module_from_a_url_plans_the_whole_study(tmp_path, served):
     result = run_snakemake(project, "-n", snakefile=project / "Snakefile")
     planned = planned_rules(result)
     assert {"thesaurus_read", "index_collection", "plan_requests", "retrieve", "evaluate_runs",
-            "report_findings_tiny", "reproduce"} <= planned, planned
+            "report_findings", "reproduce"} <= planned, planned
     # the fixture's models only, by their files (no fixture job has a model wildcard)
     assert "/BM25/" in result.stdout and "DirichletLM" not in result.stdout
     fetched = log.read_text()

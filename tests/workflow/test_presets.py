@@ -23,7 +23,7 @@ def test_msmarco_preset_dry_run_plans_every_stage(tmp_path):
     rules = planned_rules(result)
     assert {"index_collection", "index_arrays", "prepare_topics_qrels", "thesaurus_read",
             "plan_requests", "retrieve", "evaluate_runs",
-            "report_findings_msmarco_dl19"} <= rules
+            "report_findings"} <= rules
     output = result.stdout + result.stderr
     assert "results/msmarco-dl19/index_arrays/postings" in output
     assert "results/thesauri/wordnet/" in output

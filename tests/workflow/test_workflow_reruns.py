@@ -34,7 +34,7 @@ BASELINE_EVALUATION = {"evaluate_baseline"}
 # collections; the Snakemake report's copy of the summary's forest plot and its landing page
 # (the fixture runs no primary condition, so no copy of a plan set's figures)
 SCREEN = {"report_screen_forest", "report_landing"}
-FINDINGS = {collection_rule("report_findings", "tiny"), "report_summary",
+FINDINGS = {"report_findings", "report_summary",
             "report_across_collections"} | SCREEN
 FIGURES = {"report_figures"}
 REPORT = FINDINGS | FIGURES

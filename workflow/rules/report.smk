@@ -26,46 +26,40 @@ FIGURE_PARAMS = (
 )
 
 
-# One findings job per collection for every plan set and report model (one Python start,
-# the published numbers and the design read once): a rule per collection, named for it
-# (report_findings_cranfield: gradedrel.study_outputs.collection_rule).
-for _c in STUDY.collections:
-
-    rule:
-        """Assess the four findings under the pre-registered rules (docs/preregistration.md)
-        and write the findings report, its verdict tables and the paper's tables beside the
-        published numbers, for each plan set and report model of the collection."""
-        name:
-            collection_rule("report_findings", _c)
-        input:
-            **FILES.findings_inputs(_c),
-            recall_base=rules.prepare_topics_qrels.output.recall_base,
-            published=config_path(REPORT["published"]),
-            design=FILES.design_files(_c),
-        output:
-            **flagged(FILES.findings_outputs(_c)),
-        log:
-            log_of("{collection}/report_findings"),
-        wildcard_constraints:
-            collection=re.escape(_c),
-        conda:
-            CONDA_ENV
-        params:
-            conditions=STUDY.summary_conditions(_c),
-            report=report_params(*sorted(set(TABLE_PARAMS + FINDINGS_PARAMS))),
-            setting={p: FILES.report_setting(_c, p) for p in STUDY.collections[_c].plan_sets},
-            engine={
-                m: REPORT["engines"].get(
-                    m, f"Terrier {config['terrier']['version']} (PyTerrier), model {m}"
-                )
-                for m in STUDY.report_models
-            },
-            links={
-                p: {m: FILES.findings_links(_c, p, m) for m in STUDY.report_models}
-                for p in STUDY.collections[_c].plan_sets
-            },
-        script:
-            "../../scripts/report_findings.py"
+rule report_findings:
+    """Assess the four findings under the pre-registered rules (docs/preregistration.md) and
+    write the findings report, its verdict tables and the paper's tables beside the
+    published numbers: one job per plan set, for each of its report models."""
+    input:
+        **FILES.findings_inputs(STUDY.report_models),
+        recall_base=rules.prepare_topics_qrels.output.recall_base,
+        selected=rules.evaluate_runs.output.selected,
+        statistics=rules.retrieve.output.query_statistics,
+        published=config_path(REPORT["published"]),
+        design=lambda wc: FILES.design_files(wc.collection),
+    output:
+        **flagged(FILES.findings_outputs(STUDY.report_models)),
+    log:
+        log_of("{collection}/{planset}/report_findings"),
+    wildcard_constraints:
+        planset=PLAN_SETS,
+    conda:
+        CONDA_ENV
+    params:
+        models=STUDY.report_models,
+        report=report_params(*sorted(set(TABLE_PARAMS + FINDINGS_PARAMS))),
+        setting=lambda wc: FILES.report_setting(wc.collection, wc.planset),
+        engine={
+            m: REPORT["engines"].get(
+                m, f"Terrier {config['terrier']['version']} (PyTerrier), model {m}"
+            )
+            for m in STUDY.report_models
+        },
+        links=lambda wc: {
+            m: FILES.findings_links(wc.collection, wc.planset, m) for m in STUDY.report_models
+        },
+    script:
+        "../../scripts/report_findings.py"
 
 
 rule report_figures:
