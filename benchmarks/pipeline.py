@@ -371,7 +371,7 @@ def render_floor(rows: dict, tables: bool = True) -> list[str]:
     cold = rows.get("cold Cranfield main job", {"cpu": 0.0, "jobs": 0})
     cpu = cold["cpu"]
     over = (f"The cold Cranfield job's CPU over its work without start-up is {cpu:.1f} / "
-            f"{total:.1f} = {cpu / total:.2f}× (issue 44's bound: 1.25×; the rest is "
+            f"{total:.1f} = {cpu / total:.4f}× (issue 44's bound: 1.25×; the rest is "
             f"Snakemake's own and its {cold['jobs']} jobs' "
             f"start-ups): {'within' if cpu / total <= 1.25 else 'above'} it.")
     if not tables:
