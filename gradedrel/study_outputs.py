@@ -58,7 +58,7 @@ FINDINGS_EVALUATION_FILES = {
 def collection_rule(rule: str, c: str) -> str:
     """The name of rule ``rule``'s job for collection ``c`` (a rule per collection where one
     job writes every plan set's files: their outputs differ by collection):
-    ``report_findings_nfcorpus_fresh``."""
+    ``evaluate_comparisons_nfcorpus_fresh``."""
     return f"{rule}_" + re.sub(r"\W", "_", c)
 
 
@@ -329,7 +329,6 @@ class RuleFiles:
         (:data:`FINDINGS_EVALUATION_FILES`; ``means/BM25``)."""
         return {f"{name}/{m}": self.paths.evaluation(f"{file}.tsv", m=m)
                 for m in models for name, file in FINDINGS_EVALUATION_FILES.items()}
-
 
     def findings_outputs(self, models: Iterable[str]) -> dict[str, str | ReportItem]:
         """Per model (``md/BM25``): the tables, the findings report (Markdown; HTML, an item

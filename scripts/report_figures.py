@@ -43,7 +43,7 @@ def draw(model, inp, out):
         save(figures.gain_figure(gain_curves, curve, p["profiles"], p["query_types"], style,
                                  f"{curve.label(long=True)} — {where}"),
              curve.figure_name, out, style)
-    # the evaluation's paired bootstrap intervals (evaluate_comparisons), read exactly
+    # the evaluation's paired bootstrap intervals (evaluate_difference_bands), read exactly
     every_band = read_tsv(inp["difference_bands"], ("run", "profile", "kind"),
                           exact_floats=True)
     boot = p["bootstrap"]

@@ -81,24 +81,17 @@ def test_captions_of_per_condition_results_name_collection_plan_set_and_model():
         text = (ROOT / "workflow" / "report" / f"{name}.rst").read_text(encoding="utf-8")
         for wildcard in ("collection", "planset", "model"):
             assert f"snakemake.wildcards.{wildcard}" in text, (name, wildcard)
-    # one retrieve (evaluate_runs) job per plan set writes every model's not_ranked.tsv
-    # (means.tsv): its caption names the plan set's models, its subcategory
-    # ("{planset}, {model}") and page title the one
-    for name in ("not_ranked", "evaluation_means", "evaluation_effort"):
+    # one retrieve (evaluate_runs, report_findings) job per plan set writes every model's
+    # not_ranked.tsv (means.tsv, tables, findings): its caption names the plan set's
+    # models, its subcategory ("{planset}, {model}") and page title the one
+    for name in ("not_ranked", "evaluation_means", "evaluation_effort", "avp_table",
+                 "effort_table", "significance_friedman", "significance_posthoc",
+                 "significance_vs_baseline", "standard_table", "testbed_table", "findings",
+                 "reproduction_table", "verdicts"):
         text = (ROOT / "workflow" / "report" / f"{name}.rst").read_text(encoding="utf-8")
         for named in ("wildcards.collection", "wildcards.planset", "params.models"):
             assert f"snakemake.{named}" in text, (name, named)
         assert "snakemake.wildcards.model" not in text, name  # no such wildcard in the job
-    # one report_findings job per collection writes every plan set's and model's tables and
-    # findings: their captions name the collection, their subcategory ("expert, InQuery")
-    # the plan set and model; the job has no plan set or model wildcard
-    for name in ("avp_table", "effort_table", "significance_friedman", "significance_posthoc",
-                 "significance_vs_baseline", "standard_table", "testbed_table", "findings",
-                 "reproduction_table", "verdicts"):
-        text = (ROOT / "workflow" / "report" / f"{name}.rst").read_text(encoding="utf-8")
-        assert "snakemake.wildcards.collection" in text, name
-        for absent in ("wildcards.planset", "wildcards.model", "params.models"):
-            assert f"snakemake.{absent}" not in text, (name, absent)
 
 
 def test_report_check_fails_on_a_broken_caption_a_download_and_a_category_without_collection():
