@@ -141,13 +141,12 @@ class RuleFiles:
 
     # --- plans and retrieval ---------------------------------------------------------------
     def classification_inputs(self, c: str, p: str) -> dict[str, str]:
-        """What classifying a plan set's keys reads: its plans and candidates, the requests,
-        the index (for the term pipeline), the thesaurus and, where the plans do not name
-        their curators, the curation batches."""
+        """What classifying a plan set's keys reads beside its plans and candidates (the
+        same job writes them: rule merge_curated_plans): the requests, the index (for the
+        term pipeline), the thesaurus and, where the plans do not name their curators, the
+        curation batches."""
         paths, cs = self.paths, self.study.collections[c]
         inputs = {
-            "plans": paths.plan_set("plans.yaml", c, p),
-            "candidates": paths.plan_set("candidates.tsv", c, p),
             "requests": paths.collection("requests.tsv", c),
             "index": paths.index(c),
             "thesaurus": paths.thesaurus(cs.plan_set_thesaurus(p)),

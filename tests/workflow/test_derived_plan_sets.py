@@ -44,7 +44,7 @@ def test_a_derived_plan_set_adds_no_index_thesaurus_or_analysis_job(finished_pro
                                           configfile=_configs(project)))
     assert "derive_plan_set" in planned and "retrieve" in planned
     assert not planned & {"index_collection", "index_arrays", "thesaurus_read",
-                          "plan_requests", "classify_keys", "merge_curated_plans",
+                          "plan_requests", "merge_curated_plans",
                           "syn_statistics", "report_figures"}
 
 

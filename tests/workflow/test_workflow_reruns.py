@@ -20,7 +20,7 @@ COLLECTION = REQUESTS | JUDGEMENTS
 PLANS = {"plan_requests"}
 # a plan set's plans, candidate topics, the sources of its keys and its queries' #syn
 # statistics (no judgement is read)
-PLAN_SET = {"merge_curated_plans", "classify_keys", "syn_statistics"}
+PLAN_SET = {"merge_curated_plans", "syn_statistics"}
 # the plan set's queries compiled and run (one job)
 RETRIEVAL = {"retrieve"}
 # the evaluation selects the plan set's topics (its candidates with the judgements it

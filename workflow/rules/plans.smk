@@ -37,10 +37,15 @@ use rule plan_requests as plan_requests_with_thesaurus with:
 
 rule merge_curated_plans:
     """Use the curated plan of a topic where one exists, the automatic plan elsewhere; list
-    the plan set's candidate topics (those its plans qualify, or those it names)."""
+    the plan set's candidate topics (those its plans qualify, or those it names); classify
+    every key of its candidates by where it came from: the request's words, a thesaurus
+    relation of a concept the request names, another concept's label, or the curator's own
+    (docs/preregistration.md, Amendment 1, A1); every declared relation checked. One job:
+    Python and Terrier's term pipeline start once per plan set."""
     input:
         unpack(lambda wc: plan_set(wc).merge_inputs(STUDY.auto_plans_of(wc.collection, wc.planset))),
         unpack(lambda wc: {"named": plan_set(wc).topic_list} if plan_set(wc).topic_list else {}),
+        unpack(lambda wc: FILES.classification_inputs(wc.collection, wc.planset)),
     output:
         **{
             "page/plans": page_of(
@@ -48,10 +53,20 @@ rule merge_curated_plans:
                 "plans.rst",
                 "{collection} plans and queries",
                 "{planset}",
-            )
+            ),
+            "page/shares_md": page_of(
+                PATHS.plan_set("key_sources.md"),
+                "key_sources_shares.rst",
+                "{collection} plans and queries",
+                "{planset}",
+            ),
         },
         plans=PATHS.plan_set("plans.yaml"),
         candidates=PATHS.plan_set("candidates.tsv"),
+        key_sources=PATHS.plan_set("key_sources.tsv"),
+        shares_requests=PATHS.plan_set("key_shares_requests.tsv"),
+        shares_curators=PATHS.plan_set("key_shares_curators.tsv"),
+        shares_md=PATHS.plan_set("key_sources.md"),
     log:
         log_of("{collection}/{planset}/merge_curated_plans"),
     wildcard_constraints:
@@ -63,41 +78,11 @@ rule merge_curated_plans:
         criteria=lambda wc: (
             canonical(config["topic_selection"]) if plan_set(wc).topic_rule == "selected" else None
         ),
-    script:
-        "../../scripts/merge_curated_plans.py"
-
-
-rule classify_keys:
-    """Classify every key of a plan set by where it came from: the request's words, a
-    thesaurus relation of a concept the request names, another concept's label, or the
-    curator's own (docs/preregistration.md, Amendment 1, A1); every declared relation checked."""
-    input:
-        unpack(lambda wc: FILES.classification_inputs(wc.collection, wc.planset)),
-    output:
-        **{
-            "page/shares_md": page_of(
-                PATHS.plan_set("key_sources.md"),
-                "key_sources_shares.rst",
-                "{collection} plans and queries",
-                "{planset}",
-            )
-        },
-        key_sources=PATHS.plan_set("key_sources.tsv"),
-        shares_requests=PATHS.plan_set("key_shares_requests.tsv"),
-        shares_curators=PATHS.plan_set("key_shares_curators.tsv"),
-        shares_md=PATHS.plan_set("key_sources.md"),
-    log:
-        log_of("{collection}/{planset}/classify_keys"),
-    wildcard_constraints:
-        planset=PLAIN_PLAN_SETS,
-    conda:
-        CONDA_ENV
-    params:
         curator_column=lambda wc: (plan_set(wc).curators or {}).get("column"),
         analysis=analysis,
         terrier=canonical(config["terrier"]),
     script:
-        "../../scripts/classify_keys.py"
+        "../../scripts/merge_curated_plans.py"
 
 
 rule derive_plan_set:
