@@ -391,9 +391,10 @@ class Study:
         return self.paths.auto_plans(c, None if thesaurus == cs.thesaurus else thesaurus)
 
     def evaluation_inputs(self, c: str, p: str, m: str) -> dict[str, str]:
-        """The runs by label (``run/SUM/u``), the qrels and (but for the baseline) what the
-        plan set's topics are selected from: its candidates, the recall base, the topics."""
-        inputs = {f"run/{label}": path for label, path in self.evaluation_runs(c, p, m).items()}
+        """The runs by model and label (``run/BM25/SUM/u``), the qrels and (but for the
+        baseline) what the plan set's topics are selected from: its candidates, the recall
+        base, the topics."""
+        inputs = {f"run/{m}/{label}": path for label, path in self.evaluation_runs(c, p, m).items()}
         inputs["qrels"] = self.paths.collection("qrels.tsv", c)
         if p != BASELINE:
             inputs |= {"candidates": self.paths.plan_set("candidates.tsv", c, p),
