@@ -18,7 +18,7 @@ from typing import Any, Callable, Iterable, Mapping
 from gradedrel.collection.spec import CollectionSpec
 from gradedrel.plans import plan_sets as plan_set_model
 from gradedrel.plans.analysis import collection_settings as analysis_settings
-from gradedrel.plans.plan_sets import PlanSet
+from gradedrel.plans.plan_sets import PlanSet, input_key
 from gradedrel.queries.query_types import check_labels, slug as query_type_slug
 from gradedrel.integrity import configuration
 
@@ -157,7 +157,7 @@ class Layout:
     def across(self, ext: str, collections: Iterable[str]) -> str:
         """The findings across ``collections``, named by the set (``cranfield+nfcorpus``), so
         that a main job of one testbed never rewrites another set's summary."""
-        name = self.collections_name(collections)
+        name = configuration.collections_name(collections)
         if ext in ("png", "pdf"):
             return f"{self.figures}/across_collections/{name}.{ext}"
         return f"{self.results}/report/across_collections/{name}.{ext}"
@@ -173,12 +173,7 @@ class Layout:
     def headline(self, ext: str, collections: Iterable[str]) -> str:
         """The qualified headline of each probed testbed (``md``, ``tsv``), named by the set
         of active collections as :meth:`across` is."""
-        return f"{self.results}/report/headline/{self.collections_name(collections)}.{ext}"
-
-    @staticmethod
-    def collections_name(collections: Iterable[str]) -> str:
-        """The name of a set of active collections (gradedrel.integrity.configuration)."""
-        return configuration.collections_name(collections)
+        return f"{self.results}/report/headline/{configuration.collections_name(collections)}.{ext}"
 
     def page(self, source: str) -> str:
         """The Snakemake report's HTML page of a result file (a path under ``results``)."""
@@ -191,7 +186,7 @@ class Layout:
     def landing(self, collections: Iterable[str]) -> str:
         """The Snakemake report's landing page of a set of active collections
         (workflow/report/workflow.rst includes it by config ``active_collections``)."""
-        return f"{self.results}/report/landing/{self.collections_name(collections)}.html"
+        return f"{self.results}/report/landing/{configuration.collections_name(collections)}.html"
 
     def log(self, name: str) -> str:
         """A rule's log file."""
@@ -345,17 +340,16 @@ class Study:
                  frozenset({"request", "thesaurus", "other_concept"}): "no-own"}
         out = {}
         for name, s in self.collections[c].plan_sets.items():
+            derivation = s.derivation
             if s.derived_from != parent:
                 continue
-            if s.derivation.get("without_rating") == "page" and "keep" not in s.derivation:
+            if derivation.get("without_rating") == "page" and "keep" not in derivation:
                 out["inferable"] = name
-            elif s.derivation.get("without_recalled") and set(s.derivation) == {
-                    "without_recalled"}:
+            elif set(derivation) == {"without_recalled"} and derivation["without_recalled"]:
                 out["unrecalled"] = name
-            elif "keep" in s.derivation and not s.derivation.get("without_rating"):
-                role = roles.get(frozenset(s.derivation["keep"]))
-                if role:
-                    out[role] = name
+            elif frozenset(derivation.get("keep", ())) in roles and not derivation.get(
+                    "without_rating"):
+                out[roles[frozenset(derivation["keep"])]] = name
         return out
 
     def curated_plan_sets(self, c: str) -> list[str]:
@@ -417,14 +411,12 @@ class Study:
     def comparison_inputs(self, c: str) -> dict[str, str]:
         """Each plan set's plans and topics, each (plan set, model)'s evaluation, by name
         (``plans/expert``, ``means/expert/InQuery``: :func:`plan_sets.input_key`)."""
-        key = plan_set_model.input_key
         inputs = {"index": self.paths.index(c)}
         for p in self.collections[c].plan_sets:
-            inputs[key("plans", p)] = self.paths.plan_set("plans.yaml", c, p)
-            inputs[key("topics", p)] = self.paths.plan_set("topics.tsv", c, p)
-            for m in self.grid:
-                inputs[key("means", p, m)] = self.paths.evaluation("means.tsv", c, p, m)
-                inputs[key("per_topic", p, m)] = self.paths.evaluation("per_topic.tsv", c, p, m)
+            inputs[input_key("plans", p)] = self.paths.plan_set("plans.yaml", c, p)
+            inputs[input_key("topics", p)] = self.paths.plan_set("topics.tsv", c, p)
+            inputs |= {input_key(kind, p, m): self.paths.evaluation(f"{kind}.tsv", c, p, m)
+                       for m in self.grid for kind in ("means", "per_topic")}
         return inputs
 
     def summary_conditions(self, c: str) -> list[list[str]]:
@@ -433,12 +425,8 @@ class Study:
 
     def summary_inputs(self, c: str) -> dict[str, str]:
         """Each reported condition's verdict tables (``findings/expert/InQuery``, ``verdicts/…``)."""
-        key = plan_set_model.input_key
-        inputs = {}
-        for p, m in self.summary_conditions(c):
-            inputs[key("findings", p, m)] = self.paths.report("findings.tsv", c, p, m)
-            inputs[key("verdicts", p, m)] = self.paths.report("verdicts.tsv", c, p, m)
-        return inputs
+        return {input_key(kind, p, m): self.paths.report(f"{kind}.tsv", c, p, m)
+                for p, m in self.summary_conditions(c) for kind in ("findings", "verdicts")}
 
     # --- the report and the targets ------------------------------------------------------------
     #: The tables of a findings report (report/{p}/{m}/tables/{name}.{csv,md,tex,html}).

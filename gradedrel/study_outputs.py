@@ -166,12 +166,9 @@ class RuleFiles:
         """A derived plan set reads its parent's plans, candidates and key sources (and the
         blinded ratings, if it leaves out keys by them)."""
         derived = self.study.plan_set(c, p)
-        parent = derived.derived_from
         inputs: dict[str, Any] = {
-            "plans": self.paths.plan_set("plans.yaml", c, parent),
-            "candidates": self.paths.plan_set("candidates.tsv", c, parent),
-            "key_sources": self.paths.plan_set("key_sources.tsv", c, parent),
-        }
+            name: self.paths.plan_set(f"{name}.{ext}", c, derived.derived_from)
+            for name, ext in (("plans", "yaml"), ("candidates", "tsv"), ("key_sources", "tsv"))}
         if derived.ratings:  # a folder: items.tsv and the raters' ratings_<batch>.tsv
             inputs["rating_items"] = f"{derived.ratings}/items.tsv"
             inputs["ratings"] = sorted(str(f) for f in Path(derived.ratings).glob("ratings_*.tsv"))
@@ -409,42 +406,36 @@ class RuleFiles:
             inputs["remembered"] = (paths.memory_probe_v2("remembered.tsv") if v2
                                     else paths.memory_probe("remembered.tsv"))
 
-        def per_topic(c: str, *plan_sets: str) -> None:
-            model = study.primary_condition(c)[1]
+        def row(c: str, *plan_sets: str, compared: bool = True, decomposed: bool = False
+                ) -> None:
+            """A deciding row of collection ``c``: the per-topic values of ``plan_sets`` (the
+            primary model's), the comparisons of the first (``compared``), the decomposition
+            (``decomposed``) and the design."""
+            model, d = study.primary_condition(c)[1], study.collections[c].design
             for p in plan_sets:
                 inputs[f"per_topic/{c}/{p}"] = paths.evaluation("per_topic.tsv", c, p, model)
-
-        def designed(c: str) -> None:
-            inputs[f"design/{c}"] = study.collections[c].design
-            inputs[f"designs/{c}"] = design.files(study.collections[c].design)
-
-        def comparisons(c: str, primary: str) -> None:
-            model = study.primary_condition(c)[1]
-            if model not in study.report_models:  # evaluate_comparisons runs for these only
-                raise ValueError(f"config: report.models {list(study.report_models)} leaves "
-                                 f"out {model}, the primary model of {c}'s design "
-                                 f"({study.collections[c].design}): add it")
-            inputs[f"comparisons/{c}/{primary}"] = paths.evaluation("comparisons.tsv", c,
-                                                                   primary, model)
+            if compared:
+                if model not in study.report_models:  # evaluate_comparisons runs for these only
+                    raise ValueError(f"config: report.models {list(study.report_models)} "
+                                     f"leaves out {model}, the primary model of {c}'s design "
+                                     f"({d}): add it")
+                inputs[f"comparisons/{c}/{plan_sets[0]}"] = paths.evaluation(
+                    "comparisons.tsv", c, plan_sets[0], model)
+            if decomposed:
+                inputs[f"key_sources/{c}"] = paths.collection_report("key_sources.tsv", c)
+            inputs.update({f"design/{c}": d, f"designs/{c}": design.files(d)})
 
         for c, primary in study.headline_plain().items():
-            per_topic(c, primary)
-            comparisons(c, primary)
-            designed(c)
+            row(c, primary)
         fresh = study.fresh_condition()
-        for c in [*study.headline_plain(), *study.headline_conditions(),
-                  *([fresh[0]] if fresh else [])]:
-            if study.curated_plan_sets(c):
-                inputs[f"leak/{c}"] = paths.collection_report("leak.tsv", c)
-        for c, (primary, thesaurus) in study.headline_conditions().items():
-            per_topic(c, primary, thesaurus)
-            comparisons(c, primary)
-            inputs[f"key_sources/{c}"] = paths.collection_report("key_sources.tsv", c)
-            designed(c)
+        inputs |= {f"leak/{c}": paths.collection_report("leak.tsv", c)
+                   for c in [*study.headline_plain(), *study.headline_conditions(),
+                             *([fresh[0]] if fresh else [])] if study.curated_plan_sets(c)}
+        for c, pair in study.headline_conditions().items():
+            row(c, *pair, decomposed=True)
         if fresh:
             c, primary, thesaurus = fresh
-            per_topic(c, primary, thesaurus, *study.fresh_extra().values())
-            designed(c)
+            row(c, primary, thesaurus, *study.fresh_extra().values(), compared=False)
             inputs["fresh_pool"] = self.resolve(v2["fresh"]["pool"])
             inputs["fresh_recall_base"] = paths.collection("recall_base.tsv", c)
             inputs["fresh_decisions"] = paths.memory_probe_v2("decisions.json")
