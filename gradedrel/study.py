@@ -46,6 +46,14 @@ def unique_tags(runs: Iterable[tuple[str, str]]) -> dict[str, str]:
     return {path: tag for tag, path in files.items()}
 
 
+def check_names(key: str, names: Iterable[str], known: Iterable[str], which: str) -> None:
+    """A ValueError ``config: {key} names [...], which {which}`` naming those of ``names``
+    (config ``key``) not among ``known``."""
+    unknown = [name for name in names if name not in known]
+    if unknown:
+        raise ValueError(f"config: {key} names {unknown}, which {which}")
+
+
 def check_curves(config: Mapping[str, Any]) -> None:
     """The report's gain curves and panels are the evaluation's: a curve (``report.curves``,
     ``report.difference_curves``) whose log base is not in ``evaluation.dcg_bases``, or a
@@ -242,16 +250,12 @@ class Study:
         the path the workflow reads. A config that names what does not exist (a collection,
         model or thesaurus) is a ValueError naming the key."""
         names = list(config["active_collections"])
-        unknown = [c for c in names if c not in config["collections"]]
-        if unknown:
-            raise ValueError(f"config: active_collections names {unknown}, which are not "
-                             f"under 'collections' (known: {sorted(config['collections'])})")
+        check_names("active_collections", names, config["collections"],
+                    f"are not under 'collections' (known: {sorted(config['collections'])})")
         models = config["retrieval"]["models"]
         grid = tuple(config["retrieval"]["grid"])
-        unknown = [m for m in grid if m not in models]
-        if unknown:
-            raise ValueError(f"config: retrieval.grid names {unknown}, which are not under "
-                             f"retrieval.models (known: {sorted(models)})")
+        check_names("retrieval.grid", grid, models,
+                    f"are not under retrieval.models (known: {sorted(models)})")
         from gradedrel.retrieval.grid import Model
 
         from gradedrel.retrieval.backends import weighting_model
@@ -262,10 +266,8 @@ class Study:
         weighting_model(config["baseline"]["wmodel"], "config: baseline.wmodel")
         check_labels(config["query_types"]["labels"])
         reported = tuple(config["report"].get("models") or grid)  # null: the whole grid
-        unknown = [m for m in reported if m not in grid]
-        if unknown:
-            raise ValueError(f"config: report.models names {unknown}, which the grid does "
-                             f"not run (retrieval.grid: {list(grid)})")
+        check_names("report.models", reported, grid,
+                    f"the grid does not run (retrieval.grid: {list(grid)})")
         check_curves(config)
         thesauri = dict(config.get("thesauri") or {})
         study = cls(config=config,
