@@ -461,13 +461,17 @@ class Study:
         found = design.load(self.collections[c].design)
         return found.primary_plan_set, found.primary_model
 
+    def primary_run(self, c: str) -> str | None:
+        """The design's primary plan set when the study runs its primary condition (the plan
+        set configured, the model in the grid)."""
+        primary, model = self.primary_condition(c)
+        return primary if primary in self.collections[c].plan_sets and model in self.grid else None
+
     def key_provenance_plan_set(self, c: str) -> str | None:
         """The design's primary plan set when its effect is decomposed (its request,
         thesaurus and no-own plan sets derived, its primary model run)."""
-        primary, model = self.primary_condition(c)
-        if primary not in self.collections[c].plan_sets or model not in self.grid:
-            return None
-        roles = self.derived_roles(c, primary)
+        primary = self.primary_run(c)
+        roles = self.derived_roles(c, primary) if primary else {}
         return primary if {"request", "thesaurus", "no-own"} <= set(roles) else None
 
     def memory_probe(self) -> Mapping[str, Any] | None:
@@ -500,13 +504,8 @@ class Study:
         """The collections whose headline is their deciding row alone (no memory probe
         qualifies it, as in the Cranfield main job alone): collection -> primary plan set."""
         probed = set(self.headline_conditions()) | {(self.fresh_condition() or [None])[0]}
-        out = {}
-        for c in self.collections:
-            primary, model = self.primary_condition(c)
-            if c not in probed and primary in self.collections[c].plan_sets \
-                    and model in self.grid:
-                out[c] = primary
-        return out
+        return {c: primary for c in self.collections
+                if c not in probed and (primary := self.primary_run(c))}
 
     def fresh_extra(self) -> dict[str, str]:
         """Amendment 3's plan sets of the fresh testbed's rows by role (``unrecalled``,
@@ -532,10 +531,6 @@ class Study:
     def headline(self, ext: str) -> str:
         """This main job's headline (``md``, ``tsv``)."""
         return self.paths.headline(ext, self.collections)
-
-    def landing(self) -> str:
-        """This main job's landing page of the Snakemake report."""
-        return self.paths.landing(self.collections)
 
     def has_headline(self) -> bool:
         """Whether the main job writes a headline (:meth:`headline`; a deciding row exists)."""
@@ -609,7 +604,7 @@ class Study:
         across = list(self.collections)
         out += paged(paths.across("md", across), paths.across("png", across),
                      unpaged=[paths.across("png", across)])
-        out += [self.landing(), paths.screen(paths.across("png", across))]
+        out += [paths.landing(self.collections), paths.screen(paths.across("png", across))]
         # the screen copies the report embeds: each collection's forest plot and its
         # primary condition's figures (report_figure_conditions)
         out += [paths.screen(self.forest("png", c)) for c in self.collections]
