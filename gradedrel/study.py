@@ -601,10 +601,9 @@ class Study:
                 out += paged(paths.collection_report("key_sources.md", c), tsv, unpaged=[tsv])
             if self.curated_plan_sets(c):
                 out += paged(paths.collection_report("leak.md", c))
-        across = list(self.collections)
-        out += paged(paths.across("md", across), paths.across("png", across),
-                     unpaged=[paths.across("png", across)])
-        out += [paths.landing(self.collections), paths.screen(paths.across("png", across))]
+        md, png = (paths.across(ext, self.collections) for ext in ("md", "png"))
+        out += paged(md, png, unpaged=[png])
+        out += [paths.landing(self.collections), paths.screen(png)]
         # the screen copies the report embeds: each collection's forest plot and its
         # primary condition's figures (report_figure_conditions)
         out += [paths.screen(self.forest("png", c)) for c in self.collections]
