@@ -162,7 +162,8 @@ def test_the_two_main_jobs_share_no_file_whose_content_depends_on_the_configurat
     alone = Study.from_config(validated(ROOT / "config" / "config.yaml"))
     both = Study.from_config(validated(ROOT / "config" / "config.yaml",
                                        ROOT / "config" / "nfcorpus" / "testbed.yaml"))
-    for path in (lambda s: s.headline("md"), lambda s: s.headline("tsv"), Study.landing,
+    for path in (lambda s: s.headline("md"), lambda s: s.headline("tsv"),
+                 lambda s: s.paths.landing(s.collections),
                  lambda s: s.summary("tsv", "cranfield"), lambda s: s.forest("png", "cranfield")):
         assert path(alone) != path(both), path(alone)
 
