@@ -31,23 +31,19 @@ EVALUATION_FILES = {**{name: name for name in ("per_topic", "means", "pr_curves"
                     "friedman": "significance_friedman", "posthoc": "significance_posthoc",
                     "vs_baseline": "significance_vs_baseline", "bootstrap": "bootstrap_ci"}
 
-#: The tables of a findings report (report/{p}/{m}/tables/{name}.{csv,md,tex,html}) and the
-#: caption of each in the Snakemake report, in the order the findings report links them.
+#: The tables of a findings report (report/{p}/{m}/tables/{name}.{csv,md,tex,html}) the
+#: Snakemake report shows, and the caption of each there.
 TABLE_CAPTIONS = {
     "avp": "avp_table.rst",
     "testbed": "testbed_table.rst",
     "effort": "effort_table.rst",
     "standard_measures": "standard_table.rst",
-    "significance_friedman": "significance_friedman.rst",
-    "significance_posthoc": "significance_posthoc.rst",
-    "significance_vs_baseline": "significance_vs_baseline.rst",
     "reproduction": "reproduction_table.rst",
 }
-#: The tables the Snakemake report leaves out, to stay small (with every plan set and model,
-#: the significance tables were a quarter of its bytes); each is still written in every
-#: format, and the verdicts give the deciding tests' p-values.
-TABLES_NOT_IN_REPORT = ("significance_friedman", "significance_posthoc",
-                        "significance_vs_baseline")
+#: The tables the Snakemake report leaves out (those without a caption), to stay small (with
+#: every plan set and model, the significance tables were a quarter of its bytes); each is
+#: still written in every format, and the verdicts give the deciding tests' p-values.
+TABLES_NOT_IN_REPORT = tuple(t for t in Study.REPORT_TABLES if t not in TABLE_CAPTIONS)
 #: What the findings job reads of each evaluation: input name -> evaluation file (the names
 #: evaluate_runs and evaluate_comparisons give them, workflow/rules/evaluation.smk).
 FINDINGS_EVALUATION_FILES = {"comparisons": "comparisons", **{
@@ -252,7 +248,7 @@ class RuleFiles:
             category = "{collection} findings" if table == "reproduction" else "{collection} tables"
             for fmt in self.study.TABLE_FORMATS:
                 path = self.paths.report(f"tables/{table}.{fmt}", m=m)
-                if fmt == "html" and table not in TABLES_NOT_IN_REPORT:
+                if fmt == "html" and table in TABLE_CAPTIONS:
                     path = labelled(path, TABLE_CAPTIONS[table], category, f"{{planset}}, {m}")
                 out[f"{table}/{fmt}/{m}"] = path
         return out
