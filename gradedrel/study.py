@@ -18,7 +18,7 @@ from typing import Any, Callable, Iterable, Mapping
 from gradedrel.collection.spec import CollectionSpec
 from gradedrel.plans import plan_sets as plan_set_model
 from gradedrel.plans.analysis import collection_settings as analysis_settings
-from gradedrel.plans.plan_sets import PlanSet
+from gradedrel.plans.plan_sets import PlanSet, input_key
 from gradedrel.queries.query_types import check_labels, slug as query_type_slug
 from gradedrel.integrity import configuration
 
@@ -44,6 +44,14 @@ def unique_tags(runs: Iterable[tuple[str, str]]) -> dict[str, str]:
                              f"tag {tag!r}; rename a plan set or a model")
         files[tag] = path
     return {path: tag for tag, path in files.items()}
+
+
+def check_names(key: str, names: Iterable[str], known: Iterable[str], which: str) -> None:
+    """A ValueError ``config: {key} names [...], which {which}`` naming those of ``names``
+    (config ``key``) not among ``known``."""
+    unknown = [name for name in names if name not in known]
+    if unknown:
+        raise ValueError(f"config: {key} names {unknown}, which {which}")
 
 
 def check_curves(config: Mapping[str, Any]) -> None:
@@ -157,7 +165,7 @@ class Layout:
     def across(self, ext: str, collections: Iterable[str]) -> str:
         """The findings across ``collections``, named by the set (``cranfield+nfcorpus``), so
         that a main job of one testbed never rewrites another set's summary."""
-        name = self.collections_name(collections)
+        name = configuration.collections_name(collections)
         if ext in ("png", "pdf"):
             return f"{self.figures}/across_collections/{name}.{ext}"
         return f"{self.results}/report/across_collections/{name}.{ext}"
@@ -173,12 +181,7 @@ class Layout:
     def headline(self, ext: str, collections: Iterable[str]) -> str:
         """The qualified headline of each probed testbed (``md``, ``tsv``), named by the set
         of active collections as :meth:`across` is."""
-        return f"{self.results}/report/headline/{self.collections_name(collections)}.{ext}"
-
-    @staticmethod
-    def collections_name(collections: Iterable[str]) -> str:
-        """The name of a set of active collections (gradedrel.integrity.configuration)."""
-        return configuration.collections_name(collections)
+        return f"{self.results}/report/headline/{configuration.collections_name(collections)}.{ext}"
 
     def page(self, source: str) -> str:
         """The Snakemake report's HTML page of a result file (a path under ``results``)."""
@@ -191,7 +194,7 @@ class Layout:
     def landing(self, collections: Iterable[str]) -> str:
         """The Snakemake report's landing page of a set of active collections
         (workflow/report/workflow.rst includes it by config ``active_collections``)."""
-        return f"{self.results}/report/landing/{self.collections_name(collections)}.html"
+        return f"{self.results}/report/landing/{configuration.collections_name(collections)}.html"
 
     def log(self, name: str) -> str:
         """A rule's log file."""
@@ -247,16 +250,12 @@ class Study:
         the path the workflow reads. A config that names what does not exist (a collection,
         model or thesaurus) is a ValueError naming the key."""
         names = list(config["active_collections"])
-        unknown = [c for c in names if c not in config["collections"]]
-        if unknown:
-            raise ValueError(f"config: active_collections names {unknown}, which are not "
-                             f"under 'collections' (known: {sorted(config['collections'])})")
+        check_names("active_collections", names, config["collections"],
+                    f"are not under 'collections' (known: {sorted(config['collections'])})")
         models = config["retrieval"]["models"]
         grid = tuple(config["retrieval"]["grid"])
-        unknown = [m for m in grid if m not in models]
-        if unknown:
-            raise ValueError(f"config: retrieval.grid names {unknown}, which are not under "
-                             f"retrieval.models (known: {sorted(models)})")
+        check_names("retrieval.grid", grid, models,
+                    f"are not under retrieval.models (known: {sorted(models)})")
         from gradedrel.retrieval.grid import Model
 
         from gradedrel.retrieval.backends import weighting_model
@@ -267,10 +266,8 @@ class Study:
         weighting_model(config["baseline"]["wmodel"], "config: baseline.wmodel")
         check_labels(config["query_types"]["labels"])
         reported = tuple(config["report"].get("models") or grid)  # null: the whole grid
-        unknown = [m for m in reported if m not in grid]
-        if unknown:
-            raise ValueError(f"config: report.models names {unknown}, which the grid does "
-                             f"not run (retrieval.grid: {list(grid)})")
+        check_names("report.models", reported, grid,
+                    f"the grid does not run (retrieval.grid: {list(grid)})")
         check_curves(config)
         thesauri = dict(config.get("thesauri") or {})
         study = cls(config=config,
@@ -345,17 +342,16 @@ class Study:
                  frozenset({"request", "thesaurus", "other_concept"}): "no-own"}
         out = {}
         for name, s in self.collections[c].plan_sets.items():
+            derivation = s.derivation
             if s.derived_from != parent:
                 continue
-            if s.derivation.get("without_rating") == "page" and "keep" not in s.derivation:
+            if derivation.get("without_rating") == "page" and "keep" not in derivation:
                 out["inferable"] = name
-            elif s.derivation.get("without_recalled") and set(s.derivation) == {
-                    "without_recalled"}:
+            elif set(derivation) == {"without_recalled"} and derivation["without_recalled"]:
                 out["unrecalled"] = name
-            elif "keep" in s.derivation and not s.derivation.get("without_rating"):
-                role = roles.get(frozenset(s.derivation["keep"]))
-                if role:
-                    out[role] = name
+            elif frozenset(derivation.get("keep", ())) in roles and not derivation.get(
+                    "without_rating"):
+                out[roles[frozenset(derivation["keep"])]] = name
         return out
 
     def curated_plan_sets(self, c: str) -> list[str]:
@@ -391,9 +387,10 @@ class Study:
         return self.paths.auto_plans(c, None if thesaurus == cs.thesaurus else thesaurus)
 
     def evaluation_inputs(self, c: str, p: str, m: str) -> dict[str, str]:
-        """The runs by label (``run/SUM/u``), the qrels and (but for the baseline) what the
-        plan set's topics are selected from: its candidates, the recall base, the topics."""
-        inputs = {f"run/{label}": path for label, path in self.evaluation_runs(c, p, m).items()}
+        """The runs by model and label (``run/BM25/SUM/u``), the qrels and (but for the
+        baseline) what the plan set's topics are selected from: its candidates, the recall
+        base, the topics."""
+        inputs = {f"run/{m}/{label}": path for label, path in self.evaluation_runs(c, p, m).items()}
         inputs["qrels"] = self.paths.collection("qrels.tsv", c)
         if p != BASELINE:
             inputs |= {"candidates": self.paths.plan_set("candidates.tsv", c, p),
@@ -416,14 +413,12 @@ class Study:
     def comparison_inputs(self, c: str) -> dict[str, str]:
         """Each plan set's plans and topics, each (plan set, model)'s evaluation, by name
         (``plans/expert``, ``means/expert/InQuery``: :func:`plan_sets.input_key`)."""
-        key = plan_set_model.input_key
         inputs = {"index": self.paths.index(c)}
         for p in self.collections[c].plan_sets:
-            inputs[key("plans", p)] = self.paths.plan_set("plans.yaml", c, p)
-            inputs[key("topics", p)] = self.paths.plan_set("topics.tsv", c, p)
-            for m in self.grid:
-                inputs[key("means", p, m)] = self.paths.evaluation("means.tsv", c, p, m)
-                inputs[key("per_topic", p, m)] = self.paths.evaluation("per_topic.tsv", c, p, m)
+            inputs[input_key("plans", p)] = self.paths.plan_set("plans.yaml", c, p)
+            inputs[input_key("topics", p)] = self.paths.plan_set("topics.tsv", c, p)
+            inputs |= {input_key(kind, p, m): self.paths.evaluation(f"{kind}.tsv", c, p, m)
+                       for m in self.grid for kind in ("means", "per_topic")}
         return inputs
 
     def summary_conditions(self, c: str) -> list[list[str]]:
@@ -432,12 +427,8 @@ class Study:
 
     def summary_inputs(self, c: str) -> dict[str, str]:
         """Each reported condition's verdict tables (``findings/expert/InQuery``, ``verdicts/…``)."""
-        key = plan_set_model.input_key
-        inputs = {}
-        for p, m in self.summary_conditions(c):
-            inputs[key("findings", p, m)] = self.paths.report("findings.tsv", c, p, m)
-            inputs[key("verdicts", p, m)] = self.paths.report("verdicts.tsv", c, p, m)
-        return inputs
+        return {input_key(kind, p, m): self.paths.report(f"{kind}.tsv", c, p, m)
+                for p, m in self.summary_conditions(c) for kind in ("findings", "verdicts")}
 
     # --- the report and the targets ------------------------------------------------------------
     #: The tables of a findings report (report/{p}/{m}/tables/{name}.{csv,md,tex,html}).
@@ -470,13 +461,17 @@ class Study:
         found = design.load(self.collections[c].design)
         return found.primary_plan_set, found.primary_model
 
+    def primary_run(self, c: str) -> str | None:
+        """The design's primary plan set when the study runs its primary condition (the plan
+        set configured, the model in the grid)."""
+        primary, model = self.primary_condition(c)
+        return primary if primary in self.collections[c].plan_sets and model in self.grid else None
+
     def key_provenance_plan_set(self, c: str) -> str | None:
         """The design's primary plan set when its effect is decomposed (its request,
         thesaurus and no-own plan sets derived, its primary model run)."""
-        primary, model = self.primary_condition(c)
-        if primary not in self.collections[c].plan_sets or model not in self.grid:
-            return None
-        roles = self.derived_roles(c, primary)
+        primary = self.primary_run(c)
+        roles = self.derived_roles(c, primary) if primary else {}
         return primary if {"request", "thesaurus", "no-own"} <= set(roles) else None
 
     def memory_probe(self) -> Mapping[str, Any] | None:
@@ -509,13 +504,8 @@ class Study:
         """The collections whose headline is their deciding row alone (no memory probe
         qualifies it, as in the Cranfield main job alone): collection -> primary plan set."""
         probed = set(self.headline_conditions()) | {(self.fresh_condition() or [None])[0]}
-        out = {}
-        for c in self.collections:
-            primary, model = self.primary_condition(c)
-            if c not in probed and primary in self.collections[c].plan_sets \
-                    and model in self.grid:
-                out[c] = primary
-        return out
+        return {c: primary for c in self.collections
+                if c not in probed and (primary := self.primary_run(c))}
 
     def fresh_extra(self) -> dict[str, str]:
         """Amendment 3's plan sets of the fresh testbed's rows by role (``unrecalled``,
@@ -541,10 +531,6 @@ class Study:
     def headline(self, ext: str) -> str:
         """This main job's headline (``md``, ``tsv``)."""
         return self.paths.headline(ext, self.collections)
-
-    def landing(self) -> str:
-        """This main job's landing page of the Snakemake report."""
-        return self.paths.landing(self.collections)
 
     def has_headline(self) -> bool:
         """Whether the main job writes a headline (:meth:`headline`; a deciding row exists)."""
@@ -615,10 +601,9 @@ class Study:
                 out += paged(paths.collection_report("key_sources.md", c), tsv, unpaged=[tsv])
             if self.curated_plan_sets(c):
                 out += paged(paths.collection_report("leak.md", c))
-        across = list(self.collections)
-        out += paged(paths.across("md", across), paths.across("png", across),
-                     unpaged=[paths.across("png", across)])
-        out += [self.landing(), paths.screen(paths.across("png", across))]
+        md, png = (paths.across(ext, self.collections) for ext in ("md", "png"))
+        out += paged(md, png, unpaged=[png])
+        out += [paths.landing(self.collections), paths.screen(png)]
         # the screen copies the report embeds: each collection's forest plot and its
         # primary condition's figures (report_figure_conditions)
         out += [paths.screen(self.forest("png", c)) for c in self.collections]

@@ -24,35 +24,31 @@ from gradedrel.report.items import label
 from gradedrel.study import Study
 from gradedrel.thesaurus import sources as thesaurus_sources
 
-#: The evaluation's tables by output name (``per_topic/BM25`` -> ``per_topic.tsv``), and its
-#: significance tables by output name (their files' names).
-EVALUATION_FILES = ("per_topic", "means", "pr_curves", "pr_per_topic", "gain_curves", "effort",
-                    "ranked_grades")
-SIGNIFICANCE_FILES = {"friedman": "significance_friedman", "posthoc": "significance_posthoc",
-                      "vs_baseline": "significance_vs_baseline", "bootstrap": "bootstrap_ci"}
+#: The evaluation's tables by output name (``per_topic/BM25`` -> ``per_topic.tsv``; a
+#: significance table by its test: ``friedman/BM25`` -> ``significance_friedman.tsv``).
+EVALUATION_FILES = {**{name: name for name in ("per_topic", "means", "pr_curves", "pr_per_topic",
+                                               "gain_curves", "effort", "ranked_grades")},
+                    "friedman": "significance_friedman", "posthoc": "significance_posthoc",
+                    "vs_baseline": "significance_vs_baseline", "bootstrap": "bootstrap_ci"}
 
-#: The tables of a findings report (report/{p}/{m}/tables/{name}.{csv,md,tex,html}) and the
-#: caption of each in the Snakemake report, in the order the findings report links them.
+#: The tables of a findings report (report/{p}/{m}/tables/{name}.{csv,md,tex,html}) the
+#: Snakemake report shows, and the caption of each there.
 TABLE_CAPTIONS = {
     "avp": "avp_table.rst",
     "testbed": "testbed_table.rst",
     "effort": "effort_table.rst",
     "standard_measures": "standard_table.rst",
-    "significance_friedman": "significance_friedman.rst",
-    "significance_posthoc": "significance_posthoc.rst",
-    "significance_vs_baseline": "significance_vs_baseline.rst",
     "reproduction": "reproduction_table.rst",
 }
-#: The tables the Snakemake report leaves out, to stay small (with every plan set and model,
-#: the significance tables were a quarter of its bytes); each is still written in every
-#: format, and the verdicts give the deciding tests' p-values.
-TABLES_NOT_IN_REPORT = ("significance_friedman", "significance_posthoc",
-                        "significance_vs_baseline")
+#: The tables the Snakemake report leaves out (those without a caption), to stay small (with
+#: every plan set and model, the significance tables were a quarter of its bytes); each is
+#: still written in every format, and the verdicts give the deciding tests' p-values.
+TABLES_NOT_IN_REPORT = tuple(t for t in Study.REPORT_TABLES if t not in TABLE_CAPTIONS)
 #: What the findings job reads of each evaluation: input name -> evaluation file (the names
 #: evaluate_runs and evaluate_comparisons give them, workflow/rules/evaluation.smk).
-FINDINGS_EVALUATION_FILES = {
-    **{name: name for name in ("comparisons", "means", "effort", "gain_curves")},
-    **{name: SIGNIFICANCE_FILES[name] for name in ("friedman", "posthoc", "vs_baseline")}}
+FINDINGS_EVALUATION_FILES = {"comparisons": "comparisons", **{
+    name: EVALUATION_FILES[name]
+    for name in ("means", "effort", "gain_curves", "friedman", "posthoc", "vs_baseline")}}
 
 
 def collection_rule(rule: str, c: str) -> str:
@@ -72,6 +68,12 @@ class ReportItem:
     category: str
     subcategory: str | None = None
     labels: Mapping[str, str] = field(default_factory=dict)
+
+
+def labelled(path: str, caption: str, category: str, subcategory: str | None = None
+             ) -> ReportItem:
+    """A :class:`ReportItem` labelled by its caption (``{"item": label(caption)}``)."""
+    return ReportItem(path, caption, category, subcategory, {"item": label(caption)})
 
 
 def figure_caption(name: str) -> str:
@@ -100,8 +102,7 @@ class RuleFiles:
         ``<name>`` (path ``source``), captioned and filed under its collection. The job that
         writes a result writes its page too (gradedrel.core.steps.write_pages): the report
         shows images and HTML inline but other files only as downloads."""
-        return ReportItem(self.paths.page(source), caption, category, subcategory,
-                          {"item": label(caption)})
+        return labelled(self.paths.page(source), caption, category, subcategory)
 
     # --- thesauri ----------------------------------------------------------------------------
     def thesaurus_source(self, name: str) -> dict[str, Any]:
@@ -160,12 +161,9 @@ class RuleFiles:
         """A derived plan set reads its parent's plans, candidates and key sources (and the
         blinded ratings, if it leaves out keys by them)."""
         derived = self.study.plan_set(c, p)
-        parent = derived.derived_from
         inputs: dict[str, Any] = {
-            "plans": self.paths.plan_set("plans.yaml", c, parent),
-            "candidates": self.paths.plan_set("candidates.tsv", c, parent),
-            "key_sources": self.paths.plan_set("key_sources.tsv", c, parent),
-        }
+            name: self.paths.plan_set(f"{name}.{ext}", c, derived.derived_from)
+            for name, ext in (("plans", "yaml"), ("candidates", "tsv"), ("key_sources", "tsv"))}
         if derived.ratings:  # a folder: items.tsv and the raters' ratings_<batch>.tsv
             inputs["rating_items"] = f"{derived.ratings}/items.tsv"
             inputs["ratings"] = sorted(str(f) for f in Path(derived.ratings).glob("ratings_*.tsv"))
@@ -214,16 +212,16 @@ class RuleFiles:
         """Per model of the grid (``BM25``): a run per query type (``run/BM25/SUM/u``), its
         ir_metadata record (``record/BM25/SUM/u``) and provenance record, the topics not
         ranked with their report page."""
-        paths, labels, out = self.paths, self.study.query_types, {}
+        paths, out = self.paths, {}
         for m in self.study.grid:
-            out |= {f"run/{m}/{q}": paths.run(q, m=m) for q in labels}
-            out |= {f"record/{m}/{q}": self.run_record(paths.run(q, m=m)) for q in labels}
-            out |= {f"provenance/{m}/{q}": paths.run(q, m=m, ext="provenance.json")
-                    for q in labels}
-            out[f"page/not_ranked/{m}"] = self.page(
-                paths.runs("not_ranked.tsv", m=m), "not_ranked.rst", "{collection} retrieval",
-                f"{{planset}}, {m}")
-            out[f"not_ranked/{m}"] = paths.runs("not_ranked.tsv", m=m)
+            runs = {q: paths.run(q, m=m) for q in self.study.query_types}
+            out |= {f"run/{m}/{q}": run for q, run in runs.items()}
+            out |= {f"record/{m}/{q}": self.run_record(run) for q, run in runs.items()}
+            out |= {f"provenance/{m}/{q}": paths.run(q, m=m, ext="provenance.json") for q in runs}
+            not_ranked = paths.runs("not_ranked.tsv", m=m)
+            out[f"page/not_ranked/{m}"] = self.page(not_ranked, "not_ranked.rst",
+                                                    "{collection} retrieval", f"{{planset}}, {m}")
+            out[f"not_ranked/{m}"] = not_ranked
         return out
 
     # --- the paper's report -----------------------------------------------------------------
@@ -246,15 +244,12 @@ class RuleFiles:
         but for :data:`TABLES_NOT_IN_REPORT`)."""
         out: dict[str, str | ReportItem] = {}
         for table in self.study.REPORT_TABLES:
-            caption = TABLE_CAPTIONS[table]
             category = "{collection} findings" if table == "reproduction" else "{collection} tables"
-            out |= {f"{table}/{fmt}/{m}": self.paths.report(f"tables/{table}.{fmt}", m=m)
-                    for fmt in self.study.TABLE_FORMATS
-                    if fmt != "html" or table in TABLES_NOT_IN_REPORT}
-            if table not in TABLES_NOT_IN_REPORT:
-                out[f"{table}/html/{m}"] = ReportItem(
-                    self.paths.report(f"tables/{table}.html", m=m), caption, category,
-                    f"{{planset}}, {m}", {"item": label(caption)})
+            for fmt in self.study.TABLE_FORMATS:
+                path = self.paths.report(f"tables/{table}.{fmt}", m=m)
+                if fmt == "html" and table in TABLE_CAPTIONS:
+                    path = labelled(path, TABLE_CAPTIONS[table], category, f"{{planset}}, {m}")
+                out[f"{table}/{fmt}/{m}"] = path
         return out
 
     def per_model(self, file: str, models: Iterable[str]) -> dict[str, str]:
@@ -266,34 +261,22 @@ class RuleFiles:
         and effort, its coverage, provenance and ir_metadata."""
         paths, out = self.paths, {}
         for m in models:
-            out |= self.per_model_files(m)
+            out |= {f"{name}/{m}": paths.evaluation(f"{file}.tsv", m=m)
+                    for name, file in EVALUATION_FILES.items()}
             for name in ("means", "effort"):
                 out[f"page/{name}/{m}"] = self.page(paths.evaluation(f"{name}.tsv", m=m),
                                                     f"evaluation_{name}.rst",
                                                     "{collection} evaluation", f"{{planset}}, {m}")
-            out[f"coverage/{m}"] = paths.evaluation("coverage.tsv", m=m)
-            out[f"provenance/{m}"] = paths.evaluation("provenance.json", m=m)
-            out[f"metadata/{m}"] = paths.evaluation(ir_metadata.FILE_NAME, m=m)
+            out |= {f"{name}/{m}": paths.evaluation(file, m=m) for name, file in (
+                ("coverage", "coverage.tsv"), ("provenance", "provenance.json"),
+                ("metadata", ir_metadata.FILE_NAME))}
         return out
-
-    def per_model_files(self, m: str) -> dict[str, str]:
-        """Model ``m``'s evaluation tables and significance tables by output name."""
-        files = {name: name for name in EVALUATION_FILES} | SIGNIFICANCE_FILES
-        return {f"{name}/{m}": self.paths.evaluation(f"{file}.tsv", m=m)
-                for name, file in files.items()}
 
     def evaluation_inputs(self, models: Iterable[str]) -> Callable[[Any], dict[str, str]]:
         """The runs of each of ``models`` by model and label (``run/BM25/SUM/u``), the qrels
         and (but for the baseline) the plan set's topics: an input function."""
-        def inputs(wildcards) -> dict[str, str]:
-            out = {}
-            for m in models:
-                for key, path in self.study.evaluation_inputs(wildcards.collection,
-                                                              wildcards.planset, m).items():
-                    out[key.replace("run/", f"run/{m}/", 1) if key.startswith("run/")
-                        else key] = path
-            return out
-        return inputs
+        return lambda wc: {key: path for m in models for key, path in
+                           self.study.evaluation_inputs(wc.collection, wc.planset, m).items()}
 
     def selection_outputs(self) -> dict[str, str | ReportItem]:
         """The plan set's topic selection, written by its evaluate_runs job: every topic with
@@ -340,9 +323,8 @@ class RuleFiles:
                                                   "verdicts.rst", "{collection} findings",
                                                   f"{{planset}}, {m}")
             out[f"md/{m}"] = paths.report("findings.md", m=m)
-            out[f"html/{m}"] = ReportItem(paths.report("findings.html", m=m), "findings.rst",
-                                          "{collection} findings", f"{{planset}}, {m}",
-                                          {"item": label("findings.rst")})
+            out[f"html/{m}"] = labelled(paths.report("findings.html", m=m), "findings.rst",
+                                        "{collection} findings", f"{{planset}}, {m}")
             for name in ("verdicts", "findings", "primary"):
                 out[f"{name}/{m}"] = paths.report(f"{name}.tsv", m=m)
         return out
@@ -419,42 +401,36 @@ class RuleFiles:
             inputs["remembered"] = (paths.memory_probe_v2("remembered.tsv") if v2
                                     else paths.memory_probe("remembered.tsv"))
 
-        def per_topic(c: str, *plan_sets: str) -> None:
-            model = study.primary_condition(c)[1]
+        def row(c: str, *plan_sets: str, compared: bool = True, decomposed: bool = False
+                ) -> None:
+            """A deciding row of collection ``c``: the per-topic values of ``plan_sets`` (the
+            primary model's), the comparisons of the first (``compared``), the decomposition
+            (``decomposed``) and the design."""
+            model, d = study.primary_condition(c)[1], study.collections[c].design
             for p in plan_sets:
                 inputs[f"per_topic/{c}/{p}"] = paths.evaluation("per_topic.tsv", c, p, model)
-
-        def designed(c: str) -> None:
-            inputs[f"design/{c}"] = study.collections[c].design
-            inputs[f"designs/{c}"] = design.files(study.collections[c].design)
-
-        def comparisons(c: str, primary: str) -> None:
-            model = study.primary_condition(c)[1]
-            if model not in study.report_models:  # evaluate_comparisons runs for these only
-                raise ValueError(f"config: report.models {list(study.report_models)} leaves "
-                                 f"out {model}, the primary model of {c}'s design "
-                                 f"({study.collections[c].design}): add it")
-            inputs[f"comparisons/{c}/{primary}"] = paths.evaluation("comparisons.tsv", c,
-                                                                   primary, model)
+            if compared:
+                if model not in study.report_models:  # evaluate_comparisons runs for these only
+                    raise ValueError(f"config: report.models {list(study.report_models)} "
+                                     f"leaves out {model}, the primary model of {c}'s design "
+                                     f"({d}): add it")
+                inputs[f"comparisons/{c}/{plan_sets[0]}"] = paths.evaluation(
+                    "comparisons.tsv", c, plan_sets[0], model)
+            if decomposed:
+                inputs[f"key_sources/{c}"] = paths.collection_report("key_sources.tsv", c)
+            inputs.update({f"design/{c}": d, f"designs/{c}": design.files(d)})
 
         for c, primary in study.headline_plain().items():
-            per_topic(c, primary)
-            comparisons(c, primary)
-            designed(c)
+            row(c, primary)
         fresh = study.fresh_condition()
-        for c in [*study.headline_plain(), *study.headline_conditions(),
-                  *([fresh[0]] if fresh else [])]:
-            if study.curated_plan_sets(c):
-                inputs[f"leak/{c}"] = paths.collection_report("leak.tsv", c)
-        for c, (primary, thesaurus) in study.headline_conditions().items():
-            per_topic(c, primary, thesaurus)
-            comparisons(c, primary)
-            inputs[f"key_sources/{c}"] = paths.collection_report("key_sources.tsv", c)
-            designed(c)
+        inputs |= {f"leak/{c}": paths.collection_report("leak.tsv", c)
+                   for c in [*study.headline_plain(), *study.headline_conditions(),
+                             *([fresh[0]] if fresh else [])] if study.curated_plan_sets(c)}
+        for c, pair in study.headline_conditions().items():
+            row(c, *pair, decomposed=True)
         if fresh:
             c, primary, thesaurus = fresh
-            per_topic(c, primary, thesaurus, *study.fresh_extra().values())
-            designed(c)
+            row(c, primary, thesaurus, *study.fresh_extra().values(), compared=False)
             inputs["fresh_pool"] = self.resolve(v2["fresh"]["pool"])
             inputs["fresh_recall_base"] = paths.collection("recall_base.tsv", c)
             inputs["fresh_decisions"] = paths.memory_probe_v2("decisions.json")
@@ -463,21 +439,18 @@ class RuleFiles:
     def _answers(self, folder: str) -> list[str]:
         return sorted(str(f) for f in Path(self.resolve(folder)).glob("*.yaml"))
 
-    def probe_design_inputs(self, probe: Mapping[str, Any]) -> dict[str, Any]:
-        """The study design whose seed the probe's scorers draw with: the design of the
-        collection the probe's real (NutritionFacts) requests come from, and the files it
-        amends."""
-        d = self.study.collections[probe["collections"]["nfcorpus"]].design
-        return {"design": d, "designs": design.files(d)}
-
     def memory_probe_inputs(self) -> dict[str, Any]:
-        """The probe's requests and answers, and per scored collection its index, posting
-        arrays and judgements (docs/memory-probe.md)."""
+        """The probe's requests and answers, the study design whose seed its scorers draw
+        with (the design of the collection its real, NutritionFacts, requests come from, and
+        the files it amends), and per scored collection its index, posting arrays and
+        judgements (docs/memory-probe.md)."""
         probe = self.study.memory_probe()
         if not probe:
             return {}
+        d = self.study.collections[probe["collections"]["nfcorpus"]].design
         inputs = {"requests": self.resolve(probe["requests"]),
-                  "answers": self._answers(probe["answers"]), **self.probe_design_inputs(probe)}
+                  "answers": self._answers(probe["answers"]), "design": d,
+                  "designs": design.files(d)}
         for source, c in probe["collections"].items():
             inputs |= {f"index/{source}": self.paths.index(c),
                        f"postings/{source}": self.paths.postings(c),
@@ -485,18 +458,18 @@ class RuleFiles:
         return inputs
 
     def memory_probe_v2_inputs(self) -> dict[str, Any]:
-        """Probe v2's texts, batches, answers and v1 files, and per scored source the index
-        of its collection (the term pipeline) (docs/memory-probe.md, "Probe v2")."""
+        """Probe v2's texts, batches, answers, v1's requests and answers and its study design,
+        and per scored source the index of its collection (the term pipeline)
+        (docs/memory-probe.md, "Probe v2")."""
         probe = self.study.memory_probe()
         if not probe or not probe.get("v2"):
             return {}
-        v2 = probe["v2"]
+        v1, v2 = self.memory_probe_inputs(), probe["v2"]
         inputs = {"requests": self.resolve(v2["requests"]),
                   "batches": self.resolve(v2["batches"]),
                   "answers": self._answers(v2["answers"]),
-                  "requests_v1": self.resolve(probe["requests"]),
-                  "answers_v1": self._answers(probe["answers"]),
-                  **self.probe_design_inputs(probe)}
+                  "requests_v1": v1["requests"], "answers_v1": v1["answers"],
+                  "design": v1["design"], "designs": v1["designs"]}
         if v2.get("match_checks"):
             checks = self.resolve(v2["match_checks"])
             inputs |= {"check_items": f"{checks}/items.tsv", "checks": f"{checks}/checks.tsv"}

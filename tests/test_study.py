@@ -91,13 +91,13 @@ def test_layout_gives_patterns_without_values_and_paths_with_them():
 
 def test_inputs_of_the_evaluation_retrieval_and_summary(project):
     inputs = project.evaluation_inputs("cranfield", "expert", "InQuery")
-    assert inputs["run/WSYN/e"] == "results/cranfield/runs/expert/InQuery/WSYN-e.run"
+    assert inputs["run/InQuery/WSYN/e"] == "results/cranfield/runs/expert/InQuery/WSYN-e.run"
     # a plan set's topics are selected in its evaluation job, from its candidates
     assert (inputs["candidates"], inputs["recall_base"], inputs["topics"]) == (
         "results/cranfield/plans/expert/candidates.tsv", "results/cranfield/recall_base.tsv",
         "results/cranfield/topics.tsv")
     baseline = project.evaluation_inputs("cranfield", BASELINE, "BM25")
-    assert set(baseline) == {"run/BM25", "qrels"}
+    assert set(baseline) == {"run/BM25/BM25", "qrels"}
     retrieval = project.retrieval_inputs("cranfield", "auto")  # every model of the grid
     assert retrieval["postings"] == "results/cranfield/index_arrays/postings"
     assert project.retrieval_inputs("cranfield", "auto", ["InQuery"]) == retrieval
@@ -162,7 +162,8 @@ def test_the_two_main_jobs_share_no_file_whose_content_depends_on_the_configurat
     alone = Study.from_config(validated(ROOT / "config" / "config.yaml"))
     both = Study.from_config(validated(ROOT / "config" / "config.yaml",
                                        ROOT / "config" / "nfcorpus" / "testbed.yaml"))
-    for path in (lambda s: s.headline("md"), lambda s: s.headline("tsv"), Study.landing,
+    for path in (lambda s: s.headline("md"), lambda s: s.headline("tsv"),
+                 lambda s: s.paths.landing(s.collections),
                  lambda s: s.summary("tsv", "cranfield"), lambda s: s.forest("png", "cranfield")):
         assert path(alone) != path(both), path(alone)
 

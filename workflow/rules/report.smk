@@ -240,7 +240,7 @@ rule report_landing:
         ),
         figure=PATHS.across("png", STUDY.collections),
     output:
-        landing=STUDY.landing(),
+        landing=PATHS.landing(STUDY.collections),
         figure=report(
             PATHS.screen(PATHS.across("png", STUDY.collections)),
             caption="../report/across_collections.rst",
