@@ -205,10 +205,10 @@ def run_compare(args: argparse.Namespace) -> int:
     """``gradedrel compare``: evaluate the runs beside the plan set's query types, print the
     table and write every output (exit code 0)."""
     one_blas_thread_unless_chosen()
-    from gradedrel.compare.command import compare, default_out, printed
+    from gradedrel.compare.command import compare, printed
 
     runs = parse_run_arguments(args.runs)
-    result = compare(runs, args.against, args.out or default_out(args.against), args.config)
+    result = compare(runs, args.against, args.out, args.config)
     print(printed(result))
     return 0
 

@@ -107,18 +107,6 @@ class Reference:
                              f"other judgements from {where} (sha256 {found[:12]}…)")
         return qrels[qrels["qid"].astype(str).isin(set(map(str, topics)))]
 
-    def evaluate_beside(self, run_paths: Mapping[str, str | Path], qrels: pd.DataFrame,
-                        settings, out_dir: str | Path, topics: Sequence[str]) -> dict:
-        """Evaluate ``run_paths`` (label -> run file) beside the reference's query types
-        (:func:`gradedrel.evaluation.files.evaluate_beside`: their tables as shipped, at full
-        precision), writing every table and a provenance record to ``out_dir``."""
-        from gradedrel.evaluation.files import evaluate_beside
-
-        return evaluate_beside({name: self.table(name) for name in TABLES}, self.query_types,
-                               run_paths, qrels, settings, out_dir, topics,
-                               f"{self.folder / MANIFEST} (judgements)",
-                               {"folder": str(self.folder), **self.manifest})
-
 
 class JudgementsUnavailable(ValueError):
     """The judgements of a reference could not be read: one line naming the collection, its
