@@ -96,16 +96,16 @@ def folder_errors(config: Mapping) -> list[str]:
 
 
 def input_errors(config: Mapping, collections: Iterable[str], plan_sets: Mapping,
-                 resolve: Callable[[str], str] = lambda p: p,
-                 thesauri: Iterable[str] | None = None) -> list[str]:
+                 resolve: Callable[[str], str] = lambda p: p, *,
+                 thesauri: Iterable[str]) -> list[str]:
     """One line per problem with an input file the config names, for the active
     ``collections``: local documents, topics and qrels (present and readable, read in full:
     documents unless the index was built from them, :func:`documents_errors`), curated plan
     files and topic lists, thesaurus copies that cannot be downloaded, corrupt cached
-    thesauri (``thesauri``: those the study reads; default: each collection's and plan set's)."""
+    thesauri (``thesauri``: those the study reads, :meth:`gradedrel.study.Study.thesauri_used`;
+    the config is the :class:`~gradedrel.study.Study`'s, its names and grade maps checked)."""
     errors: list[str] = ir_datasets_id_errors(config, collections)
     errors += folder_errors(config)
-    used = set()
     with _quiet():  # the readers' notes (a stripped byte-order mark) are the jobs' to log
         for name in collections:
             raw = config["collections"][name]
@@ -116,19 +116,10 @@ def input_errors(config: Mapping, collections: Iterable[str], plan_sets: Mapping
             errors += _topics_errors(raw, where)
             errors += grade_map_level_errors(raw.get("grade_map"), config, where)
             if raw.get("qrels"):
-                try:
-                    grade_map = GradeMap.from_config(raw.get("grade_map") or {}, where)
-                except InputError as error:
-                    errors.append(str(error))
-                else:
-                    errors += _qrels_errors(raw, where, grade_map)
+                errors += _qrels_errors(raw, where, GradeMap.from_config(raw["grade_map"], where))
             for plan_set in (plan_sets.get(name) or {}).values():
                 errors += _plan_set_errors(plan_set, f"{where}.plan_sets.{plan_set.name}")
-                if getattr(plan_set, "thesaurus", None):
-                    used.add(plan_set.thesaurus)
-            if raw.get("thesaurus"):  # schema validation fills the default in
-                used.add(raw["thesaurus"])
-    read = sorted(used if thesauri is None else set(thesauri))
+    read = sorted(set(thesauri))
     for name in read:
         errors += _thesaurus_errors(name, config.get("thesauri") or {}, resolve)
     errors += thesaurus_cache_errors(config.get("results_dir", "results"), read)
@@ -337,11 +328,10 @@ def _plan_set_errors(plan_set, where: str) -> list[str]:
 
 
 def _thesaurus_errors(name: str, thesauri: Mapping, resolve) -> list[str]:
-    """A thesaurus copy that is neither present nor downloadable."""
+    """A thesaurus copy that is neither present nor downloadable (``name``: one under
+    ``thesauri``, as :class:`~gradedrel.study.Study` checked)."""
     from gradedrel.thesaurus.sources import file_specs
 
-    if name not in thesauri:
-        return [f"config: thesauri: no thesaurus named {name!r} (known: {sorted(thesauri)})"]
     try:
         files = file_specs(thesauri[name])
     except ValueError as error:
