@@ -16,6 +16,7 @@ import json
 import logging
 import os
 import sys
+from dataclasses import replace
 from pathlib import Path
 from typing import Callable, Iterable, Mapping
 from urllib.parse import urlparse
@@ -23,7 +24,6 @@ from urllib.parse import urlparse
 import yaml
 
 from gradedrel.collection import readers, spec
-from gradedrel.collection.grades import GradeMap
 from gradedrel.core.errors import InputError
 from gradedrel.core.io import file_in_the_way, what_is_in_the_way
 from gradedrel.core.yaml_io import StrictLoader, as_input_error
@@ -109,14 +109,16 @@ def input_errors(config: Mapping, collections: Iterable[str], plan_sets: Mapping
     with _quiet():  # the readers' notes (a stripped byte-order mark) are the jobs' to log
         for name in collections:
             raw = config["collections"][name]
+            # as the Study read it, its local files named as config names them
+            given = replace(spec.CollectionSpec.from_config(name, raw),
+                            **spec.local_files(raw, spec.PARTS))
             where = f"config: collections.{name}"
             # the parts given as local files (a collection may take others from ir_datasets)
             if raw.get("docs"):
                 errors += _docs_errors(raw, where) or documents_errors(name, raw, config)
-            errors += _topics_errors(raw, where)
+            errors += _topics_errors(given, where)
             errors += grade_map_level_errors(raw.get("grade_map"), config, where)
-            if raw.get("qrels"):
-                errors += _qrels_errors(raw, where, GradeMap.from_config(raw["grade_map"], where))
+            errors += _qrels_errors(given, where)
             for plan_set in (plan_sets.get(name) or {}).values():
                 errors += _plan_set_errors(plan_set, f"{where}.plan_sets.{plan_set.name}")
     read = sorted(set(thesauri))
@@ -275,31 +277,26 @@ def thesaurus_cache_errors(results_dir: str, names: Iterable[str]) -> list[str]:
     return errors
 
 
-def _topics_errors(raw: Mapping, where: str) -> list[str]:
+def _topics_errors(collection: spec.CollectionSpec, where: str) -> list[str]:
+    """Local topics, read as the workflow reads them
+    (:func:`gradedrel.collection.judgements.load_topics`: its format, header and fields)."""
+    from gradedrel.collection.judgements import load_topics
+
     def check(path):
-        fmt = raw.get("topics_format") or ("tsv" if path.endswith((".tsv", ".tsv.gz"))
-                                           else "trec")
-        if fmt == "tsv":
-            header = readers.topics_header_setting(raw.get("topics_header"),
-                                                   f"{where}.topics_header")
-            if readers.read_topics_tsv(path, header).empty:
-                return f"{path}: expected topic lines 'qid<TAB>text'; found none"
-        else:
-            field = raw.get("topic_field", "title")
-            readers.read_topics_trec(path, field if field in ("title", "desc", "narr")
-                                     else "title")
+        if load_topics(collection).empty:
+            return f"{path}: expected topic lines 'qid<TAB>text'; found none"
         return None
 
-    return _file_errors(raw.get("topics"), f"{where}.topics", "topics", check)
+    return _file_errors(collection.topics, f"{where}.topics", "topics", check)
 
 
-def _qrels_errors(raw: Mapping, where: str, grade_map) -> list[str]:
+def _qrels_errors(collection: spec.CollectionSpec, where: str) -> list[str]:
     def check(path):
-        if readers.read_qrels(path, grade_map).empty:
+        if readers.read_qrels(path, collection.grade_map).empty:
             return f"{path}: expected TREC qrels lines 'qid iteration docno label'; found none"
         return None
 
-    return _file_errors(raw.get("qrels"), f"{where}.qrels", "qrels", check)
+    return _file_errors(collection.qrels, f"{where}.qrels", "qrels", check)
 
 
 def _plan_set_errors(plan_set, where: str) -> list[str]:
