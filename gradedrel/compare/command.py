@@ -149,10 +149,9 @@ def locate(against: str | Path, configs: Sequence[str | Path] = ()) -> PlanSetRu
                            reference.folder / "topics.tsv", None, reference.folder, record,
                            settings, design, published, report, reference)
     against = Path(against)
-    if not against.exists() and "/" not in str(against) and closest(str(against)):
+    if not against.exists() and "/" not in str(against) and (close := closest(str(against))):
         raise FileNotFoundError(f"{against}: no such reference evaluation or folder; did you "
-                                f"mean {closest(str(against))!r}? (shipped references: "
-                                f"{', '.join(packaged())})")
+                                f"mean {close!r}? (shipped references: {', '.join(packaged())})")
     if not against.is_dir():
         found = ""
         runs_dir = against.parent.parent
