@@ -137,16 +137,16 @@ def ir_datasets_id_errors(config: Mapping, collections: Iterable[str],
     named = []
     for name in collections:
         value = (config["collections"][name] or {}).get("ir_datasets")
+        key = f"collections.{name}.ir_datasets"
         if isinstance(value, str) and value:
-            named.append((f"collections.{name}.ir_datasets", value))
+            named.append((key, value))
         elif isinstance(value, Mapping):
             for part in spec.PARTS:
                 given = value.get(part)
-                for i, one in enumerate(given if isinstance(given, list) else
-                                        [given] if given else []):
-                    key = f"collections.{name}.ir_datasets.{part}"
-                    named.append((key + (f"[{i}]" if isinstance(given, list) else ""),
-                                  str(one)))
+                if isinstance(given, list):
+                    named += [(f"{key}.{part}[{i}]", str(one)) for i, one in enumerate(given)]
+                elif given:
+                    named.append((f"{key}.{part}", str(given)))
     if not named:
         return []
     registry = known() if known is not None else registered_ir_datasets(config)
