@@ -253,7 +253,7 @@ def register_compare(subparsers) -> None:
 def run_annotate(args: argparse.Namespace) -> int:
     """``gradedrel annotate``: each run with its ir_metadata record as its header, on
     stdout (one run) or as a file of the same name in ``--out``."""
-    from gradedrel.core.io import atomic_open
+    from gradedrel.core.io import write_text
     from gradedrel.core.ir_metadata import annotated
 
     if args.out is None and len(args.runs) > 1:
@@ -271,8 +271,7 @@ def run_annotate(args: argparse.Namespace) -> int:
         target = Path(args.out) / run.name
         if target.resolve() == run.resolve():
             raise InputError(target, None, "--out: a folder other than the run's", "the run")
-        with atomic_open(target) as handle:
-            handle.write(text)
+        write_text(text, target)
     print(f"wrote {len(texts)} annotated run(s) to {args.out}", file=sys.stderr)
     return 0
 
