@@ -111,10 +111,9 @@ def run_evaluate(args: argparse.Namespace) -> int:
         config = load_file(args.config)
         section = dict(config.get("evaluation") or {})
         standard = list(config.get("standard_measures") or [])
-    if args.missing_topics:
-        section["missing_topics"] = args.missing_topics
-    if args.depth:
-        section["depth"] = args.depth
+    # the options that set the evaluation key of their name
+    section.update({key: getattr(args, key) for key in ("missing_topics", "depth")
+                    if getattr(args, key)})
     if args.no_significance or section.get("significance", {}) is None:
         # no tests (or the config's evaluation.significance: null); --baseline still names
         # the baseline run
