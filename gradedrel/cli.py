@@ -111,10 +111,9 @@ def run_evaluate(args: argparse.Namespace) -> int:
         config = load_file(args.config)
         section = dict(config.get("evaluation") or {})
         standard = list(config.get("standard_measures") or [])
-    if args.missing_topics:
-        section["missing_topics"] = args.missing_topics
-    if args.depth:
-        section["depth"] = args.depth
+    # the options that set the evaluation key of their name
+    section.update({key: getattr(args, key) for key in ("missing_topics", "depth")
+                    if getattr(args, key)})
     if args.no_significance or section.get("significance", {}) is None:
         # no tests (or the config's evaluation.significance: null); --baseline still names
         # the baseline run
@@ -205,10 +204,10 @@ def run_compare(args: argparse.Namespace) -> int:
     """``gradedrel compare``: evaluate the runs beside the plan set's query types, print the
     table and write every output (exit code 0)."""
     one_blas_thread_unless_chosen()
-    from gradedrel.compare.command import compare, default_out, printed
+    from gradedrel.compare.command import compare, printed
 
     runs = parse_run_arguments(args.runs)
-    result = compare(runs, args.against, args.out or default_out(args.against), args.config)
+    result = compare(runs, args.against, args.out, args.config)
     print(printed(result))
     return 0
 
@@ -253,7 +252,7 @@ def register_compare(subparsers) -> None:
 def run_annotate(args: argparse.Namespace) -> int:
     """``gradedrel annotate``: each run with its ir_metadata record as its header, on
     stdout (one run) or as a file of the same name in ``--out``."""
-    from gradedrel.core.io import atomic_open
+    from gradedrel.core.io import write_text
     from gradedrel.core.ir_metadata import annotated
 
     if args.out is None and len(args.runs) > 1:
@@ -271,8 +270,7 @@ def run_annotate(args: argparse.Namespace) -> int:
         target = Path(args.out) / run.name
         if target.resolve() == run.resolve():
             raise InputError(target, None, "--out: a folder other than the run's", "the run")
-        with atomic_open(target) as handle:
-            handle.write(text)
+        write_text(text, target)
     print(f"wrote {len(texts)} annotated run(s) to {args.out}", file=sys.stderr)
     return 0
 

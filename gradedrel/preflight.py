@@ -16,6 +16,7 @@ import json
 import logging
 import os
 import sys
+from dataclasses import replace
 from pathlib import Path
 from typing import Callable, Iterable, Mapping
 from urllib.parse import urlparse
@@ -23,7 +24,6 @@ from urllib.parse import urlparse
 import yaml
 
 from gradedrel.collection import readers, spec
-from gradedrel.collection.grades import GradeMap
 from gradedrel.core.errors import InputError
 from gradedrel.core.io import file_in_the_way, what_is_in_the_way
 from gradedrel.core.yaml_io import StrictLoader, as_input_error
@@ -96,39 +96,32 @@ def folder_errors(config: Mapping) -> list[str]:
 
 
 def input_errors(config: Mapping, collections: Iterable[str], plan_sets: Mapping,
-                 resolve: Callable[[str], str] = lambda p: p,
-                 thesauri: Iterable[str] | None = None) -> list[str]:
+                 resolve: Callable[[str], str] = lambda p: p, *,
+                 thesauri: Iterable[str]) -> list[str]:
     """One line per problem with an input file the config names, for the active
     ``collections``: local documents, topics and qrels (present and readable, read in full:
     documents unless the index was built from them, :func:`documents_errors`), curated plan
     files and topic lists, thesaurus copies that cannot be downloaded, corrupt cached
-    thesauri (``thesauri``: those the study reads; default: each collection's and plan set's)."""
+    thesauri (``thesauri``: those the study reads, :meth:`gradedrel.study.Study.thesauri_used`;
+    the config is the :class:`~gradedrel.study.Study`'s, its names and grade maps checked)."""
     errors: list[str] = ir_datasets_id_errors(config, collections)
     errors += folder_errors(config)
-    used = set()
     with _quiet():  # the readers' notes (a stripped byte-order mark) are the jobs' to log
         for name in collections:
             raw = config["collections"][name]
+            # as the Study read it, its local files named as config names them
+            given = replace(spec.CollectionSpec.from_config(name, raw),
+                            **spec.local_files(raw, spec.PARTS))
             where = f"config: collections.{name}"
             # the parts given as local files (a collection may take others from ir_datasets)
             if raw.get("docs"):
                 errors += _docs_errors(raw, where) or documents_errors(name, raw, config)
-            errors += _topics_errors(raw, where)
+            errors += _topics_errors(given, where)
             errors += grade_map_level_errors(raw.get("grade_map"), config, where)
-            if raw.get("qrels"):
-                try:
-                    grade_map = GradeMap.from_config(raw.get("grade_map") or {}, where)
-                except InputError as error:
-                    errors.append(str(error))
-                else:
-                    errors += _qrels_errors(raw, where, grade_map)
+            errors += _qrels_errors(given, where)
             for plan_set in (plan_sets.get(name) or {}).values():
                 errors += _plan_set_errors(plan_set, f"{where}.plan_sets.{plan_set.name}")
-                if getattr(plan_set, "thesaurus", None):
-                    used.add(plan_set.thesaurus)
-            if raw.get("thesaurus"):  # schema validation fills the default in
-                used.add(raw["thesaurus"])
-    read = sorted(used if thesauri is None else set(thesauri))
+    read = sorted(set(thesauri))
     for name in read:
         errors += _thesaurus_errors(name, config.get("thesauri") or {}, resolve)
     errors += thesaurus_cache_errors(config.get("results_dir", "results"), read)
@@ -144,16 +137,16 @@ def ir_datasets_id_errors(config: Mapping, collections: Iterable[str],
     named = []
     for name in collections:
         value = (config["collections"][name] or {}).get("ir_datasets")
+        key = f"collections.{name}.ir_datasets"
         if isinstance(value, str) and value:
-            named.append((f"collections.{name}.ir_datasets", value))
+            named.append((key, value))
         elif isinstance(value, Mapping):
             for part in spec.PARTS:
                 given = value.get(part)
-                for i, one in enumerate(given if isinstance(given, list) else
-                                        [given] if given else []):
-                    key = f"collections.{name}.ir_datasets.{part}"
-                    named.append((key + (f"[{i}]" if isinstance(given, list) else ""),
-                                  str(one)))
+                if isinstance(given, list):
+                    named += [(f"{key}.{part}[{i}]", str(one)) for i, one in enumerate(given)]
+                elif given:
+                    named.append((f"{key}.{part}", str(given)))
     if not named:
         return []
     registry = known() if known is not None else registered_ir_datasets(config)
@@ -284,31 +277,26 @@ def thesaurus_cache_errors(results_dir: str, names: Iterable[str]) -> list[str]:
     return errors
 
 
-def _topics_errors(raw: Mapping, where: str) -> list[str]:
+def _topics_errors(collection: spec.CollectionSpec, where: str) -> list[str]:
+    """Local topics, read as the workflow reads them
+    (:func:`gradedrel.collection.judgements.load_topics`: its format, header and fields)."""
+    from gradedrel.collection.judgements import load_topics
+
     def check(path):
-        fmt = raw.get("topics_format") or ("tsv" if path.endswith((".tsv", ".tsv.gz"))
-                                           else "trec")
-        if fmt == "tsv":
-            header = readers.topics_header_setting(raw.get("topics_header"),
-                                                   f"{where}.topics_header")
-            if readers.read_topics_tsv(path, header).empty:
-                return f"{path}: expected topic lines 'qid<TAB>text'; found none"
-        else:
-            field = raw.get("topic_field", "title")
-            readers.read_topics_trec(path, field if field in ("title", "desc", "narr")
-                                     else "title")
+        if load_topics(collection).empty:
+            return f"{path}: expected topic lines 'qid<TAB>text'; found none"
         return None
 
-    return _file_errors(raw.get("topics"), f"{where}.topics", "topics", check)
+    return _file_errors(collection.topics, f"{where}.topics", "topics", check)
 
 
-def _qrels_errors(raw: Mapping, where: str, grade_map) -> list[str]:
+def _qrels_errors(collection: spec.CollectionSpec, where: str) -> list[str]:
     def check(path):
-        if readers.read_qrels(path, grade_map).empty:
+        if readers.read_qrels(path, collection.grade_map).empty:
             return f"{path}: expected TREC qrels lines 'qid iteration docno label'; found none"
         return None
 
-    return _file_errors(raw.get("qrels"), f"{where}.qrels", "qrels", check)
+    return _file_errors(collection.qrels, f"{where}.qrels", "qrels", check)
 
 
 def _plan_set_errors(plan_set, where: str) -> list[str]:
@@ -337,11 +325,10 @@ def _plan_set_errors(plan_set, where: str) -> list[str]:
 
 
 def _thesaurus_errors(name: str, thesauri: Mapping, resolve) -> list[str]:
-    """A thesaurus copy that is neither present nor downloadable."""
+    """A thesaurus copy that is neither present nor downloadable (``name``: one under
+    ``thesauri``, as :class:`~gradedrel.study.Study` checked)."""
     from gradedrel.thesaurus.sources import file_specs
 
-    if name not in thesauri:
-        return [f"config: thesauri: no thesaurus named {name!r} (known: {sorted(thesauri)})"]
     try:
         files = file_specs(thesauri[name])
     except ValueError as error:

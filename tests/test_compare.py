@@ -171,9 +171,8 @@ def test_a_legend_wraps_into_even_rows_past_seven_entries(entries, columns):
     assert figures.legend_columns(entries) == columns
 
 
-def test_the_default_output_folder_names_the_plan_set(tmp_path):
-    against = tmp_path / "results" / "c" / "runs" / "p" / "m"
-    assert str(compare.default_out(against)) == "compare/c/p/m"
+def test_the_default_output_folder_names_the_plan_set():
+    assert str(compare.locate("cranfield").default_out) == "compare/cranfield/expert/InQuery"
 
 
 def test_an_out_folder_is_new_empty_or_an_earlier_comparisons(tmp_path):

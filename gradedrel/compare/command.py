@@ -82,6 +82,12 @@ class PlanSetRuns:
         """Collection, plan set and model, as a caption says them."""
         return f"{self.collection}, {self.plan_set} plans, {self.model}"
 
+    @property
+    def default_out(self) -> Path:
+        """``compare/<collection>/<plan set>/<model>`` (in the working directory): where a
+        comparison is written without ``--out``."""
+        return Path("compare", self.collection, self.plan_set, self.model)
+
 
 def _resolve(root: Path, path: str) -> Path:
     """A path named in config: relative to the project, else to the package's own project
@@ -143,10 +149,9 @@ def locate(against: str | Path, configs: Sequence[str | Path] = ()) -> PlanSetRu
                            reference.folder / "topics.tsv", None, reference.folder, record,
                            settings, design, published, report, reference)
     against = Path(against)
-    if not against.exists() and "/" not in str(against) and closest(str(against)):
+    if not against.exists() and "/" not in str(against) and (close := closest(str(against))):
         raise FileNotFoundError(f"{against}: no such reference evaluation or folder; did you "
-                                f"mean {closest(str(against))!r}? (shipped references: "
-                                f"{', '.join(packaged())})")
+                                f"mean {close!r}? (shipped references: {', '.join(packaged())})")
     if not against.is_dir():
         found = ""
         runs_dir = against.parent.parent
@@ -377,19 +382,6 @@ def draw(gain_curves: pd.DataFrame, report: Mapping, query_types: Sequence[str],
 
 # --- the command ----------------------------------------------------------------------------
 
-def default_out(against: str | Path) -> Path:
-    """``compare/<collection>/<plan set>/<model>`` (in the working directory) for
-    ``results/<collection>/runs/<plan set>/<model>`` or a reference evaluation."""
-    from gradedrel.compare.reference import find
-
-    reference = find(against)
-    if reference is not None:
-        manifest = reference.manifest
-        return Path("compare", reference.collection, manifest["plan_set"], manifest["model"])
-    parts = Path(against).resolve().parts
-    return Path("compare", parts[-4], parts[-2], parts[-1])
-
-
 @dataclass
 class Comparison:
     """What :func:`compare` computed and wrote."""
@@ -406,12 +398,13 @@ class Comparison:
     written: list[Path]
 
 
-def compare(runs: Mapping[str, str | Path], against: str | Path, out_dir: str | Path,
+def compare(runs: Mapping[str, str | Path], against: str | Path, out_dir: str | Path | None,
             configs: Sequence[str | Path] = ()) -> Comparison:
     """Evaluate ``runs`` (label -> run file) with the query types of the finished plan set
-    in ``against`` and write the tables, figures and summary to ``out_dir``: every input is
-    read and checked first, then all is written into a folder beside it that becomes
-    ``out_dir`` only when complete (:func:`gradedrel.core.io.atomic_folder`)."""
+    in ``against`` and write the tables, figures and summary to ``out_dir`` (None: the plan
+    set's :attr:`PlanSetRuns.default_out`): every input is read and checked first, then all
+    is written into a folder beside it that becomes ``out_dir`` only when complete
+    (:func:`gradedrel.core.io.atomic_folder`)."""
     from gradedrel.collection.readers import read_qrels_tsv
     from gradedrel.core.io import atomic_folder, read_tsv, sha256_of
     from gradedrel.evaluation.files import read_runs
@@ -428,7 +421,7 @@ def compare(runs: Mapping[str, str | Path], against: str | Path, out_dir: str | 
         raise InputError(finished.evaluation / "provenance.json", None,
                          f"the run files it evaluated; {HOW}",
                          f"changed since: {', '.join(stale)}")
-    out_dir = Path(out_dir)
+    out_dir = Path(out_dir) if out_dir else finished.default_out
     check_out(out_dir)
     design = design_model.load(finished.design)
     published = published_model.load(finished.published)
@@ -464,22 +457,26 @@ def write_comparison(finished: PlanSetRuns, runs: Mapping[str, str | Path],
                      design, published, out_dir: Path) -> Comparison:
     """Evaluate and write every output of a comparison into ``out_dir`` (the inputs
     checked)."""
+    from gradedrel.compare.reference import MANIFEST, TABLES
     from gradedrel.core import provenance
-    from gradedrel.core.io import sha256_of, write_text
-    from gradedrel.evaluation.files import evaluate_files
+    from gradedrel.core.io import write_text
+    from gradedrel.evaluation.files import digested, evaluate_beside, evaluate_files
     from gradedrel.report.tables import significance_table
 
     settings, report, where = finished.settings, finished.report, finished.where
-    query_types, labels = list(finished.runs), list(runs)
+    query_types, labels, shipped = list(finished.runs), list(runs), finished.reference
     with topic_warnings_left_out():     # said once per run of yours (:func:`coverage`)
-        if finished.reference is None:
+        if shipped is None:
             tables = evaluate_files({**finished.runs, **runs}, qrels, settings,
                                     out_dir / "evaluation", topics,
                                     qrels_source=str(finished.qrels), bootstrap=False)
             check_against_workflow(tables["means"], finished, query_types)
-        else:
-            tables = finished.reference.evaluate_beside(runs, qrels, settings,
-                                                        out_dir / "evaluation", topics)
+        else:   # the query types' tables as shipped, at full precision, then yours
+            tables = evaluate_beside({name: shipped.table(name) for name in TABLES},
+                                     shipped.query_types, runs, qrels, settings,
+                                     out_dir / "evaluation", topics,
+                                     f"{shipped.folder / MANIFEST} (judgements)",
+                                     {"folder": str(shipped.folder), **shipped.manifest})
     means, vs_baseline = tables["means"], tables["significance_vs_baseline"]
     level = max(settings.levels)
     best = best_expanded_strong(means, [q for q in report["expanded_strong"]
@@ -514,18 +511,14 @@ def write_comparison(finished: PlanSetRuns, runs: Mapping[str, str | Path],
     write_text("\n".join([*(table.to_markdown() for table in paper_tables.values()),
                           *(f"![{p.stem}]({p.relative_to(out_dir)})\n" for p in figures
                             if p.suffix == ".png")]), page)
-
-    def files(named) -> dict:
-        return {name: {"path": str(path), "sha256": sha256_of(path)}
-                for name, path in named if path is not None}
-
+    inputs = {"topics": finished.topics, "qrels": finished.qrels, "design": finished.design,
+              "published": finished.published}
     write_text(provenance.record(
         "compare", {"evaluation": finished.record["config"]["evaluation"]},
         against=str(finished.against),
-        inputs=files((("topics", finished.topics), ("qrels", finished.qrels),
-                      ("design", finished.design), ("published", finished.published))),
-        **({"reference": dict(finished.reference.manifest)} if finished.reference else {}),
-        runs=files(runs.items())), record)
+        inputs={name: digested(path) for name, path in inputs.items() if path is not None},
+        **({"reference": dict(shipped.manifest)} if shipped else {}),
+        runs={label: digested(path) for label, path in runs.items()}), record)
     return Comparison(finished, published, labels, covered, means, vs_baseline, rows, level,
                       len(topics), out_dir, [*written, *figures, page, record])
 

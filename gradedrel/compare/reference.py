@@ -96,8 +96,15 @@ class Reference:
         except (RuntimeError, OSError) as error:  # no network, and no copy in its home
             if not through_ir_datasets:
                 raise  # a local file's: the command's one line names it
-            raise JudgementsUnavailable(self.collection, spec.ir_datasets_sources("qrels"),
-                                        error) from None
+            # one line naming the ir_datasets ids, the folder ir_datasets keeps its copies in
+            # and what to do (requests' own message is a paragraph: its type named instead)
+            home = os.environ.get("IR_DATASETS_HOME") or "~/.ir_datasets"
+            reason = error.args[0] if isinstance(error, RuntimeError) and error.args else \
+                type(error).__name__
+            raise ValueError(f"{self.collection}: could not read its judgements through "
+                             f"ir_datasets ({', '.join(spec.ir_datasets_sources('qrels'))}: "
+                             f"{reason}); connect to the network once, or put ir_datasets' "
+                             f"copies into IR_DATASETS_HOME ({home})") from None
         found = judgements_fingerprint(qrels, topics)
         if found != self.manifest["judgements_sha256"]:
             where = spec.ir_datasets_id("qrels") or spec.qrels
@@ -106,32 +113,6 @@ class Reference:
                              f"… over its {len(topics)} topics)",
                              f"other judgements from {where} (sha256 {found[:12]}…)")
         return qrels[qrels["qid"].astype(str).isin(set(map(str, topics)))]
-
-    def evaluate_beside(self, run_paths: Mapping[str, str | Path], qrels: pd.DataFrame,
-                        settings, out_dir: str | Path, topics: Sequence[str]) -> dict:
-        """Evaluate ``run_paths`` (label -> run file) beside the reference's query types
-        (:func:`gradedrel.evaluation.files.evaluate_beside`: their tables as shipped, at full
-        precision), writing every table and a provenance record to ``out_dir``."""
-        from gradedrel.evaluation.files import evaluate_beside
-
-        return evaluate_beside({name: self.table(name) for name in TABLES}, self.query_types,
-                               run_paths, qrels, settings, out_dir, topics,
-                               f"{self.folder / MANIFEST} (judgements)",
-                               {"folder": str(self.folder), **self.manifest})
-
-
-class JudgementsUnavailable(ValueError):
-    """The judgements of a reference could not be read: one line naming the collection, its
-    ir_datasets ids, the folder ir_datasets keeps its copies in (``IR_DATASETS_HOME``) and
-    what to do."""
-
-    def __init__(self, collection: str, datasets: Sequence[str], error: BaseException):
-        home = os.environ.get("IR_DATASETS_HOME") or "~/.ir_datasets"
-        reason = error.args[0] if isinstance(error, RuntimeError) and error.args else \
-            type(error).__name__   # requests' own message is a paragraph
-        super().__init__(f"{collection}: could not read its judgements through ir_datasets "
-                         f"({', '.join(datasets)}: {reason}); connect to the network once, or "
-                         f"put ir_datasets' copies into IR_DATASETS_HOME ({home})")
 
 
 class _ir_datasets_quiet:

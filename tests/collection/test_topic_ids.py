@@ -100,7 +100,8 @@ def test_the_collection_spec_and_the_preflight_take_the_header(tmp_path):
            "grade_map": {"1": 3}, "topics_header": ["Number", "Request"]}
     spec = CollectionSpec.from_config("mine", raw)
     assert spec.topics_header == ("Number", "Request")
-    assert [line for line in preflight._topics_errors(raw, "collections.mine")] == []
+    assert [line for line in preflight._topics_errors(spec, "collections.mine")] == []
     raw["topics_header"] = ["qid", "query"]
-    problems = preflight._topics_errors(raw, "collections.mine")
+    problems = preflight._topics_errors(CollectionSpec.from_config("mine", raw),
+                                        "collections.mine")
     assert len(problems) == 1 and "topics.tsv:1" in problems[0]

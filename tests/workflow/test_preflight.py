@@ -24,7 +24,8 @@ def _errors(config, tmp_path):
     try:
         sets = {c: plan_sets.read(c, config["collections"][c], check_files=False)
                 for c in config["active_collections"]}
-        return preflight.input_errors(config, config["active_collections"], sets)
+        return preflight.input_errors(config, config["active_collections"], sets,
+                                      thesauri=["tiny"])
     finally:
         os.chdir(here)
 
