@@ -11,8 +11,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Iterator, TextIO
 
 from gradedrel.core.errors import InputError
-from gradedrel.core.streams import DOCUMENT_LINE_LIMIT, compressed_error, is_compressed, \
-    log_bom, read_bounded
+from gradedrel.core.streams import DOCUMENT_LINE_LIMIT, NOT_UTF8, compressed_error, \
+    is_compressed, log_bom, read_bounded
 
 if TYPE_CHECKING:  # pandas and numpy are imported where a table is written, not on import
     import pandas as pd
@@ -162,12 +162,9 @@ def write_text(text: str, path: str | Path) -> None:
 
 
 def sha256_of(path: str | Path) -> str:
-    """The sha256 of a file (hex), read in 1 MiB blocks: the one file digest of the project."""
-    digest = hashlib.sha256()
+    """The sha256 of a file (hex): the one file digest of the project."""
     with open(path, "rb") as handle:
-        for block in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
+        return hashlib.file_digest(handle, "sha256").hexdigest()
 
 
 def file_in_the_way(path: str | Path) -> Path | None:
@@ -214,5 +211,5 @@ def check_text(path: str | Path, data: bytes, expected: str) -> None:
         data.decode("utf-8")
     except UnicodeDecodeError as error:
         line = data.count(b"\n", 0, error.start) + 1
-        raise InputError(path, line, expected, f"byte {data[error.start:error.start + 1]!r}, "
-                         "not UTF-8 (Latin-1 or another encoding?)") from None
+        raise InputError(path, line, expected,
+                         f"byte {data[error.start:error.start + 1]!r}, {NOT_UTF8}") from None

@@ -14,6 +14,7 @@ from __future__ import annotations
 import codecs
 import contextlib
 import gzip
+import io
 import logging
 import sys
 import zlib
@@ -105,17 +106,10 @@ def text_lines(path: str | Path, expected: str = "UTF-8 text",
                 raise InputError(path, number + 1 + before, expected,
                                  f"byte {raw[error.start:error.start + 1]!r}, {NOT_UTF8}") \
                     from None
-            if "\r" not in text:
+            # a line with a CR: its lines in universal-newline mode (as Python's text mode)
+            for line in io.StringIO(text, newline=None) if "\r" in text else (text,):
                 number += 1
-                yield text
-                continue
-            *whole, rest = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
-            for line in whole:
-                number += 1
-                yield line + "\n"
-            if rest:
-                number += 1
-                yield rest
+                yield line
 
 
 def read_bounded(path: str | Path, expected: str, limit: int = LINE_LIMIT,
