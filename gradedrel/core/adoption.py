@@ -15,7 +15,7 @@ import io
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterator, Mapping
+from typing import Any, Iterator, Mapping
 
 from gradedrel.core.errors import InputError
 from gradedrel.core.io import sha256_of
@@ -157,8 +157,7 @@ def difference(record: Mapping, clone: Clone) -> str | None:
     return None
 
 
-def refusals(root: Path, clone: Clone,
-             reader: Callable[[Path], dict] = read_record) -> tuple[int, list[str]]:
+def refusals(root: Path, clone: Clone) -> tuple[int, list[str]]:
     """(how many records were checked, one line per record that does not match:
     ``path: what differs``, paths relative to ``root``)."""
     found = []
@@ -166,7 +165,7 @@ def refusals(root: Path, clone: Clone,
     for path in files:
         name = path.relative_to(root)
         try:
-            problem = difference(reader(path), clone)
+            problem = difference(read_record(path), clone)
         except InputError as error:  # its one line, naming the record by its relative path
             found.append(str(InputError(name, error.line, error.expected, error.found)))
             continue

@@ -21,7 +21,6 @@ import yaml
 
 from gradedrel.core import yaml_io
 from gradedrel.core.errors import InputError
-from gradedrel.core.io import read_text
 
 #: The config schema: package data (a plain `pip install` has it); config/schema/ links to it.
 SCHEMA = Path(__file__).resolve().parents[1] / "schemas" / "config.schema.yaml"
@@ -166,7 +165,7 @@ def locator(files, overrides: Mapping | None = None
     file that sets the value (or key) there. None where no file set it (a default, or
     ``overrides``: command-line values)."""
     texts = [(str(f[0]), f[1]) if isinstance(f, tuple) else
-             (str(f), read_text(f, "a YAML config file as UTF-8 text")) for f in files]
+             (str(f), yaml_io.read(f, "a YAML config file")) for f in files]
     layers = [(source, yaml.compose(text, Loader=yaml_io.StrictLoader)) for source, text in texts]
 
     def locate(path: tuple, key: Any = None):

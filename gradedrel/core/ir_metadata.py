@@ -117,10 +117,9 @@ def source(root: str | Path | None = None) -> dict:
     return {"commit": commit.strip(), "dirty": None if status is None else bool(status.strip())}
 
 
-def file_record(path: str | Path, name: str | None = None) -> dict:
-    """``{path, sha256, bytes}`` of a file (``name``: the path to record, if not ``path``)."""
-    return {"path": str(name if name is not None else path), "sha256": sha256_of(path),
-            "bytes": Path(path).stat().st_size}
+def file_record(path: str | Path) -> dict:
+    """``{path, sha256, bytes}`` of a file."""
+    return {"path": str(path), "sha256": sha256_of(path), "bytes": Path(path).stat().st_size}
 
 
 # --- the sections -------------------------------------------------------------------------
@@ -237,13 +236,9 @@ def load(text: str) -> dict:
     return value
 
 
-#: What :func:`record_path` adds to a run file's name: its record's file beside it.
-RUN_RECORD_SUFFIX = "." + FILE_NAME
-
-
 def record_path(run: str | os.PathLike) -> Path:
     """The file of a run's record, beside it: ``SUM-u.run`` → ``SUM-u.run.ir-metadata.yaml``."""
-    return Path(f"{os.fspath(run)}{RUN_RECORD_SUFFIX}")
+    return Path(f"{os.fspath(run)}.{FILE_NAME}")
 
 
 def run_record_text(run: str | os.PathLike) -> str:

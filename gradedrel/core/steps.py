@@ -135,12 +135,11 @@ def logged(log_path: str | os.PathLike, wildcards: Mapping[str, object] | None =
     records of the block to ``log_path``, ending with the time taken and ``outputs``."""
     handler = _formatted(logging.FileHandler(log_path, mode="w", encoding="utf-8"),
                          logging.NOTSET, job_context(wildcards))
-    logger = logging.getLogger("gradedrel")
-    level, propagate, disabled = logger.level, logger.propagate, logger.disabled
-    logger.addHandler(handler)
-    logger.setLevel(logging.INFO)
-    logger.propagate = False  # not into Snakemake's own logging
-    logger.disabled = False  # Snakemake's logging set-up disables loggers made before it
+    level, propagate, disabled = log.level, log.propagate, log.disabled
+    log.addHandler(handler)
+    log.setLevel(logging.INFO)
+    log.propagate = False  # not into Snakemake's own logging
+    log.disabled = False  # Snakemake's logging set-up disables loggers made before it
     start = time.monotonic()
     try:
         yield
@@ -150,9 +149,9 @@ def logged(log_path: str | os.PathLike, wildcards: Mapping[str, object] | None =
         log.error("%s: %s", type(error).__name__, error)
         raise
     finally:
-        logger.removeHandler(handler)
-        logger.setLevel(level)
-        logger.propagate, logger.disabled = propagate, disabled
+        log.removeHandler(handler)
+        log.setLevel(level)
+        log.propagate, log.disabled = propagate, disabled
         handler.close()
 
 
