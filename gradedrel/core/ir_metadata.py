@@ -401,8 +401,6 @@ def evaluation_document(collection: str, ids: Mapping[str, Any], local: Mapping[
 
 def read_manifest(path) -> dict | None:
     """The download manifest (``downloads.json``) at ``path``; None for local files (no path)."""
-    if path and not isinstance(path, (str, os.PathLike)) and len(path) == 1:
-        path = path[0]  # a named input of one file, as a list
-    if not path or not isinstance(path, (str, os.PathLike)):
+    if not path:  # None, or a named input without a file (local files: an empty list)
         return None
     return json.loads(Path(path).read_text(encoding="utf-8"))

@@ -26,8 +26,6 @@ import time
 import traceback
 from typing import Callable, Iterable, Iterator, Mapping, TextIO
 
-from gradedrel.core.errors import InputError
-
 #: Wildcards that name what a job works on, in the order they are shown.
 CONTEXT_KEYS = ("collection", "thesaurus", "planset", "model", "wmodel", "curve", "test")
 
@@ -246,7 +244,7 @@ def run_step(log_path: str | None, main: Callable[[], None],
             complete_records(outputs, pages, config)
             step.info("done in %.1f s (process CPU %.1f s, since its start); wrote %s",
                       time.monotonic() - start, process_cpu(), _outputs(outputs) or "nothing")
-        except (InputError, ValueError) as error:
+        except ValueError as error:  # InputError is one
             log.error("%s", error)
             failed = True
         except Exception as error:  # noqa: BLE001 - logged in full, then the step fails
