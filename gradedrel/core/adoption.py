@@ -19,13 +19,11 @@ from typing import Any, Iterator, Mapping
 
 from gradedrel.core.errors import InputError
 from gradedrel.core.io import sha256_of
-from gradedrel.core.ir_metadata import git, source
+from gradedrel.core.ir_metadata import IR_DATASETS_ROOT, git, source
 from gradedrel.core.provenance import is_record
 
 #: The folders of a project that hold results (and their provenance records).
 RESULT_FOLDERS = ("results", "figures")
-#: The root a record names for files under the ir_datasets home (ir_metadata.data_files).
-IR_DATASETS_ROOT = "ir_datasets home"
 
 
 @dataclass(frozen=True)

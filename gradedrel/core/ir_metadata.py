@@ -63,6 +63,9 @@ ACTOR = {"team": "gradedrel", "role": "reproducer"}
 #: (``pyterrier`` holds PyTerrier's code; ``python-terrier`` 1.0 only requires it).
 LIBRARIES = ("gradedrel", "pyterrier", "ir_datasets", "ir_measures", "pytrec_eval-terrier",
              "pandas", "numpy", "scipy", "snakemake", "pyyaml")
+#: The root a record names for the files read under the ir_datasets home (:func:`data_files`;
+#: `make adopt` finds them there, :mod:`gradedrel.core.adoption`).
+IR_DATASETS_ROOT = "ir_datasets home"
 
 
 # --- facts of the machine, the checkout and the files -------------------------------------
@@ -359,7 +362,7 @@ def data_files(local: Mapping[str, str], manifest: Mapping | None = None) -> lis
     """Every data file read, with its sha256: the local files by part, then those
     ir_datasets read under its home (from the download manifest, ``downloads.json``)."""
     return [{"part": part} | file_record(path) for part, path in local.items()] + [
-        {"path": entry["path"], "root": "ir_datasets home", "sha256": entry["sha256"],
+        {"path": entry["path"], "root": IR_DATASETS_ROOT, "sha256": entry["sha256"],
          "bytes": entry["bytes"]} for entry in (manifest or {}).get("files", [])]
 
 
