@@ -49,8 +49,8 @@ def extra_command(source: tuple[str, bool] | None = None, extra: str = "workflow
 
 def workflow_extra_problem(source: tuple[str, bool] | None = None, locate=find_spec) -> str | None:
     """Why the workflow cannot run its jobs here for want of the ``[workflow]`` extra's
-    packages (:data:`WORKFLOW_IMPORTS`, :func:`missing_packages`), with the command that installs them from
-    ``source`` (:func:`extra_command`); None when they are all there."""
+    packages (:data:`WORKFLOW_IMPORTS`, :func:`missing_packages`), with the command that
+    installs them from ``source`` (:func:`extra_command`); None when they are all there."""
     missing = missing_packages(WORKFLOW_IMPORTS, locate)
     if not missing:
         return None
