@@ -33,7 +33,7 @@ pd = lazy.module("pandas")
 
 from gradedrel.core.errors import InputError, once
 from gradedrel.core import streams
-from gradedrel.core.io import NOT_IN_ID, check_text
+from gradedrel.core.io import NOT_IN_ID
 from gradedrel.collection.grades import LEVELS, GradeMap
 
 
@@ -101,7 +101,6 @@ def read_qrels_tsv(path: str | Path, grade_map: GradeMap | None = None) -> pd.Da
     expected = "a graded qrels TSV as UTF-8 text"
     # read once (a pipe cannot be read twice); a name ending in .gz decompressed
     data = streams.read_bounded(path, expected, gz=streams.gzipped(path))
-    check_text(path, data, expected)
     streams.log_bom(path, data)  # pandas strips it
     try:
         frame = pd.read_csv(io.BytesIO(data), sep="\t", dtype=str, keep_default_na=False,

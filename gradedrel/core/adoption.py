@@ -15,17 +15,15 @@ import io
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterator, Mapping
+from typing import Any, Iterator, Mapping
 
 from gradedrel.core.errors import InputError
 from gradedrel.core.io import sha256_of
-from gradedrel.core.ir_metadata import git, source
+from gradedrel.core.ir_metadata import IR_DATASETS_ROOT, git, source
 from gradedrel.core.provenance import is_record
 
 #: The folders of a project that hold results (and their provenance records).
 RESULT_FOLDERS = ("results", "figures")
-#: The root a record names for files under the ir_datasets home (ir_metadata.data_files).
-IR_DATASETS_ROOT = "ir_datasets home"
 
 
 @dataclass(frozen=True)
@@ -157,8 +155,7 @@ def difference(record: Mapping, clone: Clone) -> str | None:
     return None
 
 
-def refusals(root: Path, clone: Clone,
-             reader: Callable[[Path], dict] = read_record) -> tuple[int, list[str]]:
+def refusals(root: Path, clone: Clone) -> tuple[int, list[str]]:
     """(how many records were checked, one line per record that does not match:
     ``path: what differs``, paths relative to ``root``)."""
     found = []
@@ -166,7 +163,7 @@ def refusals(root: Path, clone: Clone,
     for path in files:
         name = path.relative_to(root)
         try:
-            problem = difference(reader(path), clone)
+            problem = difference(read_record(path), clone)
         except InputError as error:  # its one line, naming the record by its relative path
             found.append(str(InputError(name, error.line, error.expected, error.found)))
             continue

@@ -21,7 +21,6 @@ import yaml
 
 from gradedrel.core import yaml_io
 from gradedrel.core.errors import InputError
-from gradedrel.core.io import read_text
 
 #: The config schema: package data (a plain `pip install` has it); config/schema/ links to it.
 SCHEMA = Path(__file__).resolve().parents[1] / "schemas" / "config.schema.yaml"
@@ -35,8 +34,7 @@ class ConfigError(ValueError):
 def load_schema(path: str | Path = SCHEMA) -> dict:
     """The schema, read afresh on every call: defaults go into a config as the schema's own
     objects, so a schema read once would carry one config's values into the next."""
-    with open(path, encoding="utf-8") as handle:
-        return yaml.load(handle, Loader=yaml_io.StrictLoader)
+    return yaml_io.load_file(path)
 
 
 def _validator(schema: dict, root: object | None):
@@ -66,7 +64,7 @@ def validate(config: MutableMapping, source: str = "config", *, sections_only: b
     ``sections_only``: only the sections it has are checked and completed (``gradedrel
     evaluate --config``); an unknown section is an error all the same. ``source`` names the
     config in the message; ``files``: the files it was layered from, earliest first, so
-    that the message names the file and line that set the value (:func:`where_set`;
+    that the message names the file and line that set the value (:func:`locator`;
     ``overrides``: command-line values over them; a file given as ``(path, text)``: its text,
     read already).
     A violation is one :class:`ConfigError`.
@@ -159,12 +157,16 @@ def _sets(mapping: Any, parts: tuple) -> bool:
     return True
 
 
-def where_set(layers, overrides: Mapping | None = None
-              ) -> Callable[..., "tuple[str, int] | None"]:
-    """``(path, key=None) -> (file, line)`` for a config layered from ``layers`` ((file,
-    YAML node) pairs, earliest first): the last file that sets the value (or key) there.
-    None where no file set it (a default, or ``overrides``: command-line values)."""
-    layers = list(layers)
+def locator(files, overrides: Mapping | None = None
+            ) -> Callable[..., "tuple[str, int] | None"]:
+    """``(path, key=None) -> (file, line)`` for a config layered from the config files
+    ``files`` (earliest first; each read again, for its YAML nodes; a ``(path, text)`` pair:
+    the text already read, for a file that cannot be read twice, such as a pipe): the last
+    file that sets the value (or key) there. None where no file set it (a default, or
+    ``overrides``: command-line values)."""
+    texts = [(str(f[0]), f[1]) if isinstance(f, tuple) else
+             (str(f), yaml_io.read(f, "a YAML config file")) for f in files]
+    layers = [(source, yaml.compose(text, Loader=yaml_io.StrictLoader)) for source, text in texts]
 
     def locate(path: tuple, key: Any = None):
         parts = (*path, *(() if key is None else (key,)))
@@ -177,18 +179,6 @@ def where_set(layers, overrides: Mapping | None = None
         return None
 
     return locate
-
-
-def locator(files, overrides: Mapping | None = None
-            ) -> Callable[..., "tuple[str, int] | None"]:
-    """:func:`where_set` for the config files ``files`` (earliest first; each read again,
-    for its YAML nodes; a ``(path, text)`` pair: the text already read, for a file that cannot
-    be read twice, such as a pipe) and the command-line values ``overrides``."""
-    return where_set([(str(f[0]), yaml.compose(f[1], Loader=yaml_io.StrictLoader))
-                      if isinstance(f, tuple) else
-                      (str(f), yaml.compose(read_text(f, "a YAML config file as UTF-8 text"),
-                                            Loader=yaml_io.StrictLoader)) for f in files],
-                     overrides)
 
 
 def snakemake_layers(configfiles, given) -> list[str]:
@@ -299,13 +289,13 @@ def schema_error_line(error, source: str = "config",
                       line_of: Callable[..., "int | None"] | None = None) -> str:
     """One line for a ``jsonschema.ValidationError``: where, and what is wrong; an unknown
     key with the closest valid one. ``line_of(path, key=None)``: the line of a value or key,
-    or ``(file, line)`` in a layered config (:func:`where_set`)."""
+    or ``(file, line)`` in a layered config (:func:`locator`)."""
     path = tuple(error.absolute_path)
     where = ".".join(str(p) for p in path) or "the top level"
 
     def located(key=None) -> str:
         found = line_of(path, key) if line_of is not None else None
-        if isinstance(found, tuple):  # (file, line): a layered config (where_set)
+        if isinstance(found, tuple):  # (file, line): a layered config (locator)
             return f"{found[0]}:{found[1]}"
         return source if found is None else f"{source}:{found}"
 

@@ -49,18 +49,13 @@ def extra_command(source: tuple[str, bool] | None = None, extra: str = "workflow
 
 def workflow_extra_problem(source: tuple[str, bool] | None = None, locate=find_spec) -> str | None:
     """Why the workflow cannot run its jobs here for want of the ``[workflow]`` extra's
-    packages (:func:`missing_workflow_packages`), with the command that installs them from
-    ``source`` (:func:`extra_command`); None when they are all there."""
-    missing = missing_workflow_packages(locate)
+    packages (:data:`WORKFLOW_IMPORTS`, :func:`missing_packages`), with the command that
+    installs them from ``source`` (:func:`extra_command`); None when they are all there."""
+    missing = missing_packages(WORKFLOW_IMPORTS, locate)
     if not missing:
         return None
     return (f"the workflow's jobs need gradedrel's extra [workflow]; missing here: "
             f"{', '.join(missing)}: {extra_command(source)} (docs/module.md)")
-
-
-def missing_workflow_packages(locate=find_spec) -> list[str]:
-    """The packages of the ``[workflow]`` extra that cannot be imported here."""
-    return missing_packages(WORKFLOW_IMPORTS, locate)
 
 
 def missing_packages(names, locate=find_spec) -> list[str]:

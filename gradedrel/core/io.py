@@ -10,9 +10,7 @@ import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING, Iterator, TextIO
 
-from gradedrel.core.errors import InputError
-from gradedrel.core.streams import DOCUMENT_LINE_LIMIT, compressed_error, is_compressed, \
-    log_bom, read_bounded
+from gradedrel.core.streams import DOCUMENT_LINE_LIMIT, log_bom, read_bounded
 
 if TYPE_CHECKING:  # pandas and numpy are imported where a table is written, not on import
     import pandas as pd
@@ -162,12 +160,9 @@ def write_text(text: str, path: str | Path) -> None:
 
 
 def sha256_of(path: str | Path) -> str:
-    """The sha256 of a file (hex), read in 1 MiB blocks: the one file digest of the project."""
-    digest = hashlib.sha256()
+    """The sha256 of a file (hex): the one file digest of the project."""
     with open(path, "rb") as handle:
-        for block in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
+        return hashlib.file_digest(handle, "sha256").hexdigest()
 
 
 def file_in_the_way(path: str | Path) -> Path | None:
@@ -195,24 +190,8 @@ def what_is_in_the_way(path: str | Path) -> str:
 def read_text(path: str | Path, expected: str, note_bom: bool = False) -> str:
     """A UTF-8 text file's text, read once (it may be a pipe), a byte-order mark stripped
     (``note_bom``: and logged): one :class:`InputError` for a file that is not UTF-8 text
-    (:func:`check_text`)."""
+    (:func:`~gradedrel.core.streams.read_bounded`)."""
     data = read_bounded(path, expected, DOCUMENT_LINE_LIMIT)
-    check_text(path, data, expected)
     if note_bom:
         log_bom(path, data)
     return data.decode("utf-8-sig")
-
-
-def check_text(path: str | Path, data: bytes, expected: str) -> None:
-    """One :class:`InputError` for a file that is not UTF-8 text: a compressed file, or the
-    line and byte where decoding fails (Latin-1 or another encoding)."""
-    if is_compressed(data):
-        raise compressed_error(path, expected)
-    if data.isascii():
-        return
-    try:
-        data.decode("utf-8")
-    except UnicodeDecodeError as error:
-        line = data.count(b"\n", 0, error.start) + 1
-        raise InputError(path, line, expected, f"byte {data[error.start:error.start + 1]!r}, "
-                         "not UTF-8 (Latin-1 or another encoding?)") from None

@@ -63,6 +63,9 @@ ACTOR = {"team": "gradedrel", "role": "reproducer"}
 #: (``pyterrier`` holds PyTerrier's code; ``python-terrier`` 1.0 only requires it).
 LIBRARIES = ("gradedrel", "pyterrier", "ir_datasets", "ir_measures", "pytrec_eval-terrier",
              "pandas", "numpy", "scipy", "snakemake", "pyyaml")
+#: The root a record names for the files read under the ir_datasets home (:func:`data_files`;
+#: `make adopt` finds them there, :mod:`gradedrel.core.adoption`).
+IR_DATASETS_ROOT = "ir_datasets home"
 
 
 # --- facts of the machine, the checkout and the files -------------------------------------
@@ -117,10 +120,9 @@ def source(root: str | Path | None = None) -> dict:
     return {"commit": commit.strip(), "dirty": None if status is None else bool(status.strip())}
 
 
-def file_record(path: str | Path, name: str | None = None) -> dict:
-    """``{path, sha256, bytes}`` of a file (``name``: the path to record, if not ``path``)."""
-    return {"path": str(name if name is not None else path), "sha256": sha256_of(path),
-            "bytes": Path(path).stat().st_size}
+def file_record(path: str | Path) -> dict:
+    """``{path, sha256, bytes}`` of a file."""
+    return {"path": str(path), "sha256": sha256_of(path), "bytes": Path(path).stat().st_size}
 
 
 # --- the sections -------------------------------------------------------------------------
@@ -237,13 +239,9 @@ def load(text: str) -> dict:
     return value
 
 
-#: What :func:`record_path` adds to a run file's name: its record's file beside it.
-RUN_RECORD_SUFFIX = "." + FILE_NAME
-
-
 def record_path(run: str | os.PathLike) -> Path:
     """The file of a run's record, beside it: ``SUM-u.run`` → ``SUM-u.run.ir-metadata.yaml``."""
-    return Path(f"{os.fspath(run)}{RUN_RECORD_SUFFIX}")
+    return Path(f"{os.fspath(run)}.{FILE_NAME}")
 
 
 def run_record_text(run: str | os.PathLike) -> str:
@@ -364,7 +362,7 @@ def data_files(local: Mapping[str, str], manifest: Mapping | None = None) -> lis
     """Every data file read, with its sha256: the local files by part, then those
     ir_datasets read under its home (from the download manifest, ``downloads.json``)."""
     return [{"part": part} | file_record(path) for part, path in local.items()] + [
-        {"path": entry["path"], "root": "ir_datasets home", "sha256": entry["sha256"],
+        {"path": entry["path"], "root": IR_DATASETS_ROOT, "sha256": entry["sha256"],
          "bytes": entry["bytes"]} for entry in (manifest or {}).get("files", [])]
 
 
@@ -406,8 +404,6 @@ def evaluation_document(collection: str, ids: Mapping[str, Any], local: Mapping[
 
 def read_manifest(path) -> dict | None:
     """The download manifest (``downloads.json``) at ``path``; None for local files (no path)."""
-    if path and not isinstance(path, (str, os.PathLike)) and len(path) == 1:
-        path = path[0]  # a named input of one file, as a list
-    if not path or not isinstance(path, (str, os.PathLike)):
+    if not path:  # None, or a named input without a file (local files: an empty list)
         return None
     return json.loads(Path(path).read_text(encoding="utf-8"))

@@ -26,8 +26,6 @@ import time
 import traceback
 from typing import Callable, Iterable, Iterator, Mapping, TextIO
 
-from gradedrel.core.errors import InputError
-
 #: Wildcards that name what a job works on, in the order they are shown.
 CONTEXT_KEYS = ("collection", "thesaurus", "planset", "model", "wmodel", "curve", "test")
 
@@ -135,12 +133,11 @@ def logged(log_path: str | os.PathLike, wildcards: Mapping[str, object] | None =
     records of the block to ``log_path``, ending with the time taken and ``outputs``."""
     handler = _formatted(logging.FileHandler(log_path, mode="w", encoding="utf-8"),
                          logging.NOTSET, job_context(wildcards))
-    logger = logging.getLogger("gradedrel")
-    level, propagate, disabled = logger.level, logger.propagate, logger.disabled
-    logger.addHandler(handler)
-    logger.setLevel(logging.INFO)
-    logger.propagate = False  # not into Snakemake's own logging
-    logger.disabled = False  # Snakemake's logging set-up disables loggers made before it
+    level, propagate, disabled = log.level, log.propagate, log.disabled
+    log.addHandler(handler)
+    log.setLevel(logging.INFO)
+    log.propagate = False  # not into Snakemake's own logging
+    log.disabled = False  # Snakemake's logging set-up disables loggers made before it
     start = time.monotonic()
     try:
         yield
@@ -150,9 +147,9 @@ def logged(log_path: str | os.PathLike, wildcards: Mapping[str, object] | None =
         log.error("%s: %s", type(error).__name__, error)
         raise
     finally:
-        logger.removeHandler(handler)
-        logger.setLevel(level)
-        logger.propagate, logger.disabled = propagate, disabled
+        log.removeHandler(handler)
+        log.setLevel(level)
+        log.propagate, log.disabled = propagate, disabled
         handler.close()
 
 
@@ -247,7 +244,7 @@ def run_step(log_path: str | None, main: Callable[[], None],
             complete_records(outputs, pages, config)
             step.info("done in %.1f s (process CPU %.1f s, since its start); wrote %s",
                       time.monotonic() - start, process_cpu(), _outputs(outputs) or "nothing")
-        except (InputError, ValueError) as error:
+        except ValueError as error:  # InputError is one
             log.error("%s", error)
             failed = True
         except Exception as error:  # noqa: BLE001 - logged in full, then the step fails

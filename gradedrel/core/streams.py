@@ -14,6 +14,7 @@ from __future__ import annotations
 import codecs
 import contextlib
 import gzip
+import io
 import logging
 import sys
 import zlib
@@ -105,30 +106,25 @@ def text_lines(path: str | Path, expected: str = "UTF-8 text",
                 raise InputError(path, number + 1 + before, expected,
                                  f"byte {raw[error.start:error.start + 1]!r}, {NOT_UTF8}") \
                     from None
-            if "\r" not in text:
+            # a line with a CR: its lines in universal-newline mode (as Python's text mode)
+            for line in io.StringIO(text, newline=None) if "\r" in text else (text,):
                 number += 1
-                yield text
-                continue
-            *whole, rest = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
-            for line in whole:
-                number += 1
-                yield line + "\n"
-            if rest:
-                number += 1
-                yield rest
+                yield line
 
 
 def read_bounded(path: str | Path, expected: str, limit: int = LINE_LIMIT,
                  gz: bool = False) -> bytes:
     """The bytes of an input, read once in blocks, no line longer than ``limit`` bytes
     (checked as it streams: a huge file without line ends stops after about two blocks,
-    with one :class:`InputError` naming its line); ``gz``: decompressed as read, else a
-    compressed file is refused. Not decoded (see :func:`gradedrel.core.io.check_text`)."""
+    with one :class:`InputError` naming its line); ``gz``: decompressed as read. Not decoded,
+    but checked: one :class:`InputError` for a compressed file (when not decompressed, or
+    compressed twice) or at the line and byte where decoding as UTF-8 fails (Latin-1 or
+    another encoding)."""
     blocks: list[bytes] = []
     newlines = offset = start = 0   # line ends, bytes before this block, where the line began
     with open_binary(path, gz) as handle:
         for block in iter(lambda: handle.read(limit), b""):
-            if not blocks and is_compressed(block) and not gz:
+            if not blocks and is_compressed(block):
                 raise compressed_error(path, expected)
             blocks.append(block)
             first, count = block.find(b"\n"), 0
@@ -140,7 +136,15 @@ def read_bounded(path: str | Path, expected: str, limit: int = LINE_LIMIT,
             if offset - start > limit:   # a line inside one block is shorter than the block
                 raise _long_line(path, blocks, newlines + count + 1, start, limit)
             newlines += count
-    return b"".join(blocks)
+    data = b"".join(blocks)
+    if not data.isascii():
+        try:
+            data.decode("utf-8")
+        except UnicodeDecodeError as error:
+            line = data.count(b"\n", 0, error.start) + 1
+            raise InputError(path, line, expected,
+                             f"byte {data[error.start:error.start + 1]!r}, {NOT_UTF8}") from None
+    return data
 
 
 def _long_line(path, blocks: list[bytes], line: int, start: int, limit: int) -> InputError:

@@ -96,8 +96,6 @@ def build_index(documents: Iterable[dict], index_dir: str | Path, *, stemmer: st
     run to run (the default, 1, keeps runs byte-identical). ``blocks_max``: Terrier's
     ``blocks.max`` (the first ``blocks_max + 1`` tokens get positions; default
     :data:`BLOCKS_MAX`). Progress is the caller's (wrap ``documents``)."""
-    if threads < 1:
-        raise ValueError(f"indexing threads must be at least 1, not {threads}")
     import pyterrier as pt
 
     from gradedrel.core.text import TERRIER_TOKENISER

@@ -14,7 +14,7 @@ np = lazy.module("numpy")
 pd = lazy.module("pandas")
 
 from gradedrel.core.errors import InputError, once
-from gradedrel.core.io import NOT_IN_ID, atomic_open, check_text
+from gradedrel.core.io import NOT_IN_ID, atomic_open
 from gradedrel.core.streams import log_bom, read_bounded
 
 #: A character that may not appear in a run line: whitespace other than space, tab and
@@ -99,7 +99,6 @@ def read_run(path: str | Path) -> RankedRun:
     before run files became plain TREC) is skipped."""
     path = Path(path)
     whole = read_bounded(path, "a TREC run as UTF-8 text")  # once: it may be a pipe
-    check_text(path, whole, "a TREC run as UTF-8 text")
     data = whole[header_bytes(path, whole):]
     log_bom(path, data)  # pandas' reader strips it
     if has_foreign_bytes(data):

@@ -65,7 +65,7 @@ def test_this_installation_is_known():
 def test_the_extra_is_located_not_only_versioned():
     assert install.workflow_extra_problem() is None   # here: everything installed
     without = lambda name: None if name in ("pyterrier", "jnius") else find_spec(name)
-    assert install.missing_workflow_packages(without) == ["pyterrier", "jnius"]
+    assert install.missing_packages(install.WORKFLOW_IMPORTS, without) == ["pyterrier", "jnius"]
     problem = install.workflow_extra_problem(("/x/gradedrel-0.2.0-py3-none-any.whl", False),
                                              locate=without)
     assert problem == ("the workflow's jobs need gradedrel's extra [workflow]; missing here: "
