@@ -67,9 +67,9 @@ def _record(finding: int, part: str, measure: str, numbers: Mapping, published: 
     """One row of the comparisons table from the evaluation's row ``numbers`` (its columns
     ``tested`` of p_value, p_holm and mde; the others NaN); ``why``: its verdict's reason,
     not written."""
+    interval = ("requests", "estimate", "low", "high", "confidence")
     return {"finding": finding, "part": part, "comparison": numbers["comparison"],
-            "measure": measure, **{k: numbers[k] for k in (
-                "requests", "estimate", "low", "high", "confidence")}, "published": published,
+            "measure": measure, **{k: numbers[k] for k in interval}, "published": published,
             **{k: numbers[k] if k in tested else math.nan for k in ("p_value", "p_holm", "mde")},
             "verdict": verdict.verdict, "size": verdict.size, "deciding": deciding,
             "why": verdict.reason}
