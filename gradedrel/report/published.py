@@ -18,7 +18,8 @@ from gradedrel.core.errors import InputError
 
 @dataclass(frozen=True)
 class EffortSpec:
-    """One effort row: documents to scan to reach the ideal gain at rank k."""
+    """One effort row: documents to scan to reach the ideal gain at rank k (each field's type
+    is the one :func:`from_mapping` checks and converts the file's value to)."""
 
     id: str
     profile: str
