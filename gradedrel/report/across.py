@@ -18,8 +18,8 @@ import pandas as pd  # noqa: E402
 from gradedrel.report import assessment  # noqa: E402
 from gradedrel.report.figures import _rc  # noqa: E402
 
-COLUMNS = ["finding", "collection", "thesaurus", "plan_set", "model", "effect", "low", "high",
-           "requests", "verdict", "published", "p_value", "why"]
+#: The summaries' columns (:data:`assessment.SUMMARY_COLUMNS`), with each plan set's thesaurus.
+COLUMNS = [*assessment.SUMMARY_COLUMNS[:2], "thesaurus", *assessment.SUMMARY_COLUMNS[2:]]
 #: What each finding's effect is, for axis labels and the table's note.
 EFFECTS = {1: "level-3 spread of mean AvP over the six query types (points)",
            2: "WSYN/e − SUM/u, AvP at level 3 (points)",
@@ -74,18 +74,10 @@ def markdown(frame: pd.DataFrame, title: str) -> str:
              "|---|---|---|---|---|---:|---:|---|---:|---:|---|---|"]
     for r in frame.to_dict("records"):
         effect, low, high = numeric_effect(r)
-        digits, signed = (2, False) if r["finding"] == 4 else (1, True)
-        if r["finding"] == 3:
-            shown, interval = str(r["effect"]), "–"
-        else:
-            shown = assessment.fmt(effect, digits, signed)
-            interval = assessment.fmt_ci(low, high, digits, signed)
-        paper = assessment.fmt(assessment._number(r.get("published")), digits, signed)
-        p = assessment._p(assessment._number(r.get("p_value")))
+        cells = assessment.effect_cells(r, None if r["finding"] == 3 else effect, low, high)
         why = r.get("why") if isinstance(r.get("why"), str) and r.get("why") else "–"
         lines.append(f"| {r['finding']} | {r['collection']} | {r['thesaurus']} | {r['plan_set']} "
-                     f"| {r['model']} | {r['requests']} | {shown} | {interval} | {paper} | {p} "
-                     f"| {r['verdict']} | {why} |")
+                     f"| {r['model']} | {r['requests']} | {cells} | {r['verdict']} | {why} |")
     return "\n".join(lines) + "\n"
 
 

@@ -62,29 +62,32 @@ def avp_matrix(per_topic: pd.DataFrame, level: int, query_types: Sequence[str]) 
     return measure_matrix(per_topic, str(AvP(level=level)), query_types)
 
 
-def _record(finding: int, part: str, comparison: str, measure: str, requests: int,
-            interval: v.Interval, published: float, verdict: v.Verdict, deciding: bool,
-            p: float = math.nan, mde: float = math.nan) -> dict:
-    """One row of the comparisons table (``why``: its verdict's reason, not written)."""
-    return {"finding": finding, "part": part, "comparison": comparison, "measure": measure,
-            "requests": requests, "estimate": interval.estimate, "low": interval.low,
-            "high": interval.high, "confidence": interval.confidence, "published": published,
-            "p_value": p, "p_holm": math.nan, "mde": mde, "verdict": verdict.verdict,
-            "size": verdict.size, "deciding": deciding, "why": verdict.reason}
+def _record(finding: int, part: str, measure: str, numbers: Mapping, published: float,
+            verdict: v.Verdict, deciding: bool, tested: Sequence[str] = ()) -> dict:
+    """One row of the comparisons table from the evaluation's row ``numbers`` (its columns
+    ``tested`` of p_value, p_holm and mde; the others NaN); ``why``: its verdict's reason,
+    not written."""
+    interval = ("requests", "estimate", "low", "high", "confidence")
+    return {"finding": finding, "part": part, "comparison": numbers["comparison"],
+            "measure": measure, **{k: numbers[k] for k in interval}, "published": published,
+            **{k: numbers[k] if k in tested else math.nan for k in ("p_value", "p_holm", "mde")},
+            "verdict": verdict.verdict, "size": verdict.size, "deciding": deciding,
+            "why": verdict.reason}
+
+
+def _interval(numbers: Mapping) -> v.Interval:
+    return v.Interval(numbers["estimate"], numbers["low"], numbers["high"], numbers["confidence"])
 
 
 def judged(numbers: Mapping, part: str, measure: str, published: float, deciding: bool,
            finding: int) -> dict:
     """A paired difference as the evaluation computed it (a row of its ``comparisons.tsv``)
     with, against a published effect, its directional verdict."""
-    interval = v.Interval(numbers["estimate"], numbers["low"], numbers["high"],
-                          numbers["confidence"])
-    verdict = v.directional(interval, published) if published and not math.isnan(published) \
+    verdict = v.directional(_interval(numbers), published) \
+        if published and not math.isnan(published) \
         else v.Verdict("")   # no published effect (None, NaN or 0): reported, not judged
-    row = _record(finding, part, numbers["comparison"], measure, numbers["requests"], interval,
-                  published, verdict, deciding, numbers["p_value"], numbers["mde"])
-    row["p_holm"] = numbers["p_holm"]
-    return row
+    return _record(finding, part, measure, numbers, published, verdict, deciding,
+                   ("p_value", "p_holm", "mde"))
 
 
 # --- the tests a design names: one function per test, its rows and its verdict each ---------
@@ -95,8 +98,7 @@ def _equivalence(finding, c: Comparison, numbers, reading, published, design: De
     verdict on every row (Schuirmann 1987; docs/preregistration.md, H1a)."""
     rows = [judged(numbers(c, f"{y} - {x}"), c.part, c.measure, 0.0, c.deciding, finding.number)
             for x, y in design.pairs()]
-    verdict = v.equivalence([v.Interval(r["estimate"], r["low"], r["high"], c.confidence)
-                             for r in rows], design.constants.margin)
+    verdict = v.equivalence(map(_interval, rows), design.constants.margin)
     for row, (x, y) in zip(rows, design.pairs()):
         row.update(verdict=verdict.verdict, published=published.difference(y, x, c.level))
     return rows, verdict
@@ -107,15 +109,11 @@ def _spread(finding, c: Comparison, numbers, reading, published, design: Design,
     (finding 1b), else reported."""
     n = numbers(c, "spread (max - min)")
     k = design.constants
-    spread = v.Interval(n["estimate"], n["low"], n["high"], n["confidence"])
-    p = n["p_value"]
     paper = published.spread(c.level, design.query_types)
-    verdict = v.large_spread(spread, p, k.margin, paper, k.alpha) \
+    verdict = v.large_spread(_interval(n), n["p_value"], k.margin, paper, k.alpha) \
         if c.test == "large_spread" else v.Verdict("")
-    row = _record(finding.number, c.part, "spread (max - min)", c.measure, n["requests"], spread,
-                  paper, verdict, c.deciding, p)
-    row["p_holm"] = n["p_holm"]
-    return [row], verdict
+    return [_record(finding.number, c.part, c.measure, n, paper, verdict, c.deciding,
+                    ("p_value", "p_holm"))], verdict
 
 
 def _directional(finding, c: Comparison, numbers, reading, published, design: Design, notes):
@@ -130,12 +128,11 @@ def _effort_ratio(finding, c: Comparison, numbers, reading, published, design: D
     evaluation's ``effort.tsv``: :func:`effort_reading`) noted beside it."""
     profile = c.parameter("profile")
     n = numbers(c, f"effort {c.first} / effort {c.second}")
-    ratio = v.Interval(n["estimate"], n["low"], n["high"], n["confidence"])
     paper = published.effort_ratio.get(profile)
-    verdict = v.ratio_verdict(ratio, paper) if paper else v.Verdict("")
-    row = _record(finding.number, c.part, f"effort {c.first} / effort {c.second}",
-                  f"rank reaching {c.share:.0%} of the ideal's CG@{int(n['depth'])}",
-                  n["requests"], ratio, paper if paper else math.nan, verdict, c.deciding)
+    verdict = v.ratio_verdict(_interval(n), paper) if paper else v.Verdict("")
+    row = _record(finding.number, c.part,
+                  f"rank reaching {c.share:.0%} of the ideal's CG@{int(n['depth'])}", n,
+                  paper if paper else math.nan, verdict, c.deciding)
     row["ranks"] = f"{int(n['first_rank'])} vs {int(n['second_rank'])}" + \
         (" (censored)" if _true(n["censored"]) else "")
     if finding.effort_reading:
@@ -152,10 +149,9 @@ def _difference(finding, c: Comparison, numbers, reading, published, design: Des
     cutoff = measure.params.get(at) if at else None
     part = f"{c.part} at rank {cutoff} (reported)" if cutoff else f"{c.part} (reported)"
     n = numbers(c, f"{c.first} - {c.second}")
-    row = judged(n, part, c.measure, 0.0, c.deciding, finding.number)
+    row = judged(n, part, c.measure, math.nan, c.deciding, finding.number)
     second = float(n["mean_second"])
     row["size"] = (f"{row['estimate'] / second:+.1%} relative" if second > 0 else "")
-    row["published"] = math.nan
     return [row], v.Verdict("")
 
 
@@ -475,17 +471,25 @@ def summary_markdown(summary: pd.DataFrame, title: str, rests_on_text: str = "")
              "verdict | why |",
              "|---|---|---|---:|---:|---|---:|---:|---|---|"]
     for r in summary.to_dict("records"):
-        d, signed = (2, False) if r["finding"] == 4 else (1, True)
         try:
-            effect = fmt(float(r["effect"]), d, signed)
-            interval = fmt_ci(r["low"], r["high"], d, signed)
+            effect = float(r["effect"])
         except ValueError:   # "2 of 7 hold"
-            effect, interval = r["effect"], "–"
-        paper = fmt(_number(r.get("published")), d, signed)
+            effect = None
         lines.append(f"| {r['finding']} | {r['plan_set']} | {r['model']} | {r['requests']} | "
-                     f"{effect} | {interval} | {paper} | {_p(_number(r.get('p_value')))} | "
+                     f"{effect_cells(r, effect, r['low'], r['high'])} | "
                      f"{r['verdict']} | {r.get('why') or '–'} |")
     return "\n".join(lines) + "\n"
+
+
+def effect_cells(r: Mapping, effect: float | None, low, high) -> str:
+    """A summary row's cells ``effect | interval | paper | p`` as the summaries print them
+    (finding 4, a ratio: unsigned, two decimals); ``effect`` None: the row's own text
+    ("2 of 7 hold") and no interval."""
+    d, signed = (2, False) if r["finding"] == 4 else (1, True)
+    shown, interval = (str(r["effect"]), "–") if effect is None else \
+        (fmt(effect, d, signed), fmt_ci(low, high, d, signed))
+    return (f"{shown} | {interval} | {fmt(_number(r.get('published')), d, signed)} | "
+            f"{_p(_number(r.get('p_value')))}")
 
 
 def _number(x) -> float:

@@ -19,13 +19,12 @@ COLUMNS = {
     "statistics": ["qid", "query_type"],
 }
 
-def check_columns(frame: pd.DataFrame, required: list[str], path: str | Path) -> pd.DataFrame:
-    """``frame`` if it has every column of ``required``, else InputError naming the missing ones."""
+def check_columns(frame: pd.DataFrame, required: list[str], path: str | Path) -> None:
+    """InputError naming the columns of ``required`` that ``frame`` lacks, if any."""
     missing = [c for c in required if c not in frame.columns]
     if missing:
         raise InputError(path, 1, f"a header with columns {required}",
                          f"{list(frame.columns)} (missing {missing})")
-    return frame
 
 
 def read(path: str | Path, kind: str | None = None) -> pd.DataFrame:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Mapping
+from typing import Mapping, get_type_hints
 
 from gradedrel.core import yaml_io
 from gradedrel.core.errors import InputError
@@ -18,7 +18,8 @@ from gradedrel.core.errors import InputError
 
 @dataclass(frozen=True)
 class EffortSpec:
-    """One effort row: documents to scan to reach the ideal gain at rank k."""
+    """One effort row: documents to scan to reach the ideal gain at rank k (each field's type
+    is the one :func:`from_mapping` checks and converts the file's value to)."""
 
     id: str
     profile: str
@@ -45,11 +46,6 @@ class Published:
         return self.avp.get(level, {}).get(query_type, math.nan)
 
 
-#: Each effort row's keys and their types.
-EFFORT_KEYS = {"id": str, "profile": str, "kind": str, "base": int, "k": int, "strong": float,
-               "others": float}
-
-
 def _need(raw: Mapping, key, path: str, where: str, kind=None):
     """``raw[key]`` (as ``kind``; a float must be a number); InputError naming the key."""
     if not isinstance(raw, Mapping) or key not in raw:
@@ -73,7 +69,7 @@ def from_mapping(raw: Mapping, path: str = "<published>") -> Published:
         avp[level] = {str(qt): _need(row, qt, path, f"avp.{level}.", float) / scale
                       for qt in row}
     effort = tuple(EffortSpec(**{key: _need(item, key, path, f"effort[{i}].", kind)
-                                 for key, kind in EFFORT_KEYS.items()})
+                                 for key, kind in get_type_hints(EffortSpec).items()})
                    for i, item in enumerate(_need(raw, "effort", path, "")))
     testbed = _need(raw, "testbed", path, "")
     return Published(

@@ -88,18 +88,16 @@ class Table:
         lines.append("\\end{table}")
         return "\n".join(lines) + "\n"
 
-    def to_html(self) -> str:
-        """The table as a standalone HTML page."""
-        from gradedrel.report.html import markdown_to_html
-        return markdown_to_html(self.to_markdown(), self.title)
-
     def write(self, csv: str, md: str, tex: str, html: str | None = None) -> None:
-        """Write the table atomically as CSV, Markdown, LaTeX (and HTML for the report)."""
+        """Write the table atomically as CSV, Markdown, LaTeX (and, for the report, its Markdown
+        as a standalone HTML page)."""
+        from gradedrel.report.html import markdown_to_html
+
         write_text(self.to_csv(), csv)
         write_text(self.to_markdown(), md)
         write_text(self.to_latex(), tex)
         if html is not None:
-            write_text(self.to_html(), html)
+            write_text(markdown_to_html(self.to_markdown(), self.title), html)
 
 
 _LATEX = {"\\": "\\textbackslash{}", "&": "\\&", "%": "\\%", "$": "\\$", "#": "\\#",

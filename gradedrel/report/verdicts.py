@@ -28,7 +28,6 @@ from typing import Iterable
 HOLDS = "holds"
 DOES_NOT_HOLD = "does not hold"
 INCONCLUSIVE = "inconclusive"
-VERDICTS = (HOLDS, DOES_NOT_HOLD, INCONCLUSIVE)
 
 # Size of an effect that holds, against the published one.
 AS_PUBLISHED = "as large as published"
