@@ -63,8 +63,7 @@ def sources(collection: str, config: Mapping) -> dict[str, str]:
 
 def read_snapshot(folder: str | Path) -> tuple[pd.DataFrame, pd.DataFrame]:
     """The snapshot's frozen tables (TSV, read as text)."""
-    folder = Path(folder)
-    return tuple(pd.read_csv(folder / name, sep="\t", dtype=str, keep_default_na=False)
+    return tuple(pd.read_csv(Path(folder) / name, sep="\t", dtype=str, keep_default_na=False)
                  for name in SNAPSHOT_FILES)
 
 

@@ -137,10 +137,9 @@ def headline_rows(collection: str, primary: str, thesaurus: str,
             continue
         plan_set = plan_sets[which]
         keep = sorted(chosen[subset])
-        every = subset == "every" and plan_set in (numbers or {})
+        given = (numbers or {}).get(plan_set) if subset == "every" else None
         out.append({**_row(collection, label, plan_set, per_topic[plan_set], keep,
-                           len(requests) - len(keep), paper, study,
-                           numbers[plan_set] if every else None),
+                           len(requests) - len(keep), paper, study, given),
                     "role": "qualifies", "holds": HOLDS.get(which, ())})
     return out
 
