@@ -173,8 +173,7 @@ def parse_answers(text: str, path: str | Path = "<answers>", version: int = 1) -
             if not isinstance(study, dict):
                 raise InputError(path, getattr(study, "line", line),
                                  "a cited study as a mapping (authors, year, title)", study)
-            parsed.append(Study(_text(study.get("authors")), _text(study.get("year")),
-                                _text(study.get("title"))))
+            parsed.append(Study(*(_text(study.get(f)) for f in ("authors", "year", "title"))))
         answers.append(Answer(str(item["id"]), _keys(item, "derived_keys", path, line),
                               str(claim).strip().lower(),
                               _text(item.get("page_summary")), tuple(parsed),
