@@ -215,11 +215,11 @@ def rate(values: Sequence[float], theta: float) -> float:
     return float(np.mean(reaches(np.asarray(values), theta))) if len(values) else math.nan
 
 
-def choose_theta(placebo: Sequence[float], permutation: Sequence[float],
-                 thetas: Sequence[float] = THETAS, bound: float = NULL_BOUND) -> float:
-    """The smallest θ at which both null rates are at most ``bound`` (the last θ if none)."""
-    return next((theta for theta in thetas if rate(placebo, theta) <= bound
-                 and rate(permutation, theta) <= bound), thetas[-1])
+def choose_theta(placebo: Sequence[float], permutation: Sequence[float]) -> float:
+    """The smallest θ of :data:`THETAS` at which both null rates are at most
+    :data:`NULL_BOUND` (the last θ if none)."""
+    return next((theta for theta in THETAS if rate(placebo, theta) <= NULL_BOUND
+                 and rate(permutation, theta) <= NULL_BOUND), THETAS[-1])
 
 
 # ---------------------------------------------------------------- scoring
@@ -284,9 +284,8 @@ def score(requests: pd.DataFrame, given: Sequence[Given], judged: Mapping[str, J
     assigned = placebo_assignment(placebos, real, seed)
     placebo_best = [max(similarities(v2_titles[p], nf.at(qids[assigned[p]], 3), nf).values(),
                         default=0.0) for p in placebos]
-    permutation = permutation_best(v2_titles, qids, real, nf, seed) if nf else []
-    cranfield_permutation = permutation_best(v2_titles, qids, reference, cran, seed) if cran \
-        else []
+    permutation = permutation_best(v2_titles, qids, real, nf, seed)
+    cranfield_permutation = permutation_best(v2_titles, qids, reference, cran, seed)
 
     theta = choose_theta(placebo_best, permutation)
     rows, level1_best, unchecked = [], [], 0

@@ -63,8 +63,7 @@ def sources(collection: str, config: Mapping) -> dict[str, str]:
 
 def read_snapshot(folder: str | Path) -> tuple[pd.DataFrame, pd.DataFrame]:
     """The snapshot's frozen tables (TSV, read as text)."""
-    folder = Path(folder)
-    return tuple(pd.read_csv(folder / name, sep="\t", dtype=str, keep_default_na=False)
+    return tuple(pd.read_csv(Path(folder) / name, sep="\t", dtype=str, keep_default_na=False)
                  for name in SNAPSHOT_FILES)
 
 
@@ -163,11 +162,8 @@ def answer_section(text: str) -> list[str]:
     stop = next((i for i, line in enumerate(lines) if line.startswith("## What qualifies")),
                 len(lines))
     body = [f"**{line[3:]}**" if line.startswith("## ") else line for line in lines[start:stop]]
-    while body and not body[0].strip():
-        body.pop(0)
-    while body and not body[-1].strip():
-        body.pop()
-    return body
+    kept = [i for i, line in enumerate(body) if line.strip()]   # without blank lines at the ends
+    return body[kept[0]:kept[-1] + 1] if kept else []
 
 
 def headline_bullets(text: str) -> list[str]:

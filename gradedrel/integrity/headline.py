@@ -137,10 +137,9 @@ def headline_rows(collection: str, primary: str, thesaurus: str,
             continue
         plan_set = plan_sets[which]
         keep = sorted(chosen[subset])
-        every = subset == "every" and plan_set in (numbers or {})
+        given = (numbers or {}).get(plan_set) if subset == "every" else None
         out.append({**_row(collection, label, plan_set, per_topic[plan_set], keep,
-                           len(requests) - len(keep), paper, study,
-                           numbers[plan_set] if every else None),
+                           len(requests) - len(keep), paper, study, given),
                     "role": "qualifies", "holds": HOLDS.get(which, ())})
     return out
 
@@ -339,10 +338,14 @@ def _deciding_table(rows: pd.DataFrame) -> list[str]:
                     f"(`{r['plan_set']}`)")
         else:
             what = f"the pre-registered primary comparison, every request (`{r['plan_set']}`)"
-        lines.append(f"| {name} | {what} | {r['requests']} | {fmt(r['estimate'])} | "
-                     f"{fmt_ci(r['low'], r['high'])} | {fmt(r['published'])} | "
-                     f"{fmt(r['p_value'], 4, False)} | {_said(r) or '–'} |")
+        lines.append(f"| {name} | {what} | {r['requests']} | {_cells(r)} |")
     return lines
+
+
+def _cells(r: Mapping) -> str:
+    """A row's effect, interval, the paper's effect, p and verdict: Markdown table cells."""
+    return (f"{fmt(r['estimate'])} | {fmt_ci(r['low'], r['high'])} | {fmt(r['published'])} | "
+            f"{fmt(r['p_value'], 4, False)} | {_said(r) or '–'}")
 
 
 def markdown(rows: pd.DataFrame, sentences: Mapping[str, str]) -> str:
@@ -353,21 +356,18 @@ def markdown(rows: pd.DataFrame, sentences: Mapping[str, str]) -> str:
              "Intervals: 95 % paired bootstrap; p: paired randomisation test; verdicts by the "
              "pre-registered table (docs/preregistration.md)."]
     qualified = rows[rows["role"] == "qualifies"]
-    if len(qualified):
-        lines += ["", CLEARED]
     if not len(qualified):
         return "\n".join(lines) + "\n"
-    lines += ["", "## What qualifies each row", "",
+    lines += ["", CLEARED, "", "## What qualifies each row", "",
               "By the rules of docs/preregistration.md and docs/preregistration-nfcorpus.md "
               "(Amendments 1–3): H2q is the primary comparison with request and thesaurus keys "
               "only on the requests the memory probe clears; Amendment 2's primary is its "
               "version on fresh requests; the rows of Amendment 3 are exploratory. Leak: the "
               "diagnostic's flag (Amendment 1, A6; level-3/level-2 selectivity) for the key "
               "classes beyond request and thesaurus keys that a row's plan set holds."]
+    fresh = set(rows.loc[rows["row"] == FRESH_PRIMARY, "collection"])
     for c in dict.fromkeys(qualified["collection"]):
-        title = ("the fresh requests" if c in set(rows.loc[rows["row"] == FRESH_PRIMARY,
-                                                            "collection"])
-                 else f"{TESTBED_NAMES.get(c, c)}")
+        title = "the fresh requests" if c in fresh else TESTBED_NAMES.get(c, c)
         lines += ["", f"### {title} ({c})", ""]
         if c in sentences:
             lines += [f"- {sentences[c]}.", ""]
@@ -375,7 +375,5 @@ def markdown(rows: pd.DataFrame, sentences: Mapping[str, str]) -> str:
                   "verdict | leak |", "|---|---|---:|---:|---:|---|---:|---:|---|---|"]
         for r in qualified[qualified["collection"] == c].to_dict("records"):
             lines.append(f"| {r['row']} | {r['plan_set']} | {r['requests']} | {r['excluded']} "
-                         f"| {fmt(r['estimate'])} | {fmt_ci(r['low'], r['high'])} | "
-                         f"{fmt(r['published'])} | {fmt(r['p_value'], 4, False)} | "
-                         f"{_said(r) or '–'} | {r.get('leak') or '–'} |")
+                         f"| {_cells(r)} | {r.get('leak') or '–'} |")
     return "\n".join(lines) + "\n"

@@ -140,11 +140,6 @@ def _percentiles(values: np.ndarray, confidence: float) -> tuple[float, float]:
     return linear_percentile(values, tail), linear_percentile(values, 100.0 - tail)
 
 
-def _ratio(numerator: np.ndarray, denominator: np.ndarray) -> np.ndarray:
-    with np.errstate(divide="ignore", invalid="ignore"):   # sums ≥ 0: x/0 is +inf, 0/0 NaN
-        return numerator / denominator
-
-
 def _bootstrap(sums: pd.DataFrame, numerator: str, denominator: str,
                rules: Constants) -> tuple[float, float, float, int]:
     """Ratio of sums over requests (rows), its 95 % percentile interval over resampled
@@ -153,9 +148,10 @@ def _bootstrap(sums: pd.DataFrame, numerator: str, denominator: str,
     if n == 0:
         return math.nan, math.nan, math.nan, 0
     numerator, denominator = (sums[c].to_numpy(np.float64) for c in (numerator, denominator))
-    estimate = _ratio(np.array([numerator.sum()]), np.array([denominator.sum()]))[0]
     counts = resample_counts(n, rules.resamples, rules.seed)
-    resampled = _ratio(counts @ numerator, counts @ denominator)
+    with np.errstate(divide="ignore", invalid="ignore"):   # sums ≥ 0: x/0 is +inf, 0/0 NaN
+        estimate = numerator.sum() / denominator.sum()
+        resampled = (counts @ numerator) / (counts @ denominator)
     low, high = _percentiles(resampled, 0.95)
     return float(estimate), low, high, int(np.isnan(resampled).sum())
 
@@ -194,10 +190,9 @@ def diagnostic(pair_table: pd.DataFrame, N: int, rules: Constants) -> pd.DataFra
     return pd.DataFrame(rows, columns=LEAK_COLUMNS)
 
 
-def leak_table(table: pd.DataFrame, title: str, rules: Constants,
-               left_out: Mapping | None = None) -> Table:
+def leak_table(table: pd.DataFrame, title: str, rules: Constants, left_out: Mapping) -> Table:
     """The level-3 lift and selectivity table by key class, as a report table (``rules``: the
-    constants :func:`diagnostic` drew with)."""
+    constants :func:`diagnostic` drew with; ``left_out``: what :func:`pairs` left out)."""
     shown = table.rename(columns={"group_by": "by", "selectivity_requests": "requests (L2)",
                                   "undefined_lift": "undefined (lift)",
                                   "undefined_selectivity": "undefined (sel.)"})
@@ -206,12 +201,10 @@ def leak_table(table: pd.DataFrame, title: str, rules: Constants,
              "contains a key when it holds every term of it. 95 % intervals: requests "
              f"resampled, {rules.resamples:,} resamples, seed {rules.seed}. Flagged: the "
              "selectivity interval lies entirely above the thesaurus class's (Amendment 1, "
-             "A6): a flag, not a verdict."]
-    if left_out:
-        notes.append(f"Left out: {left_out.get('keys_without_terms', 0)} keys without an "
-                     f"indexed term; {left_out.get('pairs_without_level3', 0)} pairs of "
-                     f"{len(left_out.get('requests_without_level3', []))} requests without a "
-                     "level-3 document.")
+             "A6): a flag, not a verdict.",
+             f"Left out: {left_out['keys_without_terms']} keys without an indexed term; "
+             f"{left_out['pairs_without_level3']} pairs of "
+             f"{len(left_out['requests_without_level3'])} requests without a level-3 document."]
     digits = {c: 2 for c in ("lift", "lift_low", "lift_high", "selectivity", "selectivity_low",
                              "selectivity_high")}
     return Table(shown, title, notes, digits, infinite="∞")

@@ -173,8 +173,7 @@ def parse_answers(text: str, path: str | Path = "<answers>", version: int = 1) -
             if not isinstance(study, dict):
                 raise InputError(path, getattr(study, "line", line),
                                  "a cited study as a mapping (authors, year, title)", study)
-            parsed.append(Study(_text(study.get("authors")), _text(study.get("year")),
-                                _text(study.get("title"))))
+            parsed.append(Study(*(_text(study.get(f)) for f in ("authors", "year", "title"))))
         answers.append(Answer(str(item["id"]), _keys(item, "derived_keys", path, line),
                               str(claim).strip().lower(),
                               _text(item.get("page_summary")), tuple(parsed),
@@ -257,11 +256,9 @@ def key_lift(keys: Sequence[str], request_terms: set, collection: Collection,
                               if t and not all(x in request_terms for x in t)))
     if not used or not len(level3):
         return math.nan, len(used)
-    n3 = num_n = 0.0
-    for t in used:
-        found = collection.documents.containing(t)
-        n3 += np.isin(found, level3, assume_unique=True).sum() / len(level3)
-        num_n += len(found) / collection.documents.N
+    found = [collection.documents.containing(t) for t in used]
+    n3 = sum(np.isin(f, level3, assume_unique=True).sum() / len(level3) for f in found)
+    num_n = sum(len(f) / collection.documents.N for f in found)
     return (n3 / num_n if num_n > 0 else math.nan), len(used)
 
 
@@ -314,7 +311,6 @@ def score(requests: pd.DataFrame, answers: Mapping[str, Answer],
                                     collection.terms, thresholds)
         l_mem, n_mem = key_lift(answer.remembered_keys, q_terms, collection, l3)
         l_der, n_der = key_lift(answer.derived_keys, q_terms, collection, l3)
-        ratio = log_ratio(l_mem, l_der)
         rows.append({"probe_id": r.probe_id, "source": r.source, "qid": r.qid,
                      "scored_against": target.qid, "remembers_page": answer.remembers_page,
                      "level3": len(l3), "claimed_studies": len(answer.cited_studies),
@@ -322,7 +318,7 @@ def score(requests: pd.DataFrame, answers: Mapping[str, Answer],
                      "recall": len(matched) / len(l3) if len(l3) else math.nan,
                      "matched_documents": " ".join(f"{d}:{s:.3f}" for d, s in sorted(matched.items())),
                      "remembered_keys": n_mem, "derived_keys": n_der, "L_mem": l_mem,
-                     "L_der": l_der, "log_ratio": ratio})
+                     "L_der": l_der, "log_ratio": log_ratio(l_mem, l_der)})
     table = pd.DataFrame(rows)
     placebo = table[table["source"] == PLACEBO]
     rate = float((placebo["matched"] >= 1).mean()) if len(placebo) else math.nan
