@@ -43,20 +43,17 @@ score rounded to the 10 significant digits of run files, ties by docno descendin
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable
 
 import numpy as np
 
-from gradedrel.collection.matches import phrase_matches
+from gradedrel.collection.matches import Pipeline, phrase_matches
 from gradedrel.collection.postings import PostingArrays
 from gradedrel.queries.query_tree import Key, Node, Operator, Syn
-from gradedrel.retrieval.runs import SCORE_DIGITS, round_scores  # noqa: F401 (the run file's precision)
+from gradedrel.retrieval.runs import round_scores
 
 DEFAULT_BELIEF = 0.4
 TF_K = 0.5        # T's constant term (Callan et al. 1992, 1995)
 DL_K = 1.5        # T's document-length factor (Callan et al. 1992, 1995)
-
-Pipeline = Callable[[str], "str | None"]
 
 
 def belief(tf, dl, avg_dl: float, df, N: int, default_belief: float = DEFAULT_BELIEF):
