@@ -23,7 +23,7 @@ def main():
     assembled = collection.assemble(read_tsv(snakemake.input.requests, ("qid", "query")),
                                     collection.load_qrels(spec), docnos)
     per_topic = collection.recall_base(assembled.qrels, assembled.topics)
-    summary = collection.testbed_summary(per_topic, len(docnos))
+    summary = collection.testbed_summary(per_topic)
     for (kind, reason), group in assembled.exclusions.groupby(["kind", "reason"]):
         log.warning("excluded %d %s(s): %s", len(group), kind, reason)
     write_tsv(assembled.topics, snakemake.output.topics)

@@ -28,6 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 os.environ.setdefault("IR_DATASETS_HOME", str(ROOT / ".data" / "ir_datasets"))
 
 from gradedrel.thesaurus import Concept, Thesaurus  # noqa: E402
+from thesaurus_cases import thesaurus_of  # noqa: E402
 
 
 def pytest_collection_modifyitems(items):
@@ -172,7 +173,7 @@ def toy_pipeline(token: str) -> str | None:
 def small_thesaurus() -> Thesaurus:
     def c(uri, pref, alt=(), bt=(), nt=(), rt=()):
         return Concept(uri, pref, tuple(alt), tuple(bt), tuple(nt), tuple(rt))
-    return Thesaurus.from_concepts([
+    return thesaurus_of([
         c("#bl", "boundary layers", alt=["boundary layer flow"], nt=["#tbl", "#lbl"], rt=["#sep"]),
         c("#tbl", "turbulent boundary layer", bt=["#bl"]),
         c("#lbl", "laminar boundary layer", bt=["#bl"]),

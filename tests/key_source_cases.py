@@ -2,6 +2,7 @@
 classifier's, the plan-set transform's and the leak diagnostic's tests)."""
 from gradedrel.plans.transform import Derivation
 from gradedrel.thesaurus import Concept, Thesaurus
+from thesaurus_cases import thesaurus_of
 
 
 def concept(uri, pref, alt=(), bt=(), nt=(), rt=(), use=()):
@@ -9,7 +10,7 @@ def concept(uri, pref, alt=(), bt=(), nt=(), rt=(), use=()):
 
 
 def wing_thesaurus() -> Thesaurus:
-    return Thesaurus.from_concepts([
+    return thesaurus_of([
         concept("#wing", "wings", alt=["wing structures"], nt=["#swept"], rt=["#load"]),
         concept("#swept", "swept wings", bt=["#wing"], nt=["#delta"]),
         concept("#delta", "delta wings", bt=["#swept"], nt=["#ogee"]),

@@ -53,7 +53,6 @@ class DocumentCensus:
 
     docnos: list[str] = field(default_factory=list)
     empty: list[str] = field(default_factory=list)
-    max_docno_length: int = 0
 
 
 DOCNO_MAX_LENGTH = 64  # the width of Terrier's docno meta field
@@ -167,7 +166,6 @@ def checked_documents(spec: CollectionSpec, census: DocumentCensus,
             limit.check(record["text"], docno, source, number)
         once(seen, docno, source, number, "a unique document id", docno)
         census.docnos.append(docno)
-        census.max_docno_length = max(census.max_docno_length, len(docno))
         if not record["text"].strip():
             census.empty.append(docno)
         yield record

@@ -45,7 +45,6 @@ class GradeMap:
         not in LEVELS, no label, or one label given twice (``1`` and ``"01"`` are one:
         :func:`canonical_label`): InputError. ``remedy``: how to add a label it lacks
         (:attr:`remedy`)."""
-        mapping: dict[str, int] = {}
         given: dict[str, tuple] = {}
         for label, level in (raw.items() if isinstance(raw, Mapping) else raw):
             if not isinstance(level, int) or isinstance(level, bool) or level not in LEVELS:
@@ -59,10 +58,9 @@ class GradeMap:
                                  f"label {key} twice: {first[0]!r}: {first[1]} and "
                                  f"{label!r}: {level}")
             given[key] = (label, level)
-            mapping[key] = level
-        if not mapping:
+        if not given:
             raise InputError(source, None, "a non-empty grade map")
-        return cls(mapping, remedy)
+        return cls({key: level for key, (_, level) in given.items()}, remedy)
 
     def level(self, label: object, path: str | None = None, line: int | None = None) -> int:
         """The level of a raw label; an unmapped label is an :class:`InputError`."""

@@ -124,8 +124,5 @@ def trec_qrels_text(qrels: pd.DataFrame) -> str:
     """The mapped judgements as TREC qrels, ``qid 0 docno level`` per line, in the order
     of ``qrels`` (``qrels.tsv``'s): what trec_eval and ``ir_measures.read_trec_qrels``
     read, with the paper's levels 0-3 in place of the raw labels."""
-    missing = [c for c in ("qid", "docno", "grade") if c not in qrels.columns]
-    if missing:
-        raise ValueError(f"qrels without the column(s) {missing}")
     return "".join(f"{q} 0 {d} {int(g)}\n"
                    for q, d, g in zip(qrels["qid"], qrels["docno"], qrels["grade"]))

@@ -99,25 +99,34 @@ def every_term_documents(arrays: PostingArrays, terms: tuple[str, ...]) -> np.nd
     return _EMPTY if common is None else common.astype(np.int64)
 
 
+def phrase_matches(arrays: PostingArrays, terms: tuple[str, ...]) -> tuple[np.ndarray, np.ndarray]:
+    """Documents (sorted) where ``terms`` occur in this order at adjacent positions, and how
+    many times in each: ``#1`` over the terms in the order given (InQuery's phrase key)."""
+    common = every_term_documents(arrays, terms)
+    # positions are below the document's length; a phrase never reaches the next document
+    stride = np.int64(int(arrays.doc_lengths[common].max(initial=0)) + len(terms) + 1)
+    starts = _EMPTY
+    for offset, term in enumerate(terms):
+        codes = _occurrence_codes(arrays, term, common, stride) - offset
+        starts = codes if offset == 0 else starts[np.isin(starts, codes)]
+        if starts.size == 0:
+            break
+    return np.unique(starts // stride, return_counts=True)
+
+
 def proximity_documents(arrays: PostingArrays, terms: tuple[str, ...],
                         window: int | None = None) -> np.ndarray:
     """Documents where ``terms`` occur in this order at adjacent positions (``window`` None:
-    ``#1``), or with a window of ``max(window, len(terms))`` positions holding every term, a
-    term written k times at k positions (``#uwN``)."""
+    ``#1``, :func:`phrase_matches`), or with a window of ``max(window, len(terms))`` positions
+    holding every term, a term written k times at k positions (``#uwN``)."""
+    if window is None:
+        return phrase_matches(arrays, terms)[0]
     common = every_term_documents(arrays, terms)
     if common.size == 0 or len(terms) == 1:
         return common
-    width = len(terms) if window is None else max(window, len(terms))
+    width = max(window, len(terms))
     # positions are below the document's length; a window never reaches the next document
     stride = np.int64(int(arrays.doc_lengths[common].max(initial=0)) + width + 1)
-    if window is None:
-        starts = None
-        for offset, term in enumerate(terms):
-            codes = _occurrence_codes(arrays, term, common, stride) - offset
-            starts = codes if starts is None else starts[np.isin(starts, codes)]
-            if starts.size == 0:
-                return _EMPTY
-        return np.unique(starts // stride)
     needed = {t: terms.count(t) for t in terms}
     codes = {t: _occurrence_codes(arrays, t, common, stride) for t in needed}
     # a window holding every term can be moved to start at its first occurrence

@@ -254,11 +254,8 @@ def read_topics_trec(path: str | Path, field: str = "title") -> pd.DataFrame:
 
 
 class RepeatedKey(ValueError):
-    """A JSON object with a key given twice (``json`` keeps the last silently)."""
-
-    def __init__(self, key: str):
-        super().__init__(key)
-        self.key = key
+    """A JSON object with a key given twice (``json`` keeps the last silently); its one
+    argument is the key."""
 
 
 def _once_each_key(pairs: list) -> dict:
@@ -280,7 +277,7 @@ def iter_json_lines(path: str | Path) -> Iterator[tuple[int, object, str]]:
             yield number, json.loads(line, object_pairs_hook=_once_each_key), line
         except RepeatedKey as repeated:
             raise InputError(path, number, "each key once in a JSON object",
-                             f"key {repeated.key!r} twice") from None
+                             f"key {repeated.args[0]!r} twice") from None
         except json.JSONDecodeError as error:
             raise InputError(path, number, "a JSON object per line", str(error)) from None
 

@@ -20,7 +20,7 @@ def recall_base(qrels: pd.DataFrame, topics: pd.DataFrame) -> pd.DataFrame:
     return counts.reset_index().rename(columns={"index": "qid"})
 
 
-def testbed_summary(per_topic: pd.DataFrame, n_documents: int) -> pd.DataFrame:
+def testbed_summary(per_topic: pd.DataFrame) -> pd.DataFrame:
     """The paper's testbed description: recall base per level, total and per topic."""
     rows = []
     for level in sorted(LEVELS, reverse=True):
@@ -32,10 +32,7 @@ def testbed_summary(per_topic: pd.DataFrame, n_documents: int) -> pd.DataFrame:
             "max_per_topic": int(column.max()) if len(column) else 0,
             "topics_with_any": int((column > 0).sum()),
         })
-    summary = pd.DataFrame(rows)
-    summary.attrs["n_topics"] = len(per_topic)
-    summary.attrs["n_documents"] = n_documents
-    return summary
+    return pd.DataFrame(rows)
 
 
 def missing_documents(exclusions: pd.DataFrame) -> int:

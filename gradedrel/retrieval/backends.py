@@ -105,12 +105,10 @@ class InQuery(Backend):
 
     def retriever(self, index_dir, depth, index=None):
         """The InQuery transformer over the index's posting arrays, ``depth`` results per query."""
-        from gradedrel.retrieval import inquery
         from gradedrel.retrieval.transformers import InQuery as Transformer
 
-        return Transformer(index_dir, num_results=depth,
-                           default_belief=self.parameters.get("default_belief",
-                                                              inquery.DEFAULT_BELIEF))
+        # its parameters (default_belief) are the transformer's; an absent one its default
+        return Transformer(index_dir, num_results=depth, **self.parameters)
 
     def prepare(self, query, pipeline):
         """The tree, if the index's term pipeline leaves it a key (InQuery's parser drops

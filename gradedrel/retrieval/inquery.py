@@ -43,19 +43,17 @@ score rounded to the 10 significant digits of run files, ties by docno descendin
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable
 
 import numpy as np
 
+from gradedrel.collection.matches import Pipeline, phrase_matches
 from gradedrel.collection.postings import PostingArrays
 from gradedrel.queries.query_tree import Key, Node, Operator, Syn
-from gradedrel.retrieval.runs import SCORE_DIGITS, round_scores  # noqa: F401 (the run file's precision)
+from gradedrel.retrieval.runs import round_scores
 
 DEFAULT_BELIEF = 0.4
 TF_K = 0.5        # T's constant term (Callan et al. 1992, 1995)
 DL_K = 1.5        # T's document-length factor (Callan et al. 1992, 1995)
-
-Pipeline = Callable[[str], "str | None"]
 
 
 def belief(tf, dl, avg_dl: float, df, N: int, default_belief: float = DEFAULT_BELIEF):
@@ -98,23 +96,7 @@ def key_postings(arrays: PostingArrays, key: TermKey) -> tuple[np.ndarray, np.nd
     if len(key.terms) == 1:
         docids, tfs = arrays.postings(key.terms[0])
         return docids.astype(np.int64), tfs.astype(np.int64)
-    # only documents holding every word can hold the phrase: intersect posting lists first
-    common = arrays.postings(key.terms[0])[0]
-    for term in key.terms[1:]:
-        common = np.intersect1d(common, arrays.postings(term)[0], assume_unique=True)
-    if common.size == 0:
-        return np.zeros(0, np.int64), np.zeros(0, np.int64)
-    occurrences = [arrays.occurrences_in(term, common) for term in key.terms]
-    # an occurrence is (doc, start position); encode as one int64 so sets intersect fast
-    stride = np.int64(max(int(p.max(initial=0)) for _, p in occurrences) + len(key.terms) + 1)
-    starts = np.zeros(0, np.int64)
-    for offset, (docids, positions) in enumerate(occurrences):
-        codes = docids.astype(np.int64) * stride + positions.astype(np.int64) - offset
-        codes = codes[positions >= offset]
-        starts = codes if offset == 0 else starts[np.isin(starts, codes)]
-        if starts.size == 0:
-            break
-    docids, tf = np.unique(starts // stride, return_counts=True)
+    docids, tf = phrase_matches(arrays, key.terms)
     return docids.astype(np.int64), tf.astype(np.int64)
 
 

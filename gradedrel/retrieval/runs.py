@@ -103,10 +103,13 @@ def read_run(path: str | Path) -> RankedRun:
     log_bom(path, data)  # pandas' reader strips it
     if has_foreign_bytes(data):
         locate_run_error(path, whole)
-    frame = parse_single_spaced(data)
     try:
-        if frame is None:
-            frame = _parse(data, r"\s+")
+        # All six fields are read: only then does the C reader reject a seventh.
+        frame = pd.read_csv(io.BytesIO(data), sep=r"\s+", header=None, names=RUN_FIELDS,
+                            dtype={"qid": str, "q0": str, "docno": str, "rank": str,
+                                   "score": np.float64, "tag": str},
+                            na_filter=False, engine="c", quoting=csv.QUOTE_NONE,
+                            skip_blank_lines=True)
     except (ValueError, pd.errors.ParserError, pd.errors.EmptyDataError) as error:
         locate_run_error(path, whole)
         raise InputError(path, None, "a TREC run 'qid Q0 docno rank score tag'",
@@ -136,32 +139,6 @@ def has_foreign_bytes(data: bytes) -> bool:
     if data.translate(None, _ALLOWED_BYTES):
         return True
     return not data.isascii() and FOREIGN_BYTES.search(data) is not None
-
-
-def _parse(data: bytes, sep: str) -> pd.DataFrame:
-    # All six fields are read: only then does the C reader reject a seventh.
-    return pd.read_csv(io.BytesIO(data), sep=sep, header=None, names=RUN_FIELDS,
-                       dtype={"qid": str, "q0": str, "docno": str, "rank": str,
-                              "score": np.float64, "tag": str},
-                       na_filter=False, engine="c", quoting=csv.QUOTE_NONE,
-                       skip_blank_lines=True)
-
-
-def parse_single_spaced(data: bytes) -> pd.DataFrame | None:
-    """The run's fields when every line is six non-empty fields separated by single
-    spaces (parsed ~1.5x faster than at whitespace), else None (the general parser's)."""
-    if any(other in data for other in (b"\t", b"\r", b"\v", b"\f")):
-        return None
-    try:
-        frame = _parse(data, " ")
-    except (ValueError, pd.errors.ParserError, pd.errors.EmptyDataError):
-        return None
-    if not isinstance(frame.index, pd.RangeIndex) or len(frame) == 0:
-        return None  # a first line of more fields: pandas made an index of them
-    for column in ("qid", "q0", "docno", "rank", "tag"):
-        if (frame[column].to_numpy(dtype=object) == "").any():
-            return None  # an empty field: two spaces, or a space at an end of a line
-    return frame
 
 
 #: Significant digits of a score in a run file (``%.10g``): ranks are set on scores as written.
@@ -229,8 +206,7 @@ def text_order(values) -> np.ndarray:
 
 def _trec_eval_order(topic: np.ndarray, score: np.ndarray, text_rank: np.ndarray) -> np.ndarray:
     """Row order by topic, score descending, document id descending: one vectorised check
-    for a file already in order, else one argsort of an int64 key (~3x ``np.lexsort``'s
-    speed; lexsort where the key would overflow)."""
+    for a file already in order (every run file this package writes), else ``np.lexsort``."""
     if len(topic) < 2:
         return np.arange(len(topic))
     same = topic[1:] == topic[:-1]
@@ -239,14 +215,7 @@ def _trec_eval_order(topic: np.ndarray, score: np.ndarray, text_rank: np.ndarray
         ((score[1:] == score[:-1]) & (text_rank[1:] < text_rank[:-1])))
     if in_order.all():
         return np.arange(len(topic))
-    distinct, score_rank = np.unique(score, return_inverse=True)
-    n_scores, n_texts = len(distinct), int(text_rank.max()) + 1
-    n_topics = int(topic.max()) + 1
-    if n_topics * n_scores * n_texts >= 2 ** 62:
-        return np.lexsort((-text_rank, -score, topic))
-    key = (topic * n_scores + (n_scores - 1 - score_rank.reshape(-1))) * n_texts + \
-        (n_texts - 1 - text_rank)
-    return np.argsort(key, kind="stable")
+    return np.lexsort((-text_rank, -score, topic))
 
 
 def header_bytes(path: str | Path, data: bytes) -> int:

@@ -90,17 +90,14 @@ class InQuery(pt.Transformer):
     docid, docno, score, rank`` (rank from 0) and the input's other columns out."""
 
     def __init__(self, index, default_belief: float = inquery.DEFAULT_BELIEF,
-                 num_results: int = 1000, cache_dir: str | Path | None = None,
-                 arrays: postings.PostingArrays | None = None, pipeline=None):
+                 num_results: int = 1000, cache_dir: str | Path | None = None):
         from gradedrel.core import terrier
 
-        if arrays is None or pipeline is None:
-            index_dir = _index_dir(index)
-            arrays = arrays or postings.cached(index_dir, cache_dir)
-            pipeline = pipeline or terrier.term_pipeline(index_dir)
+        index_dir = _index_dir(index)
         self.num_results = int(num_results)
         # the term pipeline crosses into Java per token: each token's term remembered
-        self.scorer = inquery.Scorer(arrays, functools.lru_cache(maxsize=None)(pipeline),
+        pipeline = functools.lru_cache(maxsize=None)(terrier.term_pipeline(index_dir))
+        self.scorer = inquery.Scorer(postings.cached(index_dir, cache_dir), pipeline,
                                      default_belief)
 
     def transform(self, queries: pd.DataFrame) -> pd.DataFrame:

@@ -32,8 +32,6 @@ PREFIX = "mesh:"
 DESCRIPTOR_COLUMNS = ("DescriptorUI", "DescriptorName", "TermName", "IsPermutedTermYN")
 TREE_COLUMNS = ("DescriptorUI", "tree_location", "tree1", "mesh1")
 
-_UTF8, _LATIN1 = 1 << 3, 1 << 2  # R's CHARSXP encoding flags (gp bits)
-
 
 def frame_columns(path: str | Path, columns: tuple[str, ...]) -> dict[str, list]:
     """The named character columns of the R data frame in the RDS file ``path``.
@@ -61,12 +59,14 @@ def frame_columns(path: str | Path, columns: tuple[str, ...]) -> dict[str, list]
         raise InputError(path, None, "an RDS file (R serialised data, gzip/bzip2/xz "
                          "or plain)", text) from None
     root = parsed.object
-    vec = rdata.parser.RObjectType.VEC
-    names = _attribute(root, "names") if root.info.type is vec else None
+    # rdata's own decoding of a string: as R marks it (UTF-8, Latin-1), unmarked as UTF-8
+    converter = rdata.conversion.SimpleConverter(default_encoding="utf_8")
+    attributes = converter.convert(root.attributes) if root.attributes else {}
+    names = attributes.get("names") if root.info.type is rdata.parser.RObjectType.VEC else None
     if names is None:
         raise InputError(path, None, "an R data frame (a list with names)",
                          root.info.type.name)
-    names = [_string(c) for c in names.value]
+    names = names.tolist()
     missing = [c for c in columns if c not in names]
     if missing:
         raise InputError(path, None, f"data-frame columns {list(columns)}",
@@ -77,33 +77,12 @@ def frame_columns(path: str | Path, columns: tuple[str, ...]) -> dict[str, list]
         if vector.info.type is not rdata.parser.RObjectType.STR:
             raise InputError(path, None, f"column {column!r} of character strings",
                              vector.info.type.name)
-        out[column] = [_string(c) for c in vector.value]
+        out[column] = converter.convert(vector).tolist()
     seconds = time.monotonic() - started
     rows = len(out[columns[0]]) if columns else 0
     log.info("parsed %s: %d rows in %.1f s (%.0f rows/s)", path.name, rows, seconds,
              rows / seconds if seconds > 0 else 0.0)
     return out
-
-
-def _attribute(obj, name: str):
-    """The value of attribute ``name`` of a parsed R object (a pairlist walk)."""
-    node = obj.attributes
-    while node is not None and node.value is not None and isinstance(node.value, tuple):
-        value, rest = node.value
-        tag = node.tag
-        if tag is not None and tag.value is not None and tag.value.value == name.encode():
-            return value
-        node = rest
-    return None
-
-
-def _string(char) -> str | None:
-    value = char.value
-    if value is None:
-        return None
-    if char.info.gp & _LATIN1 and not char.info.gp & _UTF8:
-        return value.decode("latin-1")
-    return value.decode("utf-8")
 
 
 def read_mesh(descriptors: str | Path, trees: str | Path) -> Thesaurus:

@@ -18,7 +18,6 @@ follows these links, so a label always leads to preferred concepts.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Iterable
 
 #: The mark some NASA Thesaurus preferred labels begin with (meaning undocumented).
 TILDE_MARK = "~ "
@@ -82,11 +81,6 @@ class Thesaurus:
     """Concepts by URI."""
 
     concepts: dict[str, Concept] = field(default_factory=dict)
-
-    @classmethod
-    def from_concepts(cls, concepts: Iterable[Concept]) -> "Thesaurus":
-        """A thesaurus of ``concepts``, keyed by their URIs."""
-        return cls({c.uri: c for c in concepts})
 
     def __len__(self) -> int:
         return len(self.concepts)

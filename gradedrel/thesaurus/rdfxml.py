@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import functools
 import itertools
-from typing import BinaryIO, Iterable, Iterator, NamedTuple
+from typing import Iterable, Iterator, NamedTuple
 from urllib.parse import urljoin
 
 
@@ -185,10 +185,10 @@ class _Reader:
             self.emit(out, statement, RDF + "object", obj)
 
 
-def triples(source: "BinaryIO | Iterable[bytes]", base: str = "", name: str = "<stream>",
+def triples(source: Iterable[bytes], base: str = "", name: str = "<stream>",
             predicates: Iterable[str] | None = None) -> Iterator[tuple]:
-    """Yield ``(subject, predicate, object)`` triples of RDF/XML bytes (a binary
-    stream, or an iterable of byte chunks).
+    """Yield ``(subject, predicate, object)`` triples of RDF/XML bytes (an iterable of
+    byte chunks, e.g. :func:`.skos.byte_chunks`).
 
     With ``predicates``, only triples with those predicates are yielded (the
     others are still parsed past, not built). Memory is bounded by the largest
@@ -232,17 +232,13 @@ def triples(source: "BinaryIO | Iterable[bytes]", base: str = "", name: str = "<
         raise InputError(name, error.lineno, "well-formed RDF/XML", error.msg) from None
 
 
-def _events(source: "BinaryIO | Iterable[bytes]", feed: int = 1 << 16) -> Iterator[tuple]:
+def _events(source: Iterable[bytes], feed: int = 1 << 16) -> Iterator[tuple]:
     """``(event, element)`` pairs from a pull parser fed in 64 KiB slices.
 
-    ``source`` is a binary stream or an iterable of byte chunks (e.g. from a
-    decompressor). Feeding the parser ourselves lets the caller decompress in
-    large blocks: ``iterparse`` over a ``bz2`` file object reads it in small
-    pieces and costs about twice the CPU time.
+    ``source`` is an iterable of byte chunks (e.g. from a decompressor). Feeding the
+    parser ourselves lets the caller decompress in large blocks: ``iterparse`` over a
+    ``bz2`` file object reads it in small pieces and costs about twice the CPU time.
     """
-    if hasattr(source, "read"):
-        stream = source
-        source = iter(lambda: stream.read(1 << 20), b"")
     from lxml import etree
 
     parser = etree.XMLPullParser(events=("start", "end"), huge_tree=True,

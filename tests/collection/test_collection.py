@@ -44,7 +44,7 @@ def test_testbed_summary_counts_per_level():
     qrels = pd.DataFrame({"qid": ["1", "1", "1", "2"], "docno": ["a", "b", "c", "d"],
                           "label": ["x"] * 4, "grade": [3, 3, 1, 2]})
     per_topic = collection.recall_base(qrels, topics)
-    summary = collection.testbed_summary(per_topic, 10).set_index("level")
+    summary = collection.testbed_summary(per_topic).set_index("level")
     assert summary.loc[3, "judged_total"] == 2 and summary.loc[3, "mean_per_topic"] == 1.0
     assert summary.loc[3, "topics_with_any"] == 1 and summary.loc[0, "judged_total"] == 0
 
@@ -93,7 +93,7 @@ def test_trec_topics_fields_joined(tmp_path):
 def test_testbed_reports_missing_documents_dropped_text_and_licences():
     summary = collection.testbed_summary(
         collection.recall_base(pd.DataFrame(columns=["qid", "grade"]),
-                               pd.DataFrame({"qid": ["1"]})), 2)
+                               pd.DataFrame({"qid": ["1"]})))
     exclusions = pd.DataFrame([("judgement", "1 dX", "document not in collection"),
                                ("judgement", "1 dY", "document not in collection"),
                                ("topic", "9", "no judgements")],

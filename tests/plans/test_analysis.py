@@ -72,7 +72,8 @@ def test_hostile_text_gives_only_safe_concepts(thesaurus):
 
 
 def test_exact_wording_wins_among_labels_that_match_alike():
-    from gradedrel.thesaurus import Concept, Thesaurus
-    thesaurus = Thesaurus.from_concepts([Concept("#1", "~ lifts"), Concept("#2", "lift")])
+    from gradedrel.thesaurus import Concept
+    from thesaurus_cases import thesaurus_of
+    thesaurus = thesaurus_of([Concept("#1", "~ lifts"), Concept("#2", "lift")])
     assert [m.uri for m in analyse("lift and lifts", thesaurus)] == ["#2", "#1"]
     assert [m.uri for m in analyse("lifts", thesaurus)] == ["#1"]

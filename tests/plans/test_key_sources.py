@@ -83,9 +83,10 @@ def test_a_word_of_several_concepts_seeds_every_one():
     the analysis's own choice (the preferred label, then the URI) first, and the narrower
     concept of the second sense is reached from the request (it was 'other_concept' when only
     the lowest id seeded)."""
-    from gradedrel.thesaurus.model import Concept, Thesaurus
+    from gradedrel.thesaurus.model import Concept
+    from thesaurus_cases import thesaurus_of
 
-    thesaurus = Thesaurus.from_concepts([
+    thesaurus = thesaurus_of([
         Concept("#crab", "cancer", narrower=("#rock",)),
         Concept("#rock", "rock crab", broader=("#crab",)),
         Concept("#tumour", "malignant neoplasm", ("cancer",), narrower=("#carcinoma",)),

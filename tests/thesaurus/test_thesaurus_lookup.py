@@ -188,9 +188,10 @@ def test_lookup_without_config_reads_the_packages_project_config(tmp_path, monke
 def test_non_ascii_labels_match_whole_words():
     """Labels are tokenised like the index (Unicode letters kept): "résumé" is not "sum",
     and a term with accents or Greek letters finds its concept."""
-    from gradedrel.thesaurus.model import Concept, Thesaurus
+    from gradedrel.thesaurus.model import Concept
+    from thesaurus_cases import thesaurus_of
 
-    thesaurus = Thesaurus.from_concepts([
+    thesaurus = thesaurus_of([
         Concept("#sums", "sums", (), (), (), ()),
         Concept("#sjogren", "Sjögren's Syndrome", ("Sjögren Syndrome",), (), (), ()),
         Concept("#beta", "beta Carotene", ("β-Carotene",), (), (), ()),

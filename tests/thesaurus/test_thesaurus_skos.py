@@ -67,7 +67,7 @@ def _to_rdflib(term):
 def test_streaming_triples_are_isomorphic_to_rdflib_on_fixture():
     data = MINI_RDF.read_bytes()
     ours = rdflib.Graph()
-    for s, p, o in rdfxml.triples(io.BytesIO(data)):
+    for s, p, o in rdfxml.triples([data]):
         ours.add((_to_rdflib(s), _to_rdflib(p), _to_rdflib(o)))
     theirs = rdflib_graph(data, "xml")
     assert len(ours) == len(theirs)
@@ -79,7 +79,7 @@ def test_base_resolves_relative_uris_like_rdflib():
     base = "http://example.org/nasa.rdf"
     theirs = rdflib.Graph()
     theirs.parse(io.BytesIO(data), format="xml", publicID=base)
-    ours = {(s, p, o) for s, p, o in rdfxml.triples(io.BytesIO(data), base=base)
+    ours = {(s, p, o) for s, p, o in rdfxml.triples([data], base=base)
             if not s.startswith("_:") and isinstance(o, str) and not o.startswith("_:")}
     theirs_uris = {(str(s), str(p), str(o)) for s, p, o in theirs
                    if isinstance(s, rdflib.URIRef) and isinstance(o, rdflib.URIRef)}

@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from gradedrel.thesaurus import Concept, Thesaurus, cache, sources
+from gradedrel.thesaurus import Concept, cache, sources
+from thesaurus_cases import thesaurus_of
 
 REPO = Path(__file__).resolve().parents[2]
 SCHEMA = yaml.safe_load((REPO / "config/schema/config.schema.yaml").read_text())
@@ -85,7 +86,7 @@ class TermList(sources.Source):
         for label, broader in rows:
             if broader:
                 narrower[f"#{broader}"].append(f"#{label}")
-        return Thesaurus.from_concepts(
+        return thesaurus_of(
             Concept(f"#{label}", fold(label), (), (f"#{broader}",) if broader else (),
                     tuple(narrower.get(f"#{label}", ()))) for label, broader in rows)
 
