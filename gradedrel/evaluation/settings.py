@@ -22,7 +22,6 @@ from typing import Mapping
 from gradedrel.evaluation.measures import corrections, registry, stratified
 from gradedrel.evaluation.measures import cumulated_gain as cg
 from gradedrel.evaluation.measures.avp import AvP
-from gradedrel.evaluation.measures.judgements import MISSING_TOPICS
 
 
 def profile_order(profiles: Mapping[str, tuple[int, ...]]) -> dict[str, tuple[int, ...]]:
@@ -147,27 +146,16 @@ class Settings:
         def wrong(key: str, problem: str) -> SettingError:
             return SettingError(("evaluation", *key.split(".")), problem)
 
-        for level in self.levels:
-            if level not in (1, 2, 3):
-                raise wrong("levels", f"{level} is not a relevance level 1-3")
-        for reading in self.readings:
-            if reading not in stratified.READINGS:
-                raise wrong("readings", f"{reading!r} not in {stratified.READINGS}")
+        # levels, readings, bases, missing_topics and ndcg_log2 gains: the config schema's
+        # (gradedrel/schemas/config.schema.yaml); here what it cannot judge
         for name, levels in self.profiles.items():
             missing = [lv for lv in levels if lv not in self.gains]
             if missing or not levels:
                 raise wrong(f"profiles.{name}", f"levels {missing or '[]'} have no gain")
-        if any(b < 2 for b in self.dcg_bases):
-            raise wrong("dcg_bases", "every base must be >= 2")
         for key in ("cutoffs", "effort_ranks"):
             too_deep = [k for k in getattr(self, key) if not 1 <= k <= self.depth]
             if too_deep:
                 raise wrong(key, f"{too_deep} outside 1..depth ({self.depth}, evaluation.depth)")
-        if self.missing_topics not in MISSING_TOPICS:
-            raise wrong("missing_topics", f"'zero' or 'skip', not {self.missing_topics!r}")
-        for gain in self.ndcg_log2_gains:
-            if gain not in cg.MODERN_GAINS:
-                raise wrong("ndcg_log2.gains", f"{gain!r} not in {sorted(cg.MODERN_GAINS)}")
         try:
             corrections.known(self.correction)
         except ValueError as error:

@@ -15,7 +15,7 @@ import pandas as pd
 
 from gradedrel.core.progress import progress
 from gradedrel.evaluation.contract import COLUMNS, SIGNIFICANCE_TABLES
-from gradedrel.evaluation.measures import jk, ranked_grades, significance
+from gradedrel.evaluation.measures import ranked_grades, registry, significance
 from gradedrel.evaluation.measures.avp import AvP
 from gradedrel.evaluation.measures.judgements import Judgements
 from gradedrel.evaluation.settings import Settings
@@ -105,11 +105,13 @@ def significance_tables(results: list[RunResult], judgements: Judgements,
                         settings: Settings) -> dict[str, pd.DataFrame]:
     """Friedman, post-hoc and versus-baseline tables of the runs for each significance measure
     (ValueError: one not computed); with the tests off (``settings.significance_tests``),
-    the tables with their columns and no row (:func:`untested_tables`)."""
+    the tables with their columns and no row, so that their files are there and well-formed
+    (provenance.json's ``config.evaluation.significance_tests: false`` says why they are
+    empty)."""
     if not settings.significance_tests:
         log.info("significance tests off (evaluation.significance: null, or "
                  "--no-significance): the significance tables have no rows")
-        return untested_tables()
+        return {name: pd.DataFrame(columns=COLUMNS[name]) for name in SIGNIFICANCE_TABLES}
     measures = list(settings.default_significance_measures()) if results else []
     unknown = [m for m in measures if m not in results[0].per_topic]
     if unknown:
@@ -156,21 +158,9 @@ def significance_tables(results: list[RunResult], judgements: Judgements,
     if settings.baseline_run not in labels:
         log.info("baseline run %r not among the runs %s: no tests against a baseline",
                  settings.baseline_run, labels)
-    return {
-        "significance_friedman": pd.DataFrame(
-            friedman_rows, columns=COLUMNS["significance_friedman"]),
-        "significance_posthoc": pd.DataFrame(
-            posthoc_rows, columns=COLUMNS["significance_posthoc"]),
-        "significance_vs_baseline": pd.DataFrame(
-            baseline_rows, columns=COLUMNS["significance_vs_baseline"]),
-    }
-
-
-def untested_tables() -> dict[str, pd.DataFrame]:
-    """The significance tables of an evaluation without tests: each with its columns and no
-    row, so that its file is there and well-formed (provenance.json's
-    ``config.evaluation.significance_tests: false`` says why it is empty)."""
-    return {name: pd.DataFrame(columns=COLUMNS[name]) for name in SIGNIFICANCE_TABLES}
+    found = (friedman_rows, posthoc_rows, baseline_rows)
+    return {name: pd.DataFrame(rows, columns=COLUMNS[name])
+            for name, rows in zip(SIGNIFICANCE_TABLES, found)}
 
 
 def bootstrap_table(results: list[RunResult], settings: Settings) -> pd.DataFrame:
@@ -193,6 +183,7 @@ def bootstrap_table(results: list[RunResult], settings: Settings) -> pd.DataFram
             name = AvP(level=level, reading=reading).interpolated_name
             add(r.label, name, [f"{p:g}" for p in settings.recall_points], matrix)
         for (profile, kind, base), matrix in r.gain_topics.items():
-            name = str(jk.measure(kind, profile, base, gains=settings.gains))
+            curve = registry.families()[f"JK_{kind}"](profile=profile, gains=settings.gains)
+            name = str(curve(b=base) if base else curve)
             add(r.label, name, [str(i) for i in range(1, settings.depth + 1)], matrix)
     return pd.DataFrame(rows, columns=COLUMNS["bootstrap_ci"])

@@ -56,6 +56,7 @@ class Param:
     desc: str = ""
     shown: bool = False      # named even when it has its default value
     grid: str | None = None
+    symbol: str | None = None  # how a label names it (default: its key)
 
     def check(self, family: str, name: str, value):
         """``value`` as the family stores it (ints, floats, text, ``{level: gain}``), or a
@@ -158,10 +159,12 @@ class Measure:
         """The measure as a figure legend or table header names it, for people (``str`` is
         its name for machines): by default the family's name (``long``: its
         ``PRETTY_NAME``), the parameters the name shows as ``key = value`` in brackets and
-        the cutoff as ``at rank k`` (``Q (beta = 1)``, ``nERR at rank 10``). A family
+        the cutoff as ``at rank k`` (``Q (β = 1)``, ``nERR at rank 10``; a parameter with a
+        ``symbol`` is named by it). A family
         whose figures and tables print it otherwise overrides this."""
         head = self.PRETTY_NAME if long and self.PRETTY_NAME else self.NAME
-        shown = ", ".join(f"{key} = {value if isinstance(value, str) else spell(value)}"
+        shown = ", ".join(f"{self.SUPPORTED_PARAMS[key].symbol or key} = "
+                          f"{value if isinstance(value, str) else spell(value)}"
                           for key, value in self.shown_params())
         return head + (f" ({shown})" if shown else "") + self._at_rank()
 
@@ -268,7 +271,6 @@ class Ranking:
                             lambda n: cg.curve(self.vectors(table, n, ideal), base))
 
     def standard_vectors(self) -> dict[str, np.ndarray]:
-        """The standard measures' values (name → per request), computed once for all."""
-        if self.standard is None:
-            raise ValueError("no standard measures were set up for this evaluation")
+        """The standard measures' values (name → per request), computed once for all (the
+        evaluation sets ``standard`` up whenever it lists a standard measure)."""
         return self.cached(("standard",), lambda: self.standard.vectors(self.run))

@@ -168,12 +168,9 @@ class GradedMeasure(ir_measures.measures.Measure):
         """The aggregator: the mean over topics where the measure is defined."""
         return DefinedMeanAgg()
 
-    def canonical_name(self):
+    def __repr__(self):
         """The name of our measure with these parameters."""
         return str(self.ours())
-
-    def __repr__(self):
-        return self.canonical_name()
 
 
 def _param_info(spec) -> ParamInfo:
@@ -220,6 +217,5 @@ def defined_topics(measure, qrels: pd.DataFrame) -> list[str]:
     return [str(q) for q, v in zip(judgements.topics, values) if not np.isnan(v)]
 
 
-def parse(name: str):
-    """``ir_measures.parse_measure`` with this package's measures registered."""
-    return ir_measures.parse_measure(name)
+#: ``ir_measures.parse_measure``, with this package's measures registered.
+parse = ir_measures.parse_measure

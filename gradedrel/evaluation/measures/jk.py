@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from gradedrel.core import lazy
 
-from typing import Mapping, Sequence
+from typing import Sequence
 
 np = lazy.module("numpy")
 
@@ -165,18 +165,6 @@ JK_nCG = JK_nCGMeasure()
 JK_DCG = JK_DCGMeasure()
 JK_nDCG = JK_nDCGMeasure()
 MEASURES = (JK_CG, JK_nCG, JK_DCG, JK_nDCG)
-BY_KIND = {"CG": JK_CG, "nCG": JK_nCG, "DCG": JK_DCG, "nDCG": JK_nDCG}
-
-
-def measure(kind: str, profile: str, base: int = 0, cutoff: int | None = None,
-            gains: Mapping[int, float] | None = None) -> JKMeasure:
-    """The measure of a gain curve read at ``cutoff`` (or the curve itself, without one):
-    ``kind`` in CG, nCG, DCG, nDCG, ``base`` its log base (ignored, 0, for CG/nCG)."""
-    template = BY_KIND[kind]
-    params = {"profile": profile, "gains": gains, "cutoff": cutoff}
-    if template.KIND == "DCG":
-        params["b"] = base
-    return template(**params)
 
 
 def curve(name: str, key: str) -> JKMeasure:
