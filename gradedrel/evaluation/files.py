@@ -75,14 +75,11 @@ def evaluate_beside(shipped: Mapping[str, pd.DataFrame], query_types: list[str],
     table and a provenance record (``reference``: what was shipped) are written to
     ``out_dir``."""
     from gradedrel.core import provenance
-    from gradedrel.evaluation.evaluate import evaluate_run, standard_provider
+    from gradedrel.evaluation.evaluate import evaluate_runs
     from gradedrel.evaluation.tables import RunResult, significance_tables, tidy_tables
 
     judgements = Judgements.from_qrels(qrels, list(topics), source=qrels_source)
-    measures = settings.measure_list()
-    standard = standard_provider(measures, judgements)
-    yours = [evaluate_run(label, run, judgements, settings, measures, standard)
-             for label, run in read_runs(run_paths).items()]
+    yours = evaluate_runs(read_runs(run_paths), judgements, settings)
     tables = tidy_tables(yours, judgements)
     per_topic, topic_ids = shipped["per_topic"], [str(q) for q in judgements.topics]
     tested = settings.default_significance_measures()
@@ -92,7 +89,7 @@ def evaluate_beside(shipped: Mapping[str, pd.DataFrame], query_types: list[str],
             index="qid", columns="measure", values="value").reindex(index=topic_ids,
                                                                     columns=tested)
         theirs.append(RunResult(label, {m: values[m].to_numpy(dtype=float) for m in tested},
-                                [], {}, {}, [], {}, [], {}, []))
+                                [], {}, [], [], {}, [], {}, []))
     for name in shipped:
         tables[name] = pd.concat([shipped[name], tables[name]], ignore_index=True)
     tables.update(significance_tables([*theirs, *yours], judgements, settings))

@@ -184,11 +184,6 @@ class Settings:
                 raise wrong("measures", f"{measure}: gain profile {measure['profile']!r} not "
                             "in config: evaluation.profiles")
 
-    @property
-    def kinds(self) -> list[tuple[str, int]]:
-        """(kind, base) of the un-normalised curves: CG (base 0), then DCG per base."""
-        return [("CG", 0)] + [("DCG", b) for b in self.dcg_bases]
-
     def measure_list(self) -> list:
         """The evaluation's measures, in order: ``measures`` (or the default grid) expanded
         over these settings, then the standard measures; each named once."""

@@ -31,7 +31,7 @@ class RunResult:
     per_topic: dict[str, np.ndarray]          # measure → (T,), NaN = undefined
     pr: list[tuple]                            # level, reading, recall, precision, topics
     pr_topics: dict[tuple[int, str], np.ndarray]  # (level, reading) → (topics, P) defined rows
-    pr_topic_index: dict[tuple[int, str], np.ndarray]  # … and which topics those rows are
+    pr_per_topic: list[pd.DataFrame]           # … as pr_per_topic.tsv's rows (no run column)
     gain: list[tuple]                          # profile, kind, base, rank, value, ideal
     gain_topics: dict[tuple[str, str, int], np.ndarray]  # per-topic curves, defined rows
     effort: list[tuple]
@@ -62,33 +62,17 @@ def tidy_tables(results: list[RunResult], judgements: Judgements) -> dict[str, p
                                          ("effort", "effort")))
     eff["rank_reached"] = eff["rank_reached"].astype("Int64")
     coverage = pd.DataFrame([r.coverage for r in results])
-    return {"per_topic": pd.concat(per_topic, ignore_index=True) if per_topic else
-            pd.DataFrame(columns=COLUMNS["per_topic"]),
-            "means": pd.concat(means, ignore_index=True) if means else
-            pd.DataFrame(columns=COLUMNS["means"]),
-            "pr_curves": pr, "pr_per_topic": pr_per_topic_table(results, judgements),
+    pr_per_topic = [rows.assign(run=r.label) for r in results for rows in r.pr_per_topic]
+    return {"per_topic": _stacked(per_topic, "per_topic"), "means": _stacked(means, "means"),
+            "pr_curves": pr, "pr_per_topic": _stacked(pr_per_topic, "pr_per_topic"),
             "gain_curves": gain, "effort": eff, "coverage": coverage,
             "ranked_grades": ranked_grades.ranked_grades_table(
                 [r.label for r in results], [r.ranked_grades for r in results], judgements)}
 
 
-def pr_per_topic_table(results: list[RunResult], judgements: Judgements) -> pd.DataFrame:
-    """Interpolated precision per topic, level, reading and recall point (defined topics)."""
-    frames = []
-    for r in results:
-        for (level, reading), matrix in r.pr_topics.items():
-            if not len(matrix):
-                continue
-            n_topics, n_points = matrix.shape
-            # every (level, reading) uses the same recall points: read them off the curve rows
-            points = np.asarray([row[2] for row in r.pr[:n_points]], dtype=np.float64)
-            frames.append(pd.DataFrame({
-                "run": r.label,
-                "qid": np.repeat(judgements.topics[r.pr_topic_index[(level, reading)]],
-                                 n_points),
-                "level": level, "reading": reading,
-                "recall": np.tile(points, n_topics), "precision": matrix.reshape(-1)}))
-    columns = COLUMNS["pr_per_topic"]
+def _stacked(frames: list[pd.DataFrame], name: str) -> pd.DataFrame:
+    """The frames one under the other, in the columns of the table ``name`` (none: no row)."""
+    columns = COLUMNS[name]
     return pd.concat(frames, ignore_index=True)[columns] if frames else \
         pd.DataFrame(columns=columns)
 

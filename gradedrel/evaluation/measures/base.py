@@ -101,6 +101,9 @@ class Measure:
     SHORT_DESC = ""
     SUPPORTED_PARAMS: dict[str, Param] = {}
     AT_PARAM = "cutoff"  # the parameter ``measure @ k`` sets
+    #: Why a request has no value (NaN), for messages, its parameters filled in by name
+    #: (``{level}``): ``no document is judged exactly 3``.
+    UNDEFINED = "the measure is undefined there (docs/measures.md, 'defined for a topic when')"
 
     def __init__(self, **params):
         unknown = [k for k in params if k not in self.SUPPORTED_PARAMS]
@@ -160,8 +163,8 @@ class Measure:
         its name for machines): by default the family's name (``long``: its
         ``PRETTY_NAME``), the parameters the name shows as ``key = value`` in brackets and
         the cutoff as ``at rank k`` (``Q (β = 1)``, ``nERR at rank 10``; a parameter with a
-        ``symbol`` is named by it). A family
-        whose figures and tables print it otherwise overrides this."""
+        ``symbol`` is named by it). A family whose figures and tables print it otherwise
+        overrides this."""
         head = self.PRETTY_NAME if long and self.PRETTY_NAME else self.NAME
         shown = ", ".join(f"{self.SUPPORTED_PARAMS[key].symbol or key} = "
                           f"{value if isinstance(value, str) else spell(value)}"
@@ -187,8 +190,8 @@ class Measure:
         raise NotImplementedError
 
     def undefined_when(self) -> str:
-        """Why a request has no value (NaN), for messages: ``no document is judged exactly 3``."""
-        return "the measure is undefined there (docs/measures.md, 'defined for a topic when')"
+        """Why a request has no value (NaN), for messages: :data:`UNDEFINED` filled in."""
+        return self.UNDEFINED.format_map(self)
 
     def expand(self, settings) -> list["Measure"]:
         """This family entry over the evaluation's values of every grid parameter it does

@@ -49,6 +49,8 @@ class JKMeasure(Measure):
 
     KIND = "CG"            # the curve: CG or DCG
     NORMALISED = False
+    # (nCG, nDCG)
+    UNDEFINED = "no judged document earns gain under profile {profile!r}: an ideal of 0"
 
     def __init__(self, **params):
         super().__init__(**params)
@@ -73,10 +75,6 @@ class JKMeasure(Measure):
         if not self.NORMALISED:
             return actual
         return cg.normalised(actual, ranking.curve(table, self.base, k, ideal=True)[:, k - 1])
-
-    def undefined_when(self) -> str:
-        """An ideal of 0 (nCG, nDCG): no judged document earns gain under the profile."""
-        return f"no judged document earns gain under profile {self['profile']!r}: an ideal of 0"
 
     @property
     def curve(self) -> tuple[str, int]:

@@ -28,6 +28,7 @@ class QMeasure(Measure):
     NAME = "Q"
     PRETTY_NAME = "Q-measure"
     SHORT_DESC = "Average of the blended ratio (Sakai) at the relevant documents retrieved."
+    UNDEFINED = "no document is judged relevant (level 1 or higher)"  # R = 0
     SUPPORTED_PARAMS = {
         "beta": Param(float, default=1.0, shown=True, symbol="β",
                       desc="weight of the gains in the blended ratio (0: average precision)"),
@@ -61,10 +62,6 @@ class QMeasure(Measure):
         total = np.where(relevant, blended, 0.0).sum(axis=1)
         base = ranking.judgements.recall_base(1, "atleast").astype(np.float64)
         return cg.normalised(total, base if cutoff is None else np.minimum(base, cutoff))
-
-    def undefined_when(self) -> str:
-        """No relevant document (R = 0)."""
-        return "no document is judged relevant (level 1 or higher)"
 
 
 Q = QMeasure()
