@@ -44,7 +44,7 @@ def evaluate_files(run_paths: Mapping[str, str | Path], qrels: pd.DataFrame,
                    data: list[dict] | None = None) -> dict[str, pd.DataFrame]:
     """Read runs, evaluate them against graded qrels, write every table and provenance.json:
     the one code path behind ``gradedrel evaluate`` and the workflow's evaluation rule."""
-    from gradedrel.core import ir_metadata, provenance
+    from gradedrel.core import ir_metadata
 
     judgements = Judgements.from_qrels(qrels, topics, source=qrels_source)
     if judgements.n_topics == 0:
@@ -53,14 +53,9 @@ def evaluate_files(run_paths: Mapping[str, str | Path], qrels: pd.DataFrame,
     if topics is None:
         warn_if_most_topics_unranked(judgements, runs, settings)
     tables = evaluate(runs, judgements, settings, bootstrap=bootstrap)
-    write_tables(tables, out_dir)
-    record = provenance.record(
-        "evaluate", {"evaluation": plain(recorded_settings(settings))},
-        runs={label: digested(path) for label, path in run_paths.items()},
-        topics=judgements.n_topics, source=ir_metadata.source(),
-        qrels=digested(qrels_source),
-        **({"data": data} if data is not None else {}))
-    write_text(record, Path(out_dir) / "provenance.json")
+    _write(tables, settings, run_paths, out_dir, topics=judgements.n_topics,
+           source=ir_metadata.source(), qrels=digested(qrels_source),
+           **({"data": data} if data is not None else {}))
     return tables
 
 
@@ -74,7 +69,6 @@ def evaluate_beside(shipped: Mapping[str, pd.DataFrame], query_types: list[str],
     coverage are the shipped rows then yours; the significance tables test every run. Every
     table and a provenance record (``reference``: what was shipped) are written to
     ``out_dir``."""
-    from gradedrel.core import provenance
     from gradedrel.evaluation.evaluate import evaluate_runs
     from gradedrel.evaluation.tables import RunResult, significance_tables, tidy_tables
 
@@ -93,14 +87,27 @@ def evaluate_beside(shipped: Mapping[str, pd.DataFrame], query_types: list[str],
     for name in shipped:
         tables[name] = pd.concat([shipped[name], tables[name]], ignore_index=True)
     tables.update(significance_tables([*theirs, *yours], judgements, settings))
-    write_tables(tables, out_dir)
-    record = provenance.record(
-        "evaluate", {"evaluation": plain(recorded_settings(settings))},
-        runs={label: {"path": str(path), "sha256": sha256_of(path)}
-              for label, path in run_paths.items()},
-        reference=dict(reference), topics=judgements.n_topics)
-    write_text(record, Path(out_dir) / "provenance.json")
+    _write(tables, settings, run_paths, out_dir, reference=dict(reference),
+           topics=judgements.n_topics)
     return tables
+
+
+def _write(tables: Mapping[str, pd.DataFrame], settings: Settings,
+           run_paths: Mapping[str, str | Path], out_dir: str | Path, **record) -> None:
+    """Write ``tables`` (:func:`write_tables`) and provenance.json: the settings as an
+    evaluation records them (``config.evaluation``; :meth:`Settings.from_record` reads them
+    back: every field, ``measures`` left out when it is the default grid, what the other
+    settings spell out, ``significance_tests`` only when the tests were off: ``false``;
+    absent, as before the switch existed: on), the runs (:func:`digested`) and ``record``."""
+    from gradedrel.core import provenance
+
+    write_tables(tables, out_dir)
+    left_out = {"measures": None, "significance_tests": True}
+    recorded = {k: v for k, v in asdict(settings).items()
+                if k not in left_out or v is not left_out[k]}
+    runs = {label: digested(path) for label, path in run_paths.items()}
+    write_text(provenance.record("evaluate", {"evaluation": plain(recorded)}, runs=runs, **record),
+               Path(out_dir) / "provenance.json")
 
 
 #: Two evaluations of the same runs agree when no mean differs by more than this.
@@ -123,16 +130,6 @@ def digested(path: str | Path) -> dict:
     if is_regular_file(path):
         return {"path": str(path), "sha256": sha256_of(path)}
     return {"path": str(path)}
-
-
-def recorded_settings(settings: Settings) -> dict:
-    """The settings as an evaluation records them (``config.evaluation`` of provenance.json;
-    :meth:`Settings.from_record` reads them back): every field, ``measures`` left out when
-    it is the default grid (what the other settings spell out), ``significance_tests`` only
-    when the tests were off (``false``; absent, as before the switch existed: on)."""
-    left_out = {"measures": None, "significance_tests": True}
-    return {k: v for k, v in asdict(settings).items()
-            if k not in left_out or v is not left_out[k]}
 
 
 def warn_if_most_topics_unranked(judgements: Judgements, runs: Mapping[str, RankedRun],
