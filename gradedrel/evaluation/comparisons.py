@@ -157,11 +157,12 @@ def finding_rows(finding, values: Mapping[str, pd.DataFrame], curves, design) ->
         else:   # effort_ratio
             profile = c.parameter("profile")
             r = curves.ratio(profile, c.first, c.second, c.share, k.resamples, 0.95, k.seed)
+            requests, depth = curves.ideal[profile].shape
             found = [_row(finding, c, f"effort {c.first} / effort {c.second}",
-                          {"requests": curves.requests(profile), "estimate": r.estimate,
+                          {"requests": requests, "estimate": r.estimate,
                            "low": r.low, "high": r.high, "confidence": r.confidence,
                            "first_rank": r.first, "second_rank": r.second,
-                           "censored": r.censored, "depth": curves.depth(profile)})]
+                           "censored": r.censored, "depth": depth})]
         rows.extend(found)
         holm.extend(found if c.holm else [])
     p = np.array([r["p_value"] for r in holm], dtype=np.float64)

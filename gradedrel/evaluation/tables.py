@@ -150,11 +150,10 @@ def significance_tables(results: list[RunResult], judgements: Judgements,
 def bootstrap_table(results: list[RunResult], settings: Settings) -> pd.DataFrame:
     """Bootstrap CIs: means of the significance measures; averaged P–R and gain curves."""
     rows = []
-    boot = dict(resamples=settings.bootstrap_resamples, confidence=settings.confidence,
-                seed=settings.seed)
 
     def add(label, measure, at, values):
-        mean, low, high = significance.bootstrap_ci(values, **boot)
+        mean, low, high = significance.bootstrap_ci(values, settings.bootstrap_resamples,
+                                                    settings.confidence, settings.seed)
         for point, m, lo, hi in zip(at, mean, low, high):
             rows.append((label, measure, point, m, lo, hi, settings.confidence,
                          settings.bootstrap_resamples, len(values)))

@@ -97,8 +97,6 @@ def parse_family(name: str) -> Measure | None:
 def parse(name: str):
     """A measure name → the measure (or family entry; see the module doc); an
     :class:`UnknownMeasure` naming the closest registered name when it is none."""
-    if not isinstance(name, str):
-        raise UnknownMeasure(f"a measure name must be text, not {name!r}")
     ours = parse_family(name)
     if ours is not None:
         return ours
@@ -123,8 +121,8 @@ def closest(name: str) -> str:
     by_case = {c.casefold(): c for c in candidates}
     if head.casefold() in by_case:
         return by_case[head.casefold()]
-    match = difflib.get_close_matches(head, candidates, n=1, cutoff=0.0)
-    return match[0] if match else candidates[0]
+    # (cutoff 0: the nearest, whatever its distance)
+    return difflib.get_close_matches(head, candidates, n=1, cutoff=0.0)[0]
 
 
 def expand(names: Sequence[str], settings) -> list:
