@@ -20,17 +20,12 @@ from gradedrel.evaluation.settings import Settings
 from gradedrel.retrieval.runs import RankedRun, read_run
 
 
-def write_tables(tables: Mapping[str, pd.DataFrame], out_dir: str | Path) -> list[Path]:
+def write_tables(tables: Mapping[str, pd.DataFrame], out_dir: str | Path) -> None:
     """Write every table of the contract that was computed as ``<name>.tsv``
     (deterministic float format)."""
-    out_dir = Path(out_dir)
-    written = []
     for name in (n for n in TABLES if n in tables):
-        path = out_dir / f"{name}.tsv"
         fmt = "%.6g" if name in SIGNIFICANCE_TABLES else "%.6f"
-        write_tsv(tables[name], path, float_format=fmt)
-        written.append(path)
-    return written
+        write_tsv(tables[name], Path(out_dir) / f"{name}.tsv", float_format=fmt)
 
 
 def read_runs(paths: Mapping[str, str | Path]) -> dict[str, RankedRun]:

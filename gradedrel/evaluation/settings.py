@@ -115,29 +115,24 @@ class Settings:
             values.update({field: v for k, v in dict(s.get(nested) or {}).items()
                            if (field := fields.get(k))})
         values["significance_measures"] = values.get("significance_measures") or None
-        return cls._checked(values, standard_measures=standard or (),
-                            measures=with_also(s.get("measures"), s.get("also")))
+        return cls.from_record({**values, "standard_measures": standard or (),
+                                "measures": with_also(s.get("measures"), s.get("also"))})
 
     @classmethod
     def from_record(cls, record: Mapping, source: str = "<evaluation record>") -> "Settings":
         """The settings an evaluation recorded (``config.evaluation`` of its provenance.json:
         the fields as :func:`dataclasses.asdict` gives them, JSON-plain, ``measures`` left
         out when it is the default grid), as :func:`gradedrel.evaluation.files.evaluate_files`
-        writes them; the same settings again. A field this version does not know is a
-        ValueError naming it."""
+        writes them; the same settings again (and :meth:`from_config`'s fields). Each field
+        as JSON or config spells it (lists, text keys) is converted to the field's type
+        (:data:`_CONVERT`), then checked. A field this version does not know is a ValueError
+        naming it."""
         unknown = sorted(set(record) - _FIELDS)
         if unknown:
             raise ValueError(f"{source}: config.evaluation: settings this version of "
                              f"gradedrel does not know: {unknown}")
-        return cls._checked(record)
-
-    @classmethod
-    def _checked(cls, values: Mapping, **more) -> "Settings":
-        """Settings from field values as config or a record spells them (lists, text keys),
-        each converted to the field's type (:data:`_CONVERT`), then checked."""
-        values = {**values, **more}
         settings = cls(**{name: _CONVERT.get(name, _tuple)(value)
-                          for name, value in values.items()})
+                          for name, value in record.items()})
         settings.check()
         return settings
 
