@@ -209,10 +209,7 @@ def defined_topics(measure, qrels: pd.DataFrame) -> list[str]:
     if not isinstance(measure, GradedMeasure):
         raise ValueError(f"not one of this package's measures: {measure}")
     frame = qrels.rename(columns={"qid": "query_id", "docno": "doc_id", "label": "relevance"})
-    empty_run = pd.DataFrame({"query_id": pd.Series([], dtype=str),
-                              "doc_id": pd.Series([], dtype=str),
-                              "score": pd.Series([], dtype=float)})
-    judgements, judged = _inputs(frame, empty_run)
+    judgements, judged = _inputs(frame, pd.DataFrame(columns=["query_id", "doc_id", "score"]))
     values = measure.ours().values(Ranking(judged, judgements))
     return [str(q) for q, v in zip(judgements.topics, values) if not np.isnan(v)]
 
