@@ -110,14 +110,12 @@ class Measure:
         if unknown:
             raise ValueError(f"{self.NAME}: no parameter {unknown[0]!r} (its parameters: "
                              f"{', '.join(self.SUPPORTED_PARAMS) or 'none'})")
-        checked = {}
-        for key, spec in self.SUPPORTED_PARAMS.items():  # declared order
-            if key in params and params[key] is not None:
-                checked[key] = spec.check(self.NAME, key, params[key])
-        if self.AT_PARAM in checked and checked[self.AT_PARAM] < 1:
+        self.params = {key: spec.check(self.NAME, key, params[key])  # in declared order
+                       for key, spec in self.SUPPORTED_PARAMS.items()
+                       if params.get(key) is not None}
+        if self.AT_PARAM in self.params and self.params[self.AT_PARAM] < 1:
             raise ValueError(f"{self.NAME}: the cutoff must be at least 1, not "
-                             f"{checked[self.AT_PARAM]}")
-        self.params = checked
+                             f"{self.params[self.AT_PARAM]}")
 
     # --- a value -----------------------------------------------------------------------
     def __call__(self, **params) -> "Measure":
@@ -196,14 +194,12 @@ class Measure:
     def expand(self, settings) -> list["Measure"]:
         """This family entry over the evaluation's values of every grid parameter it does
         not set (in declared order, the first outermost)."""
-        keys, choices = [], []
-        for key, spec in self.SUPPORTED_PARAMS.items():
-            if key in self.params or spec.grid is None:
-                continue
-            keys.append(key)
-            values = getattr(settings, spec.grid)  # a dict parameter's mapping is one value
-            choices.append([values] if spec.dtype is dict else list(values))
-        return [self(**dict(zip(keys, combination)))
+        grids = {key: spec for key, spec in self.SUPPORTED_PARAMS.items()
+                 if key not in self.params and spec.grid is not None}
+        # a dict parameter's mapping is one value
+        choices = [[getattr(settings, spec.grid)] if spec.dtype is dict
+                   else list(getattr(settings, spec.grid)) for spec in grids.values()]
+        return [self(**dict(zip(grids, combination)))
                 for combination in itertools.product(*choices)]
 
     @classmethod

@@ -117,8 +117,7 @@ class JKMeasure(Measure):
             return (position(profiles, m["profile"]), kind, position(cutoffs, m["cutoff"]),
                     m.NORMALISED)
 
-        measures = [m for entry in entries for m in entry.expand(settings)]
-        return sorted(measures, key=key)
+        return sorted(super().grid(entries, settings), key=key)
 
 
 class JK_CGMeasure(JKMeasure):
