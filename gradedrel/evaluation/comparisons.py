@@ -128,10 +128,9 @@ def _row(finding, c, comparison: str, numbers: Mapping) -> dict:
 
 def _pair(finding, c, first, second, values, design, confidence):
     m = values[c.measure]
-    row = _row(finding, c, f"{first} - {second}",
-               paired(m[first], m[second], design.constants, confidence, c.test_of_record))
-    row["mean_second"] = float(m[second].mean())
-    return row
+    numbers = paired(m[first], m[second], design.constants, confidence, c.test_of_record)
+    numbers["mean_second"] = float(m[second].mean())
+    return _row(finding, c, f"{first} - {second}", numbers)
 
 
 def finding_rows(finding, values: Mapping[str, pd.DataFrame], curves, design) -> list[dict]:
