@@ -141,13 +141,10 @@ class Measure:
     def shown_params(self) -> list[tuple[str, Any]]:
         """The parameters the name shows, in declared order, the cutoff left out: those set
         to a value other than their default, and those the family always names."""
-        shown = []
-        for key, spec in self.SUPPORTED_PARAMS.items():
-            value = self.params.get(key, spec.default)
-            if key != self.AT_PARAM and value is not NOT_GIVEN and \
-                    (spec.shown or (key in self.params and value != spec.default)):
-                shown.append((key, value))
-        return shown
+        return [(key, value) for key, spec in self.SUPPORTED_PARAMS.items()
+                if key != self.AT_PARAM
+                and (value := self.params.get(key, spec.default)) is not NOT_GIVEN
+                and (spec.shown or (key in self.params and value != spec.default))]
 
     def __str__(self) -> str:
         shown = [f"{key}={spell(value)}" for key, value in self.shown_params()]
