@@ -128,10 +128,9 @@ def _row(finding, c, comparison: str, numbers: Mapping) -> dict:
 
 def _pair(finding, c, first, second, values, design, confidence):
     m = values[c.measure]
-    row = _row(finding, c, f"{first} - {second}",
-               paired(m[first], m[second], design.constants, confidence, c.test_of_record))
-    row["mean_second"] = float(m[second].mean())
-    return row
+    numbers = paired(m[first], m[second], design.constants, confidence, c.test_of_record)
+    numbers["mean_second"] = float(m[second].mean())
+    return _row(finding, c, f"{first} - {second}", numbers)
 
 
 def finding_rows(finding, values: Mapping[str, pd.DataFrame], curves, design) -> list[dict]:
@@ -157,11 +156,12 @@ def finding_rows(finding, values: Mapping[str, pd.DataFrame], curves, design) ->
         else:   # effort_ratio
             profile = c.parameter("profile")
             r = curves.ratio(profile, c.first, c.second, c.share, k.resamples, 0.95, k.seed)
+            requests, depth = curves.ideal[profile].shape
             found = [_row(finding, c, f"effort {c.first} / effort {c.second}",
-                          {"requests": curves.requests(profile), "estimate": r.estimate,
+                          {"requests": requests, "estimate": r.estimate,
                            "low": r.low, "high": r.high, "confidence": r.confidence,
                            "first_rank": r.first, "second_rank": r.second,
-                           "censored": r.censored, "depth": curves.depth(profile)})]
+                           "censored": r.censored, "depth": depth})]
         rows.extend(found)
         holm.extend(found if c.holm else [])
     p = np.array([r["p_value"] for r in holm], dtype=np.float64)

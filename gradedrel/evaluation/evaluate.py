@@ -45,13 +45,13 @@ def evaluate_run(label: str, run: RankedRun, judgements: Judgements, settings: S
                  standard: "standard_measures.StandardMeasures | None") -> RunResult:
     """One run: each measure's per-topic values (``measures``, the settings'
     :meth:`~Settings.measure_list`; ``standard`` computes the standard ones, set up once per
-    evaluation: :func:`standard_provider`), the averaged P–R and gain curves, effort and
+    evaluation: :func:`evaluate_runs`), the averaged P–R and gain curves, effort and
     coverage — vectorised over topics and ranks."""
     judged = judge(run, judgements)
     counted = judged.evaluated(settings.missing_topics)
     ranking = Ranking(judged, judgements, run=run, depth=settings.depth,
                       profiles=settings.profiles, standard=standard)
-    pr, pr_topics, pr_topic_index = _pr_curves(ranking, settings, counted)
+    pr, pr_topics, pr_per_topic = _pr_curves(ranking, settings, counted)
     gain, gain_topics, effort_rows = _gain_curves(ranking, settings, counted)
     # a topic the run lacks scores 0 ("zero") or is left out ("skip")
     per_topic = {str(measure): np.where(counted, measure.values(ranking), np.nan)
@@ -68,25 +68,32 @@ def evaluate_run(label: str, run: RankedRun, judgements: Judgements, settings: S
     if judged.ignored_topics:
         log.warning(NOT_JUDGED, label,
                     len(judged.ignored_topics), ", ".join(judged.ignored_topics[:10]))
-    return RunResult(label, per_topic, pr, pr_topics, pr_topic_index, gain, gain_topics,
+    return RunResult(label, per_topic, pr, pr_topics, pr_per_topic, gain, gain_topics,
                      effort_rows, coverage, ranked_grades.grade_strings(judged, settings.depth))
 
 
 def _pr_curves(ranking: Ranking, settings: Settings, counted: np.ndarray):
-    """Mean interpolated precision per level and reading, and the defined topics' rows."""
-    pr, pr_topics, pr_topic_index = [], {}, {}
+    """Mean interpolated precision per level and reading, and the defined topics' rows (as
+    matrices, and as the rows of pr_per_topic.tsv)."""
+    pr, pr_topics, pr_per_topic = [], {}, []
+    points = np.asarray(settings.recall_points, dtype=np.float64)
     for level in settings.levels:
         for reading in settings.readings:
             ip = stratified.interpolated_precision(ranking.judged, ranking.judgements, level,
                                                    reading, settings.recall_points)
             defined = counted & ~np.isnan(ip[:, 0])
             pr_topics[(level, reading)] = ip[defined]
-            pr_topic_index[(level, reading)] = np.flatnonzero(defined)
+            if defined.any():
+                pr_per_topic.append(pd.DataFrame({
+                    "qid": np.repeat(ranking.judgements.topics[defined], len(points)),
+                    "level": level, "reading": reading,
+                    "recall": np.tile(points, int(defined.sum())),
+                    "precision": ip[defined].reshape(-1)}))
             means = ip[defined].mean(axis=0) if defined.any() else \
                 np.full(len(settings.recall_points), np.nan)
             pr += [(level, reading, point, value, int(defined.sum()))
                    for point, value in zip(settings.recall_points, means)]
-    return pr, pr_topics, pr_topic_index
+    return pr, pr_topics, pr_per_topic
 
 
 def _gain_curves(ranking: Ranking, settings: Settings, counted: np.ndarray):
@@ -97,7 +104,7 @@ def _gain_curves(ranking: Ranking, settings: Settings, counted: np.ndarray):
     gain_rows, gain_topics, effort_rows = [], {}, []
     for profile, levels in settings.profiles.items():
         table = cg.gain_table(levels, settings.gains)
-        for kind, base in settings.kinds:
+        for kind, base in [("CG", 0)] + [("DCG", b) for b in settings.dcg_bases]:
             actual = ranking.curve(table, base, depth)[counted]
             ideal = ranking.curve(table, base, depth, ideal=True)[counted]
             norm = cg.normalised(actual, ideal)
@@ -121,11 +128,15 @@ def _gain_curves(ranking: Ranking, settings: Settings, counted: np.ndarray):
     return gain_rows, gain_topics, effort_rows
 
 
-def standard_provider(measures: Sequence, judgements: Judgements):
-    """The standard measures among ``measures`` set up once for these judgements (None when
-    there are none)."""
+def evaluate_runs(runs: Mapping[str, RankedRun], judgements: Judgements,
+                  settings: Settings) -> list[RunResult]:
+    """:func:`evaluate_run` of every run (label → ranked run): the settings' measures listed,
+    and the standard ones among them set up, once for all."""
+    measures = settings.measure_list()
     names = [str(m) for m in measures if isinstance(m, standard_measures.StandardMeasure)]
-    return standard_measures.StandardMeasures(judgements, names) if names else None
+    standard = standard_measures.StandardMeasures(judgements, names) if names else None
+    return [evaluate_run(label, run, judgements, settings, measures, standard)
+            for label, run in runs.items()]
 
 
 def evaluate(runs: Mapping[str, RankedRun], judgements: Judgements,
@@ -133,10 +144,7 @@ def evaluate(runs: Mapping[str, RankedRun], judgements: Judgements,
     """Every table of the contract for a set of runs (label → ranked run); without
     ``bootstrap`` all but ``bootstrap_ci`` (the slowest table, which nothing downstream
     of ``gradedrel evaluate`` needs unless asked for)."""
-    measures = settings.measure_list()
-    standard = standard_provider(measures, judgements)
-    results = [evaluate_run(label, run, judgements, settings, measures, standard)
-               for label, run in runs.items()]
+    results = evaluate_runs(runs, judgements, settings)
     tables = tidy_tables(results, judgements)
     tables.update(significance_tables(results, judgements, settings))
     if bootstrap:

@@ -20,17 +20,12 @@ from gradedrel.evaluation.settings import Settings
 from gradedrel.retrieval.runs import RankedRun, read_run
 
 
-def write_tables(tables: Mapping[str, pd.DataFrame], out_dir: str | Path) -> list[Path]:
+def write_tables(tables: Mapping[str, pd.DataFrame], out_dir: str | Path) -> None:
     """Write every table of the contract that was computed as ``<name>.tsv``
     (deterministic float format)."""
-    out_dir = Path(out_dir)
-    written = []
     for name in (n for n in TABLES if n in tables):
-        path = out_dir / f"{name}.tsv"
         fmt = "%.6g" if name in SIGNIFICANCE_TABLES else "%.6f"
-        write_tsv(tables[name], path, float_format=fmt)
-        written.append(path)
-    return written
+        write_tsv(tables[name], Path(out_dir) / f"{name}.tsv", float_format=fmt)
 
 
 def read_runs(paths: Mapping[str, str | Path]) -> dict[str, RankedRun]:
@@ -44,7 +39,7 @@ def evaluate_files(run_paths: Mapping[str, str | Path], qrels: pd.DataFrame,
                    data: list[dict] | None = None) -> dict[str, pd.DataFrame]:
     """Read runs, evaluate them against graded qrels, write every table and provenance.json:
     the one code path behind ``gradedrel evaluate`` and the workflow's evaluation rule."""
-    from gradedrel.core import ir_metadata, provenance
+    from gradedrel.core import ir_metadata
 
     judgements = Judgements.from_qrels(qrels, topics, source=qrels_source)
     if judgements.n_topics == 0:
@@ -53,14 +48,9 @@ def evaluate_files(run_paths: Mapping[str, str | Path], qrels: pd.DataFrame,
     if topics is None:
         warn_if_most_topics_unranked(judgements, runs, settings)
     tables = evaluate(runs, judgements, settings, bootstrap=bootstrap)
-    write_tables(tables, out_dir)
-    record = provenance.record(
-        "evaluate", {"evaluation": plain(recorded_settings(settings))},
-        runs={label: digested(path) for label, path in run_paths.items()},
-        topics=judgements.n_topics, source=ir_metadata.source(),
-        qrels=digested(qrels_source),
-        **({"data": data} if data is not None else {}))
-    write_text(record, Path(out_dir) / "provenance.json")
+    _write(tables, settings, run_paths, out_dir, topics=judgements.n_topics,
+           source=ir_metadata.source(), qrels=digested(qrels_source),
+           **({"data": data} if data is not None else {}))
     return tables
 
 
@@ -74,15 +64,11 @@ def evaluate_beside(shipped: Mapping[str, pd.DataFrame], query_types: list[str],
     coverage are the shipped rows then yours; the significance tables test every run. Every
     table and a provenance record (``reference``: what was shipped) are written to
     ``out_dir``."""
-    from gradedrel.core import provenance
-    from gradedrel.evaluation.evaluate import evaluate_run, standard_provider
+    from gradedrel.evaluation.evaluate import evaluate_runs
     from gradedrel.evaluation.tables import RunResult, significance_tables, tidy_tables
 
     judgements = Judgements.from_qrels(qrels, list(topics), source=qrels_source)
-    measures = settings.measure_list()
-    standard = standard_provider(measures, judgements)
-    yours = [evaluate_run(label, run, judgements, settings, measures, standard)
-             for label, run in read_runs(run_paths).items()]
+    yours = evaluate_runs(read_runs(run_paths), judgements, settings)
     tables = tidy_tables(yours, judgements)
     per_topic, topic_ids = shipped["per_topic"], [str(q) for q in judgements.topics]
     tested = settings.default_significance_measures()
@@ -92,18 +78,31 @@ def evaluate_beside(shipped: Mapping[str, pd.DataFrame], query_types: list[str],
             index="qid", columns="measure", values="value").reindex(index=topic_ids,
                                                                     columns=tested)
         theirs.append(RunResult(label, {m: values[m].to_numpy(dtype=float) for m in tested},
-                                [], {}, {}, [], {}, [], {}, []))
+                                [], {}, [], [], {}, [], {}, []))
     for name in shipped:
         tables[name] = pd.concat([shipped[name], tables[name]], ignore_index=True)
     tables.update(significance_tables([*theirs, *yours], judgements, settings))
-    write_tables(tables, out_dir)
-    record = provenance.record(
-        "evaluate", {"evaluation": plain(recorded_settings(settings))},
-        runs={label: {"path": str(path), "sha256": sha256_of(path)}
-              for label, path in run_paths.items()},
-        reference=dict(reference), topics=judgements.n_topics)
-    write_text(record, Path(out_dir) / "provenance.json")
+    _write(tables, settings, run_paths, out_dir, reference=dict(reference),
+           topics=judgements.n_topics)
     return tables
+
+
+def _write(tables: Mapping[str, pd.DataFrame], settings: Settings,
+           run_paths: Mapping[str, str | Path], out_dir: str | Path, **record) -> None:
+    """Write ``tables`` (:func:`write_tables`) and provenance.json: the settings as an
+    evaluation records them (``config.evaluation``; :meth:`Settings.from_record` reads them
+    back: every field, ``measures`` left out when it is the default grid, what the other
+    settings spell out, ``significance_tests`` only when the tests were off: ``false``;
+    absent, as before the switch existed: on), the runs (:func:`digested`) and ``record``."""
+    from gradedrel.core import provenance
+
+    write_tables(tables, out_dir)
+    left_out = {"measures": None, "significance_tests": True}
+    recorded = {k: v for k, v in asdict(settings).items()
+                if k not in left_out or v is not left_out[k]}
+    runs = {label: digested(path) for label, path in run_paths.items()}
+    write_text(provenance.record("evaluate", {"evaluation": plain(recorded)}, runs=runs, **record),
+               Path(out_dir) / "provenance.json")
 
 
 #: Two evaluations of the same runs agree when no mean differs by more than this.
@@ -126,16 +125,6 @@ def digested(path: str | Path) -> dict:
     if is_regular_file(path):
         return {"path": str(path), "sha256": sha256_of(path)}
     return {"path": str(path)}
-
-
-def recorded_settings(settings: Settings) -> dict:
-    """The settings as an evaluation records them (``config.evaluation`` of provenance.json;
-    :meth:`Settings.from_record` reads them back): every field, ``measures`` left out when
-    it is the default grid (what the other settings spell out), ``significance_tests`` only
-    when the tests were off (``false``; absent, as before the switch existed: on)."""
-    left_out = {"measures": None, "significance_tests": True}
-    return {k: v for k, v in asdict(settings).items()
-            if k not in left_out or v is not left_out[k]}
 
 
 def warn_if_most_topics_unranked(judgements: Judgements, runs: Mapping[str, RankedRun],

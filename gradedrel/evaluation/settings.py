@@ -22,7 +22,6 @@ from typing import Mapping
 from gradedrel.evaluation.measures import corrections, registry, stratified
 from gradedrel.evaluation.measures import cumulated_gain as cg
 from gradedrel.evaluation.measures.avp import AvP
-from gradedrel.evaluation.measures.judgements import MISSING_TOPICS
 
 
 def profile_order(profiles: Mapping[str, tuple[int, ...]]) -> dict[str, tuple[int, ...]]:
@@ -116,29 +115,24 @@ class Settings:
             values.update({field: v for k, v in dict(s.get(nested) or {}).items()
                            if (field := fields.get(k))})
         values["significance_measures"] = values.get("significance_measures") or None
-        return cls._checked(values, standard_measures=standard or (),
-                            measures=with_also(s.get("measures"), s.get("also")))
+        return cls.from_record({**values, "standard_measures": standard or (),
+                                "measures": with_also(s.get("measures"), s.get("also"))})
 
     @classmethod
     def from_record(cls, record: Mapping, source: str = "<evaluation record>") -> "Settings":
         """The settings an evaluation recorded (``config.evaluation`` of its provenance.json:
         the fields as :func:`dataclasses.asdict` gives them, JSON-plain, ``measures`` left
         out when it is the default grid), as :func:`gradedrel.evaluation.files.evaluate_files`
-        writes them; the same settings again. A field this version does not know is a
-        ValueError naming it."""
+        writes them; the same settings again (and :meth:`from_config`'s fields). Each field
+        as JSON or config spells it (lists, text keys) is converted to the field's type
+        (:data:`_CONVERT`), then checked. A field this version does not know is a ValueError
+        naming it."""
         unknown = sorted(set(record) - _FIELDS)
         if unknown:
             raise ValueError(f"{source}: config.evaluation: settings this version of "
                              f"gradedrel does not know: {unknown}")
-        return cls._checked(record)
-
-    @classmethod
-    def _checked(cls, values: Mapping, **more) -> "Settings":
-        """Settings from field values as config or a record spells them (lists, text keys),
-        each converted to the field's type (:data:`_CONVERT`), then checked."""
-        values = {**values, **more}
         settings = cls(**{name: _CONVERT.get(name, _tuple)(value)
-                          for name, value in values.items()})
+                          for name, value in record.items()})
         settings.check()
         return settings
 
@@ -147,27 +141,16 @@ class Settings:
         def wrong(key: str, problem: str) -> SettingError:
             return SettingError(("evaluation", *key.split(".")), problem)
 
-        for level in self.levels:
-            if level not in (1, 2, 3):
-                raise wrong("levels", f"{level} is not a relevance level 1-3")
-        for reading in self.readings:
-            if reading not in stratified.READINGS:
-                raise wrong("readings", f"{reading!r} not in {stratified.READINGS}")
+        # levels, readings, bases, missing_topics and ndcg_log2 gains: the config schema's
+        # (gradedrel/schemas/config.schema.yaml); here what it cannot judge
         for name, levels in self.profiles.items():
             missing = [lv for lv in levels if lv not in self.gains]
             if missing or not levels:
                 raise wrong(f"profiles.{name}", f"levels {missing or '[]'} have no gain")
-        if any(b < 2 for b in self.dcg_bases):
-            raise wrong("dcg_bases", "every base must be >= 2")
         for key in ("cutoffs", "effort_ranks"):
             too_deep = [k for k in getattr(self, key) if not 1 <= k <= self.depth]
             if too_deep:
                 raise wrong(key, f"{too_deep} outside 1..depth ({self.depth}, evaluation.depth)")
-        if self.missing_topics not in MISSING_TOPICS:
-            raise wrong("missing_topics", f"'zero' or 'skip', not {self.missing_topics!r}")
-        for gain in self.ndcg_log2_gains:
-            if gain not in cg.MODERN_GAINS:
-                raise wrong("ndcg_log2.gains", f"{gain!r} not in {sorted(cg.MODERN_GAINS)}")
         try:
             corrections.known(self.correction)
         except ValueError as error:
@@ -195,11 +178,6 @@ class Settings:
                     measure["profile"] not in self.profiles:
                 raise wrong("measures", f"{measure}: gain profile {measure['profile']!r} not "
                             "in config: evaluation.profiles")
-
-    @property
-    def kinds(self) -> list[tuple[str, int]]:
-        """(kind, base) of the un-normalised curves: CG (base 0), then DCG per base."""
-        return [("CG", 0)] + [("DCG", b) for b in self.dcg_bases]
 
     def measure_list(self) -> list:
         """The evaluation's measures, in order: ``measures`` (or the default grid) expanded

@@ -82,12 +82,8 @@ class StandardMeasures:
         position = {qid: i for i, qid in enumerate(self.topics)}
         keys = [str(m) for m in self.measures]
         values = {key: np.zeros(len(self.topics)) for key in keys}
-        names: dict = {}  # measure object → its name, printed once (not once per topic)
         for metric in self._evaluator.iter_calc(scored):
-            key = names.get(metric.measure)
-            if key is None:
-                key = names[metric.measure] = str(metric.measure)
-            vector = values.get(key)
+            vector = values.get(str(metric.measure))
             i = position.get(metric.query_id)
             if vector is not None and i is not None:
                 vector[i] = float(metric.value)

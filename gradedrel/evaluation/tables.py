@@ -15,7 +15,7 @@ import pandas as pd
 
 from gradedrel.core.progress import progress
 from gradedrel.evaluation.contract import COLUMNS, SIGNIFICANCE_TABLES
-from gradedrel.evaluation.measures import jk, ranked_grades, significance
+from gradedrel.evaluation.measures import ranked_grades, registry, significance
 from gradedrel.evaluation.measures.avp import AvP
 from gradedrel.evaluation.measures.judgements import Judgements
 from gradedrel.evaluation.settings import Settings
@@ -31,7 +31,7 @@ class RunResult:
     per_topic: dict[str, np.ndarray]          # measure → (T,), NaN = undefined
     pr: list[tuple]                            # level, reading, recall, precision, topics
     pr_topics: dict[tuple[int, str], np.ndarray]  # (level, reading) → (topics, P) defined rows
-    pr_topic_index: dict[tuple[int, str], np.ndarray]  # … and which topics those rows are
+    pr_per_topic: list[pd.DataFrame]           # … as pr_per_topic.tsv's rows (no run column)
     gain: list[tuple]                          # profile, kind, base, rank, value, ideal
     gain_topics: dict[tuple[str, str, int], np.ndarray]  # per-topic curves, defined rows
     effort: list[tuple]
@@ -62,33 +62,17 @@ def tidy_tables(results: list[RunResult], judgements: Judgements) -> dict[str, p
                                          ("effort", "effort")))
     eff["rank_reached"] = eff["rank_reached"].astype("Int64")
     coverage = pd.DataFrame([r.coverage for r in results])
-    return {"per_topic": pd.concat(per_topic, ignore_index=True) if per_topic else
-            pd.DataFrame(columns=COLUMNS["per_topic"]),
-            "means": pd.concat(means, ignore_index=True) if means else
-            pd.DataFrame(columns=COLUMNS["means"]),
-            "pr_curves": pr, "pr_per_topic": pr_per_topic_table(results, judgements),
+    pr_per_topic = [rows.assign(run=r.label) for r in results for rows in r.pr_per_topic]
+    return {"per_topic": _stacked(per_topic, "per_topic"), "means": _stacked(means, "means"),
+            "pr_curves": pr, "pr_per_topic": _stacked(pr_per_topic, "pr_per_topic"),
             "gain_curves": gain, "effort": eff, "coverage": coverage,
             "ranked_grades": ranked_grades.ranked_grades_table(
                 [r.label for r in results], [r.ranked_grades for r in results], judgements)}
 
 
-def pr_per_topic_table(results: list[RunResult], judgements: Judgements) -> pd.DataFrame:
-    """Interpolated precision per topic, level, reading and recall point (defined topics)."""
-    frames = []
-    for r in results:
-        for (level, reading), matrix in r.pr_topics.items():
-            if not len(matrix):
-                continue
-            n_topics, n_points = matrix.shape
-            # every (level, reading) uses the same recall points: read them off the curve rows
-            points = np.asarray([row[2] for row in r.pr[:n_points]], dtype=np.float64)
-            frames.append(pd.DataFrame({
-                "run": r.label,
-                "qid": np.repeat(judgements.topics[r.pr_topic_index[(level, reading)]],
-                                 n_points),
-                "level": level, "reading": reading,
-                "recall": np.tile(points, n_topics), "precision": matrix.reshape(-1)}))
-    columns = COLUMNS["pr_per_topic"]
+def _stacked(frames: list[pd.DataFrame], name: str) -> pd.DataFrame:
+    """The frames one under the other, in the columns of the table ``name`` (none: no row)."""
+    columns = COLUMNS[name]
     return pd.concat(frames, ignore_index=True)[columns] if frames else \
         pd.DataFrame(columns=columns)
 
@@ -105,11 +89,13 @@ def significance_tables(results: list[RunResult], judgements: Judgements,
                         settings: Settings) -> dict[str, pd.DataFrame]:
     """Friedman, post-hoc and versus-baseline tables of the runs for each significance measure
     (ValueError: one not computed); with the tests off (``settings.significance_tests``),
-    the tables with their columns and no row (:func:`untested_tables`)."""
+    the tables with their columns and no row, so that their files are there and well-formed
+    (provenance.json's ``config.evaluation.significance_tests: false`` says why they are
+    empty)."""
     if not settings.significance_tests:
         log.info("significance tests off (evaluation.significance: null, or "
                  "--no-significance): the significance tables have no rows")
-        return untested_tables()
+        return {name: pd.DataFrame(columns=COLUMNS[name]) for name in SIGNIFICANCE_TABLES}
     measures = list(settings.default_significance_measures()) if results else []
     unknown = [m for m in measures if m not in results[0].per_topic]
     if unknown:
@@ -156,31 +142,18 @@ def significance_tables(results: list[RunResult], judgements: Judgements,
     if settings.baseline_run not in labels:
         log.info("baseline run %r not among the runs %s: no tests against a baseline",
                  settings.baseline_run, labels)
-    return {
-        "significance_friedman": pd.DataFrame(
-            friedman_rows, columns=COLUMNS["significance_friedman"]),
-        "significance_posthoc": pd.DataFrame(
-            posthoc_rows, columns=COLUMNS["significance_posthoc"]),
-        "significance_vs_baseline": pd.DataFrame(
-            baseline_rows, columns=COLUMNS["significance_vs_baseline"]),
-    }
-
-
-def untested_tables() -> dict[str, pd.DataFrame]:
-    """The significance tables of an evaluation without tests: each with its columns and no
-    row, so that its file is there and well-formed (provenance.json's
-    ``config.evaluation.significance_tests: false`` says why it is empty)."""
-    return {name: pd.DataFrame(columns=COLUMNS[name]) for name in SIGNIFICANCE_TABLES}
+    found = (friedman_rows, posthoc_rows, baseline_rows)
+    return {name: pd.DataFrame(rows, columns=COLUMNS[name])
+            for name, rows in zip(SIGNIFICANCE_TABLES, found)}
 
 
 def bootstrap_table(results: list[RunResult], settings: Settings) -> pd.DataFrame:
     """Bootstrap CIs: means of the significance measures; averaged P–R and gain curves."""
     rows = []
-    boot = dict(resamples=settings.bootstrap_resamples, confidence=settings.confidence,
-                seed=settings.seed)
 
     def add(label, measure, at, values):
-        mean, low, high = significance.bootstrap_ci(values, **boot)
+        mean, low, high = significance.bootstrap_ci(values, settings.bootstrap_resamples,
+                                                    settings.confidence, settings.seed)
         for point, m, lo, hi in zip(at, mean, low, high):
             rows.append((label, measure, point, m, lo, hi, settings.confidence,
                          settings.bootstrap_resamples, len(values)))
@@ -193,6 +166,7 @@ def bootstrap_table(results: list[RunResult], settings: Settings) -> pd.DataFram
             name = AvP(level=level, reading=reading).interpolated_name
             add(r.label, name, [f"{p:g}" for p in settings.recall_points], matrix)
         for (profile, kind, base), matrix in r.gain_topics.items():
-            name = str(jk.measure(kind, profile, base, gains=settings.gains))
+            curve = registry.families()[f"JK_{kind}"](profile=profile, gains=settings.gains)
+            name = str(curve(b=base) if base else curve)
             add(r.label, name, [str(i) for i in range(1, settings.depth + 1)], matrix)
     return pd.DataFrame(rows, columns=COLUMNS["bootstrap_ci"])

@@ -34,7 +34,7 @@ def test_effort_ratio_by_hand():
     assert found.estimate == pytest.approx(1 / 3)
     # {B, B} is drawn in a quarter of the resamples: the 97.5th percentile is 1/2
     assert (found.low, found.high) == (pytest.approx(1 / 3), pytest.approx(1 / 2))
-    assert curves.requests("3") == 2 and curves.depth("3") == 4
+    assert curves.ideal["3"].shape == (2, 4)  # requests, depth
 
 
 def test_a_rank_not_reached_is_censored():

@@ -56,6 +56,7 @@ class Param:
     desc: str = ""
     shown: bool = False      # named even when it has its default value
     grid: str | None = None
+    symbol: str | None = None  # how a label names it (default: its key)
 
     def check(self, family: str, name: str, value):
         """``value`` as the family stores it (ints, floats, text, ``{level: gain}``), or a
@@ -100,20 +101,21 @@ class Measure:
     SHORT_DESC = ""
     SUPPORTED_PARAMS: dict[str, Param] = {}
     AT_PARAM = "cutoff"  # the parameter ``measure @ k`` sets
+    #: Why a request has no value (NaN), for messages, its parameters filled in by name
+    #: (``{level}``): ``no document is judged exactly 3``.
+    UNDEFINED = "the measure is undefined there (docs/measures.md, 'defined for a topic when')"
 
     def __init__(self, **params):
         unknown = [k for k in params if k not in self.SUPPORTED_PARAMS]
         if unknown:
             raise ValueError(f"{self.NAME}: no parameter {unknown[0]!r} (its parameters: "
                              f"{', '.join(self.SUPPORTED_PARAMS) or 'none'})")
-        checked = {}
-        for key, spec in self.SUPPORTED_PARAMS.items():  # declared order
-            if key in params and params[key] is not None:
-                checked[key] = spec.check(self.NAME, key, params[key])
-        if self.AT_PARAM in checked and checked[self.AT_PARAM] < 1:
+        self.params = {key: spec.check(self.NAME, key, params[key])  # in declared order
+                       for key, spec in self.SUPPORTED_PARAMS.items()
+                       if params.get(key) is not None}
+        if self.AT_PARAM in self.params and self.params[self.AT_PARAM] < 1:
             raise ValueError(f"{self.NAME}: the cutoff must be at least 1, not "
-                             f"{checked[self.AT_PARAM]}")
-        self.params = checked
+                             f"{self.params[self.AT_PARAM]}")
 
     # --- a value -----------------------------------------------------------------------
     def __call__(self, **params) -> "Measure":
@@ -139,13 +141,10 @@ class Measure:
     def shown_params(self) -> list[tuple[str, Any]]:
         """The parameters the name shows, in declared order, the cutoff left out: those set
         to a value other than their default, and those the family always names."""
-        shown = []
-        for key, spec in self.SUPPORTED_PARAMS.items():
-            value = self.params.get(key, spec.default)
-            if key != self.AT_PARAM and value is not NOT_GIVEN and \
-                    (spec.shown or (key in self.params and value != spec.default)):
-                shown.append((key, value))
-        return shown
+        return [(key, value) for key, spec in self.SUPPORTED_PARAMS.items()
+                if key != self.AT_PARAM
+                and (value := self.params.get(key, spec.default)) is not NOT_GIVEN
+                and (spec.shown or (key in self.params and value != spec.default))]
 
     def __str__(self) -> str:
         shown = [f"{key}={spell(value)}" for key, value in self.shown_params()]
@@ -158,10 +157,12 @@ class Measure:
         """The measure as a figure legend or table header names it, for people (``str`` is
         its name for machines): by default the family's name (``long``: its
         ``PRETTY_NAME``), the parameters the name shows as ``key = value`` in brackets and
-        the cutoff as ``at rank k`` (``Q (beta = 1)``, ``nERR at rank 10``). A family
-        whose figures and tables print it otherwise overrides this."""
+        the cutoff as ``at rank k`` (``Q (β = 1)``, ``nERR at rank 10``; a parameter with a
+        ``symbol`` is named by it). A family whose figures and tables print it otherwise
+        overrides this."""
         head = self.PRETTY_NAME if long and self.PRETTY_NAME else self.NAME
-        shown = ", ".join(f"{key} = {value if isinstance(value, str) else spell(value)}"
+        shown = ", ".join(f"{self.SUPPORTED_PARAMS[key].symbol or key} = "
+                          f"{value if isinstance(value, str) else spell(value)}"
                           for key, value in self.shown_params())
         return head + (f" ({shown})" if shown else "") + self._at_rank()
 
@@ -184,20 +185,18 @@ class Measure:
         raise NotImplementedError
 
     def undefined_when(self) -> str:
-        """Why a request has no value (NaN), for messages: ``no document is judged exactly 3``."""
-        return "the measure is undefined there (docs/measures.md, 'defined for a topic when')"
+        """Why a request has no value (NaN), for messages: :data:`UNDEFINED` filled in."""
+        return self.UNDEFINED.format_map(self)
 
     def expand(self, settings) -> list["Measure"]:
         """This family entry over the evaluation's values of every grid parameter it does
         not set (in declared order, the first outermost)."""
-        keys, choices = [], []
-        for key, spec in self.SUPPORTED_PARAMS.items():
-            if key in self.params or spec.grid is None:
-                continue
-            keys.append(key)
-            values = getattr(settings, spec.grid)  # a dict parameter's mapping is one value
-            choices.append([values] if spec.dtype is dict else list(values))
-        return [self(**dict(zip(keys, combination)))
+        grids = {key: spec for key, spec in self.SUPPORTED_PARAMS.items()
+                 if key not in self.params and spec.grid is not None}
+        # a dict parameter's mapping is one value
+        choices = [[getattr(settings, spec.grid)] if spec.dtype is dict
+                   else list(getattr(settings, spec.grid)) for spec in grids.values()]
+        return [self(**dict(zip(grids, combination)))
                 for combination in itertools.product(*choices)]
 
     @classmethod
@@ -268,7 +267,6 @@ class Ranking:
                             lambda n: cg.curve(self.vectors(table, n, ideal), base))
 
     def standard_vectors(self) -> dict[str, np.ndarray]:
-        """The standard measures' values (name → per request), computed once for all."""
-        if self.standard is None:
-            raise ValueError("no standard measures were set up for this evaluation")
+        """The standard measures' values (name → per request), computed once for all (the
+        evaluation sets ``standard`` up whenever it lists a standard measure)."""
         return self.cached(("standard",), lambda: self.standard.vectors(self.run))

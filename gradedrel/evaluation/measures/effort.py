@@ -111,14 +111,6 @@ class RequestCurves:
                                                gains, depth, runs=runs)
         return cls.from_gains(vectors, ideal)
 
-    def requests(self, profile: str) -> int:
-        """How many requests the curves of ``profile`` hold."""
-        return int(self.ideal[profile].shape[0])
-
-    def depth(self, profile: str) -> int:
-        """The curves' last rank."""
-        return int(self.ideal[profile].shape[1])
-
     def ratio(self, profile: str, first: str, second: str, share: float, resamples: int,
               confidence: float, seed: int) -> EffortRatio:
         """:func:`effort_ratio` of runs ``first`` and ``second`` under ``profile``."""

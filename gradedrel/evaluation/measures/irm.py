@@ -168,12 +168,9 @@ class GradedMeasure(ir_measures.measures.Measure):
         """The aggregator: the mean over topics where the measure is defined."""
         return DefinedMeanAgg()
 
-    def canonical_name(self):
+    def __repr__(self):
         """The name of our measure with these parameters."""
         return str(self.ours())
-
-    def __repr__(self):
-        return self.canonical_name()
 
 
 def _param_info(spec) -> ParamInfo:
@@ -212,14 +209,10 @@ def defined_topics(measure, qrels: pd.DataFrame) -> list[str]:
     if not isinstance(measure, GradedMeasure):
         raise ValueError(f"not one of this package's measures: {measure}")
     frame = qrels.rename(columns={"qid": "query_id", "docno": "doc_id", "label": "relevance"})
-    empty_run = pd.DataFrame({"query_id": pd.Series([], dtype=str),
-                              "doc_id": pd.Series([], dtype=str),
-                              "score": pd.Series([], dtype=float)})
-    judgements, judged = _inputs(frame, empty_run)
+    judgements, judged = _inputs(frame, pd.DataFrame(columns=["query_id", "doc_id", "score"]))
     values = measure.ours().values(Ranking(judged, judgements))
     return [str(q) for q, v in zip(judgements.topics, values) if not np.isnan(v)]
 
 
-def parse(name: str):
-    """``ir_measures.parse_measure`` with this package's measures registered."""
-    return ir_measures.parse_measure(name)
+#: ``ir_measures.parse_measure``, with this package's measures registered.
+parse = ir_measures.parse_measure

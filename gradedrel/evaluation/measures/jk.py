@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from gradedrel.core import lazy
 
-from typing import Mapping, Sequence
+from typing import Sequence
 
 np = lazy.module("numpy")
 
@@ -49,6 +49,8 @@ class JKMeasure(Measure):
 
     KIND = "CG"            # the curve: CG or DCG
     NORMALISED = False
+    # (nCG, nDCG)
+    UNDEFINED = "no judged document earns gain under profile {profile!r}: an ideal of 0"
 
     def __init__(self, **params):
         super().__init__(**params)
@@ -73,10 +75,6 @@ class JKMeasure(Measure):
         if not self.NORMALISED:
             return actual
         return cg.normalised(actual, ranking.curve(table, self.base, k, ideal=True)[:, k - 1])
-
-    def undefined_when(self) -> str:
-        """An ideal of 0 (nCG, nDCG): no judged document earns gain under the profile."""
-        return f"no judged document earns gain under profile {self['profile']!r}: an ideal of 0"
 
     @property
     def curve(self) -> tuple[str, int]:
@@ -119,8 +117,7 @@ class JKMeasure(Measure):
             return (position(profiles, m["profile"]), kind, position(cutoffs, m["cutoff"]),
                     m.NORMALISED)
 
-        measures = [m for entry in entries for m in entry.expand(settings)]
-        return sorted(measures, key=key)
+        return sorted(super().grid(entries, settings), key=key)
 
 
 class JK_CGMeasure(JKMeasure):
@@ -165,18 +162,6 @@ JK_nCG = JK_nCGMeasure()
 JK_DCG = JK_DCGMeasure()
 JK_nDCG = JK_nDCGMeasure()
 MEASURES = (JK_CG, JK_nCG, JK_DCG, JK_nDCG)
-BY_KIND = {"CG": JK_CG, "nCG": JK_nCG, "DCG": JK_DCG, "nDCG": JK_nDCG}
-
-
-def measure(kind: str, profile: str, base: int = 0, cutoff: int | None = None,
-            gains: Mapping[int, float] | None = None) -> JKMeasure:
-    """The measure of a gain curve read at ``cutoff`` (or the curve itself, without one):
-    ``kind`` in CG, nCG, DCG, nDCG, ``base`` its log base (ignored, 0, for CG/nCG)."""
-    template = BY_KIND[kind]
-    params = {"profile": profile, "gains": gains, "cutoff": cutoff}
-    if template.KIND == "DCG":
-        params["b"] = base
-    return template(**params)
 
 
 def curve(name: str, key: str) -> JKMeasure:

@@ -23,7 +23,6 @@ from gradedrel.core.errors import InputError
 from gradedrel.collection.grades import LEVELS
 from gradedrel.retrieval.runs import RankedRun
 
-MISSING_TOPICS = ("zero", "skip")
 READINGS = ("exact", "atleast")
 
 
@@ -115,7 +114,7 @@ class JudgedRun:
 
     def evaluated(self, missing_topics: str = "zero") -> np.ndarray:
         """Which topics count in this run's means (bool (T,)): every one (``"zero"``) or
-        those the run ranks (``"skip"``; :meth:`Settings.check` admits no other value)."""
+        those the run ranks (``"skip"``; the config schema admits no other value)."""
         return self.present.copy() if missing_topics == "skip" else np.ones(self.n_topics, bool)
 
     def topk_grades(self, depth: int) -> np.ndarray:

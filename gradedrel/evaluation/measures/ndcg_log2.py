@@ -22,6 +22,7 @@ class NDCGLog2Measure(Measure):
     NAME = "nDCG_log2"
     PRETTY_NAME = "nDCG (log2 discount)"
     SHORT_DESC = "Today's nDCG@k: discount log2(i+1) at every rank; not J&K's nDCG."
+    UNDEFINED = "no judged document has gain: an ideal of 0"
     SUPPORTED_PARAMS = {
         "gain": Param(str, default="linear", choices=tuple(cg.MODERN_GAINS), shown=True,
                       grid="ndcg_log2_gains", desc="linear (g) or exp (2^g - 1)"),
@@ -36,10 +37,6 @@ class NDCGLog2Measure(Measure):
         """``nDCG (log2 discount), linear gain at rank 10`` (``nDCG_log2``'s own name is
         J&K's nDCG's otherwise)."""
         return f"{self.PRETTY_NAME}, {self['gain']} gain{self._at_rank()}"
-
-    def undefined_when(self) -> str:
-        """An ideal of 0: no judged document has gain."""
-        return "no judged document has gain: an ideal of 0"
 
 
 nDCG_log2 = NDCGLog2Measure()

@@ -38,6 +38,7 @@ class NERRMeasure(Measure):
     NAME = "nERR"
     PRETTY_NAME = "nERR"
     SHORT_DESC = "Expected reciprocal rank at k over the ideal ranking's (NTCIREVAL's nERR)."
+    UNDEFINED = "no judged document has gain: an ideal of 0"
     SUPPORTED_PARAMS = {
         "gains": Param(dict, default=dict(cg.DEFAULT_GAINS),
                        desc="gain per level, non-decreasing (default 1:1,2:2,3:3)"),
@@ -60,10 +61,6 @@ class NERRMeasure(Measure):
         actual = expected_reciprocal_rank(ranking.vectors(table, k), gains[3])
         ideal = expected_reciprocal_rank(ranking.vectors(table, k, ideal=True), gains[3])
         return cg.normalised(actual, ideal)
-
-    def undefined_when(self) -> str:
-        """An ideal of 0: no judged document has gain."""
-        return "no judged document has gain: an ideal of 0"
 
 
 nERR = NERRMeasure()

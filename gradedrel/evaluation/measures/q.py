@@ -19,7 +19,7 @@ from gradedrel.core import lazy
 np = lazy.module("numpy")
 
 from gradedrel.evaluation.measures import cumulated_gain as cg
-from gradedrel.evaluation.measures.base import Measure, Param, Ranking, spell
+from gradedrel.evaluation.measures.base import Measure, Param, Ranking
 
 
 class QMeasure(Measure):
@@ -28,8 +28,9 @@ class QMeasure(Measure):
     NAME = "Q"
     PRETTY_NAME = "Q-measure"
     SHORT_DESC = "Average of the blended ratio (Sakai) at the relevant documents retrieved."
+    UNDEFINED = "no document is judged relevant (level 1 or higher)"  # R = 0
     SUPPORTED_PARAMS = {
-        "beta": Param(float, default=1.0, shown=True,
+        "beta": Param(float, default=1.0, shown=True, symbol="β",
                       desc="weight of the gains in the blended ratio (0: average precision)"),
         "gains": Param(dict, default=dict(cg.DEFAULT_GAINS),
                        desc="gain per level (default 1:1,2:2,3:3)"),
@@ -41,15 +42,6 @@ class QMeasure(Measure):
         if self["beta"] < 0 or any(g < 0 for g in self["gains"].values()) or \
                 sorted(self["gains"]) != [1, 2, 3]:
             raise ValueError(f"{self}: beta and the gains of levels 1, 2, 3 must be >= 0")
-
-    def label(self, long: bool = False) -> str:
-        """``Q (β = 1)`` (``long``: ``Q-measure (β = 1)``), a non-default gain table and the
-        cutoff added: ``Q (β = 0.5, gains = {1:1,2:5,3:10}) at rank 10``."""
-        head = self.PRETTY_NAME if long else self.NAME
-        parts = [f"β = {spell(self['beta'])}"]
-        if "gains" in dict(self.shown_params()):
-            parts.append(f"gains = {spell(self['gains'])}")
-        return f"{head} ({', '.join(parts)}){self._at_rank()}"
 
     def values(self, ranking: Ranking) -> np.ndarray:
         """Per-topic Q-measure (to the cutoff if one is set, else over the whole ranking)."""
@@ -70,10 +62,6 @@ class QMeasure(Measure):
         total = np.where(relevant, blended, 0.0).sum(axis=1)
         base = ranking.judgements.recall_base(1, "atleast").astype(np.float64)
         return cg.normalised(total, base if cutoff is None else np.minimum(base, cutoff))
-
-    def undefined_when(self) -> str:
-        """No relevant document (R = 0)."""
-        return "no document is judged relevant (level 1 or higher)"
 
 
 Q = QMeasure()

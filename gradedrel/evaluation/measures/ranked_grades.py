@@ -60,15 +60,13 @@ def gain_vectors(grades: Sequence[str], gain_by_grade: np.ndarray, depth: int) -
 
 
 def level_counts(recall_base: pd.DataFrame, topics: Sequence[str]) -> np.ndarray:
-    """``(requests, 4)`` counts per level 0–3 (level 0: 0, it earns no gain) of ``topics``
-    from the collection's recall base; a request it lacks is a ValueError."""
+    """``(requests, 4)`` counts per level 0–3 of ``topics`` from the collection's recall base
+    (as :attr:`Judgements.level_counts`); a request it lacks is a ValueError."""
     wide = recall_base.set_index("qid")
     missing = [t for t in topics if t not in wide.index]
     if missing:
         raise ValueError(f"recall base: no rows for requests {missing[:5]}")
-    counts = np.zeros((len(topics), 4), dtype=np.int64)
-    counts[:, 1:] = wide.loc[list(topics), RECALL_BASE_COLUMNS[2:]].to_numpy(dtype=np.int64)
-    return counts
+    return wide.loc[list(topics), RECALL_BASE_COLUMNS[1:]].to_numpy(dtype=np.int64)
 
 
 def vectors_by_profile(ranked: pd.DataFrame, recall_base: pd.DataFrame,

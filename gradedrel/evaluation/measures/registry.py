@@ -16,8 +16,10 @@ from __future__ import annotations
 
 import ast
 import difflib
+import functools
 import importlib
 import re
+import sys
 from typing import Sequence
 
 from gradedrel.evaluation.measures.base import Measure
@@ -28,25 +30,19 @@ FAMILY_MODULES = ("avp", "jk", "ndcg_log2", "q", "nerr")
 #: paper's grid over the configured levels, readings, profiles, bases and cutoffs.
 DEFAULT_MEASURES = ("AvP", "JK_CG", "JK_nCG", "JK_DCG", "JK_nDCG", "nDCG_log2")
 
-_FAMILIES: dict[str, Measure] = {}
-_MODULE_OF: dict[str, str] = {}
 
-
+@functools.cache
 def families() -> dict[str, Measure]:
     """Family name → template (the family modules imported on first use)."""
-    if not _FAMILIES:
-        found, module_of = {}, {}
-        for module_name in FAMILY_MODULES:
-            module = importlib.import_module(f"{__package__}.{module_name}")
-            for template in module.MEASURES:
-                if template.NAME in found:
-                    raise ValueError(f"measure family {template.NAME!r} is registered twice "
-                                     f"({module_of[template.NAME]}, {module_name})")
-                found[template.NAME] = template
-                module_of[template.NAME] = module_name
-        _MODULE_OF.update(module_of)
-        _FAMILIES.update(found)
-    return _FAMILIES
+    found: dict[str, Measure] = {}
+    for module_name in FAMILY_MODULES:
+        for template in importlib.import_module(f"{__package__}.{module_name}").MEASURES:
+            if template.NAME in found:
+                first = found[template.NAME].__module__.rpartition(".")[2]
+                raise ValueError(f"measure family {template.NAME!r} is registered twice "
+                                 f"({first}, {module_name})")
+            found[template.NAME] = template
+    return found
 
 
 class UnknownMeasure(ValueError):
@@ -101,8 +97,6 @@ def parse_family(name: str) -> Measure | None:
 def parse(name: str):
     """A measure name → the measure (or family entry; see the module doc); an
     :class:`UnknownMeasure` naming the closest registered name when it is none."""
-    if not isinstance(name, str):
-        raise UnknownMeasure(f"a measure name must be text, not {name!r}")
     ours = parse_family(name)
     if ours is not None:
         return ours
@@ -127,8 +121,8 @@ def closest(name: str) -> str:
     by_case = {c.casefold(): c for c in candidates}
     if head.casefold() in by_case:
         return by_case[head.casefold()]
-    match = difflib.get_close_matches(head, candidates, n=1, cutoff=0.0)
-    return match[0] if match else candidates[0]
+    # (cutoff 0: the nearest, whatever its distance)
+    return difflib.get_close_matches(head, candidates, n=1, cutoff=0.0)[0]
 
 
 def expand(names: Sequence[str], settings) -> list:
@@ -140,11 +134,11 @@ def expand(names: Sequence[str], settings) -> list:
     for name in names:
         measure = parse(name)
         entry = isinstance(measure, Measure) and not measure.complete
-        groups.setdefault(_MODULE_OF[measure.NAME] if entry else measure, []).append(measure)
+        groups.setdefault(type(measure).__module__ if entry else measure, []).append(measure)
     out: dict = {}
     for key, group in groups.items():
         if isinstance(key, str):
-            group = importlib.import_module(f"{__package__}.{key}").MEASURES[0].grid(group, settings)
+            group = sys.modules[key].MEASURES[0].grid(group, settings)
         for measure in group:
             out.setdefault(str(measure), measure)
     return list(out.values())

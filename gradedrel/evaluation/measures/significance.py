@@ -29,7 +29,8 @@ from functools import lru_cache
 
 import numpy as np
 
-from gradedrel.evaluation.measures import corrections
+# the multiple-comparison corrections (holm, bonferroni, none), NumPy only
+from gradedrel.evaluation.measures.corrections import adjust  # noqa: F401
 
 
 @dataclass(frozen=True)
@@ -63,12 +64,6 @@ def wilcoxon(a: np.ndarray, b: np.ndarray) -> TestResult:
     result = stats.wilcoxon(np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64),
                             zero_method="wilcox", alternative="two-sided")
     return TestResult(float(result.statistic), float(result.pvalue))
-
-
-def adjust(p_values: np.ndarray, method: str = "holm") -> np.ndarray:
-    """Multiple-comparison correction of a family of p-values: ``holm``, ``bonferroni`` or
-    ``none`` (:data:`.corrections.CORRECTIONS`)."""
-    return corrections.adjust(p_values, method)
 
 
 def paired_t(a: np.ndarray, b: np.ndarray) -> TestResult:
