@@ -58,28 +58,12 @@ class Derivation:
     name: str = ""
     without_recalled: bool = False
 
-    def __post_init__(self):
-        unknown = sorted(set(self.keep) - set(SOURCE_CLASSES))
-        if unknown or not self.keep:
-            raise ValueError(f"a derivation keeps source classes among {list(SOURCE_CLASSES)}, "
-                             f"not {sorted(self.keep)}")
-        if self.without_rating not in (None, *RATINGS):
-            raise ValueError(f"a derivation leaves out keys rated one of {list(RATINGS)}, "
-                             f"not {self.without_rating!r}")
-
     @classmethod
     def from_config(cls, spec: Mapping, name: str = "") -> "Derivation":
         """``{keep: [request, thesaurus]}``, ``{without_rating: page}`` and/or
-        ``{without_recalled: true}``."""
-        unknown = sorted(set(spec) - {"keep", "without_rating", "without_recalled"})
-        if unknown:
-            raise ValueError(f"derivation {name}: unknown keys {unknown}")
-        recalled = spec.get("without_recalled", False)
-        if not isinstance(recalled, bool):
-            raise ValueError(f"derivation {name}: without_recalled is true or false, not "
-                             f"{recalled!r}")
+        ``{without_recalled: true}``, as the config schema checked them."""
         return cls(frozenset(spec.get("keep") or SOURCE_CLASSES), spec.get("without_rating"),
-                   name, recalled)
+                   name, spec.get("without_recalled", False))
 
     def describe(self) -> str:
         """The derivation in words: which key classes are kept, less which rated keys."""
