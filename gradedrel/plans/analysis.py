@@ -53,14 +53,9 @@ def clean_label(label: str) -> tuple[str, str | None]:
 
 def collection_settings(global_analysis: dict, collection: dict) -> dict:
     """The analysis settings of one collection: its own ``analysis`` keys
-    (``collections.<c>.analysis``) replace the global ones of the same name; an unknown key
-    is an error naming it."""
-    own = dict(collection.get("analysis") or {})
-    unknown = sorted(set(own) - set(global_analysis))
-    if unknown:
-        raise ValueError(f"config: collection analysis keys {unknown} are not analysis settings "
-                         f"(known: {sorted(global_analysis)})")
-    return {**global_analysis, **own}
+    (``collections.<c>.analysis``, names the config schema checked) replace the global ones
+    of the same name."""
+    return {**global_analysis, **(collection.get("analysis") or {})}
 
 
 @dataclass(frozen=True)

@@ -48,13 +48,19 @@ def test_bad_plan_sets_fail_naming_the_key(raw, named):
 ])
 def test_the_config_schema_refuses_reserved_names_and_bad_derivations(sets, named):
     """What plan_sets.read and transform.Derivation take as checked: the config schema's."""
+    refused_by_the_schema("plan_sets", sets, named)
+
+
+def refused_by_the_schema(key: str, value, named: str) -> None:
+    """The project's config with cranfield's ``key`` set to ``value`` fails the schema with
+    a message holding ``named``."""
     import copy
 
     from gradedrel.core import config
     from gradedrel.core.project import CONFIG, project_file
 
     raw = copy.deepcopy(config.read_file(project_file(CONFIG)))
-    raw["collections"]["cranfield"]["plan_sets"] = sets
+    raw["collections"]["cranfield"][key] = value
     with pytest.raises(config.ConfigError, match=__import__("re").escape(named)):
         config.validate(raw)
 
@@ -93,5 +99,8 @@ def test_collection_analysis_settings_replace_global_ones():
                                                      "facet_grouping": []}})
     assert merged == {"boilerplate_words": ["video"], "facet_grouping": [], "major_share": 0.5}
     assert collection_settings(glob, {}) == glob
-    with pytest.raises(ValueError, match="'boilerplate'"):
-        collection_settings(glob, {"analysis": {"boilerplate": []}})
+
+
+def test_the_config_schema_refuses_unknown_collection_analysis_settings():
+    """What analysis.collection_settings takes as checked: the config schema's."""
+    refused_by_the_schema("analysis", {"boilerplate": []}, "'boilerplate'")
