@@ -124,18 +124,15 @@ def join_ratings(items: pd.DataFrame, answers: Mapping[str, pd.DataFrame],
 
 def ratings_table(frame: pd.DataFrame, path: str = "<ratings>",
                   plan_set: str | None = None) -> dict[tuple[str, str], str]:
-    """(qid, key) → rating, checked (columns, values, one rating per key). A file rating the
-    keys of several plan sets has a column ``plan_set``: only ``plan_set``'s rows are read."""
-    if not {"qid", "key", "rating"} <= set(frame.columns):
-        raise InputError(path, 1, "a header with columns qid, key, rating", list(frame.columns))
+    """(qid, key) → rating from :func:`join_ratings`' table (its columns and ratings checked
+    there), one rating per key. A table rating the keys of several plan sets has a column
+    ``plan_set``: only ``plan_set``'s rows are read."""
     lines = pd.Series(range(2, len(frame) + 2), index=frame.index)
     if "plan_set" in frame.columns and plan_set is not None:
         chosen = frame["plan_set"] == plan_set
         frame, lines = frame[chosen], lines[chosen]
     out: dict[tuple[str, str], str] = {}
     for line, qid, key, rating in zip(lines, frame["qid"], frame["key"], frame["rating"]):
-        if rating not in RATINGS:
-            raise InputError(path, line, f"rating one of {list(RATINGS)}", rating)
         if out.get((qid, key), rating) != rating:
             raise InputError(path, line, f"one rating of key {key!r} of request {qid}", rating)
         out[(qid, key)] = rating

@@ -162,9 +162,10 @@ def test_ratings_must_cover_every_own_key_and_only_the_plans_keys(plans, sources
 
 
 def test_ratings_table_checks_values_and_reads_one_plan_set():
-    bad = pd.DataFrame([("1", "k", "maybe")], columns=["qid", "key", "rating"])
-    with pytest.raises(ValueError, match=r"r.tsv:2: expected rating one of"):
-        transform.ratings_table(bad, "r.tsv")
+    items = pd.DataFrame([("i1", "a", "1", "k")], columns=["item_id", "plan_set", "qid", "key"])
+    bad = pd.DataFrame([("i1", "maybe")], columns=["item_id", "rating"])
+    with pytest.raises(ValueError, match=r"r.tsv:2: expected a rating, one of"):
+        transform.join_ratings(items, {"r.tsv": bad})
     twice = pd.DataFrame([("1", "k", "page"), ("1", "k", "inferable")],
                          columns=["qid", "key", "rating"])
     with pytest.raises(ValueError, match=r"r.tsv:3: expected one rating"):
