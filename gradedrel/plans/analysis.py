@@ -25,6 +25,7 @@ automatically and by documented rules (docs/plans.md):
 """
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass, field
 from typing import Iterable, Sequence
@@ -87,16 +88,12 @@ class TokenNormaliser:
     def __init__(self, pipeline: Pipeline, strict: bool = True):
         self.pipeline = pipeline
         self.strict = strict
-        self._cache: dict[str, tuple[str, str]] = {}
 
+    @functools.cache  # one pipeline call per token (a normaliser lives as long as its run)
     def __call__(self, token: str) -> tuple[str, str]:
-        form = self._cache.get(token)
-        if form is None:
-            term = self.pipeline(token)
-            form = ("=" + token, token) if term is None else \
-                (term, s_stem(token) if self.strict else "")
-            self._cache[token] = form
-        return form
+        term = self.pipeline(token)
+        return ("=" + token, token) if term is None else \
+            (term, s_stem(token) if self.strict else "")
 
     def is_stopword(self, token: str) -> bool:
         """Whether ``token`` is a stopword of the index's pipeline."""
