@@ -289,7 +289,7 @@ class Study:
                     resolve: Callable[[str], str]) -> CollectionStudy:
         raw = config["collections"][name]
         spec = CollectionSpec.from_config(name, raw)
-        sets = plan_set_model.read(name, raw, resolve=resolve, check_files=False)
+        sets = plan_set_model.read(name, raw, resolve=resolve)
         thesaurus = raw["thesaurus"]
         for where, used in [(f"collections.{name}.thesaurus", thesaurus)] + [
                 (f"collections.{name}.plan_sets.{p}.thesaurus", s.thesaurus)

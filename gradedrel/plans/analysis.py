@@ -25,6 +25,7 @@ automatically and by documented rules (docs/plans.md):
 """
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass, field
 from typing import Iterable, Sequence
@@ -53,14 +54,9 @@ def clean_label(label: str) -> tuple[str, str | None]:
 
 def collection_settings(global_analysis: dict, collection: dict) -> dict:
     """The analysis settings of one collection: its own ``analysis`` keys
-    (``collections.<c>.analysis``) replace the global ones of the same name; an unknown key
-    is an error naming it."""
-    own = dict(collection.get("analysis") or {})
-    unknown = sorted(set(own) - set(global_analysis))
-    if unknown:
-        raise ValueError(f"config: collection analysis keys {unknown} are not analysis settings "
-                         f"(known: {sorted(global_analysis)})")
-    return {**global_analysis, **own}
+    (``collections.<c>.analysis``, names the config schema checked) replace the global ones
+    of the same name."""
+    return {**global_analysis, **(collection.get("analysis") or {})}
 
 
 @dataclass(frozen=True)
@@ -92,16 +88,12 @@ class TokenNormaliser:
     def __init__(self, pipeline: Pipeline, strict: bool = True):
         self.pipeline = pipeline
         self.strict = strict
-        self._cache: dict[str, tuple[str, str]] = {}
 
+    @functools.cache  # one pipeline call per token (a normaliser lives as long as its run)
     def __call__(self, token: str) -> tuple[str, str]:
-        form = self._cache.get(token)
-        if form is None:
-            term = self.pipeline(token)
-            form = ("=" + token, token) if term is None else \
-                (term, s_stem(token) if self.strict else "")
-            self._cache[token] = form
-        return form
+        term = self.pipeline(token)
+        return ("=" + token, token) if term is None else \
+            (term, s_stem(token) if self.strict else "")
 
     def is_stopword(self, token: str) -> bool:
         """Whether ``token`` is a stopword of the index's pipeline."""

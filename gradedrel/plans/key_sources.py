@@ -48,8 +48,6 @@ Choices where the amendment is silent (reported to the lead with the code):
 """
 from __future__ import annotations
 
-import functools
-
 from dataclasses import dataclass
 from typing import Iterable, Mapping
 
@@ -111,12 +109,12 @@ class KeySources:
     def __init__(self, thesaurus: Thesaurus, pipeline: Pipeline,
                  analysis_rules: analysis.Rules = analysis.Rules()):
         self.thesaurus = thesaurus
-        pipeline = functools.lru_cache(maxsize=None)(pipeline)  # one JVM call per token
-        self.terms = Terms(pipeline)
+        self.terms = Terms(pipeline)  # its pipeline cached: one JVM call per token
         # seeds: the analysis's label matching, without boilerplate removal (A1)
         self.seed_rules = analysis.Rules(strict_stems=analysis_rules.strict_stems,
                                          allowed_qualifiers=analysis_rules.allowed_qualifiers)
-        self.normalise = analysis.TokenNormaliser(pipeline, self.seed_rules.strict_stems)
+        self.normalise = analysis.TokenNormaliser(self.terms.pipeline,
+                                                  self.seed_rules.strict_stems)
         self.lexicon = analysis.build_lexicon(thesaurus, self.normalise,
                                               self.seed_rules.allowed_qualifiers)
         self.labelled: dict[tuple[str, ...], list[str]] = {}
@@ -137,13 +135,14 @@ class KeySources:
         found = tuple(u for u in self.thesaurus.preferred(uri) if u in self.thesaurus)
         return found or ((uri,) if uri in self.thesaurus else ())
 
-    def seed_matches(self, text: str) -> list[tuple[str, tuple[str, ...]]]:
-        """The request's label matches, in request order (the analysis's label matching,
-        without boilerplate removal): the matched words and every concept with a label of
-        the same match form — the analysis's own choice first, then the others by URI
-        (Amendment 2, B2: a word that labels several concepts, such as a WordNet lemma of
-        several synsets, seeds each of them; the number is its ambiguity)."""
-        out = []
+    def seeds(self, text: str) -> dict[str, int]:
+        """The seed concepts of a request text, in request order (A1), each with its
+        ambiguity: how many concepts the request words that first seeded it name. Each label
+        match of the request (the analysis's label matching, without boilerplate removal)
+        seeds every concept with a label of the same match form — the analysis's own choice
+        first, then the others by URI (Amendment 2, B2: a word that labels several concepts,
+        such as a WordNet lemma of several synsets, seeds each of them)."""
+        out: dict[str, int] = {}
         for match in analysis.analyse_request(text, self.thesaurus, self.lexicon,
                                               self.normalise, self.seed_rules):
             if not match.uri:
@@ -152,17 +151,8 @@ class KeySources:
             chosen = list(self.preferred(match.uri))
             others = sorted({uri for entry in self.lexicon.entries.get(forms, ())
                              for uri in self.preferred(entry.uri)} - set(chosen))
-            out.append((match.matched, tuple(chosen + others)))
-        return out
-
-    def seeds(self, text: str) -> dict[str, int]:
-        """The seed concepts of a request text, in request order (A1; every concept a matched
-        label names, :meth:`seed_matches`), each with its ambiguity: how many concepts the
-        request words that first seeded it name."""
-        out: dict[str, int] = {}
-        for _, uris in self.seed_matches(text):
-            for uri in uris:
-                out.setdefault(uri, len(uris))
+            for uri in chosen + others:
+                out.setdefault(uri, len(chosen) + len(others))
         return out
 
     def neighbours(self, uri: str, attribute: str) -> list[str]:

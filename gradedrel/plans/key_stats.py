@@ -38,17 +38,14 @@ class KeyStatistics:
         self.phrase_df = phrase_df
         self.term_df = term_df
         self.documents = documents
-        self._df: dict[str, int] = {}
 
+    @functools.cache  # memoised (statistics live as long as their run)
     def df(self, key: str) -> int:
         """min over the key's terms of their df (0 when a term is absent or no terms)."""
-        found = self._df.get(key)
-        if found is None:
-            terms = self.terms(key)
-            found = min((self.term_df(t) for t in terms), default=0)
-            if found and len(terms) > 1 and self.phrase_df is not None:
-                found = self.phrase_df(tuple(t for t in tokenise(key) if self.terms.pipeline(t)))
-            self._df[key] = found
+        terms = self.terms(key)
+        found = min((self.term_df(t) for t in terms), default=0)
+        if found and len(terms) > 1 and self.phrase_df is not None:
+            return self.phrase_df(tuple(t for t in tokenise(key) if self.terms.pipeline(t)))
         return found
 
     def idf(self, key: str) -> float:

@@ -14,7 +14,6 @@ thesaurus, and no plan analysis or thesaurus read of its own (:mod:`gradedrel.pl
 """
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass, replace
 from typing import Callable, Mapping
 
@@ -71,27 +70,21 @@ class PlanSet:
         """Files merge_curated_plans reads: the automatic plans, the curated files if any."""
         return {"auto": auto_plans, **({"curated": list(self.curated)} if self.curated else {})}
 
-    def files(self) -> list[str]:
-        """The input files it reads: curated plans, topic list, ratings, curators' file."""
-        return [*self.curated, *([self.topic_list] if self.topic_list else []),
-                *([f"{self.ratings}/items.tsv"] if self.ratings else []),
-                *([self.curators["file"]] if self.curators else [])]
 
-
-def read(collection: str, raw: Mapping, resolve: Callable[[str], str] = lambda p: p,
-         check_files: bool = True) -> dict[str, PlanSet]:
-    """A collection's plan sets (default: ``auto`` alone), validated: a reserved name,
-    a missing file, ``topics: curated`` without a curated file and a curator agreement
-    naming unknown plan sets are errors naming the config key."""
+def read(collection: str, raw: Mapping, resolve: Callable[[str], str] = lambda p: p
+         ) -> dict[str, PlanSet]:
+    """A collection's plan sets (default: ``auto`` alone) from a schema-validated config
+    (the schema refuses a reserved name, an unknown key and a bad derivation; the files are
+    checked before any job runs, :func:`gradedrel.preflight.input_errors`, or are a job's
+    inputs): ``topics: curated`` without a curated file, a key only a derived plan set
+    takes and a curator agreement naming unknown plan sets are errors naming the key."""
     where = f"config: collections.{collection}.plan_sets"
     sets = raw.get("plan_sets") or {"auto": {}}
-    if RESERVED in sets:
-        raise ValueError(f"{where}: '{RESERVED}' is reserved")
     out = {}
     for name, spec in sets.items():
         spec = dict(spec or {})
         if spec.get("derived_from") is not None:
-            out[name] = _derived(name, spec, sets, where, resolve, check_files)
+            out[name] = _derived(name, spec, sets, where, resolve)
             continue
         spec.pop("derived_from", None)   # null: the schema's default
         unknown = sorted(set(spec) - {"curated", "topics", "description", "thesaurus",
@@ -112,9 +105,6 @@ def read(collection: str, raw: Mapping, resolve: Callable[[str], str] = lambda p
                                      "column": curators["column"]} if curators else None)
         if plan_set.topics == "curated" and not plan_set.curated:
             raise ValueError(f"{where}.{name}: topics 'curated' needs curated plan files")
-        for path in plan_set.files() if check_files else []:
-            if not os.path.exists(path):
-                raise ValueError(f"{where}.{name}: no file {path}")
         out[name] = plan_set
     for name, plan_set in out.items():   # a derived plan set has its parent's topics
         if plan_set.derived:
@@ -130,12 +120,9 @@ def read(collection: str, raw: Mapping, resolve: Callable[[str], str] = lambda p
 
 
 def _derived(name: str, spec: Mapping, sets: Mapping, where: str,
-             resolve: Callable[[str], str], check_files: bool) -> PlanSet:
-    """A derived plan set's entry, checked: its parent exists and is not itself derived, its
-    derivation is one :class:`gradedrel.plans.transform.Derivation` accepts, and the rated
-    items it reads exist."""
-    from gradedrel.plans.transform import Derivation
-
+             resolve: Callable[[str], str]) -> PlanSet:
+    """A derived plan set's entry, checked: its parent exists and is not itself derived, and
+    a rating it leaves out has its ratings."""
     inherited = {"curated": None, "thesaurus": None, "topics": "selected"}  # schema defaults
     unknown = sorted(k for k in set(spec) - {"derived_from", "keep", "without_rating",
                                              "without_recalled", "ratings", "description"}
@@ -150,15 +137,9 @@ def _derived(name: str, spec: Mapping, sets: Mapping, where: str,
                          f"collection that is not itself derived")
     derivation = {k: spec[k] for k in ("keep", "without_rating", "without_recalled")
                   if k in spec}
-    try:
-        Derivation.from_config(derivation, name)
-    except ValueError as error:
-        raise ValueError(f"{where}.{name}: {error}") from None
     if spec.get("without_rating") and not spec.get("ratings"):
         raise ValueError(f"{where}.{name}: without_rating needs the ratings file (ratings)")
     ratings = resolve(spec["ratings"]) if spec.get("ratings") else None
-    if ratings and check_files and not os.path.exists(f"{ratings}/items.tsv"):
-        raise ValueError(f"{where}.{name}: no file {ratings}/items.tsv (the rated items)")
     return PlanSet(name, description=spec.get("description"), derived_from=parent,
                    derivation=derivation, ratings=ratings)
 

@@ -58,28 +58,12 @@ class Derivation:
     name: str = ""
     without_recalled: bool = False
 
-    def __post_init__(self):
-        unknown = sorted(set(self.keep) - set(SOURCE_CLASSES))
-        if unknown or not self.keep:
-            raise ValueError(f"a derivation keeps source classes among {list(SOURCE_CLASSES)}, "
-                             f"not {sorted(self.keep)}")
-        if self.without_rating not in (None, *RATINGS):
-            raise ValueError(f"a derivation leaves out keys rated one of {list(RATINGS)}, "
-                             f"not {self.without_rating!r}")
-
     @classmethod
     def from_config(cls, spec: Mapping, name: str = "") -> "Derivation":
         """``{keep: [request, thesaurus]}``, ``{without_rating: page}`` and/or
-        ``{without_recalled: true}``."""
-        unknown = sorted(set(spec) - {"keep", "without_rating", "without_recalled"})
-        if unknown:
-            raise ValueError(f"derivation {name}: unknown keys {unknown}")
-        recalled = spec.get("without_recalled", False)
-        if not isinstance(recalled, bool):
-            raise ValueError(f"derivation {name}: without_recalled is true or false, not "
-                             f"{recalled!r}")
+        ``{without_recalled: true}``, as the config schema checked them."""
         return cls(frozenset(spec.get("keep") or SOURCE_CLASSES), spec.get("without_rating"),
-                   name, recalled)
+                   name, spec.get("without_recalled", False))
 
     def describe(self) -> str:
         """The derivation in words: which key classes are kept, less which rated keys."""
@@ -140,18 +124,15 @@ def join_ratings(items: pd.DataFrame, answers: Mapping[str, pd.DataFrame],
 
 def ratings_table(frame: pd.DataFrame, path: str = "<ratings>",
                   plan_set: str | None = None) -> dict[tuple[str, str], str]:
-    """(qid, key) → rating, checked (columns, values, one rating per key). A file rating the
-    keys of several plan sets has a column ``plan_set``: only ``plan_set``'s rows are read."""
-    if not {"qid", "key", "rating"} <= set(frame.columns):
-        raise InputError(path, 1, "a header with columns qid, key, rating", list(frame.columns))
+    """(qid, key) → rating from :func:`join_ratings`' table (its columns and ratings checked
+    there), one rating per key. A table rating the keys of several plan sets has a column
+    ``plan_set``: only ``plan_set``'s rows are read."""
     lines = pd.Series(range(2, len(frame) + 2), index=frame.index)
     if "plan_set" in frame.columns and plan_set is not None:
         chosen = frame["plan_set"] == plan_set
         frame, lines = frame[chosen], lines[chosen]
     out: dict[tuple[str, str], str] = {}
     for line, qid, key, rating in zip(lines, frame["qid"], frame["key"], frame["rating"]):
-        if rating not in RATINGS:
-            raise InputError(path, line, f"rating one of {list(RATINGS)}", rating)
         if out.get((qid, key), rating) != rating:
             raise InputError(path, line, f"one rating of key {key!r} of request {qid}", rating)
         out[(qid, key)] = rating

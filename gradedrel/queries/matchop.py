@@ -16,19 +16,15 @@ is written as that member.
 """
 from __future__ import annotations
 
-import re
-
 from gradedrel.collection.matches import Pipeline, phrase, term  # noqa: F401  (MatchOp's words)
 from gradedrel.queries.query_tree import Key, Node, Operator, Syn
 
-_PHRASE = re.compile(r"^(#1|#uw|#uw[1-9][0-9]*|auto)$")
+
 class MatchOpWriter:
     """Writes query trees in Terrier's MatchOp language (#combine, #syn, #1 or #uwN phrases)."""
 
     def __init__(self, pipeline: Pipeline, phrase_operator: str = "auto"):
-        if not _PHRASE.match(phrase_operator):
-            raise ValueError(f"phrase operator must be #1, #uw, #uwN or auto, "
-                             f"not {phrase_operator!r}")
+        """``phrase_operator``: config ``query_types.phrase_operator`` (the schema checks it)."""
         self.pipeline = pipeline
         self.phrase = phrase_operator
 

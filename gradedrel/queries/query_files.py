@@ -7,13 +7,17 @@ holds an operator MatchOp cannot write (InQuery only).
 """
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pandas as pd
 
 from gradedrel.core.errors import InputError
-from gradedrel.queries.query_tree import from_dict
+from gradedrel.core.io import atomic_open
+from gradedrel.queries import query_statistics, query_tree
+from gradedrel.queries.query_tree import NotExpressible, from_dict
 from gradedrel.queries.query_types import LABELS as QUERY_TYPES, SLUGS, label, slug  # noqa: F401 (the vocabulary)
+from gradedrel.queries.query_types import compile_plan, to_key
 from gradedrel.collection.readers import iter_json_lines
 
 FIELDS = ("qid", "query_type", "tree", "matchop")
@@ -50,8 +54,6 @@ def void_keys(plan, pipeline) -> list[tuple[str, str]]:
     facet's line when a facet loses all its keys, or all its unexpanded keys (it would leave
     the unexpanded query types unnoticed), while another facet keeps keys of that kind,
     unless the plan marks it ``may_be_empty``."""
-    from gradedrel.queries.query_types import to_key
-
     void = [(f.name, k.key) for f in plan.facets for c in f.concepts for k in c.all_keys(True)
             if to_key(k.key, pipeline) is None]
     lost = set(void)
@@ -80,13 +82,6 @@ def void_keys(plan, pipeline) -> list[tuple[str, str]]:
 def write_query_files(plans, paths: dict, pipeline, writer, weights) -> tuple[list, list]:
     """Compile every plan into each query type and write one query file per type
     (``paths``: label → file). Returns (statistics rows, excluded ``(qid, label, reason)``)."""
-    import json
-
-    from gradedrel.core.io import atomic_open
-    from gradedrel.queries import query_statistics, query_tree
-    from gradedrel.queries.query_tree import NotExpressible
-    from gradedrel.queries.query_types import compile_plan
-
     rows, excluded = [], []
     for plan in plans:
         excluded += [(plan.qid, "every", f"key {key!r} of facet {facet!r} reduced to nothing by "

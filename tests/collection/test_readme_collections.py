@@ -29,7 +29,7 @@ def test_readme_collection_configs_are_valid():
         assert not errors, [e.message for e in errors]
         for name, raw in block["collections"].items():
             collection.CollectionSpec.from_config(name, raw)
-            plan_sets.read(name, raw, check_files=False)
+            plan_sets.read(name, raw)
 
 
 def test_readme_split_ids_example():
@@ -47,7 +47,7 @@ def test_nfcorpus_expert_plan_sets_are_the_frozen_curations():
     from gradedrel.plans import read_plans
 
     raw = yaml.safe_load((ROOT / "config/config.yaml").read_text(encoding="utf-8"))
-    sets = plan_sets.read("nfcorpus", raw["collections"]["nfcorpus"], check_files=False)
+    sets = plan_sets.read("nfcorpus", raw["collections"]["nfcorpus"])
     assert sets["expert-wordnet"].thesaurus == "wordnet" and sets["expert-mesh"].thesaurus is None
     drawn = (ROOT / "config/nfcorpus/requests.txt").read_text().split()
     for name, thesaurus in (("expert-mesh", "mesh"), ("expert-wordnet", "wordnet")):

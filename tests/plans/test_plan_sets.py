@@ -28,9 +28,7 @@ def test_curated_and_named_topics_are_resolved_inputs(tmp_path):
 
 
 @pytest.mark.parametrize("raw, named", [
-    ({"plan_sets": {"baseline": {}}}, "reserved"),
     ({"plan_sets": {"x": {"topics": "curated"}}}, "plan_sets.x: topics 'curated'"),
-    ({"plan_sets": {"x": {"curated": "nowhere.yaml"}}}, "no file nowhere.yaml"),
     ({"plan_sets": {"x": {"colour": 1}}}, "unknown keys ['colour']"),
     ({"plan_sets": {"x": {"curated": ["a.yaml", "a.yaml"]}}}, "named twice"),
     ({"plan_sets": {"x": {}}, "curator_agreement": {"first": "x", "second": "y"}}, "['y']"),
@@ -38,6 +36,33 @@ def test_curated_and_named_topics_are_resolved_inputs(tmp_path):
 def test_bad_plan_sets_fail_naming_the_key(raw, named):
     with pytest.raises(ValueError, match=r".*" + __import__("re").escape(named)):
         plan_sets.read("c", raw)
+
+
+@pytest.mark.parametrize("sets, named", [
+    ({"baseline": {}}, "plan_sets: 'baseline' should not be valid"),
+    ({"x": {"derived_from": "auto", "keep": ["memory"]}}, "x.keep.0: 'memory' is not one of"),
+    ({"x": {"derived_from": "auto", "keep": []}}, "x.keep: [] should be non-empty"),
+    ({"x": {"derived_from": "auto", "drop": ["own"]}}, "unknown key 'drop'"),
+    ({"x": {"derived_from": "auto", "without_rating": "maybe"}}, "'maybe' is not one of"),
+    ({"x": {"derived_from": "auto", "without_recalled": "yes"}}, "not of type 'boolean'"),
+])
+def test_the_config_schema_refuses_reserved_names_and_bad_derivations(sets, named):
+    """What plan_sets.read and transform.Derivation take as checked: the config schema's."""
+    refused_by_the_schema("plan_sets", sets, named)
+
+
+def refused_by_the_schema(key: str, value, named: str) -> None:
+    """The project's config with cranfield's ``key`` set to ``value`` fails the schema with
+    a message holding ``named``."""
+    import copy
+
+    from gradedrel.core import config
+    from gradedrel.core.project import CONFIG, project_file
+
+    raw = copy.deepcopy(config.read_file(project_file(CONFIG)))
+    raw["collections"]["cranfield"][key] = value
+    with pytest.raises(config.ConfigError, match=__import__("re").escape(named)):
+        config.validate(raw)
 
 
 def test_input_keys_name_plan_set_and_model():
@@ -54,7 +79,6 @@ def test_several_curated_files_one_per_curator(tmp_path):
     files = [str(tmp_path / "plans_A.yaml"), str(tmp_path / "plans_C.yaml")]
     assert expert.curated == tuple(files)
     assert expert.merge_inputs("a.yaml") == {"auto": "a.yaml", "curated": files}
-    assert expert.files() == files
 
 
 def test_a_plan_set_may_name_its_thesaurus():
@@ -75,5 +99,8 @@ def test_collection_analysis_settings_replace_global_ones():
                                                      "facet_grouping": []}})
     assert merged == {"boilerplate_words": ["video"], "facet_grouping": [], "major_share": 0.5}
     assert collection_settings(glob, {}) == glob
-    with pytest.raises(ValueError, match="'boilerplate'"):
-        collection_settings(glob, {"analysis": {"boilerplate": []}})
+
+
+def test_the_config_schema_refuses_unknown_collection_analysis_settings():
+    """What analysis.collection_settings takes as checked: the config schema's."""
+    refused_by_the_schema("analysis", {"boilerplate": []}, "'boilerplate'")

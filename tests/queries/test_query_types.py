@@ -69,8 +69,10 @@ def test_matchop_strings():
     assert matchop.MatchOpWriter(toy_pipeline, "#uw8").query(Sum((k("heat", "of", "wings"),))) \
         == "#combine(#uw8(heat wings))"
     assert writer.query(Sum((k("the"), k("of")))) is None
-    with pytest.raises(ValueError):
-        matchop.MatchOpWriter(toy_pipeline, "#od(")
+    from gradedrel.core import config   # an operator Terrier lacks stops at the schema
+
+    with pytest.raises(config.ConfigError, match="phrase_operator: '#od\\(' does not match"):
+        config.validate({"query_types": {"phrase_operator": "#od("}}, sections_only=True)
     assert matchop.phrase(("a", "b", "c"), "#1") == "#1(a b c)"
     assert matchop.phrase(("a", "b", "c"), "#uw") == "#uw3(a b c)"
     assert matchop.phrase(("a",), "#1") == "a"

@@ -22,7 +22,7 @@ def _errors(config, tmp_path):
     here = os.getcwd()
     os.chdir(tmp_path)  # config paths are relative to the working directory
     try:
-        sets = {c: plan_sets.read(c, config["collections"][c], check_files=False)
+        sets = {c: plan_sets.read(c, config["collections"][c])
                 for c in config["active_collections"]}
         return preflight.input_errors(config, config["active_collections"], sets,
                                       thesauri=["tiny"])
