@@ -24,9 +24,11 @@ ROOT = Path(__file__).resolve().parents[1]
 #: plan set's files, the findings' evaluation files out of report.smk) +18: 13,071; the
 #: topic selection folded into the evaluation job (its setting, params and outputs in the
 #: package, out of the script and plans.smk) +17: 13,088; the figures one job per plan set
-#: -1: 13,087; the findings back to one job per plan set -6: 13,081. 11,700 is not reached;
+#: -1: 13,087; the findings back to one job per plan set -6: 13,081; eight reviews, one per
+#: part (checks the schemas make, forwarders, code written twice, what a library does), and
+#: the classification folded into merge_curated_plans -413: 12,668. 11,700 is not reached;
 #: the bound holds today's count.
-CODE_LINE_BOUND = 13_081
+CODE_LINE_BOUND = 12_668
 #: No module over this many code lines.
 MODULE_BOUND = 450
 
