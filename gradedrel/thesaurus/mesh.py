@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import logging
 import time
+import warnings
 from pathlib import Path
 
 from gradedrel.core.errors import InputError
@@ -61,7 +62,7 @@ def frame_columns(path: str | Path, columns: tuple[str, ...]) -> dict[str, list]
     root = parsed.object
     # rdata's own decoding of a string: as R marks it (UTF-8, Latin-1), unmarked as UTF-8
     converter = rdata.conversion.SimpleConverter(default_encoding="utf_8")
-    attributes = converter.convert(root.attributes) if root.attributes else {}
+    attributes = _decoded(converter, root.attributes, path) if root.attributes else {}
     names = attributes.get("names") if root.info.type is rdata.parser.RObjectType.VEC else None
     if names is None:
         raise InputError(path, None, "an R data frame (a list with names)",
@@ -77,12 +78,24 @@ def frame_columns(path: str | Path, columns: tuple[str, ...]) -> dict[str, list]
         if vector.info.type is not rdata.parser.RObjectType.STR:
             raise InputError(path, None, f"column {column!r} of character strings",
                              vector.info.type.name)
-        out[column] = converter.convert(vector).tolist()
+        out[column] = _decoded(converter, vector, path).tolist()
     seconds = time.monotonic() - started
     rows = len(out[columns[0]]) if columns else 0
     log.info("parsed %s: %d rows in %.1f s (%.0f rows/s)", path.name, rows, seconds,
              rows / seconds if seconds > 0 else 0.0)
     return out
+
+
+def _decoded(converter, obj, path: Path):
+    """rdata's conversion of ``obj``; a string it cannot decode as R marks it is one
+    :class:`InputError` naming the file (rdata warns and keeps the bytes)."""
+    with warnings.catch_warnings():
+        warnings.filterwarnings("error", message="Exception while decoding")
+        try:
+            return converter.convert(obj)
+        except UserWarning as warning:
+            raise InputError(path, None, "strings encoded as R marks them (UTF-8, Latin-1)",
+                             str(warning)) from None
 
 
 def read_mesh(descriptors: str | Path, trees: str | Path) -> Thesaurus:

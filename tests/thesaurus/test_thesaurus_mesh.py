@@ -174,6 +174,22 @@ def test_tree_number_of_two_descriptors(tmp_path):
         mesh.read_mesh(DESCRIPTORS, bad)
 
 
+def test_a_string_not_in_its_marked_encoding_names_the_file(tmp_path):
+    """rdata keeps the bytes of a string it cannot decode (with a warning): the reader
+    stops with one error naming the file instead of a label of bytes."""
+    bad = tmp_path / "trees.rds"
+    rdata.write_rds(bad, pd.DataFrame({
+        "DescriptorUI": ["D014805"], "tree_location": ["D03.1"], "tree1": ["D03"],
+        "mesh1": ["Caf\u00e9"]}).astype("string"), compression=None)
+    raw = bad.read_bytes()
+    assert raw.count("é".encode()) == 1
+    bad.write_bytes(raw.replace("é".encode(), b"\xc3\x28"))  # not UTF-8, marked UTF-8
+    with pytest.raises(InputError) as error:
+        mesh.read_mesh(DESCRIPTORS, bad)
+    message = str(error.value)
+    assert str(bad) in message and "encoded as R marks them" in message
+
+
 def test_missing_file(tmp_path):
     with pytest.raises(InputError, match="no such file"):
         mesh.read_mesh(tmp_path / "absent.rds", TREES)
