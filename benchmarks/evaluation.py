@@ -24,7 +24,7 @@ import numpy as np
 import pandas as pd
 import pytrec_eval
 
-from gradedrel.evaluation.evaluate import evaluate, evaluate_run
+from gradedrel.evaluation.evaluate import evaluate, evaluate_runs
 from gradedrel.evaluation.files import read_runs
 from gradedrel.evaluation.settings import Settings
 from gradedrel.evaluation.tables import tidy_tables
@@ -67,7 +67,7 @@ def ours(qrels_path, run_paths, settings):
     qrels = read_qrels(qrels_path, GradeMap.from_config(GRADE_MAP))
     judgements = Judgements.from_qrels(qrels)
     runs = read_runs({p.stem: p for p in run_paths})
-    results = [evaluate_run(label, run, judgements, settings) for label, run in runs.items()]
+    results = evaluate_runs(runs, judgements, settings)
     return tidy_tables(results, judgements)
 
 
