@@ -85,8 +85,7 @@ def test_captions_of_per_condition_results_name_collection_plan_set_and_model():
     # not_ranked.tsv (means.tsv, tables, findings): its caption names the plan set's
     # models, its subcategory ("{planset}, {model}") and page title the one
     for name in ("not_ranked", "evaluation_means", "evaluation_effort", "avp_table",
-                 "effort_table", "significance_friedman", "significance_posthoc",
-                 "significance_vs_baseline", "standard_table", "testbed_table", "findings",
+                 "effort_table", "standard_table", "testbed_table", "findings",
                  "reproduction_table", "verdicts"):
         text = (ROOT / "workflow" / "report" / f"{name}.rst").read_text(encoding="utf-8")
         for named in ("wildcards.collection", "wildcards.planset", "params.models"):
