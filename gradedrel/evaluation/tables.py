@@ -15,7 +15,7 @@ import pandas as pd
 
 from gradedrel.core.progress import progress
 from gradedrel.evaluation.contract import COLUMNS, SIGNIFICANCE_TABLES
-from gradedrel.evaluation.measures import ranked_grades, registry, significance
+from gradedrel.evaluation.measures import registry, significance
 from gradedrel.evaluation.measures.avp import AvP
 from gradedrel.evaluation.measures.judgements import Judgements
 from gradedrel.evaluation.settings import Settings
@@ -66,8 +66,9 @@ def tidy_tables(results: list[RunResult], judgements: Judgements) -> dict[str, p
     return {"per_topic": _stacked(per_topic, "per_topic"), "means": _stacked(means, "means"),
             "pr_curves": pr, "pr_per_topic": _stacked(pr_per_topic, "pr_per_topic"),
             "gain_curves": gain, "effort": eff, "coverage": coverage,
-            "ranked_grades": ranked_grades.ranked_grades_table(
-                [r.label for r in results], [r.ranked_grades for r in results], judgements)}
+            "ranked_grades": _stacked([pd.DataFrame({"run": r.label, "qid": topics,
+                                                     "grades": r.ranked_grades})
+                                       for r in results], "ranked_grades")}
 
 
 def _stacked(frames: list[pd.DataFrame], name: str) -> pd.DataFrame:

@@ -40,16 +40,6 @@ def grade_strings(judged: JudgedRun, depth: int) -> list[str]:
     return [text[t * depth:t * depth + int(n)] for t, n in enumerate(lengths.tolist())]
 
 
-def ranked_grades_table(labels: Sequence[str], grades: Sequence[Sequence[str]],
-                        judgements: Judgements) -> pd.DataFrame:
-    """``run, qid, grades``: run by run (``labels``, each with its :func:`grade_strings`)."""
-    topics = list(judgements.topics)
-    return pd.DataFrame({"run": [label for label in labels for _ in topics],
-                         "qid": topics * len(labels),
-                         "grades": [g for strings in grades for g in strings]},
-                        columns=COLUMNS["ranked_grades"])
-
-
 def gain_vectors(grades: Sequence[str], gain_by_grade: np.ndarray, depth: int) -> np.ndarray:
     """Gain vectors ``(requests, depth)`` of one run's requests (``grades`` in their order):
     the gain of the level at each rank, 0 beyond the ranking (as
