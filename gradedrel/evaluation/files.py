@@ -14,9 +14,10 @@ from gradedrel.core.io import sha256_of, write_text, write_tsv
 from gradedrel.core.params import plain
 from gradedrel.core.streams import is_regular_file
 from gradedrel.evaluation.contract import SIGNIFICANCE_TABLES, TABLES
-from gradedrel.evaluation.evaluate import evaluate
+from gradedrel.evaluation.evaluate import evaluate, evaluate_runs
 from gradedrel.evaluation.measures.judgements import Judgements
 from gradedrel.evaluation.settings import Settings
+from gradedrel.evaluation.tables import RunResult, significance_tables, tidy_tables
 from gradedrel.retrieval.runs import RankedRun, read_run
 
 
@@ -64,9 +65,6 @@ def evaluate_beside(shipped: Mapping[str, pd.DataFrame], query_types: list[str],
     coverage are the shipped rows then yours; the significance tables test every run. Every
     table and a provenance record (``reference``: what was shipped) are written to
     ``out_dir``."""
-    from gradedrel.evaluation.evaluate import evaluate_runs
-    from gradedrel.evaluation.tables import RunResult, significance_tables, tidy_tables
-
     judgements = Judgements.from_qrels(qrels, list(topics), source=qrels_source)
     yours = evaluate_runs(read_runs(run_paths), judgements, settings)
     tables = tidy_tables(yours, judgements)
