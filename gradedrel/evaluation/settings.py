@@ -213,7 +213,6 @@ _CONVERT = {
     "recall_points": lambda values: tuple(float(x) for x in values),
     "gains": lambda gains: {int(k): float(v) for k, v in gains.items()},
     "profiles": lambda profiles: profile_order({str(k): _ints(v) for k, v in profiles.items()}),
-    "significance_measures": lambda names: tuple(names) if names is not None else None,
 }
 #: The config's nested sections: key → field.
 _NESTED = {
