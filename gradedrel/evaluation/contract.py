@@ -26,6 +26,8 @@ COLUMNS = {
     # (gradedrel.evaluation.measures.ranked_grades rebuilds gain and ideal vectors from
     # them and the collection's recall_base.tsv)
     "ranked_grades": ["run", "qid", "grades"],
+    # the collection's recall_base.tsv (gradedrel.collection.testbed.recall_base), read with it
+    "recall_base": ["qid", "n_0", "n_1", "n_2", "n_3"],
     # written beside them by the comparisons rule (gradedrel.evaluation.comparisons): the
     # numbers of a study design's comparisons, and the difference figures' intervals
     "comparisons": ["finding", "part", "comparison", "measure", "test_of_record", "requests",

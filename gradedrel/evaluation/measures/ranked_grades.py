@@ -27,8 +27,6 @@ from gradedrel.evaluation.contract import COLUMNS
 from gradedrel.evaluation.measures import cumulated_gain as cg
 from gradedrel.evaluation.measures.judgements import JudgedRun, Judgements
 
-#: The collection's recall base (gradedrel.collection.testbed.recall_base).
-RECALL_BASE_COLUMNS = ["qid", "n_0", "n_1", "n_2", "n_3"]
 _DIGIT = ord("0")
 
 
@@ -56,7 +54,7 @@ def level_counts(recall_base: pd.DataFrame, topics: Sequence[str]) -> np.ndarray
     missing = [t for t in topics if t not in wide.index]
     if missing:
         raise ValueError(f"recall base: no rows for requests {missing[:5]}")
-    return wide.loc[list(topics), RECALL_BASE_COLUMNS[1:]].to_numpy(dtype=np.int64)
+    return wide.loc[list(topics), COLUMNS["recall_base"][1:]].to_numpy(dtype=np.int64)
 
 
 def vectors_by_profile(ranked: pd.DataFrame, recall_base: pd.DataFrame,
@@ -88,7 +86,7 @@ def read(path: str | Path, kind: str) -> pd.DataFrame:
     """The evaluation's ``ranked_grades.tsv`` or the collection's ``recall_base.tsv``
     (``kind``), ids and grades as the text written; a wrong header or a value that is no
     level (no count) is one error naming file and line."""
-    columns = COLUMNS[kind] if kind == "ranked_grades" else RECALL_BASE_COLUMNS
+    columns = COLUMNS[kind]
     frame = pd.read_csv(path, sep="\t", dtype={"run": str, "qid": str, "grades": str},
                         keep_default_na=False)
     if frame.columns.tolist() != columns:
