@@ -78,14 +78,6 @@ def _stacked(frames: list[pd.DataFrame], name: str) -> pd.DataFrame:
         pd.DataFrame(columns=columns)
 
 
-def topic_order(judgements: Judgements) -> np.ndarray:
-    """The order the tests take the topics in: by id as text (as the findings' per-request
-    matrices have them, :func:`gradedrel.report.assessment.avp_matrix`). The randomisation
-    test's sign flips are drawn per position, so one comparison gets one p whichever table
-    reports it."""
-    return np.argsort(np.asarray(judgements.topics, dtype=str), kind="stable")
-
-
 def significance_tables(results: list[RunResult], judgements: Judgements,
                         settings: Settings) -> dict[str, pd.DataFrame]:
     """Friedman, post-hoc and versus-baseline tables of the runs for each significance measure
@@ -103,7 +95,10 @@ def significance_tables(results: list[RunResult], judgements: Judgements,
         raise ValueError(f"config: evaluation.significance.measures: not computed: {unknown}")
     labels = [r.label for r in results]
     friedman_rows, posthoc_rows, baseline_rows = [], [], []
-    order = topic_order(judgements)
+    # the tests take the topics by id as text (as the findings' per-request matrices have
+    # them, gradedrel.report.assessment.avp_matrix): the randomisation test's sign flips are
+    # drawn per position, so one comparison gets one p whichever table reports it
+    order = np.argsort(np.asarray(judgements.topics, dtype=str), kind="stable")
     for measure in measures:
         # (topics, runs) over the topics where every run has a value, in topic order
         values = np.vstack([r.per_topic[measure] for r in results]).T[order]
