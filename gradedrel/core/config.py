@@ -286,18 +286,16 @@ def expected_of(error, root: dict) -> tuple[str, Any]:
 
 
 def schema_error_line(error, source: str = "config",
-                      line_of: Callable[..., "int | None"] | None = None) -> str:
+                      line_of: Callable[..., "tuple[str, int] | None"] | None = None) -> str:
     """One line for a ``jsonschema.ValidationError``: where, and what is wrong; an unknown
-    key with the closest valid one. ``line_of(path, key=None)``: the line of a value or key,
-    or ``(file, line)`` in a layered config (:func:`locator`)."""
+    key with the closest valid one. ``line_of(path, key=None)``: the ``(file, line)`` of a
+    value or key in a layered config (:func:`locator`), or None (then ``source`` is named)."""
     path = tuple(error.absolute_path)
     where = ".".join(str(p) for p in path) or "the top level"
 
     def located(key=None) -> str:
         found = line_of(path, key) if line_of is not None else None
-        if isinstance(found, tuple):  # (file, line): a layered config (locator)
-            return f"{found[0]}:{found[1]}"
-        return source if found is None else f"{source}:{found}"
+        return source if found is None else f"{found[0]}:{found[1]}"
 
     if error.validator == "additionalProperties" and isinstance(error.instance, Mapping):
         known = list((error.schema.get("properties") or {}).keys())
