@@ -160,8 +160,6 @@ def write_pages(outputs, wildcards: Mapping[str, object] | None = None,
     :mod:`gradedrel.job`), so no job exists only to render one. A page's title names the
     job's ``wildcards``, or ``page_wildcards(<name>)`` for outputs per model."""
     names = [k for k in getattr(outputs, "keys", lambda: [])() if k.startswith(PAGE_PREFIX)]
-    if names and page_writer is None:
-        raise ValueError(f"outputs {names} are report pages, but no page writer was given")
     for name in names:
         source = name[len(PAGE_PREFIX):]
         page_writer(outputs[source], outputs[name],
