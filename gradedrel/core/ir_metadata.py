@@ -225,15 +225,12 @@ def split(text: str) -> tuple[str, str]:
 
 
 def load(text: str) -> dict:
-    """The record at the head of ``text``: a record file (:func:`dump`) or an annotated
-    run (:func:`header`, then the run lines)."""
+    """The record of a record file's ``text`` (:func:`dump`): the YAML between the markers
+    (an annotated run's header, all comments, is not one: repro_eval reads those)."""
     head, _ = split(text)
     if not head:
         raise ValueError(f"ir_metadata: expected '{START}' on the first line")
-    lines = head.splitlines()[1:-1]
-    commented = all(line.startswith("#") for line in lines)
-    value = yaml.safe_load("\n".join((line[2:] if line.startswith("# ") else line.lstrip("#"))
-                                      if commented else line for line in lines))
+    value = yaml.safe_load(head)
     if not isinstance(value, dict):
         raise ValueError("ir_metadata: expected a mapping at the top level")
     return value
