@@ -31,12 +31,6 @@ class ConfigError(ValueError):
     jsonschema ``ValidationError`` is its ``__cause__`` (for ``GRADEDREL_VERBOSE=1``)."""
 
 
-def load_schema(path: str | Path = SCHEMA) -> dict:
-    """The schema, read afresh on every call: defaults go into a config as the schema's own
-    objects, so a schema read once would carry one config's values into the next."""
-    return yaml_io.load_file(path)
-
-
 def _validator(schema: dict, root: object | None):
     """Draft 2020-12 with defaults set, as ``snakemake.utils.validate`` builds it (the schema
     refers to no other file); ``root``: an instance whose own absent properties stay absent
@@ -71,7 +65,9 @@ def validate(config: MutableMapping, source: str = "config", *, sections_only: b
     """
     from jsonschema.exceptions import ValidationError
 
-    validator = _validator(load_schema(schema_path), config if sections_only else None)
+    # the schema read afresh on every call: defaults go into a config as the schema's own
+    # objects, so a schema read once would carry one config's values into the next
+    validator = _validator(yaml_io.load_file(schema_path), config if sections_only else None)
     try:
         validator.validate(config)
     except ValidationError as error:
