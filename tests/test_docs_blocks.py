@@ -167,7 +167,7 @@ def test_a_yaml_block_is_what_it_shows(block):
 
     data = yaml_io.load(block.code, block.where)
     assert isinstance(data, dict), f"{block.where}: a YAML mapping"
-    sections = set(config.load_schema()["properties"])
+    sections = set(yaml_io.load_file(config.SCHEMA)["properties"])
     if set(data) <= sections:  # a config fragment: over the main config, as --configfile
         merged = config.merge(yaml_io.load_file(ROOT / "config" / "config.yaml"), data)
         config.validate(merged, block.where)

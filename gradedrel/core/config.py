@@ -31,12 +31,6 @@ class ConfigError(ValueError):
     jsonschema ``ValidationError`` is its ``__cause__`` (for ``GRADEDREL_VERBOSE=1``)."""
 
 
-def load_schema(path: str | Path = SCHEMA) -> dict:
-    """The schema, read afresh on every call: defaults go into a config as the schema's own
-    objects, so a schema read once would carry one config's values into the next."""
-    return yaml_io.load_file(path)
-
-
 def _validator(schema: dict, root: object | None):
     """Draft 2020-12 with defaults set, as ``snakemake.utils.validate`` builds it (the schema
     refers to no other file); ``root``: an instance whose own absent properties stay absent
@@ -71,7 +65,9 @@ def validate(config: MutableMapping, source: str = "config", *, sections_only: b
     """
     from jsonschema.exceptions import ValidationError
 
-    validator = _validator(load_schema(schema_path), config if sections_only else None)
+    # the schema read afresh on every call: defaults go into a config as the schema's own
+    # objects, so a schema read once would carry one config's values into the next
+    validator = _validator(yaml_io.load_file(schema_path), config if sections_only else None)
     try:
         validator.validate(config)
     except ValidationError as error:
@@ -286,18 +282,16 @@ def expected_of(error, root: dict) -> tuple[str, Any]:
 
 
 def schema_error_line(error, source: str = "config",
-                      line_of: Callable[..., "int | None"] | None = None) -> str:
+                      line_of: Callable[..., "tuple[str, int] | None"] | None = None) -> str:
     """One line for a ``jsonschema.ValidationError``: where, and what is wrong; an unknown
-    key with the closest valid one. ``line_of(path, key=None)``: the line of a value or key,
-    or ``(file, line)`` in a layered config (:func:`locator`)."""
+    key with the closest valid one. ``line_of(path, key=None)``: the ``(file, line)`` of a
+    value or key in a layered config (:func:`locator`), or None (then ``source`` is named)."""
     path = tuple(error.absolute_path)
     where = ".".join(str(p) for p in path) or "the top level"
 
     def located(key=None) -> str:
         found = line_of(path, key) if line_of is not None else None
-        if isinstance(found, tuple):  # (file, line): a layered config (locator)
-            return f"{found[0]}:{found[1]}"
-        return source if found is None else f"{source}:{found}"
+        return source if found is None else f"{found[0]}:{found[1]}"
 
     if error.validator == "additionalProperties" and isinstance(error.instance, Mapping):
         known = list((error.schema.get("properties") or {}).keys())

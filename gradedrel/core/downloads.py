@@ -23,7 +23,6 @@ class ChecksumError(ValueError):
     """A file whose sha256 is not the expected one: names the file and both digests."""
 
     def __init__(self, path: str | Path, expected: str, actual: str, source: str | None = None):
-        self.path, self.expected, self.actual = str(path), expected, actual
         origin = f" (downloaded from {source})" if source else ""
         super().__init__(f"{path}{origin}: sha256 mismatch: expected {expected}, "
                          f"found {actual}")

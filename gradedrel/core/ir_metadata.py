@@ -225,15 +225,12 @@ def split(text: str) -> tuple[str, str]:
 
 
 def load(text: str) -> dict:
-    """The record at the head of ``text``: a record file (:func:`dump`) or an annotated
-    run (:func:`header`, then the run lines)."""
+    """The record of a record file's ``text`` (:func:`dump`): the YAML between the markers
+    (an annotated run's header, all comments, is not one: repro_eval reads those)."""
     head, _ = split(text)
     if not head:
         raise ValueError(f"ir_metadata: expected '{START}' on the first line")
-    lines = head.splitlines()[1:-1]
-    commented = all(line.startswith("#") for line in lines)
-    value = yaml.safe_load("\n".join((line[2:] if line.startswith("# ") else line.lstrip("#"))
-                                      if commented else line for line in lines))
+    value = yaml.safe_load(head)
     if not isinstance(value, dict):
         raise ValueError("ir_metadata: expected a mapping at the top level")
     return value
@@ -244,37 +241,20 @@ def record_path(run: str | os.PathLike) -> Path:
     return Path(f"{os.fspath(run)}.{FILE_NAME}")
 
 
-def run_record_text(run: str | os.PathLike) -> str:
-    """The text of a run's record: the file beside it, else the header of an annotated run
-    (results written before run files became plain TREC); FileNotFoundError naming the file
-    beside it when there is neither."""
-    beside = record_path(run)
-    if beside.is_file():
-        return beside.read_text(encoding="utf-8")
-    with open(run, encoding="utf-8") as handle:
-        if handle.readline().rstrip("\r\n") == START:
-            return Path(run).read_text(encoding="utf-8")
-    raise FileNotFoundError(f"{beside}: no such file (the run's ir_metadata record), "
-                            f"and {os.fspath(run)} has no '{START}' header")
-
-
 def annotated(run: str | os.PathLike) -> str:
-    """The run with its record as its header (:func:`header`), the ir_metadata spec's
-    annotated run that repro_eval's ``MetadataHandler`` and ``MetadataAnalyzer`` read; an
-    annotated run is returned as it is."""
+    """The run with its record (the file beside it, :func:`record_path`) as its header
+    (:func:`header`), the ir_metadata spec's annotated run that repro_eval's
+    ``MetadataHandler`` and ``MetadataAnalyzer`` read; an annotated run (results written
+    before run files became plain TREC) is returned as it is; FileNotFoundError naming the
+    file beside it when there is neither."""
     text = Path(run).read_text(encoding="utf-8")
     if split(text)[0]:
         return text
-    return header(load(run_record_text(run))) + text
-
-
-def _sorted(value):
-    """A mapping with its keys sorted at every depth (config's order does not matter)."""
-    if isinstance(value, Mapping):
-        return {str(k): _sorted(value[k]) for k in sorted(value, key=str)}
-    if isinstance(value, (list, tuple)):
-        return [_sorted(v) for v in value]
-    return value
+    beside = record_path(run)
+    if not beside.is_file():
+        raise FileNotFoundError(f"{beside}: no such file (the run's ir_metadata record), "
+                                f"and {os.fspath(run)} has no '{START}' header")
+    return header(load(beside.read_text(encoding="utf-8"))) + text
 
 
 # --- the two documents the workflow writes -----------------------------------------------------
@@ -336,7 +316,7 @@ def method_of_run(model: str, backend: str, parameters: Mapping, depth: int,
                          "blocks": options.get("blocks"), "terrier": census.get("terrier")},
             "retrieval": [{"name": model,
                            "method": f"{backend}:{wmodel}" if wmodel else backend,
-                           "params": _sorted(params), "depth": depth}],
+                           "params": plain(params, sort=True), "depth": depth}],
             "plan set": dict(plan_set),
             "query type": query_type,
             "queries": dict(queries)}

@@ -17,29 +17,21 @@ _LAZY: list[str] = []
 
 class MissingModule(types.ModuleType):
     """Stands for a library that is not installed: reading any attribute raises
-    :class:`ModuleNotFoundError` naming it and the package extra that brings it."""
-
-    def __init__(self, name: str, extra: str):
-        super().__init__(name)
-        self.__dict__["_missing"] = (name, extra)
+    :class:`ModuleNotFoundError` naming it (numpy and pandas come with gradedrel itself)."""
 
     def __getattr__(self, attr: str):
-        name, extra = self.__dict__["_missing"]
-        raise ModuleNotFoundError(
-            f"No module named {name!r} (needed here; install gradedrel{extra})", name=name)
+        raise ModuleNotFoundError(f"No module named {self.__name__!r} (needed here; install "
+                                  "gradedrel)", name=self.__name__)
 
 
-def module(name: str, extra: str = "") -> types.ModuleType:
-    """Module ``name``: the one already imported, else one imported on first attribute
-    access; a :class:`MissingModule` if not installed (``extra``, as ``"[workflow]"``)."""
+def module(name: str) -> types.ModuleType:
+    """Module ``name`` (a top-level one: ``numpy``, ``pandas``): the one already imported,
+    else one imported on first attribute access; a :class:`MissingModule` if not installed."""
     if sys.modules.get(name) is not None:
         return sys.modules[name]
-    try:
-        spec = importlib.util.find_spec(name)
-    except ModuleNotFoundError:  # a parent package (lxml of lxml.etree) is missing
-        spec = None
+    spec = importlib.util.find_spec(name)
     if spec is None or spec.loader is None:
-        return MissingModule(name, extra)
+        return MissingModule(name)
     loader = importlib.util.LazyLoader(spec.loader)
     spec.loader = loader
     lazy = importlib.util.module_from_spec(spec)

@@ -34,11 +34,13 @@ def canonical(value: Any) -> Any:
     return value
 
 
-def plain(value: Any) -> Any:
+def plain(value: Any, sort: bool = False) -> Any:
     """``value`` as JSON- and YAML-friendly values: mappings with text keys (in their own
-    order), tuples as lists; anything else as it is."""
+    order; ``sort``: sorted by their text at every depth, where config's order does not
+    matter), tuples as lists; anything else as it is."""
     if isinstance(value, Mapping):
-        return {str(k): plain(v) for k, v in value.items()}
+        keys = sorted(value, key=str) if sort else value
+        return {str(k): plain(value[k], sort) for k in keys}
     if isinstance(value, (list, tuple)):
-        return [plain(v) for v in value]
+        return [plain(v, sort) for v in value]
     return value

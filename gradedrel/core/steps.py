@@ -42,18 +42,6 @@ def job_context(wildcards: Mapping[str, object] | None) -> str:
     return " ".join(str(values[k]) for k in CONTEXT_KEYS if values.get(k) not in (None, ""))
 
 
-class _Stderr(logging.StreamHandler):
-    """A handler writing to whatever ``sys.stderr`` is when a record comes."""
-
-    @property
-    def stream(self):
-        return sys.stderr
-
-    @stream.setter
-    def stream(self, value):
-        pass
-
-
 def _formatted(handler: logging.Handler, level: int, context: str) -> logging.Handler:
     job = f"[{context}] " if context else ""
 
@@ -74,7 +62,9 @@ def _formatted(handler: logging.Handler, level: int, context: str) -> logging.Ha
 def stderr_handler(context: str = "", level: int = logging.INFO) -> logging.Handler:
     """A handler for a command run outside the workflow: the workflow's line format, on
     the current ``sys.stderr``, from ``level`` up."""
-    return _formatted(_Stderr(), level, context)
+    # the standard library's handler of logging.lastResort: whatever sys.stderr is when a
+    # record comes (a test's capture, a command's redirection)
+    return _formatted(logging._StderrHandler(), level, context)
 
 
 def setup_logging(file: TextIO | None = None, console: TextIO | None = sys.stderr,
@@ -170,8 +160,6 @@ def write_pages(outputs, wildcards: Mapping[str, object] | None = None,
     :mod:`gradedrel.job`), so no job exists only to render one. A page's title names the
     job's ``wildcards``, or ``page_wildcards(<name>)`` for outputs per model."""
     names = [k for k in getattr(outputs, "keys", lambda: [])() if k.startswith(PAGE_PREFIX)]
-    if names and page_writer is None:
-        raise ValueError(f"outputs {names} are report pages, but no page writer was given")
     for name in names:
         source = name[len(PAGE_PREFIX):]
         page_writer(outputs[source], outputs[name],

@@ -6,12 +6,12 @@ import contextlib
 import functools
 import io
 import logging
-import shutil
 import sys
 import zipfile
 from pathlib import Path
 from typing import Iterable, Mapping
 
+from gradedrel.core.io import atomic_folder
 from gradedrel.core.steps import FILE_ONLY
 
 _STARTED: dict[str, str] = {}
@@ -91,19 +91,17 @@ def build_index(documents: Iterable[dict], index_dir: str | Path, *, stemmer: st
                 blocks_max: int | None = None) -> str:
     """Index ``{"docno", "text"}`` records with Terrier (UTF tokeniser, as
     :mod:`gradedrel.core.text`); returns the data.properties path. Written to a temporary
-    folder moved into place when complete. ``threads`` > 1: Terrier's parallel indexer,
-    whose document ids follow the threads' finishing order, so ties may change order from
-    run to run (the default, 1, keeps runs byte-identical). ``blocks_max``: Terrier's
+    folder moved into place when complete (:func:`~gradedrel.core.io.atomic_folder`: a
+    killed job's is one ``tools/recover.py`` removes). ``threads`` > 1: Terrier's parallel
+    indexer, whose document ids follow the threads' finishing order, so ties may change order
+    from run to run (the default, 1, keeps runs byte-identical). ``blocks_max``: Terrier's
     ``blocks.max`` (the first ``blocks_max + 1`` tokens get positions; default
     :data:`BLOCKS_MAX`). Progress is the caller's (wrap ``documents``)."""
     import pyterrier as pt
 
     from gradedrel.core.text import TERRIER_TOKENISER
 
-    index_dir = Path(index_dir)
-    staging = index_dir.with_name(index_dir.name + ".part")
-    shutil.rmtree(staging, ignore_errors=True)
-    try:
+    with atomic_folder(index_dir) as staging:
         indexer = pt.IterDictIndexer(
             str(staging.resolve()), meta={"docno": max(1, max_docno_length)},
             text_attrs=["text"], blocks=blocks,
@@ -130,11 +128,7 @@ def build_index(documents: Iterable[dict], index_dir: str | Path, *, stemmer: st
         indexer.index(guarded())
         if failures:
             raise failures[0]
-        shutil.rmtree(index_dir, ignore_errors=True)
-        staging.rename(index_dir)
-    finally:
-        shutil.rmtree(staging, ignore_errors=True)
-    return str(index_dir / "data.properties")
+    return str(Path(index_dir) / "data.properties")
 
 
 def java_version() -> str:

@@ -88,14 +88,12 @@ def lined_mapping(loader, node) -> Lined:
 
 
 def line_at(data: Any, path) -> int | None:
-    """The line of the innermost :class:`Lined` mapping on ``path`` (keys and indexes) in
-    ``data``: where a message about the value there points."""
+    """The line of the innermost :class:`Lined` mapping on ``path`` (keys and indexes of a
+    value in ``data``, as a schema error's ``absolute_path``): where a message about the
+    value there points."""
     line = getattr(data, "line", None)
     for part in path:
-        try:
-            data = data[part]
-        except (KeyError, IndexError, TypeError):
-            break
+        data = data[part]
         line = getattr(data, "line", line)
     return line
 

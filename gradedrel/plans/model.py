@@ -249,7 +249,7 @@ SCHEMA = Path(__file__).resolve().parents[1] / "schemas" / "plans.schema.yaml"
 
 @functools.cache
 def _schema() -> dict:
-    return config.inlined(config.load_schema(SCHEMA))
+    return config.inlined(yaml_io.load_file(SCHEMA))
 
 
 def _key(data: Any) -> PlanKey:

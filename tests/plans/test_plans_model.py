@@ -118,7 +118,7 @@ def test_validation_names_file_and_line():
 
 
 def test_the_schema_lists_the_models_relations_importances_and_sources():
-    defs = plans.model.config.load_schema(plans.model.SCHEMA)["$defs"]
+    defs = plans.model.yaml_io.load_file(plans.model.SCHEMA)["$defs"]
     assert defs["key"]["properties"]["relation"]["enum"] == [*plans.RELATIONS, None]
     assert defs["facet"]["properties"]["importance"]["enum"] == [*plans.IMPORTANCE, None]
     assert defs["plan"]["properties"]["source"]["enum"] == [*plans.SOURCES, None]
