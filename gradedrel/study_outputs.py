@@ -32,7 +32,10 @@ EVALUATION_FILES = {**{name: name for name in ("per_topic", "means", "pr_curves"
                     "vs_baseline": "significance_vs_baseline", "bootstrap": "bootstrap_ci"}
 
 #: The tables of a findings report (report/{p}/{m}/tables/{name}.{csv,md,tex,html}) the
-#: Snakemake report shows, and the caption of each there.
+#: Snakemake report shows, and the caption of each there. The others (without a caption) it
+#: leaves out, to stay small (with every plan set and model, the significance tables were a
+#: quarter of its bytes); each is still written in every format, and the verdicts give the
+#: deciding tests' p-values.
 TABLE_CAPTIONS = {
     "avp": "avp_table.rst",
     "testbed": "testbed_table.rst",
@@ -40,10 +43,6 @@ TABLE_CAPTIONS = {
     "standard_measures": "standard_table.rst",
     "reproduction": "reproduction_table.rst",
 }
-#: The tables the Snakemake report leaves out (those without a caption), to stay small (with
-#: every plan set and model, the significance tables were a quarter of its bytes); each is
-#: still written in every format, and the verdicts give the deciding tests' p-values.
-TABLES_NOT_IN_REPORT = tuple(t for t in Study.REPORT_TABLES if t not in TABLE_CAPTIONS)
 #: What the findings job reads of each evaluation: input name -> evaluation file (the names
 #: evaluate_runs and evaluate_comparisons give them, workflow/rules/evaluation.smk).
 FINDINGS_EVALUATION_FILES = {"comparisons": "comparisons", **{
@@ -240,8 +239,8 @@ class RuleFiles:
 
     def report_tables(self, m: str) -> dict[str, str | ReportItem]:
         """The outputs ``{table}/{format}/{m}`` of the findings job: every table of model
-        ``m`` in CSV, Markdown, LaTeX and HTML (the HTML one an item of the Snakemake report,
-        but for :data:`TABLES_NOT_IN_REPORT`)."""
+        ``m`` in CSV, Markdown, LaTeX and HTML (the HTML one an item of the Snakemake report
+        where :data:`TABLE_CAPTIONS` gives it a caption)."""
         out: dict[str, str | ReportItem] = {}
         for table in self.study.REPORT_TABLES:
             category = "{collection} findings" if table == "reproduction" else "{collection} tables"
