@@ -174,12 +174,6 @@ class RuleFiles:
         files = collection.local_files(self.study.collections[c].raw, keys)
         return {f"data/{part}": path for part, path in files.items()}
 
-    @staticmethod
-    def run_record(run: str) -> str:
-        """The file of a run's ir_metadata record, beside the run (``SUM-u.run`` →
-        ``SUM-u.run.ir-metadata.yaml``); no rule reads it."""
-        return str(ir_metadata.record_path(run))
-
     def model_parameters(self, name: str) -> dict[str, Any]:
         """A model's back end and the parameters that back end takes."""
         model = self.study.models[name]
@@ -215,7 +209,7 @@ class RuleFiles:
         for m in self.study.grid:
             runs = {q: paths.run(q, m=m) for q in self.study.query_types}
             out |= {f"run/{m}/{q}": run for q, run in runs.items()}
-            out |= {f"record/{m}/{q}": self.run_record(run) for q, run in runs.items()}
+            out |= {f"record/{m}/{q}": str(ir_metadata.record_path(run)) for q, run in runs.items()}
             out |= {f"provenance/{m}/{q}": paths.run(q, m=m, ext="provenance.json") for q in runs}
             not_ranked = paths.runs("not_ranked.tsv", m=m)
             out[f"page/not_ranked/{m}"] = self.page(not_ranked, "not_ranked.rst",
