@@ -18,18 +18,18 @@ from typing import Any, Callable, Iterable, Mapping
 from gradedrel import collection
 from gradedrel.core import ir_metadata
 from gradedrel.core.params import canonical
+from gradedrel.evaluation.contract import TABLES as EVALUATION_TABLES
 from gradedrel.plans.plan_sets import input_key
 from gradedrel.report import design
 from gradedrel.report.items import label
 from gradedrel.study import Study
 from gradedrel.thesaurus import sources as thesaurus_sources
 
-#: The evaluation's tables by output name (``per_topic/BM25`` -> ``per_topic.tsv``; a
-#: significance table by its test: ``friedman/BM25`` -> ``significance_friedman.tsv``).
-EVALUATION_FILES = {**{name: name for name in ("per_topic", "means", "pr_curves", "pr_per_topic",
-                                               "gain_curves", "effort", "ranked_grades")},
-                    "friedman": "significance_friedman", "posthoc": "significance_posthoc",
-                    "vs_baseline": "significance_vs_baseline", "bootstrap": "bootstrap_ci"}
+#: The evaluation's tables (every file of :data:`gradedrel.evaluation.contract.TABLES`) by
+#: output name (``per_topic/BM25`` -> ``per_topic.tsv``; a significance table by its test:
+#: ``friedman/BM25`` -> ``significance_friedman.tsv``; ``bootstrap`` -> ``bootstrap_ci.tsv``).
+EVALUATION_FILES = {table.removeprefix("significance_").removesuffix("_ci"): table
+                    for table in EVALUATION_TABLES}
 
 #: The tables of a findings report (report/{p}/{m}/tables/{name}.{csv,md,tex,html}) the
 #: Snakemake report shows, and the caption of each there. The others (without a caption) it
@@ -261,8 +261,7 @@ class RuleFiles:
                                                     f"evaluation_{name}.rst",
                                                     "{collection} evaluation", f"{{planset}}, {m}")
             out |= {f"{name}/{m}": paths.evaluation(file, m=m) for name, file in (
-                ("coverage", "coverage.tsv"), ("provenance", "provenance.json"),
-                ("metadata", ir_metadata.FILE_NAME))}
+                ("provenance", "provenance.json"), ("metadata", ir_metadata.FILE_NAME))}
         return out
 
     def evaluation_inputs(self, models: Iterable[str]) -> Callable[[Any], dict[str, str]]:
