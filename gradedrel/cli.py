@@ -308,10 +308,10 @@ COMMANDS: dict[str, Registrar] = {"evaluate": register_evaluate,
                                   "annotate": register_annotate,
                                   "thesaurus": workflow_command("gradedrel.thesaurus.lookup"),
                                   "plans": workflow_command("gradedrel.plans.check")}
-#: the commands that need the ``[workflow]`` extra (lxml, the thesaurus readers)
-WORKFLOW_COMMANDS = frozenset({"thesaurus", "plans"})
-#: the commands that need the ``[compare]`` extra (Matplotlib, ir_datasets); every other
-#: command runs on the package installed without extras (tests/test_setup_base_install.py)
+#: the commands that need the ``[compare]`` extra (Matplotlib, ir_datasets); those of
+#: :func:`workflow_command` need the ``[workflow]`` extra (lxml, the thesaurus readers), and
+#: every other command runs on the package installed without extras
+#: (tests/test_setup_base_install.py)
 COMPARE_COMMANDS = frozenset({"compare"})
 
 

@@ -3,7 +3,8 @@ report's page writer (:func:`gradedrel.report.html.write_page`, imported only by
 writes a page), so that ``core`` does not import ``report``."""
 from __future__ import annotations
 
-from typing import Callable, Iterable, Mapping
+from functools import partial
+from typing import Mapping
 
 from gradedrel.core import steps
 from gradedrel.core.steps import per_model_pages  # noqa: F401  (re-exported for the scripts)
@@ -16,13 +17,9 @@ def write_page(output: str, page: str, wildcards: Mapping[str, object] | None) -
     report_page(output, page, wildcards)
 
 
-def run_step(log_path: str | None, main: Callable[[], None],
-             wildcards: Mapping[str, object] | None = None, outputs: Iterable[str] = (),
-             page_wildcards: Callable[[str], Mapping[str, object]] | None = None,
-             config: Mapping | None = None) -> None:
-    """:func:`gradedrel.core.steps.run_step` writing the report's pages (``config``: the
-    workflow's, for the job's provenance records)."""
-    steps.run_step(log_path, main, wildcards, outputs, page_wildcards, write_page, config)
+#: :func:`gradedrel.core.steps.run_step` writing the report's pages (``config``, by name: the
+#: workflow's, for the job's provenance records).
+run_step = partial(steps.run_step, page_writer=write_page)
 
 
 def ir_metadata_context(config: Mapping, plan_set: str,

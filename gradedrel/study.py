@@ -313,13 +313,12 @@ class Study:
 
     def plan_set_metadata(self, c: str, p: str) -> dict:
         """What a run's ir_metadata says of its plan set: name, automatic (no curated plans
-        in it or its root), thesaurus, parent (not its description: that re-runs findings)."""
+        in it: a derived plan set has its parent's, :func:`plan_sets.read`), thesaurus,
+        parent (not its description: that re-runs findings)."""
         cs = self.collections[c]
-        plan_set, root = cs.plan_sets[p], cs.plan_sets[p]
-        while root.derived_from:
-            root = cs.plan_sets[root.derived_from]
-        return {"name": p, "automatic": not root.curated, "curated files": len(root.curated),
-                "thesaurus": cs.plan_set_thesaurus(p), "derived from": plan_set.derived_from}
+        s = cs.plan_sets[p]
+        return {"name": p, "automatic": not s.curated, "curated files": len(s.curated),
+                "thesaurus": cs.plan_set_thesaurus(p), "derived from": s.derived_from}
 
     def cells(self, models: Iterable[str] | None = None) -> list[tuple[str, str, str]]:
         """``(collection, plan set, model)`` of every evaluation of the grid (``models``:

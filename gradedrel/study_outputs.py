@@ -18,21 +18,24 @@ from typing import Any, Callable, Iterable, Mapping
 from gradedrel import collection
 from gradedrel.core import ir_metadata
 from gradedrel.core.params import canonical
+from gradedrel.evaluation.contract import TABLES as EVALUATION_TABLES
 from gradedrel.plans.plan_sets import input_key
 from gradedrel.report import design
 from gradedrel.report.items import label
 from gradedrel.study import Study
 from gradedrel.thesaurus import sources as thesaurus_sources
 
-#: The evaluation's tables by output name (``per_topic/BM25`` -> ``per_topic.tsv``; a
-#: significance table by its test: ``friedman/BM25`` -> ``significance_friedman.tsv``).
-EVALUATION_FILES = {**{name: name for name in ("per_topic", "means", "pr_curves", "pr_per_topic",
-                                               "gain_curves", "effort", "ranked_grades")},
-                    "friedman": "significance_friedman", "posthoc": "significance_posthoc",
-                    "vs_baseline": "significance_vs_baseline", "bootstrap": "bootstrap_ci"}
+#: The evaluation's tables (every file of :data:`gradedrel.evaluation.contract.TABLES`) by
+#: output name (``per_topic/BM25`` -> ``per_topic.tsv``; a significance table by its test:
+#: ``friedman/BM25`` -> ``significance_friedman.tsv``; ``bootstrap`` -> ``bootstrap_ci.tsv``).
+EVALUATION_FILES = {table.removeprefix("significance_").removesuffix("_ci"): table
+                    for table in EVALUATION_TABLES}
 
 #: The tables of a findings report (report/{p}/{m}/tables/{name}.{csv,md,tex,html}) the
-#: Snakemake report shows, and the caption of each there.
+#: Snakemake report shows, and the caption of each there. The others (without a caption) it
+#: leaves out, to stay small (with every plan set and model, the significance tables were a
+#: quarter of its bytes); each is still written in every format, and the verdicts give the
+#: deciding tests' p-values.
 TABLE_CAPTIONS = {
     "avp": "avp_table.rst",
     "testbed": "testbed_table.rst",
@@ -40,10 +43,6 @@ TABLE_CAPTIONS = {
     "standard_measures": "standard_table.rst",
     "reproduction": "reproduction_table.rst",
 }
-#: The tables the Snakemake report leaves out (those without a caption), to stay small (with
-#: every plan set and model, the significance tables were a quarter of its bytes); each is
-#: still written in every format, and the verdicts give the deciding tests' p-values.
-TABLES_NOT_IN_REPORT = tuple(t for t in Study.REPORT_TABLES if t not in TABLE_CAPTIONS)
 #: What the findings job reads of each evaluation: input name -> evaluation file (the names
 #: evaluate_runs and evaluate_comparisons give them, workflow/rules/evaluation.smk).
 FINDINGS_EVALUATION_FILES = {"comparisons": "comparisons", **{
@@ -175,12 +174,6 @@ class RuleFiles:
         files = collection.local_files(self.study.collections[c].raw, keys)
         return {f"data/{part}": path for part, path in files.items()}
 
-    @staticmethod
-    def run_record(run: str) -> str:
-        """The file of a run's ir_metadata record, beside the run (``SUM-u.run`` →
-        ``SUM-u.run.ir-metadata.yaml``); no rule reads it."""
-        return str(ir_metadata.record_path(run))
-
     def model_parameters(self, name: str) -> dict[str, Any]:
         """A model's back end and the parameters that back end takes."""
         model = self.study.models[name]
@@ -216,7 +209,7 @@ class RuleFiles:
         for m in self.study.grid:
             runs = {q: paths.run(q, m=m) for q in self.study.query_types}
             out |= {f"run/{m}/{q}": run for q, run in runs.items()}
-            out |= {f"record/{m}/{q}": self.run_record(run) for q, run in runs.items()}
+            out |= {f"record/{m}/{q}": str(ir_metadata.record_path(run)) for q, run in runs.items()}
             out |= {f"provenance/{m}/{q}": paths.run(q, m=m, ext="provenance.json") for q in runs}
             not_ranked = paths.runs("not_ranked.tsv", m=m)
             out[f"page/not_ranked/{m}"] = self.page(not_ranked, "not_ranked.rst",
@@ -240,8 +233,8 @@ class RuleFiles:
 
     def report_tables(self, m: str) -> dict[str, str | ReportItem]:
         """The outputs ``{table}/{format}/{m}`` of the findings job: every table of model
-        ``m`` in CSV, Markdown, LaTeX and HTML (the HTML one an item of the Snakemake report,
-        but for :data:`TABLES_NOT_IN_REPORT`)."""
+        ``m`` in CSV, Markdown, LaTeX and HTML (the HTML one an item of the Snakemake report
+        where :data:`TABLE_CAPTIONS` gives it a caption)."""
         out: dict[str, str | ReportItem] = {}
         for table in self.study.REPORT_TABLES:
             category = "{collection} findings" if table == "reproduction" else "{collection} tables"
@@ -268,8 +261,7 @@ class RuleFiles:
                                                     f"evaluation_{name}.rst",
                                                     "{collection} evaluation", f"{{planset}}, {m}")
             out |= {f"{name}/{m}": paths.evaluation(file, m=m) for name, file in (
-                ("coverage", "coverage.tsv"), ("provenance", "provenance.json"),
-                ("metadata", ir_metadata.FILE_NAME))}
+                ("provenance", "provenance.json"), ("metadata", ir_metadata.FILE_NAME))}
         return out
 
     def evaluation_inputs(self, models: Iterable[str]) -> Callable[[Any], dict[str, str]]:

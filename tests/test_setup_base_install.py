@@ -1,5 +1,5 @@
 """`pip install gradedrel` without extras: `gradedrel evaluate` (and every command not in
-cli.WORKFLOW_COMMANDS or cli.COMPARE_COMMANDS) needs neither Snakemake nor Terrier nor
+WORKFLOW_COMMANDS below or cli.COMPARE_COMMANDS) needs neither Snakemake nor Terrier nor
 Matplotlib nor any other package of the `[workflow]` or `[compare]` extras; the other
 commands say which extra they need (issue 43).
 
@@ -24,6 +24,9 @@ from base_install import (PROJECT, ROOT, absent_modules, base_distributions,
                           workflow_only_distributions)
 from helpers_eval import synthetic_collection, write_trec_qrels, write_trec_run
 
+#: The commands that need the `[workflow]` extra (cli.COMMANDS registers them through
+#: cli.workflow_command).
+WORKFLOW_COMMANDS = frozenset({"thesaurus", "plans"})
 # The light commands (and compare, with its extra alone) checked here end to end; a light
 # command added to cli.COMMANDS must be run without the extras' packages somewhere (here, or
 # in its own tests through base_install.run_without_workflow_packages) and named here.
@@ -135,18 +138,18 @@ def test_the_watch_sees_a_workflow_import(tmp_path):
 
 
 def test_every_light_command_is_run_without_the_workflow_packages():
-    light = set(cli.COMMANDS) - cli.WORKFLOW_COMMANDS - cli.COMPARE_COMMANDS
+    light = set(cli.COMMANDS) - WORKFLOW_COMMANDS - cli.COMPARE_COMMANDS
     assert light | cli.COMPARE_COMMANDS == set(RUN_WITHOUT_WORKFLOW), (
-        "a command not in cli.WORKFLOW_COMMANDS runs on the base install: run it through "
+        "a command not in WORKFLOW_COMMANDS runs on the base install: run it through "
         "base_install.run_without_workflow_packages and name it in RUN_WITHOUT_WORKFLOW "
         f"(light: {sorted(light)}, checked: {sorted(RUN_WITHOUT_WORKFLOW)})")
-    assert cli.WORKFLOW_COMMANDS <= set(cli.COMMANDS)
+    assert WORKFLOW_COMMANDS <= set(cli.COMMANDS)
     tests = "\n".join(p.read_text(encoding="utf-8") for p in (ROOT / "tests").rglob("test_*.py"))
     assert all(f"def {name}(" in tests for name in RUN_WITHOUT_WORKFLOW.values())
 
 
 @pytest.mark.parametrize("word, extras", [
-    *((word, ()) for word in sorted(set(cli.COMMANDS) - cli.WORKFLOW_COMMANDS
+    *((word, ()) for word in sorted(set(cli.COMMANDS) - WORKFLOW_COMMANDS
                                     - cli.COMPARE_COMMANDS)),
     *((word, ("compare",)) for word in sorted(cli.COMPARE_COMMANDS))])
 def test_light_command_help_without_the_workflow_packages(word, extras):
@@ -162,7 +165,7 @@ def test_help_lists_every_command_without_the_workflow_packages():
     assert report["present"] == []
     for word in cli.COMMANDS:
         assert word in report["stdout"]
-    for word in cli.WORKFLOW_COMMANDS:  # their stand-ins name the extra
+    for word in WORKFLOW_COMMANDS:  # their stand-ins name the extra
         assert "gradedrel[workflow]" in report["stdout"]
     for word in cli.COMPARE_COMMANDS:
         assert "gradedrel[compare]" in report["stdout"]

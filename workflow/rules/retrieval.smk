@@ -13,7 +13,7 @@ rule baseline_run:
         downloads=collection_downloads,
     output:
         run=PATHS.baseline("run"),
-        record=FILES.run_record(PATHS.baseline("run")),
+        record=str(ir_metadata.record_path(PATHS.baseline("run"))),
         excluded=PATHS.baseline("excluded.tsv"),
         provenance=PATHS.baseline("provenance.json"),
     log:
