@@ -62,7 +62,6 @@ def read_config(paths: Sequence[Path]) -> dict:
     validated with the schema's defaults filled, as the workflow's config
     (:mod:`gradedrel.core.config`; a missing, malformed or invalid file: one line naming the
     file and line that set the value)."""
-
     config: dict = {}
     for path in paths:
         merge(config, read_file(path))
@@ -103,7 +102,6 @@ class PlanSetRuns:
 def _resolve(root: Path, path: str) -> Path:
     """A path named in config: relative to the project, else to the package's own project
     files (:func:`gradedrel.core.project.project_file`)."""
-
     here = root / path
     return here if here.exists() or Path(path).is_absolute() else project_file(path)
 
@@ -144,7 +142,6 @@ def locate(against: str | Path, configs: Sequence[str | Path] = ()) -> PlanSetRu
     ``configs`` are laid over the project's ``config/config.yaml`` (a reference's: the
     config files it names) as the workflow's ``--configfile`` (only the design, published
     numbers and report settings are read from them)."""
-
     reference = find(against)
     if reference is not None:
         manifest = reference.manifest
@@ -261,7 +258,6 @@ def topic_warnings_left_out():
     """The evaluation's warnings of each run's topics left out while it runs: the query
     types' runs are the plan set's own, and each run of yours has its :class:`Coverage`
     line (printed) and warning (:func:`coverage`)."""
-
     def keep(record: logging.LogRecord) -> bool:
         return record.msg not in TOPIC_WARNINGS
 
@@ -282,7 +278,6 @@ def avp_with_runs(means: pd.DataFrame, published, query_types: Sequence[str],
     """The report's AvP table (:func:`.tables.avp_table`: level × u/e rows, ours, the paper's
     and the difference per structure) with a row per level and run of yours after the
     level's rows: the run's label in 'exp.', its AvP (%) in the column 'your run'."""
-
     table = avp_table(means, published, query_types, levels, title)
     frame = table.frame
     frame.insert(list(frame.columns).index("topics"), YOURS, math.nan)
@@ -307,7 +302,6 @@ SUMMARY_COLUMNS = ["comparison", "measure", "requests", "effect", "low", "high",
 def best_expanded_strong(means: pd.DataFrame, candidates: Sequence[str], level: int) -> str:
     """The expanded strong query type with the highest mean AvP at ``level`` here (ties: the
     first named)."""
-
     if not candidates:
         raise ValueError("config: report.expanded_strong: no expanded strong query type "
                          "among the plan set's runs")
@@ -325,7 +319,6 @@ def summary(per_topic: pd.DataFrame, runs: Sequence[str], baseline: str, best: s
     trials and seed); 'paper' = the paper's value of the same
     difference where it ran both (for a run of yours against the baseline: the paper's best
     type against it, the effect to beat)."""
-
     paper_gain = 100 * (published.avp_of(level, best) - published.avp_of(level, baseline))
     pairs = [(best, baseline, paper_gain, f"{best} - {baseline}")]
     for run in runs:
@@ -403,7 +396,6 @@ def compare(runs: Mapping[str, str | Path], against: str | Path, out_dir: str | 
     set's :attr:`PlanSetRuns.default_out`): every input is read and checked first, then all
     is written into a folder beside it that becomes ``out_dir`` only when complete
     (:func:`gradedrel.core.io.atomic_folder`)."""
-
     finished = locate(against, configs)
     check_labels(runs, list(finished.runs))
     check_run_files(runs)
@@ -450,7 +442,6 @@ def write_comparison(finished: PlanSetRuns, runs: Mapping[str, str | Path],
                      design, published, out_dir: Path) -> Comparison:
     """Evaluate and write every output of a comparison into ``out_dir`` (the inputs
     checked)."""
-
     settings, report, where = finished.settings, finished.report, finished.where
     query_types, labels, shipped = list(finished.runs), list(runs), finished.reference
     with topic_warnings_left_out():     # said once per run of yours (:func:`coverage`)
@@ -515,7 +506,6 @@ def check_against_workflow(means: pd.DataFrame, finished: PlanSetRuns,
                            query_types: Sequence[str]) -> None:
     """The query types' means here against the workflow's evaluation (the same runs, topics,
     judgements and settings give the same numbers): a difference is one warning line."""
-
     path = finished.evaluation / "means.tsv"
     if not path.exists():
         return
@@ -529,7 +519,6 @@ def check_against_workflow(means: pd.DataFrame, finished: PlanSetRuns,
 def printed(result: Comparison) -> str:
     """What the command prints: AvP per level of every run, the paper's in brackets, each
     run against the baseline at the highest level; the summary lines; the files written."""
-
     finished, settings = result.finished, result.finished.settings
     baseline, level = settings.baseline_run, result.level
     tested = result.vs_baseline[result.vs_baseline["measure"] == str(AvP(level=level))]
