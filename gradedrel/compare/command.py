@@ -30,7 +30,7 @@ from gradedrel.core import provenance
 from gradedrel.core.config import merge, read_file, validate
 from gradedrel.core.errors import InputError
 from gradedrel.core.io import atomic_folder, read_tsv, sha256_of, write_text
-from gradedrel.core.project import project_file, project_root
+from gradedrel.core.project import CONFIG, project_file, project_root
 from gradedrel.evaluation.comparisons import pairs_table
 from gradedrel.evaluation.evaluate import TOPIC_WARNINGS
 from gradedrel.evaluation.files import (SAME_MEANS, digested, evaluate_beside, evaluate_files,
@@ -44,7 +44,6 @@ from gradedrel.study import Layout   # where the workflow wrote a plan set's fil
 
 log = logging.getLogger("gradedrel")
 
-PROJECT_CONFIG = "config/config.yaml"
 DEFAULT_DESIGN = "config/design/jk2000.yaml"      # as gradedrel.study.CollectionStudy.design
 HOW = "run the workflow first (make reproduce, or snakemake with your config)"
 LABEL = re.compile(r"[^\s\x00-\x1f\x7f]+")
@@ -192,7 +191,7 @@ def locate(against: str | Path, configs: Sequence[str | Path] = ()) -> PlanSetRu
             raise _missing(paths[name], what)
     root = against.parents[4]
     order, report, design, published = _study(collection, root,
-                                              [_resolve(root, PROJECT_CONFIG)], configs)
+                                              [_resolve(root, CONFIG)], configs)
     # the query types in the config's order (the record's is alphabetical), then any other
     runs = dict(sorted(runs.items(), key=lambda run: order.index(run[0]) if run[0] in order
                        else len(order)))
