@@ -20,19 +20,30 @@ import math
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Mapping, Sequence
+from typing import Mapping, Sequence
 
 import pandas as pd
 
+from gradedrel.collection.readers import read_qrels_tsv
+from gradedrel.compare.reference import MANIFEST, TABLES, Reference, closest, find, packaged
+from gradedrel.core import provenance
+from gradedrel.core.config import merge, read_file, validate
 from gradedrel.core.errors import InputError
+from gradedrel.core.io import atomic_folder, read_tsv, sha256_of, write_text
+from gradedrel.core.project import CONFIG, project_file, project_root
+from gradedrel.evaluation.comparisons import pairs_table
+from gradedrel.evaluation.evaluate import TOPIC_WARNINGS
+from gradedrel.evaluation.files import (SAME_MEANS, digested, evaluate_beside, evaluate_files,
+                                        largest_difference, read_runs)
+from gradedrel.evaluation.measures import jk
+from gradedrel.evaluation.measures.avp import AvP
 from gradedrel.evaluation.settings import Settings
-
-if TYPE_CHECKING:
-    from gradedrel.compare.reference import Reference
+from gradedrel.report import design as design_model, published as published_model
+from gradedrel.report.tables import LEVEL_NAMES, Table, avp_table, mean_of, significance_table
+from gradedrel.study import Layout   # where the workflow wrote a plan set's files
 
 log = logging.getLogger("gradedrel")
 
-PROJECT_CONFIG = "config/config.yaml"
 DEFAULT_DESIGN = "config/design/jk2000.yaml"      # as gradedrel.study.CollectionStudy.design
 HOW = "run the workflow first (make reproduce, or snakemake with your config)"
 LABEL = re.compile(r"[^\s\x00-\x1f\x7f]+")
@@ -50,8 +61,6 @@ def read_config(paths: Sequence[Path]) -> dict:
     validated with the schema's defaults filled, as the workflow's config
     (:mod:`gradedrel.core.config`; a missing, malformed or invalid file: one line naming the
     file and line that set the value)."""
-    from gradedrel.core.config import merge, read_file, validate
-
     config: dict = {}
     for path in paths:
         merge(config, read_file(path))
@@ -75,7 +84,7 @@ class PlanSetRuns:
     design: Path
     published: Path
     report: Mapping                 # the config's report section
-    reference: "Reference | None" = None            # a shipped evaluation, not runs
+    reference: Reference | None = None              # a shipped evaluation, not runs
 
     @property
     def where(self) -> str:
@@ -92,8 +101,6 @@ class PlanSetRuns:
 def _resolve(root: Path, path: str) -> Path:
     """A path named in config: relative to the project, else to the package's own project
     files (:func:`gradedrel.core.project.project_file`)."""
-    from gradedrel.core.project import project_file
-
     here = root / path
     return here if here.exists() or Path(path).is_absolute() else project_file(path)
 
@@ -134,9 +141,6 @@ def locate(against: str | Path, configs: Sequence[str | Path] = ()) -> PlanSetRu
     ``configs`` are laid over the project's ``config/config.yaml`` (a reference's: the
     config files it names) as the workflow's ``--configfile`` (only the design, published
     numbers and report settings are read from them)."""
-    from gradedrel.core.project import project_file, project_root
-    from gradedrel.compare.reference import closest, find, packaged
-
     reference = find(against)
     if reference is not None:
         manifest = reference.manifest
@@ -168,7 +172,6 @@ def locate(against: str | Path, configs: Sequence[str | Path] = ()) -> PlanSetRu
                          "results/<collection>/runs/<plan set>/<model>",
                          "/".join(against.parts[-3:]))
     model, plan_set, collection = against.name, against.parent.name, against.parents[2].name
-    from gradedrel.study import Layout   # where the workflow wrote the plan set's files
 
     layout = Layout(results=str(against.parents[3]))
     evaluation = Path(layout.evaluation("", collection, plan_set, model))
@@ -188,7 +191,7 @@ def locate(against: str | Path, configs: Sequence[str | Path] = ()) -> PlanSetRu
             raise _missing(paths[name], what)
     root = against.parents[4]
     order, report, design, published = _study(collection, root,
-                                              [_resolve(root, PROJECT_CONFIG)], configs)
+                                              [_resolve(root, CONFIG)], configs)
     # the query types in the config's order (the record's is alphabetical), then any other
     runs = dict(sorted(runs.items(), key=lambda run: order.index(run[0]) if run[0] in order
                        else len(order)))
@@ -254,8 +257,6 @@ def topic_warnings_left_out():
     """The evaluation's warnings of each run's topics left out while it runs: the query
     types' runs are the plan set's own, and each run of yours has its :class:`Coverage`
     line (printed) and warning (:func:`coverage`)."""
-    from gradedrel.evaluation.evaluate import TOPIC_WARNINGS
-
     def keep(record: logging.LogRecord) -> bool:
         return record.msg not in TOPIC_WARNINGS
 
@@ -276,9 +277,6 @@ def avp_with_runs(means: pd.DataFrame, published, query_types: Sequence[str],
     """The report's AvP table (:func:`.tables.avp_table`: level × u/e rows, ours, the paper's
     and the difference per structure) with a row per level and run of yours after the
     level's rows: the run's label in 'exp.', its AvP (%) in the column 'your run'."""
-    from gradedrel.evaluation.measures.avp import AvP
-    from gradedrel.report.tables import LEVEL_NAMES, avp_table, mean_of
-
     table = avp_table(means, published, query_types, levels, title)
     frame = table.frame
     frame.insert(list(frame.columns).index("topics"), YOURS, math.nan)
@@ -303,9 +301,6 @@ SUMMARY_COLUMNS = ["comparison", "measure", "requests", "effect", "low", "high",
 def best_expanded_strong(means: pd.DataFrame, candidates: Sequence[str], level: int) -> str:
     """The expanded strong query type with the highest mean AvP at ``level`` here (ties: the
     first named)."""
-    from gradedrel.evaluation.measures.avp import AvP
-    from gradedrel.report.tables import mean_of
-
     if not candidates:
         raise ValueError("config: report.expanded_strong: no expanded strong query type "
                          "among the plan set's runs")
@@ -323,9 +318,6 @@ def summary(per_topic: pd.DataFrame, runs: Sequence[str], baseline: str, best: s
     trials and seed); 'paper' = the paper's value of the same
     difference where it ran both (for a run of yours against the baseline: the paper's best
     type against it, the effect to beat)."""
-    from gradedrel.evaluation.comparisons import pairs_table
-    from gradedrel.evaluation.measures.avp import AvP
-
     paper_gain = 100 * (published.avp_of(level, best) - published.avp_of(level, baseline))
     pairs = [(best, baseline, paper_gain, f"{best} - {baseline}")]
     for run in runs:
@@ -340,7 +332,6 @@ def summary(per_topic: pd.DataFrame, runs: Sequence[str], baseline: str, best: s
 
 def summary_table(frame: pd.DataFrame, title: str, constants):
     """The summary rows as a report Table (effects in AvP points, the paper's value named)."""
-    from gradedrel.report.tables import Table
 
     shown = frame.rename(columns={"effect": "effect (points)", "p_value": "randomisation p",
                                   "paper": "paper (points)", "paper_comparison": "paper's"})
@@ -362,7 +353,6 @@ def draw(gain_curves: pd.DataFrame, report: Mapping, query_types: Sequence[str],
     ideal, a panel per gain profile; not the normalised forms, which have no ideal vector to
     be read against) with your runs drawn beside the query types, each in a style of its
     own."""
-    from gradedrel.evaluation.measures import jk
     from gradedrel.report import figures
 
     style = dict(report["figures"], style=figures.with_runs(report["figures"]["style"], runs))
@@ -405,12 +395,6 @@ def compare(runs: Mapping[str, str | Path], against: str | Path, out_dir: str | 
     set's :attr:`PlanSetRuns.default_out`): every input is read and checked first, then all
     is written into a folder beside it that becomes ``out_dir`` only when complete
     (:func:`gradedrel.core.io.atomic_folder`)."""
-    from gradedrel.collection.readers import read_qrels_tsv
-    from gradedrel.core.io import atomic_folder, read_tsv, sha256_of
-    from gradedrel.evaluation.files import read_runs
-    from gradedrel.report import design as design_model
-    from gradedrel.report import published as published_model
-
     finished = locate(against, configs)
     check_labels(runs, list(finished.runs))
     check_run_files(runs)
@@ -457,12 +441,6 @@ def write_comparison(finished: PlanSetRuns, runs: Mapping[str, str | Path],
                      design, published, out_dir: Path) -> Comparison:
     """Evaluate and write every output of a comparison into ``out_dir`` (the inputs
     checked)."""
-    from gradedrel.compare.reference import MANIFEST, TABLES
-    from gradedrel.core import provenance
-    from gradedrel.core.io import write_text
-    from gradedrel.evaluation.files import digested, evaluate_beside, evaluate_files
-    from gradedrel.report.tables import significance_table
-
     settings, report, where = finished.settings, finished.report, finished.where
     query_types, labels, shipped = list(finished.runs), list(runs), finished.reference
     with topic_warnings_left_out():     # said once per run of yours (:func:`coverage`)
@@ -527,9 +505,6 @@ def check_against_workflow(means: pd.DataFrame, finished: PlanSetRuns,
                            query_types: Sequence[str]) -> None:
     """The query types' means here against the workflow's evaluation (the same runs, topics,
     judgements and settings give the same numbers): a difference is one warning line."""
-    from gradedrel.core.io import read_tsv
-    from gradedrel.evaluation.files import SAME_MEANS, largest_difference
-
     path = finished.evaluation / "means.tsv"
     if not path.exists():
         return
@@ -543,9 +518,6 @@ def check_against_workflow(means: pd.DataFrame, finished: PlanSetRuns,
 def printed(result: Comparison) -> str:
     """What the command prints: AvP per level of every run, the paper's in brackets, each
     run against the baseline at the highest level; the summary lines; the files written."""
-    from gradedrel.evaluation.measures.avp import AvP
-    from gradedrel.report.tables import mean_of
-
     finished, settings = result.finished, result.finished.settings
     baseline, level = settings.baseline_run, result.level
     tested = result.vs_baseline[result.vs_baseline["measure"] == str(AvP(level=level))]

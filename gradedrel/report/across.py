@@ -9,14 +9,11 @@ from __future__ import annotations
 import math
 from typing import Mapping, Sequence
 
-import matplotlib
+import matplotlib.pyplot as plt
+import pandas as pd
 
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-import pandas as pd  # noqa: E402
-
-from gradedrel.report import assessment  # noqa: E402
-from gradedrel.report.figures import _rc  # noqa: E402
+from gradedrel.report import assessment
+from gradedrel.report.figures import _rc   # it selects the Agg backend, before any figure
 
 #: The summaries' columns (:data:`assessment.SUMMARY_COLUMNS`), with each plan set's thesaurus.
 COLUMNS = [*assessment.SUMMARY_COLUMNS[:2], "thesaurus", *assessment.SUMMARY_COLUMNS[2:]]

@@ -22,7 +22,7 @@ from gradedrel.evaluation.measures.avp import AvP
 from gradedrel.report.published import Published
 
 from gradedrel.collection.grades import LEVEL_SHORT as LEVEL_NAMES
-from gradedrel.queries.query_types import structure_of  # noqa: F401 (used here and by the findings)
+from gradedrel.queries.query_types import structure_of
 
 
 @dataclass
