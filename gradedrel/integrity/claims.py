@@ -205,6 +205,13 @@ def read_headline(snapshot_root: str | Path) -> str | None:
     return path.read_text(encoding="utf-8") if path.exists() else None
 
 
+def load_config(paths) -> dict:
+    """The config files layered as Snakemake layers them (later files over earlier ones)."""
+    from gradedrel.core.config import layered
+
+    return layered(paths, validated=False)
+
+
 def render_readme(snapshot_root: str | Path, config: Mapping) -> str:
     """The README region from the frozen snapshot (every testbed in it, Cranfield first) and
     the config's derived plan sets."""
@@ -233,9 +240,7 @@ def main(argv=None) -> int:
                         default=["config/config.yaml", "config/nfcorpus/testbed.yaml"],
                         help="the main job's config files (default: both testbeds')")
     args = parser.parse_args(argv)
-    from gradedrel.core.config import layered
-
-    config = layered(args.configfile, validated=False)   # as Snakemake layers them
+    config = load_config(args.configfile)
     for collection in config.get("active_collections", []):   # the tables the docs quote
         target = Path(args.snapshot) / collection
         target.mkdir(parents=True, exist_ok=True)

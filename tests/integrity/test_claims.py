@@ -7,7 +7,6 @@ import re
 import pandas as pd
 import pytest
 
-from gradedrel.core.config import layered
 from gradedrel.integrity import claims
 
 from conftest import ROOT
@@ -15,8 +14,8 @@ from conftest import ROOT
 SNAPSHOT = ROOT / "docs" / "results" / "cranfield"
 
 
-CONFIG = layered([ROOT / "config" / "config.yaml",
-                  ROOT / "config" / "nfcorpus" / "testbed.yaml"], validated=False)
+CONFIG = claims.load_config([ROOT / "config" / "config.yaml",
+                             ROOT / "config" / "nfcorpus" / "testbed.yaml"])
 
 
 def test_readme_region_is_what_the_tables_give():
@@ -35,7 +34,7 @@ def test_the_snapshot_holds_both_testbeds_and_the_headline():
         "report/summary.cranfield+nfcorpus+nfcorpus-fresh.tsv"
     assert claims.headline_path("results", CONFIG).as_posix() == \
         "results/report/headline/cranfield+nfcorpus+nfcorpus-fresh.md"
-    alone = layered([ROOT / "config" / "config.yaml"], validated=False)
+    alone = claims.load_config([ROOT / "config" / "config.yaml"])
     assert claims.sources("cranfield", alone)["summary.tsv"] == "report/summary.tsv"
     assert claims.headline_bullets(claims.read_headline(ROOT / "docs" / "results"))
 
