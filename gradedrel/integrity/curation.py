@@ -17,14 +17,12 @@ Jaccard(A, B) = |A ∩ B| / |A ∪ B| (1 = the same set; both empty counts as 1)
 from __future__ import annotations
 
 from collections import Counter
-from typing import Callable, Iterable
+from typing import Iterable
 
 import pandas as pd
 
-from gradedrel.plans.key_sources import Terms
+from gradedrel.plans.key_stats import Pipeline, Terms
 from gradedrel.plans.model import Plan
-
-Pipeline = Callable[[str], "str | None"]
 
 
 def jaccard(a: set, b: set) -> float:

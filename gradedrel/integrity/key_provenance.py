@@ -52,15 +52,14 @@ ROBUSTNESS_COLUMNS = ["plan_set", "row", "group", "requests", "estimate", "low",
 
 
 def level_avp(per_topic: pd.DataFrame, run: str, level: int = 3) -> pd.Series:
-    """qid → AvP(level) of one run, in points (the evaluation's ``per_topic.tsv``), requests
-    in the findings' order (sorted by qid as text, as the assessment's matrices are), so
-    that the bootstrap resamples the same requests and gives the findings' intervals."""
+    """qid → AvP(level) of one run, in points (the evaluation's ``per_topic.tsv``: one row
+    per run, request and measure), requests in the findings' order (sorted by qid as text,
+    as the assessment's matrices are), so that the bootstrap resamples the same requests
+    and gives the findings' intervals."""
     name = str(AvP(level=level))
     rows = per_topic[(per_topic["run"] == run) & (per_topic["measure"] == name)]
     if rows.empty:
         raise ValueError(f"no per-topic {name} of run {run}")
-    if rows["qid"].duplicated().any():
-        raise ValueError(f"per-topic {name} of run {run}: a request twice")
     return pd.Series(pd.to_numeric(rows["value"]).to_numpy() * POINTS,
                      index=rows["qid"].to_numpy(), name=run).sort_index()
 

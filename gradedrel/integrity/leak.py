@@ -63,10 +63,9 @@ class Documents:
         self._cache: dict[tuple[str, ...], np.ndarray] = {}
 
     def containing(self, terms: tuple[str, ...]) -> np.ndarray:
-        """Ids of the documents holding every term of ``terms`` (memoised)."""
+        """Ids of the documents holding every term of ``terms`` (memoised; none for no term)."""
         if terms not in self._cache:
-            self._cache[terms] = every_term_documents(self.arrays, terms) if terms \
-                else np.zeros(0, np.int64)
+            self._cache[terms] = every_term_documents(self.arrays, terms)
         return self._cache[terms]
 
     def id_set(self, docnos, where: str) -> np.ndarray:

@@ -251,19 +251,17 @@ def from_dict(data: dict) -> Node:
     raise ValueError(f"unknown query tree operator {op!r}")
 
 
+def nodes(node: Node) -> list[Node]:
+    """Every node of the tree, ``node`` first, each before its children, in order."""
+    below = node.keys if isinstance(node, Syn) else getattr(node, "children", ())
+    return [node, *(n for child in below for n in nodes(child))]
+
+
 def keys(node: Node) -> list[Key]:
     """All search keys in the tree, in order (with repeats)."""
-    if isinstance(node, Key):
-        return [node]
-    if isinstance(node, Syn):
-        return list(node.keys)
-    return [k for child in node.children for k in keys(child)]
+    return [n for n in nodes(node) if isinstance(n, Key)]
 
 
 def syn_groups(node: Node) -> list[Syn]:
     """Every #syn group of a query tree, in order."""
-    if isinstance(node, Syn):
-        return [node]
-    if isinstance(node, Key):
-        return []
-    return [g for c in node.children for g in syn_groups(c)]
+    return [n for n in nodes(node) if isinstance(n, Syn)]

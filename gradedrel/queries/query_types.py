@@ -103,8 +103,7 @@ def label(structure: str, expanded: bool | None = None) -> str:
     else:  # a slug: the expansion follows the last '-'
         base, _, expansion = structure.rpartition("-")
         name = f"{base}/{expansion}"
-    if name not in labels():
-        raise ValueError(f"unknown query type {name!r}; known: {', '.join(labels())}")
+    parse_label(name)
     return name
 
 
@@ -117,10 +116,11 @@ def structure_of(query_type: str) -> tuple[str, str]:
 
 
 def parse_label(label: str) -> tuple[str, bool]:
-    """``WSYN/e`` → (``WSYN``, expanded=True), for a registered structure."""
+    """``WSYN/e`` → (``WSYN``, expanded=True), for a registered structure (the workflow's
+    labels are registered ones: :func:`check_labels` when the study is read)."""
     structure, _, variant = label.partition("/")
     if structure not in STRUCTURES or variant not in EXPANSIONS:
-        raise ValueError(f"unknown query type {label!r}; expected one of {list(labels())}")
+        raise ValueError(f"unknown query type {label!r}; known: {', '.join(labels())}")
     return structure, variant == "e"
 
 
