@@ -56,7 +56,8 @@ IMPORTANCE = ("major", "minor")
 #: (:mod:`gradedrel.plans.transform`); such a plan may be left without any facet.
 SOURCES = ("auto", "curated", "expert", "derived")
 #: The sources of plans a person wrote, whose facet names must differ (the planner may give
-#: two facets one label: "eggs ... egg board" in an automatic WordNet plan).
+#: two facets one label: "eggs ... egg board" in an automatic WordNet plan) and whose keys
+#: ``plans check`` checks for provenance (:mod:`gradedrel.plans.check`).
 WRITTEN = ("curated", "expert")
 
 
