@@ -50,14 +50,10 @@ from gradedrel.core.io import read_text, write_text
 #: ``source`` of a key that no thesaurus concept labels: a term of the literature (a
 #: ``reason`` required). Any other ``source`` is a concept id of the plan set's thesaurus.
 LITERATURE = "literature"
-RELATIONS = ("request", "variant", "UF", "NT", "BT", "RT", "curated")
-IMPORTANCE = ("major", "minor")
-#: ``derived``: built by program from another plan set's plans, keeping some of their keys
-#: (:mod:`gradedrel.plans.transform`); such a plan may be left without any facet.
-SOURCES = ("auto", "curated", "expert", "derived")
 #: The sources of plans a person wrote, whose facet names must differ (the planner may give
 #: two facets one label: "eggs ... egg board" in an automatic WordNet plan) and whose keys
-#: ``plans check`` checks for provenance (:mod:`gradedrel.plans.check`).
+#: ``plans check`` checks for provenance (:mod:`gradedrel.plans.check`). The plan schema's
+#: ``source`` lists every source (``derived``: built by program, :mod:`.transform`).
 WRITTEN = ("curated", "expert")
 
 
