@@ -249,18 +249,17 @@ def _schema() -> dict:
     return config.inlined(config.load_schema(SCHEMA))
 
 
+# A key's and a concept's fields are the schema's properties (no other: additionalProperties
+# is false), each absent one the field's default.
 def _key(data: Any) -> PlanKey:
     if isinstance(data, str):  # a bare key: a person's choice
         return PlanKey(data, "curated")
-    return PlanKey(data["key"], data.get("relation") or "curated", data.get("depth", 0),
-                   data.get("via"), data.get("reason"), data.get("source"),
-                   data.get("recalled", False))
+    return PlanKey(**{**data, "relation": data.get("relation") or "curated"})
 
 
 def _concept(data: dict) -> PlanConcept:
-    return PlanConcept(data["label"], data.get("uri"), data.get("matched"),
-                       [_key(k) for k in data["keys"]],
-                       [_key(k) for k in data.get("expansion") or []])
+    return PlanConcept(**{**data, "keys": [_key(k) for k in data["keys"]],
+                          "expansion": [_key(k) for k in data.get("expansion") or []]})
 
 
 def _facet(data: yaml_io.Lined) -> Facet:
