@@ -326,8 +326,7 @@ def read(path: str) -> pd.DataFrame:
     missing = [c for c in COLUMNS if c not in frame.columns]
     if missing:
         raise InputError(path, 1, f"a header with columns {COLUMNS}", f"missing {missing}")
-    for column in ("facet_no", "concept_no", "key_no"):
-        frame[column] = frame[column].astype(int)
+    frame = frame.astype(dict.fromkeys(("facet_no", "concept_no", "key_no"), int))
     bad = ~frame["source_class"].isin(SOURCE_CLASSES)
     if bad.any():
         line = int(bad.to_numpy().nonzero()[0][0]) + 2
