@@ -26,8 +26,9 @@ def write_run(run: pd.DataFrame, path: str | Path, tag: str, topic_order: list[s
               record: Mapping | None = None) -> None:
     """Write ``qid, docno, rank, score`` as a TREC run (six columns a line, nothing else:
     what trec_eval, pytrec_eval, ir_measures and PyTerrier read), topics in
-    ``topic_order`` (the topics the run was retrieved for: every topic it holds), scores with 10 significant digits; ``record`` (the run's ir_metadata)
-    in the file beside it (:func:`gradedrel.core.ir_metadata.record_path`)."""
+    ``topic_order`` (the topics the run was retrieved for: every topic it holds), scores
+    with 10 significant digits; ``record`` (the run's ir_metadata) in the file beside it
+    (:func:`gradedrel.core.ir_metadata.record_path`)."""
     order = {qid: i for i, qid in enumerate(topic_order)}
     for column, values in (("qid", pd.unique(run["qid"].astype(str))),
                            ("docno", pd.unique(run["docno"].astype(str))), ("tag", [tag])):
