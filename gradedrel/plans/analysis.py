@@ -141,11 +141,9 @@ def build_lexicon(thesaurus: Thesaurus, normalise: TokenNormaliser,
                     and qualifier not in allowed_qualifiers:
                 continue
             tokens = tokenise(text)
-            if not tokens:
-                continue
             forms = tuple(normalise(t) for t in tokens)
             if all(f[0].startswith("=") for f in forms):
-                continue  # a label made only of stopwords cannot be searched for
+                continue  # a label of no token, or only of stopwords, cannot be searched for
             lexicon.entries.setdefault(forms, []).append(
                 LabelEntry(concept.uri, label, via, qualifier is None, tuple(tokens)))
             lexicon.longest = max(lexicon.longest, len(forms))
@@ -167,9 +165,7 @@ class ConceptMatch:
 def _boilerplate_mask(tokens: Sequence[str], phrases: Iterable[str]) -> list[bool]:
     mask = [False] * len(tokens)
     for phrase in sorted((tokenise(p) for p in phrases), key=len, reverse=True):
-        n = len(phrase)
-        if not n:
-            continue
+        n = len(phrase)  # an empty phrase marks no token (its slices are empty)
         for i in range(len(tokens) - n + 1):
             if list(tokens[i:i + n]) == phrase and not any(mask[i:i + n]):
                 mask[i:i + n] = [True] * n

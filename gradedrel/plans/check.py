@@ -34,10 +34,8 @@ import pandas as pd
 
 from gradedrel.core.errors import InputError
 from gradedrel.plans.key_sources import LISTS, SOURCE_CLASSES
-from gradedrel.plans.model import LITERATURE, Plan
+from gradedrel.plans.model import LITERATURE, WRITTEN, Plan
 
-#: Plans whose keys a person chose, to which the provenance checks apply.
-CURATED = ("curated", "expert")
 #: The header lines recording a curation's start and end (UTC, ISO 8601).
 TIME_LINES = ("curation started", "curation ended")
 
@@ -87,7 +85,7 @@ def key_provenance(plan: Plan, table: pd.DataFrame, sources) -> Provenance:
     """Check every key's ``source`` against the thesaurus (module docstring); the class of a
     key without one is the computed source class of its ``table`` row."""
     out = Provenance()
-    curated = plan.source in CURATED
+    curated = plan.source in WRITTEN
     classes = {(r.facet_no, r.concept_no, r.list, r.key_no): r.source_class
                for r in table[table["qid"] == plan.qid].itertuples(index=False)}
     for f, facet in enumerate(plan.facets):
@@ -181,7 +179,7 @@ def report(plans: Iterable[Plan], table: pd.DataFrame, missing: Iterable[str] = 
                          f"{row.declared_relation} depth {row.declared_depth} via "
                          f"{row.declared_via or '-'} (found: {found})")
         mine = provenance.get(plan.qid)
-        if mine is not None and plan.source in CURATED:
+        if mine is not None and plan.source in WRITTEN:
             lines.append(f"  key sources: {mine.verified} thesaurus id verified, "
                          f"{mine.literature} literature, {mine.request} request words; "
                          f"warnings: {len(mine.warnings)}")

@@ -291,8 +291,6 @@ def shares(key_sources: pd.DataFrame, by: str) -> pd.DataFrame:
     """Counts and shares of each class per ``by`` (``qid`` or ``curator``), for all keys
     and for the expansion keys; ``curator`` tables end with a row ``all``. Per request,
     the curator is a column beside the qid."""
-    if by not in ("qid", "curator"):
-        raise ValueError(f"shares by 'qid' or 'curator', not {by!r}")
     groups = list(key_sources.groupby(by, sort=by == "curator"))
     if by == "curator":
         groups.append(("all", key_sources))
@@ -328,8 +326,7 @@ def read(path: str) -> pd.DataFrame:
     missing = [c for c in COLUMNS if c not in frame.columns]
     if missing:
         raise InputError(path, 1, f"a header with columns {COLUMNS}", f"missing {missing}")
-    for column in ("facet_no", "concept_no", "key_no"):
-        frame[column] = frame[column].astype(int)
+    frame = frame.astype(dict.fromkeys(("facet_no", "concept_no", "key_no"), int))
     bad = ~frame["source_class"].isin(SOURCE_CLASSES)
     if bad.any():
         line = int(bad.to_numpy().nonzero()[0][0]) + 2

@@ -50,13 +50,10 @@ from gradedrel.core.io import read_text, write_text
 #: ``source`` of a key that no thesaurus concept labels: a term of the literature (a
 #: ``reason`` required). Any other ``source`` is a concept id of the plan set's thesaurus.
 LITERATURE = "literature"
-RELATIONS = ("request", "variant", "UF", "NT", "BT", "RT", "curated")
-IMPORTANCE = ("major", "minor")
-#: ``derived``: built by program from another plan set's plans, keeping some of their keys
-#: (:mod:`gradedrel.plans.transform`); such a plan may be left without any facet.
-SOURCES = ("auto", "curated", "expert", "derived")
 #: The sources of plans a person wrote, whose facet names must differ (the planner may give
-#: two facets one label: "eggs ... egg board" in an automatic WordNet plan).
+#: two facets one label: "eggs ... egg board" in an automatic WordNet plan) and whose keys
+#: ``plans check`` checks for provenance (:mod:`gradedrel.plans.check`). The plan schema's
+#: ``source`` lists every source (``derived``: built by program, :mod:`.transform`).
 WRITTEN = ("curated", "expert")
 
 
@@ -252,18 +249,17 @@ def _schema() -> dict:
     return config.inlined(yaml_io.load_file(SCHEMA))
 
 
+# A key's and a concept's fields are the schema's properties (no other: additionalProperties
+# is false), each absent one the field's default.
 def _key(data: Any) -> PlanKey:
     if isinstance(data, str):  # a bare key: a person's choice
         return PlanKey(data, "curated")
-    return PlanKey(data["key"], data.get("relation") or "curated", data.get("depth", 0),
-                   data.get("via"), data.get("reason"), data.get("source"),
-                   data.get("recalled", False))
+    return PlanKey(**{**data, "relation": data.get("relation") or "curated"})
 
 
 def _concept(data: dict) -> PlanConcept:
-    return PlanConcept(data["label"], data.get("uri"), data.get("matched"),
-                       [_key(k) for k in data["keys"]],
-                       [_key(k) for k in data.get("expansion") or []])
+    return PlanConcept(**{**data, "keys": [_key(k) for k in data["keys"]],
+                          "expansion": [_key(k) for k in data.get("expansion") or []]})
 
 
 def _facet(data: yaml_io.Lined) -> Facet:

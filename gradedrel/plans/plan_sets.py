@@ -42,13 +42,6 @@ class PlanSet:
         """Whether this plan set is derived from another."""
         return self.derived_from is not None
 
-    def auto_plans(self, collection_dir: str, collection_thesaurus: str) -> str:
-        """The automatic plans this plan set starts from: ``plans/auto.yaml`` (built from
-        the collection's thesaurus), or ``plans/auto.{thesaurus}.yaml`` for another."""
-        if self.thesaurus in (None, collection_thesaurus):
-            return f"{collection_dir}/plans/auto.yaml"
-        return f"{collection_dir}/plans/auto.{self.thesaurus}.yaml"
-
     @property
     def topic_rule(self) -> str:
         """How the topics are chosen: ``selected``, ``curated`` or ``named`` (a file)."""

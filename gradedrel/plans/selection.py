@@ -37,10 +37,8 @@ class Criteria:
         return cls(**{f.name: section[f.name] for f in fields(cls) if f.name in section})
 
 
-def plan_reasons(plan: Plan | None, criteria: Criteria) -> list[str]:
+def plan_reasons(plan: Plan, criteria: Criteria) -> list[str]:
     """Why a topic's plan leaves it out (empty: a candidate)."""
-    if plan is None:
-        return ["no plan"]
     out = []
     if len(plan.facets) < criteria.min_facets:
         out.append(f"{len(plan.facets)} facet(s) < {criteria.min_facets}")

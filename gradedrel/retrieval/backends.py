@@ -21,21 +21,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar, Mapping
 
+from gradedrel.core.registry import registrar
 from gradedrel.queries.query_tree import from_dict, keys
 
 #: The registered back ends by name.
 BACKENDS: dict[str, type["Backend"]] = {}
-
-
-def register(cls: type["Backend"]) -> type["Backend"]:
-    """Class decorator: make ``cls`` the back end named ``cls.name``."""
-    if not getattr(cls, "name", None):
-        raise TypeError(f"{cls.__name__}: a back end needs a name")
-    if cls.name in BACKENDS and BACKENDS[cls.name] is not cls:
-        raise ValueError(f"back end {cls.name!r} is registered twice "
-                         f"({BACKENDS[cls.name].__name__}, {cls.__name__})")
-    BACKENDS[cls.name] = cls
-    return cls
+#: Class decorator: make a class the back end named by its ``name``.
+register = registrar(BACKENDS, "back end")
 
 
 def get(name: Any, where: str = "backend") -> type["Backend"]:

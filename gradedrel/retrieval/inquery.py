@@ -130,13 +130,12 @@ class Scorer:
         return syn_postings([key_postings(self.arrays, k) for k in node.keys])
 
     def _leaves(self, node, weight: float, out: list) -> bool:
-        """Collect (coefficient, docids, tf) of every key or #syn under ``node``; False if an
-        operator under it is not linear."""
+        """Collect (coefficient, docids, tf) of every key or #syn under ``node`` (what
+        :func:`prepare` returned: keys, #syn and operators only); False if an operator under
+        it is not linear."""
         if isinstance(node, (TermKey, Syn)):
             out.append((weight, *self._postings(node)))
             return True
-        if not isinstance(node, Operator):
-            raise TypeError(f"not a prepared query node: {node!r}")
         coefficients = node.linear(weight)
         if coefficients is None:
             return False

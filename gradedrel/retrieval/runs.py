@@ -20,22 +20,16 @@ from gradedrel.core.streams import log_bom, read_bounded
 #: A character that may not appear in a run line: whitespace other than space, tab and
 #: the line end, or a control character (pandas would keep it inside an id; trec_eval splits).
 FOREIGN = re.compile(r"[^\S \t\n\r]|[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
-#: The same, in the file's UTF-8 bytes (one search of the whole file): the C0 controls,
-#: then U+0080-U+00A0 (C1 controls, NEL, no-break space) and the other Unicode spaces.
-FOREIGN_BYTES = re.compile(rb"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]|\xc2[\x80-\xa0]|\xe1\x9a\x80|"
-                           rb"\xe2\x80[\x80-\x8a\xa8\xa9\xaf]|\xe2\x81\x9f|\xe3\x80\x80")
 
 
 def write_run(run: pd.DataFrame, path: str | Path, tag: str, topic_order: list[str],
               record: Mapping | None = None) -> None:
     """Write ``qid, docno, rank, score`` as a TREC run (six columns a line, nothing else:
     what trec_eval, pytrec_eval, ir_measures and PyTerrier read), topics in
-    ``topic_order``, scores with 10 significant digits; ``record`` (the run's ir_metadata)
-    in the file beside it (:func:`gradedrel.core.ir_metadata.record_path`)."""
+    ``topic_order`` (the topics the run was retrieved for: every topic it holds), scores
+    with 10 significant digits; ``record`` (the run's ir_metadata) in the file beside it
+    (:func:`gradedrel.core.ir_metadata.record_path`)."""
     order = {qid: i for i, qid in enumerate(topic_order)}
-    unknown = sorted(set(run["qid"].tolist()) - set(order))
-    if unknown:
-        raise ValueError(f"run has topics not in the topic order: {unknown[:5]}")
     for column, values in (("qid", pd.unique(run["qid"].astype(str))),
                            ("docno", pd.unique(run["docno"].astype(str))), ("tag", [tag])):
         bad = [v for v in values if NOT_IN_ID.search(v)]  # six fields, read back
@@ -135,10 +129,10 @@ _ALLOWED_BYTES = bytes(range(0x20, 0x7f)) + b"\t\n\r" + bytes(range(0x80, 0x100)
 
 def has_foreign_bytes(data: bytes) -> bool:
     """Whether a run file's bytes hold a :data:`FOREIGN` character (one ``translate`` pass;
-    the Unicode spaces searched only in a non-ASCII file)."""
+    the Unicode spaces searched only in a non-ASCII file, UTF-8 as read)."""
     if data.translate(None, _ALLOWED_BYTES):
         return True
-    return not data.isascii() and FOREIGN_BYTES.search(data) is not None
+    return not data.isascii() and FOREIGN.search(data.decode("utf-8")) is not None
 
 
 #: Significant digits of a score in a run file (``%.10g``): ranks are set on scores as written.

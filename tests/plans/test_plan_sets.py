@@ -84,11 +84,6 @@ def test_several_curated_files_one_per_curator(tmp_path):
 def test_a_plan_set_may_name_its_thesaurus():
     sets = plan_sets.read("nf", {"plan_sets": {"auto-mesh": {}, "auto-wordnet": {"thesaurus": "wordnet"}}})
     assert sets["auto-mesh"].thesaurus is None and sets["auto-wordnet"].thesaurus == "wordnet"
-    assert sets["auto-mesh"].auto_plans("results/nf", "mesh") == "results/nf/plans/auto.yaml"
-    assert sets["auto-wordnet"].auto_plans("results/nf", "mesh") == \
-        "results/nf/plans/auto.wordnet.yaml"
-    # naming the collection's own thesaurus is the same as naming none
-    assert plan_sets.PlanSet("x", thesaurus="mesh").auto_plans("r", "mesh") == "r/plans/auto.yaml"
 
 
 def test_collection_analysis_settings_replace_global_ones():
