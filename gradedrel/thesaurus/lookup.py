@@ -273,10 +273,9 @@ def run_lookup(args) -> int:
         thesaurus = named_thesaurus(args.thesaurus or default_thesaurus(config_path),
                                     config_path)
     upto = LEVELS.index("prefix" if args.match == "all" else args.match)
-    terms = [args.term] if isinstance(args.term, str) else list(args.term)
     texts = [lookup_text(thesaurus, term, LEVELS[:upto + 1], args.limit or None)
-             for term in terms]
-    if len(terms) > 1:  # several terms: a heading before each term's answer
-        texts = [f"== {term} ==\n{text}" for term, text in zip(terms, texts)]
+             for term in args.term]  # a list: nargs="+"
+    if len(args.term) > 1:  # several terms: a heading before each term's answer
+        texts = [f"== {term} ==\n{text}" for term, text in zip(args.term, texts)]
     sys.stdout.write("\n".join(texts))
     return 0
