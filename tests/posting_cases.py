@@ -1,10 +1,13 @@
 """Posting arrays built in memory for the tests (small cases, no Terrier index)."""
 from __future__ import annotations
 
+import json
+
 import numpy as np
 
 from gradedrel.collection import postings
 from gradedrel.collection.postings import PostingArrays
+from gradedrel.core.io import atomic_folder
 
 
 def from_postings(postings: dict[str, list[tuple[int, list[int]]]], doc_lengths,
@@ -27,7 +30,8 @@ def from_postings(postings: dict[str, list[tuple[int, list[int]]]], doc_lengths,
 
 def save(arrays: PostingArrays, out_dir, signature: str) -> None:
     """Write arrays held in memory as ``out_dir``, one ``.npy`` each, as the package's cache
-    (its staging: the signature file, the folder replaced whole)."""
-    with postings._staging(out_dir, signature) as staging:
+    (as :func:`postings.build` stages it: the folder replaced whole, with the signature file)."""
+    with atomic_folder(out_dir) as staging:
         for name in PostingArrays.__dataclass_fields__:
             np.save(staging / f"{name}.npy", getattr(arrays, name))
+        (staging / postings.SIGNATURE_FILE).write_text(json.dumps({"signature": signature}) + "\n")

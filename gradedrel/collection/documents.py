@@ -1,9 +1,6 @@
 """A collection's documents, checked (ids, length, counted empties) on their way to the index."""
 from __future__ import annotations
 
-import functools
-import itertools
-import re
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Callable, Iterator, Mapping
@@ -107,20 +104,10 @@ class PositionLimit:
                 "index.blocks_max; docs/retrieval.md, \"The index\")", docno)
 
 
-@functools.lru_cache(maxsize=1)
-def _token_run_pattern() -> re.Pattern:
-    """Runs of the characters Terrier's UTF tokeniser keeps (:mod:`gradedrel.core.text`'s
-    own predicate over the Basic Multilingual Plane, as a character class)."""
-    runs = itertools.groupby(map(chr, range(0x10000)), terrier_text._is_token_char)
-    ranges = [f"{re.escape(run[0])}-{re.escape(run[-1])}"
-              for run in (list(chars) for keep, chars in runs if keep)]
-    return re.compile(f"[{''.join(ranges)}]+")
-
-
 def token_runs(text: str) -> Counter:
-    """Each run of token characters in ``text``, counted (one C pass: a long document
-    has few distinct runs)."""
-    return Counter(_token_run_pattern().findall(text))
+    """Each run of token characters in ``text`` (:mod:`gradedrel.core.text`'s pattern),
+    counted (one C pass: a long document has few distinct runs)."""
+    return Counter(terrier_text._RUN.findall(text))
 
 
 def indexed_token_count(runs: Counter, stopwords: frozenset[str]) -> int:

@@ -50,7 +50,7 @@ def load_topics(spec: CollectionSpec) -> pd.DataFrame:
         frame = readers.read_topics_tsv(spec.topics, spec.topics_header)
         frame["query"] = [" ".join(q.split()) for q in frame["query"]]
         return frame
-    fields = [f for f in spec.topic_fields if f in ("title", "desc", "narr")] or ["title"]
+    fields = [f for f in spec.topic_fields if f in readers.TREC_TOPIC_FIELDS] or ["title"]
     frames = [readers.read_topics_trec(spec.topics, field=f) for f in fields]
     joined = frames[0].copy()
     joined["query"] = [request_text(texts) for texts in zip(*(f["query"] for f in frames))]

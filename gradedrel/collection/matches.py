@@ -114,13 +114,10 @@ def phrase_matches(arrays: PostingArrays, terms: tuple[str, ...]) -> tuple[np.nd
     return np.unique(starts // stride, return_counts=True)
 
 
-def proximity_documents(arrays: PostingArrays, terms: tuple[str, ...],
-                        window: int | None = None) -> np.ndarray:
-    """Documents where ``terms`` occur in this order at adjacent positions (``window`` None:
-    ``#1``, :func:`phrase_matches`), or with a window of ``max(window, len(terms))`` positions
-    holding every term, a term written k times at k positions (``#uwN``)."""
-    if window is None:
-        return phrase_matches(arrays, terms)[0]
+def proximity_documents(arrays: PostingArrays, terms: tuple[str, ...], window: int) -> np.ndarray:
+    """Documents with a window of ``max(window, len(terms))`` positions holding every one of
+    ``terms``, a term written k times at k positions (``#uwN``; ``#1`` is
+    :func:`phrase_matches`)."""
     common = every_term_documents(arrays, terms)
     if common.size == 0 or len(terms) == 1:
         return common
@@ -206,8 +203,8 @@ class MatchCounter:
                 return np.unique(np.concatenate(members)), at + 1
             if kind == "uw":
                 return proximity_documents(self.arrays, tuple(members), int(value)), at + 1
-            return proximity_documents(self.arrays, terrier_phrase_order(tuple(members),
-                                                                         self.df)), at + 1
+            return phrase_matches(self.arrays, terrier_phrase_order(tuple(members),
+                                                                    self.df))[0], at + 1
         raise ValueError(f"unexpected {value!r} in {tokens}")
 
     def documents(self, query: str) -> np.ndarray:

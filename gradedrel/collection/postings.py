@@ -29,7 +29,6 @@ arrays are rebuilt if the index changed.
 """
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import json
 import logging
@@ -107,16 +106,16 @@ def build(index_dir: str | Path, out_dir: str | Path, signature: str) -> dict:
     """Read every posting list (with positions), document lengths and docnos of the Terrier
     index in ``index_dir`` into ``out_dir`` (one ``.npy`` per array), with
     ``PostingArraysWriter.java`` run by the JVM that pyjnius started (its ``java`` and
-    class path: the pinned Terrier). Written beside ``out_dir`` and moved into place when
-    complete. Progress lines go to the log. Returns counts: postings, positions, terms,
-    documents."""
+    class path: the pinned Terrier). Written beside ``out_dir`` and moved into place, with
+    the index's ``signature``, when complete (:func:`~gradedrel.core.io.atomic_folder`).
+    Progress lines go to the log. Returns counts: postings, positions, terms, documents."""
     import subprocess
 
     from jnius import autoclass
 
     system = autoclass("java.lang.System")
     java = Path(system.getProperty("java.home")) / "bin" / "java"
-    with _staging(out_dir, signature) as staging:
+    with atomic_folder(out_dir) as staging:
         command = [str(java), *JAVA_OPTIONS, "-cp", system.getProperty("java.class.path"),
                    str(WRITER), str(Path(index_dir).resolve()), str(staging.resolve())]
         with subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
@@ -144,16 +143,8 @@ def build(index_dir: str | Path, out_dir: str | Path, signature: str) -> dict:
         summary = {"postings": len(arrays.docids), "positions": len(arrays.positions),
                    "terms": len(arrays.terms), "documents": arrays.N}
         del arrays
-    return summary
-
-
-@contextlib.contextmanager
-def _staging(out_dir: str | Path, signature: str):
-    """A fresh folder to write the arrays into, which replaces ``out_dir``, with its
-    signature, when the block completes (:func:`~gradedrel.core.io.atomic_folder`)."""
-    with atomic_folder(out_dir) as staging:
-        yield staging
         (staging / SIGNATURE_FILE).write_text(json.dumps({"signature": signature}) + "\n")
+    return summary
 
 
 def _reorder(arrays: PostingArrays, order: np.ndarray) -> dict[str, np.ndarray]:

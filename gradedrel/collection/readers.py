@@ -221,16 +221,16 @@ def read_topic_list(path: str | Path) -> list[str]:
     return qids
 
 
-_TREC_TOPIC_FIELDS = ("title", "desc", "narr")
+#: The fields of a TREC topic a request can be made of (``topic_field``), in file order.
+TREC_TOPIC_FIELDS = ("title", "desc", "narr")
 _TREC_TOPIC_PREFIX = {"num": r"^\s*Number:\s*", "desc": r"^\s*Description:\s*",
                       "narr": r"^\s*Narrative:\s*", "title": r"^\s*Topic:\s*"}
 
 
 def read_topics_trec(path: str | Path, field: str = "title") -> pd.DataFrame:
     """A TREC topic file → ``qid, query`` from one field (title, desc or narr); tags may be
-    closed or not (old TREC files leave them open)."""
-    if field not in _TREC_TOPIC_FIELDS:
-        raise InputError(path, None, f"a TREC topic field in {_TREC_TOPIC_FIELDS}", field)
+    closed or not (old TREC files leave them open). :func:`~.judgements.load_topics` asks
+    only for the fields among :data:`TREC_TOPIC_FIELDS` that config names."""
     text = "".join(_lines(path))
     rows = []
     seen: dict[str, int] = {}

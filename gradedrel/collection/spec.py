@@ -123,8 +123,8 @@ class CollectionSpec:
         return "+".join(self.topic_fields)
 
     @classmethod
-    def from_config(cls, name: str, raw: Mapping, base_dir: str | Path = ".",
-                    needs: tuple[str, ...] = PARTS) -> "CollectionSpec":
+    def from_config(cls, name: str, raw: Mapping, needs: tuple[str, ...] = PARTS
+                    ) -> "CollectionSpec":
         """``needs``: the parts the caller reads (a step given only the document settings
         needs only ``docs``); each must come from an ir_datasets id or a local file, not
         both; the grade map is required with qrels."""
@@ -149,7 +149,7 @@ class CollectionSpec:
             raise InputError(source, None, "topic_field: a field name or a list of names", value)
 
         def resolve(path):
-            return None if path is None else str(Path(base_dir, path))
+            return None if path is None else str(Path(path))
 
         return cls(
             name=name, grade_map=grade_map, ir_datasets_ids=ids or None,

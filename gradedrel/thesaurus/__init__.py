@@ -19,17 +19,16 @@ from gradedrel.thesaurus.skos import READER_VERSION, read_skos
 __all__ = ["Concept", "Thesaurus", "load", "normalise_label"]
 
 
-def load(path: str | Path, *, use_cache: bool = True, cache_dir: str | Path | None = None,
-         base: str = "") -> Thesaurus:
+def load(path: str | Path, *, cache_dir: str | Path | None = None, base: str = "") -> Thesaurus:
     """Read the thesaurus at ``path`` into the model: a ``*.thesaurus.json.gz`` cache file
-    directly, else (with ``use_cache``) through the cache in ``cache_dir`` keyed by the
-    source's sha256 (:func:`.cache.load_or_build`). ``base`` resolves relative URIs; the
-    default ``""`` keeps them as written (NASA concepts are ``#43163``), wherever the file lies.
+    directly, else through the cache in ``cache_dir`` keyed by the source's sha256
+    (:func:`.cache.load_or_build`). ``base`` resolves relative URIs; the default ``""``
+    keeps them as written (NASA concepts are ``#43163``), wherever the file lies.
     """
     path = Path(path)
     if path.name.endswith(_cache.SUFFIX):
         return _cache.read(path)
-    if not use_cache or not path.exists():  # a missing file: read_skos's one clear error
+    if not path.exists():  # a missing file: read_skos's one clear error
         return read_skos(path, base=base)
     header = {"source_sha256": _cache.sha256_of(path), "reader_version": READER_VERSION,
               "source": path.name, "base": base}

@@ -69,13 +69,12 @@ def write(path: str | Path, thesaurus: Thesaurus, **header) -> None:
 
 def check_integrity(path: str | Path) -> None:
     """Read the cache's gzip stream whole, without keeping it: a truncated or damaged
-    file (gzip's CRC and length) is a :class:`CorruptCache`."""
+    file (gzip's CRC and length) is a :class:`CorruptCache`. The file exists (its one
+    caller, :func:`gradedrel.preflight.thesaurus_cache_errors`, checks it first)."""
     try:
         with gzip.open(path, "rb") as handle:
             while handle.read(1 << 20):
                 pass
-    except FileNotFoundError:
-        raise
     except (OSError, EOFError, zlib.error) as error:
         raise CorruptCache(path, f"not gzip-compressed JSON: {error}", WHAT) from None
 

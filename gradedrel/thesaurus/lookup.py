@@ -181,7 +181,7 @@ def project_config(given: str | None) -> Path:
     return here if here.is_file() else PROJECT_CONFIG
 
 
-def cached_thesaurus(name: str, spec: dict, root: Path, cache_dir: Path | None = None):
+def cached_thesaurus(name: str, spec: dict, root: Path):
     """Thesaurus ``name`` from a fresh cache, or None: the user cache
     (:func:`.cache.default_cache_dir`), then the workflow's own cached form
     (``<root>/results/thesauri/<name>/<name>.thesaurus.json.gz``). Freshness is checked
@@ -190,7 +190,7 @@ def cached_thesaurus(name: str, spec: dict, root: Path, cache_dir: Path | None =
     from gradedrel.thesaurus.sources import source_of
 
     header = source_of(spec).cache_header()
-    candidates = [_cache.path_for(header, cache_dir),
+    candidates = [_cache.path_for(header),
                   root / "results" / "thesauri" / name / f"{name}{_cache.SUFFIX}"]
     for path in candidates:
         if not path.is_file():
@@ -226,7 +226,7 @@ def default_thesaurus(config_path: Path) -> str:
                      f"choose one with --thesaurus (known: {', '.join(thesauri) or 'none'})")
 
 
-def named_thesaurus(name: str, config_path: Path, cache_dir: Path | None = None):
+def named_thesaurus(name: str, config_path: Path):
     """Thesaurus ``name`` as the config at ``config_path`` pins it: from a fresh cache if
     there is one, else read (downloaded if need be) from the local copies of *that
     project* — paths are relative to the project root (the config's ``../``), never to
@@ -236,9 +236,9 @@ def named_thesaurus(name: str, config_path: Path, cache_dir: Path | None = None)
     root = config_path.resolve().parent.parent
     config = {"thesauri": sources.project_thesauri(config_path)}
     spec = sources.entry(name, config)
-    thesaurus = cached_thesaurus(name, spec, root, cache_dir)
+    thesaurus = cached_thesaurus(name, spec, root)
     if thesaurus is None:
-        thesaurus = sources.load(name, config, root=root, cache_dir=cache_dir)
+        thesaurus = sources.load(name, config, root=root)
     return thesaurus
 
 
@@ -273,10 +273,9 @@ def run_lookup(args) -> int:
         thesaurus = named_thesaurus(args.thesaurus or default_thesaurus(config_path),
                                     config_path)
     upto = LEVELS.index("prefix" if args.match == "all" else args.match)
-    terms = [args.term] if isinstance(args.term, str) else list(args.term)
     texts = [lookup_text(thesaurus, term, LEVELS[:upto + 1], args.limit or None)
-             for term in terms]
-    if len(terms) > 1:  # several terms: a heading before each term's answer
-        texts = [f"== {term} ==\n{text}" for term, text in zip(terms, texts)]
+             for term in args.term]  # a list: nargs="+"
+    if len(args.term) > 1:  # several terms: a heading before each term's answer
+        texts = [f"== {term} ==\n{text}" for term, text in zip(args.term, texts)]
     sys.stdout.write("\n".join(texts))
     return 0

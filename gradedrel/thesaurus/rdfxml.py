@@ -62,6 +62,16 @@ def _resolve(base: str, ref: str) -> str:
     return urljoin(base, ref) if base else ref
 
 
+def _scope(attrib, base: str, lang: str | None) -> tuple[str, str | None]:
+    """The base URI and language of an element: its ``xml:base`` and ``xml:lang``, else its
+    parent's ``base`` and ``lang``."""
+    if _BASE in attrib:
+        base = _resolve(base, attrib[_BASE])
+    if _LANG in attrib:
+        lang = attrib[_LANG] or None
+    return base, lang
+
+
 class _Reader:
     def __init__(self, predicates: frozenset[str] | None = None):
         self.keep = predicates
@@ -73,10 +83,7 @@ class _Reader:
     def node(self, el, base: str, lang: str | None, out: list) -> str:
         """Triples of a node element into ``out``; returns its subject."""
         attrib = el.attrib
-        if _BASE in attrib:
-            base = _resolve(base, attrib[_BASE])
-        if _LANG in attrib:
-            lang = attrib[_LANG] or None
+        base, lang = _scope(attrib, base, lang)
         about = attrib.get(_ABOUT)
         if about is not None:
             subject = _resolve(base, about)
@@ -137,10 +144,7 @@ class _Reader:
     def property(self, subject, predicate, prop, base, lang, out) -> None:
         """Any property element (the general grammar)."""
         attrib = prop.attrib
-        if _BASE in attrib:
-            base = _resolve(base, attrib[_BASE])
-        if _LANG in attrib:
-            lang = attrib[_LANG] or None
+        base, lang = _scope(attrib, base, lang)
         parse_type = attrib.get(_PARSETYPE)
         children = [c for c in prop if isinstance(c.tag, str)]
         if parse_type == "Resource":
@@ -200,7 +204,6 @@ def triples(source: Iterable[bytes], base: str = "", name: str = "<stream>",
     depth = 0
     root = None
     root_is_rdf = True
-    root_base, root_lang = base, None
     out: list = []
     try:
         for event, el in _events(source):
@@ -209,10 +212,7 @@ def triples(source: Iterable[bytes], base: str = "", name: str = "<stream>",
                 if depth == 1:
                     root = el
                     root_is_rdf = el.tag == _RDFROOT
-                    if _BASE in el.attrib:
-                        root_base = _resolve(base, el.attrib[_BASE])
-                    if _LANG in el.attrib:
-                        root_lang = el.attrib[_LANG] or None
+                    root_base, root_lang = _scope(el.attrib, base, None)
                 continue
             depth -= 1
             if depth == 1 and root_is_rdf:

@@ -238,7 +238,7 @@ def reader_versions(spec: Mapping) -> dict[str, int]:
 
 
 def load(name: str, config: Mapping | None = None, root: str | Path = ".", *,
-         use_cache: bool = True, cache_dir: str | Path | None = None):
+         cache_dir: str | Path | None = None):
     """Thesaurus ``name`` in the model: its files verified (sha256; downloaded when absent),
     then read through the cache keyed by the source's ``cache_key()`` and reader version
     (:func:`.cache.load_or_build`)."""
@@ -246,6 +246,4 @@ def load(name: str, config: Mapping | None = None, root: str | Path = ".", *,
 
     source = source_of(entry(name, config))
     paths = ensure_files(name, config, root)
-    if not use_cache:
-        return source.read(paths)
     return _cache.load_or_build(source.cache_header(), lambda: source.read(paths), cache_dir)

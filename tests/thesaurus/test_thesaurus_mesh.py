@@ -126,7 +126,7 @@ def test_downloaded_when_absent(tmp_path):
     files = config["thesauri"]["m"]["files"]
     for role in files:
         files[role]["path"] = str(tmp_path / "copy" / f"{role}.rds")
-    assert len(sources.load("m", config, use_cache=False)) == 9
+    assert len(sources.load("m", config, cache_dir=tmp_path / "cache")) == 9
     assert (tmp_path / "copy" / "trees.rds").read_bytes() == TREES.read_bytes()
 
 

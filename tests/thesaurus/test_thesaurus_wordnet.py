@@ -158,7 +158,7 @@ def test_download_from_url_when_absent(deb, tmp_path):
     target = tmp_path / "copy" / "wordnet.deb"
     config = _config(deb)
     config["thesauri"]["wn"]["path"] = str(target)
-    assert len(sources.load("wn", config, use_cache=False)) == 16
+    assert len(sources.load("wn", config, cache_dir=tmp_path / "c")) == 16
     assert target.read_bytes() == deb.read_bytes()
 
 
