@@ -42,6 +42,18 @@ def job_context(wildcards: Mapping[str, object] | None) -> str:
     return " ".join(str(values[k]) for k in CONTEXT_KEYS if values.get(k) not in (None, ""))
 
 
+class _Stderr(logging.StreamHandler):
+    """A handler writing to whatever ``sys.stderr`` is when a record comes."""
+
+    @property
+    def stream(self):
+        return sys.stderr
+
+    @stream.setter
+    def stream(self, value):
+        pass
+
+
 def _formatted(handler: logging.Handler, level: int, context: str) -> logging.Handler:
     job = f"[{context}] " if context else ""
 
@@ -62,9 +74,7 @@ def _formatted(handler: logging.Handler, level: int, context: str) -> logging.Ha
 def stderr_handler(context: str = "", level: int = logging.INFO) -> logging.Handler:
     """A handler for a command run outside the workflow: the workflow's line format, on
     the current ``sys.stderr``, from ``level`` up."""
-    # the standard library's handler of logging.lastResort: whatever sys.stderr is when a
-    # record comes (a test's capture, a command's redirection)
-    return _formatted(logging._StderrHandler(), level, context)
+    return _formatted(_Stderr(), level, context)
 
 
 def setup_logging(file: TextIO | None = None, console: TextIO | None = sys.stderr,
