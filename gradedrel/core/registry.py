@@ -1,5 +1,6 @@
 """Registries of named classes: the class decorator that files a class under its ``name``
-(the retrieval back ends of :mod:`gradedrel.retrieval.backends`)."""
+(the retrieval back ends of :mod:`gradedrel.retrieval.backends`, the thesaurus sources of
+:mod:`gradedrel.thesaurus.sources`)."""
 
 
 def registrar(registry: dict, kind: str):

@@ -20,6 +20,7 @@ from typing import ClassVar, Mapping
 from gradedrel.core import yaml_io
 from gradedrel.core.downloads import fetch
 from gradedrel.core.project import CONFIG, data_file, project_file
+from gradedrel.core.registry import registrar
 
 #: The project's own config (a checkout's, or the installed package's copy; used when no
 #: other config is given).
@@ -49,17 +50,8 @@ def entry(name: str, config: Mapping | None = None) -> dict:
 SOURCES: dict[str, type["Source"]] = {}
 #: The source of an entry that names none.
 DEFAULT_SOURCE = "skos"
-
-
-def register(cls: type["Source"]) -> type["Source"]:
-    """Class decorator: make ``cls`` the source named ``cls.name``."""
-    if not getattr(cls, "name", None):
-        raise TypeError(f"{cls.__name__}: a thesaurus source needs a name")
-    if cls.name in SOURCES and SOURCES[cls.name] is not cls:
-        raise ValueError(f"thesaurus source {cls.name!r} is registered twice "
-                         f"({SOURCES[cls.name].__name__}, {cls.__name__})")
-    SOURCES[cls.name] = cls
-    return cls
+#: Class decorator: make a class the source named its ``name``.
+register = registrar(SOURCES, "thesaurus source")
 
 
 class Source:
