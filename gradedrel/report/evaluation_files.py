@@ -14,8 +14,7 @@ from gradedrel.core.errors import InputError
 from gradedrel.evaluation import contract
 
 COLUMNS = {
-    **contract.COLUMNS,  # the evaluation's files: their one statement
-    "recall_base": ["qid", "n_0", "n_1", "n_2", "n_3"],
+    **contract.COLUMNS,  # the evaluation's files and the recall base: their one statement
     "statistics": ["qid", "query_type"],
 }
 
