@@ -59,6 +59,13 @@ def workflow_extra_problem(source: tuple[str, bool] | None = None, locate=find_s
 
 
 def missing_packages(names, locate=find_spec) -> list[str]:
-    """Those of the top-level packages ``names`` that cannot be imported here (located, not
-    imported: ``locate`` is :func:`importlib.util.find_spec`)."""
-    return [name for name in names if locate(name) is None]
+    """Those of the packages ``names`` that cannot be imported here (located, not imported:
+    ``locate`` is :func:`importlib.util.find_spec`)."""
+    missing = []
+    for name in names:
+        try:
+            if locate(name) is None:
+                missing.append(name)
+        except (ImportError, ValueError):
+            missing.append(name)
+    return missing
