@@ -67,5 +67,7 @@ def missing_packages(names, locate=find_spec) -> list[str]:
             if locate(name) is None:
                 missing.append(name)
         except (ImportError, ValueError):
+            # a finder may raise rather than answer None, not only for a missing parent: a
+            # meta-path hook hiding a package does (tests/workflow/test_module_url.py)
             missing.append(name)
     return missing
