@@ -134,6 +134,14 @@ def test_targets_cover_every_reported_file_once(project):
     assert "results/report/memory_probe.md" not in targets   # needs NFCorpus too
 
 
+def test_a_plan_set_naming_its_collections_own_thesaurus_starts_from_the_plain_auto_plans():
+    # naming the collection's own thesaurus is the same as naming none
+    study = Study.from_config(validated(ROOT / "config" / "config.yaml", extra={"collections": {
+        "cranfield": {"plan_sets": {"auto-nasa": {"thesaurus": "nasa"}}}}}))
+    assert study.collections["cranfield"].plan_set_thesaurus("auto-nasa") == "nasa"
+    assert study.auto_plans_of("cranfield", "auto-nasa") == "results/cranfield/plans/auto.yaml"
+
+
 def test_nfcorpus_plan_sets_read_their_own_thesauri():
     study = Study.from_config(validated(ROOT / "config" / "config.yaml",
                                         ROOT / "config" / "nfcorpus" / "testbed.yaml"))
